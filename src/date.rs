@@ -1,0 +1,328 @@
+//! Dates as the sitemap protocol wants them (W3C Datetime), parsed from the many forms that
+//! front matter, file names and git hand us.
+
+use chrono::{
+    DateTime, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc,
+};
+use std::cmp::Ordering;
+use std::fmt;
+use std::str::FromStr;
+
+/// A `<lastmod>` value: a bare date, or a date-time that always carries an offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum W3cDate {
+    /// `YYYY-MM-DD`: kept date-only, as the author wrote it.
+    Date(NaiveDate),
+    /// `YYYY-MM-DDThh:mm:ss[.f]±hh:mm`, with the author's offset.
+    DateTime(DateTime<FixedOffset>),
+}
+
+impl W3cDate {
+    /// The instant used to compare dates; a bare date counts as its midnight in UTC.
+    pub fn instant(&self) -> DateTime<Utc> {
+        match self {
+            W3cDate::Date(d) => d.and_time(NaiveTime::MIN).and_utc(),
+            W3cDate::DateTime(dt) => dt.with_timezone(&Utc),
+        }
+    }
+
+    /// The calendar date as written (the offset's local date for a date-time).
+    pub fn date(&self) -> NaiveDate {
+        match self {
+            W3cDate::Date(d) => *d,
+            W3cDate::DateTime(dt) => dt.date_naive(),
+        }
+    }
+
+    /// True when this date lies after `now` (a bare date: when its day starts after `now`'s day).
+    pub fn is_after(&self, now: DateTime<Utc>) -> bool {
+        match self {
+            W3cDate::Date(d) => *d > now.date_naive(),
+            W3cDate::DateTime(dt) => dt.with_timezone(&Utc) > now,
+        }
+    }
+
+    /// This date, or `now` in the same precision when this one lies in the future.
+    pub fn clamp_to(self, now: DateTime<Utc>) -> W3cDate {
+        if !self.is_after(now) {
+            return self;
+        }
+        match self {
+            W3cDate::Date(_) => W3cDate::Date(now.date_naive()),
+            W3cDate::DateTime(_) => W3cDate::DateTime(now.fixed_offset()),
+        }
+    }
+
+    /// Parses a date the way front matter writes it, placing offset-less values in `tz`.
+    ///
+    /// Accepts RFC 3339 (`T`, `t` or space; `Z`, `z`, `±hh:mm` or `±hhmm`; fractions), dates
+    /// with one-digit month/day/hour (`2021-4-5 6:07:08`), date-only values, RFC 2822 and
+    /// Go's RFC 1123 form with a zone name (the name cannot be resolved: the site zone applies).
+    pub fn parse(s: &str, tz: &SiteTz) -> Option<W3cDate> {
+        let s = s.trim();
+        if s.is_empty() {
+            return None;
+        }
+        if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+            return Some(W3cDate::Date(d));
+        }
+        if let Ok(dt) = DateTime::parse_from_rfc2822(s) {
+            return Some(W3cDate::DateTime(dt));
+        }
+        // RFC 1123 with a zone abbreviation ("Mon, 02 Jan 2006 15:04:05 MST").
+        if let Some((head, zone)) = s.rsplit_once(' ') {
+            if zone.chars().all(|c| c.is_ascii_alphabetic()) {
+                if let Ok(naive) = NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S") {
+                    return tz.localize(naive).map(W3cDate::DateTime);
+                }
+            }
+        }
+        let (date_part, rest) = split_date(s)?;
+        let date = parse_loose_date(date_part)?;
+        let rest = rest.trim_start_matches(['T', 't', ' ']);
+        if rest.is_empty() {
+            return Some(W3cDate::Date(date));
+        }
+        let (time_part, offset) = split_offset(rest)?;
+        let time = parse_loose_time(time_part)?;
+        let naive = date.and_time(time);
+        match offset {
+            Some(off) => off
+                .from_local_datetime(&naive)
+                .single()
+                .map(W3cDate::DateTime),
+            None => tz.localize(naive).map(W3cDate::DateTime),
+        }
+    }
+
+    /// Places a date-time that has no offset in the site zone.
+    pub fn from_naive(naive: NaiveDateTime, tz: &SiteTz) -> Option<W3cDate> {
+        tz.localize(naive).map(W3cDate::DateTime)
+    }
+}
+
+impl Ord for W3cDate {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Equal instants fall back to a fixed order so sorting stays deterministic.
+        self.instant()
+            .cmp(&other.instant())
+            .then_with(|| self.to_string().cmp(&other.to_string()))
+    }
+}
+
+impl PartialOrd for W3cDate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for W3cDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            W3cDate::Date(d) => write!(f, "{}", d.format("%Y-%m-%d")),
+            W3cDate::DateTime(dt) => {
+                // `%.f` keeps a fraction only when there is one, so the instant stays exact.
+                write!(f, "{}", dt.format("%Y-%m-%dT%H:%M:%S%.f%:z"))
+            }
+        }
+    }
+}
+
+/// The zone that offset-less dates are read in: a fixed offset or an IANA name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SiteTz {
+    /// UTC, the default when the site names no zone.
+    #[default]
+    Utc,
+    /// A fixed offset such as `+02:00`.
+    Fixed(FixedOffset),
+    /// An IANA zone such as `Europe/Berlin` (offsets follow daylight saving).
+    Named(chrono_tz::Tz),
+}
+
+impl SiteTz {
+    /// Gives `naive` the zone's offset; a time skipped by a DST change has none.
+    pub fn localize(&self, naive: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
+        match self {
+            SiteTz::Utc => Some(naive.and_utc().fixed_offset()),
+            SiteTz::Fixed(off) => off.from_local_datetime(&naive).single(),
+            SiteTz::Named(tz) => match tz.from_local_datetime(&naive) {
+                LocalResult::Single(dt) => Some(dt.fixed_offset()),
+                // Ambiguous (clocks went back): take the earlier reading, as Go does.
+                LocalResult::Ambiguous(a, _) => Some(a.fixed_offset()),
+                LocalResult::None => None,
+            },
+        }
+    }
+}
+
+impl FromStr for SiteTz {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        if s.is_empty() || s.eq_ignore_ascii_case("utc") || s == "Z" || s.eq_ignore_ascii_case("gmt")
+        {
+            return Ok(SiteTz::Utc);
+        }
+        if let Some(off) = parse_offset(s) {
+            return Ok(SiteTz::Fixed(off));
+        }
+        s.parse::<chrono_tz::Tz>().map(SiteTz::Named).map_err(|_| {
+            format!("unknown time zone '{s}': use an IANA name like 'Europe/Berlin' or an offset like '+02:00'")
+        })
+    }
+}
+
+/// Splits `YYYY-M-D` from whatever follows it.
+fn split_date(s: &str) -> Option<(&str, &str)> {
+    let mut dashes = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '0'..='9' => {}
+            '-' if dashes < 2 => dashes += 1,
+            _ => return (dashes == 2).then(|| (&s[..i], &s[i..])),
+        }
+    }
+    (dashes == 2).then_some((s, ""))
+}
+
+fn parse_loose_date(s: &str) -> Option<NaiveDate> {
+    let mut it = s.split('-');
+    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
+    if y.len() != 4 || m.is_empty() || m.len() > 2 || d.is_empty() || d.len() > 2 {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
+}
+
+/// Splits `hh:mm[:ss[.f]]` from a trailing `Z` or `±hh[:]mm`.
+fn split_offset(s: &str) -> Option<(&str, Option<FixedOffset>)> {
+    let s = s.trim();
+    if let Some(t) = s.strip_suffix(['Z', 'z']) {
+        return Some((t.trim_end(), FixedOffset::east_opt(0)));
+    }
+    if let Some(pos) = s.rfind(['+', '-']) {
+        let off = parse_offset(s[pos..].trim())?;
+        return Some((s[..pos].trim_end(), Some(off)));
+    }
+    Some((s, None))
+}
+
+fn parse_offset(s: &str) -> Option<FixedOffset> {
+    let (sign, body) = match s.as_bytes().first()? {
+        b'+' => (1, &s[1..]),
+        b'-' => (-1, &s[1..]),
+        _ => return None,
+    };
+    let digits: String = body.chars().filter(|c| *c != ':').collect();
+    if digits.len() != 4 && digits.len() != 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let h: i32 = digits[..2].parse().ok()?;
+    let m: i32 = if digits.len() == 4 {
+        digits[2..].parse().ok()?
+    } else {
+        0
+    };
+    if h > 23 || m > 59 {
+        return None;
+    }
+    FixedOffset::east_opt(sign * (h * 3600 + m * 60))
+}
+
+fn parse_loose_time(s: &str) -> Option<NaiveTime> {
+    let (main, frac) = match s.split_once('.') {
+        Some((m, f)) => (m, Some(f)),
+        None => (s, None),
+    };
+    let mut it = main.split(':');
+    let h: u32 = num(it.next()?)?;
+    let m: u32 = num(it.next()?)?;
+    let sec: u32 = match it.next() {
+        Some(x) => num(x)?,
+        None => 0,
+    };
+    if it.next().is_some() {
+        return None;
+    }
+    let nanos = match frac {
+        Some(f) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+            let mut digits = f.chars().take(9).collect::<String>();
+            while digits.len() < 9 {
+                digits.push('0');
+            }
+            digits.parse().ok()?
+        }
+        Some(_) => return None,
+        None => 0,
+    };
+    NaiveTime::from_hms_nano_opt(h, m, sec, nanos)
+}
+
+fn num(s: &str) -> Option<u32> {
+    if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Option<String> {
+        W3cDate::parse(s, &SiteTz::Utc).map(|d| d.to_string())
+    }
+
+    #[test]
+    fn parses_the_forms_front_matter_uses() {
+        assert_eq!(p("2021-06-07").as_deref(), Some("2021-06-07"));
+        assert_eq!(p("2021-04-05T06:07:08+02:00").as_deref(), Some("2021-04-05T06:07:08+02:00"));
+        assert_eq!(p("2021-04-05T06:07:08Z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
+        assert_eq!(p("2021-04-05t06:07:08z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
+        assert_eq!(p("2021-04-05 06:07:08Z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
+        assert_eq!(p("2021-4-5 6:07:08").as_deref(), Some("2021-04-05T06:07:08+00:00"));
+        assert_eq!(p("2021-04-05T06:07:08.123456Z").as_deref(), Some("2021-04-05T06:07:08.123456+00:00"));
+        assert_eq!(p("2023-01-22T10:20:30-0700").as_deref(), Some("2023-01-22T10:20:30-07:00"));
+        assert_eq!(p("Mon, 02 Jan 2006 15:04:05 -0700").as_deref(), Some("2006-01-02T15:04:05-07:00"));
+        assert_eq!(p("Mon, 02 Jan 2006 15:04:05 CET").as_deref(), Some("2006-01-02T15:04:05+00:00"));
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_date() {
+        for bad in ["", "yesterday", "2023-13-01", "2023-02-30", "2023-01-01T25:00:00", "20230101", "2023-01-01T10:00:00+25:00"] {
+            assert_eq!(p(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn naive_times_take_the_site_zone() {
+        let berlin: SiteTz = "Europe/Berlin".parse().unwrap();
+        let summer = W3cDate::parse("2023-07-01T12:00:00", &berlin).unwrap();
+        let winter = W3cDate::parse("2023-01-01T12:00:00", &berlin).unwrap();
+        assert_eq!(summer.to_string(), "2023-07-01T12:00:00+02:00");
+        assert_eq!(winter.to_string(), "2023-01-01T12:00:00+01:00");
+        let fixed: SiteTz = "-05:00".parse().unwrap();
+        assert_eq!(W3cDate::parse("2023-01-01 08:00", &fixed).unwrap().to_string(), "2023-01-01T08:00:00-05:00");
+        assert!("Mars/Olympus".parse::<SiteTz>().is_err());
+    }
+
+    #[test]
+    fn future_dates_clamp_to_now_in_their_own_precision() {
+        let now = Utc.with_ymd_and_hms(2024, 5, 6, 7, 8, 9).unwrap();
+        let d = W3cDate::parse("2099-01-01", &SiteTz::Utc).unwrap();
+        assert_eq!(d.clamp_to(now).to_string(), "2024-05-06");
+        let dt = W3cDate::parse("2099-01-01T00:00:00Z", &SiteTz::Utc).unwrap();
+        assert_eq!(dt.clamp_to(now).to_string(), "2024-05-06T07:08:09+00:00");
+        let past = W3cDate::parse("2001-01-01", &SiteTz::Utc).unwrap();
+        assert_eq!(past.clamp_to(now), past);
+    }
+
+    #[test]
+    fn orders_by_instant() {
+        let a = W3cDate::parse("2021-01-01T10:00:00+02:00", &SiteTz::Utc).unwrap();
+        let b = W3cDate::parse("2021-01-01T09:00:00Z", &SiteTz::Utc).unwrap();
+        assert!(a < b);
+    }
+}
