@@ -58,3 +58,222 @@ impl Entry {
         self.extras.as_deref().map_or(&[], |e| &e.alternates)
     }
 }
+
+use crate::config::{ExtraUrl, Settings};
+use crate::error::{Error, Result};
+use crate::lastmod::Lastmod;
+use crate::loc::{self, MAX_LOC_LEN};
+use crate::route::{Excluded, Page, Reason, Route};
+use globset::GlobMatcher;
+use std::collections::{BTreeMap, HashMap};
+use url::Url;
+
+/// The most images one `<url>` may carry (Google's limit).
+pub const MAX_IMAGES: usize = 1000;
+
+/// Entries ready to write, plus the pages the rules left out.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// Sorted by `loc`, unique.
+    pub entries: Vec<Entry>,
+    /// For each entry, the route it came from (`None` for `extra_urls`).
+    pub routes: Vec<Option<usize>>,
+    /// Pages dropped by `exclude` rules.
+    pub excluded: Vec<Excluded>,
+}
+
+struct CompiledRule {
+    matcher: GlobMatcher,
+    on_url: bool,
+    rule: crate::config::Rule,
+}
+
+/// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
+/// defaults, language alternates, images, and the static `extra_urls`.
+pub fn build(routes: &[Route], pages: &[Page], lastmods: &[Option<Lastmod>], settings: &Settings) -> Result<Built> {
+    let origin = settings.config_file.clone().unwrap_or_else(|| "sitemap.toml".into());
+    let rules = compile_rules(settings, &origin)?;
+    let bases = language_bases(settings)?;
+    let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
+    let loc_of = |r: &Route| {
+        let path = crate::route::apply_trailing_slash(r.path.clone(), settings.trailing_slash);
+        loc::absolute(base_for(&r.lang), &path)
+    };
+
+    let mut out = Built::default();
+    let mut errors = Vec::new();
+    let mut keep: Vec<usize> = Vec::new();
+    for (i, r) in routes.iter().enumerate() {
+        if !r.listed {
+            continue;
+        }
+        let rel = r.page.map(|p| pages[p].file.rel.as_str());
+        let matching: Vec<&CompiledRule> = rules
+            .iter()
+            .filter(|c| if c.on_url { c.matcher.is_match(&r.path) } else { rel.is_some_and(|f| c.matcher.is_match(f)) })
+            .collect();
+        if matching.iter().any(|c| c.rule.exclude) {
+            if let Some(p) = r.page {
+                out.excluded.push(Excluded { page: p, reason: Reason::ExcludedByConfig });
+            }
+            continue;
+        }
+        let loc = loc_of(r);
+        if loc.len() > MAX_LOC_LEN {
+            let file = r.page.map(|p| pages[p].file.path.clone()).unwrap_or_default();
+            errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
+            continue;
+        }
+        let mut e = Entry::new(loc);
+        e.lastmod = lastmods[i].map(|l| l.date);
+        e.priority = r.priority.or_else(|| matching.iter().find_map(|c| c.rule.priority)).or(settings.default_priority);
+        e.changefreq = r.changefreq.or_else(|| matching.iter().find_map(|c| c.rule.changefreq)).or(settings.default_changefreq);
+        if settings.images {
+            if let Some(p) = r.page {
+                let page_url = Url::parse(&e.loc).ok();
+                let images: Vec<String> = page_url
+                    .iter()
+                    .flat_map(|u| pages[p].images.iter().filter_map(move |src| crate::images::resolve_image(src, u, base_for(&r.lang))))
+                    .map(|u| u.to_string())
+                    .take(MAX_IMAGES)
+                    .collect();
+                if !images.is_empty() {
+                    e.extras.get_or_insert_with(Default::default).images = images;
+                }
+            }
+        }
+        keep.push(i);
+        out.entries.push(e);
+        out.routes.push(Some(i));
+    }
+    add_alternates(&mut out, routes, settings);
+    for extra in &settings.extra_urls {
+        out.entries.push(extra_entry(extra, settings, &origin)?);
+        out.routes.push(None);
+    }
+    if let Some(e) = Error::from_many(errors) {
+        return Err(e);
+    }
+
+    // Sort by loc; a loc listed twice is an error naming both sources.
+    let mut order: Vec<usize> = (0..out.entries.len()).collect();
+    order.sort_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc));
+    let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page) {
+        Some(p) => pages[p].file.path.display().to_string(),
+        None => format!("{} (extra_urls or a generated page)", origin.display()),
+    };
+    for w in order.windows(2) {
+        if out.entries[w[0]].loc == out.entries[w[1]].loc {
+            return Err(Error::input(
+                source(w[0]),
+                None,
+                format!("{} is also the URL of {}: two sources cannot share one URL", out.entries[w[0]].loc, source(w[1])),
+            ));
+        }
+    }
+    let mut entries = Vec::with_capacity(order.len());
+    let mut srcs = Vec::with_capacity(order.len());
+    let mut taken: Vec<Option<Entry>> = out.entries.into_iter().map(Some).collect();
+    for k in order {
+        if let Some(e) = taken[k].take() {
+            entries.push(e);
+            srcs.push(out.routes[k]);
+        }
+    }
+    out.entries = entries;
+    out.routes = srcs;
+    Ok(out)
+}
+
+fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<CompiledRule>> {
+    settings
+        .rules
+        .iter()
+        .map(|rule| {
+            let on_url = rule.pattern.starts_with('/');
+            let glob = globset::GlobBuilder::new(&rule.pattern)
+                .literal_separator(false)
+                .build()
+                .map_err(|e| Error::config(origin, None, format!("bad rule pattern '{}': {e}", rule.pattern)))?;
+            Ok(CompiledRule { matcher: glob.compile_matcher(), on_url, rule: rule.clone() })
+        })
+        .collect()
+}
+
+/// Each language's own base URL (Hugo multihost), checked like the site's.
+fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
+    let mut m = HashMap::new();
+    for l in &settings.site.languages {
+        if let Some(b) = &l.base_url {
+            let url = crate::config::parse_base_url(b).map_err(|msg| {
+                Error::config(settings.site.config_file.clone().unwrap_or_default(), None, format!("language {}: {msg}", l.code))
+            })?;
+            m.insert(l.code.clone(), url);
+        }
+    }
+    Ok(m)
+}
+
+/// Links the language versions of each page: every version lists all, itself included.
+fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (k, r) in out.routes.iter().enumerate() {
+        if let Some(r) = r {
+            groups.entry(routes[*r].key.as_str()).or_default().push(k);
+        }
+    }
+    let hreflang = |lang: &str| {
+        settings.site.language(lang).and_then(|l| l.hreflang.clone()).unwrap_or_else(|| lang.to_string())
+    };
+    for members in groups.values() {
+        let langs: Vec<&str> = members.iter().filter_map(|&k| out.routes[k].map(|r| routes[r].lang.as_str())).collect();
+        let mut distinct = langs.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        // Only real translations: one version per language, more than one language.
+        if distinct.len() < 2 || distinct.len() != langs.len() {
+            continue;
+        }
+        let mut alts: Vec<Alternate> = members
+            .iter()
+            .zip(&langs)
+            .map(|(&k, lang)| Alternate { hreflang: hreflang(lang), href: out.entries[k].loc.clone() })
+            .collect();
+        if let Some(xd) = &settings.x_default {
+            if let Some(pos) = langs.iter().position(|l| l == xd) {
+                alts.push(Alternate { hreflang: "x-default".into(), href: out.entries[members[pos]].loc.clone() });
+            }
+        }
+        alts.sort();
+        for &k in members {
+            out.entries[k].extras.get_or_insert_with(Default::default).alternates = alts.clone();
+        }
+    }
+}
+
+fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) -> Result<Entry> {
+    let (raw, lastmod, changefreq, priority) = match extra {
+        ExtraUrl::Path(p) => (p.as_str(), None, None, None),
+        ExtraUrl::Full { loc, lastmod, changefreq, priority } => (loc.as_str(), lastmod.as_deref(), *changefreq, *priority),
+    };
+    let bad = |m: String| Error::config(origin, None, m);
+    let loc = if raw.contains("://") {
+        let u = Url::parse(raw).map_err(|e| bad(format!("extra_urls: '{raw}' is not a URL ({e})")))?;
+        let b = &settings.base_url;
+        if u.scheme() != b.scheme() || u.host_str() != b.host_str() || u.port_or_known_default() != b.port_or_known_default() || !u.path().starts_with(b.path()) {
+            return Err(bad(format!("extra_urls: '{raw}' is not below base_url {b}")));
+        }
+        u.to_string()
+    } else {
+        crate::loc::check_path(raw).map_err(bad)?;
+        loc::absolute(&settings.base_url, &crate::route::normalize(raw))
+    };
+    let mut e = Entry::new(loc);
+    e.lastmod = match lastmod {
+        Some(s) => Some(crate::date::W3cDate::parse(s, &settings.timezone).ok_or_else(|| bad(format!("extra_urls: '{s}' is not a date")))?),
+        None => None,
+    };
+    e.changefreq = changefreq.or(settings.default_changefreq);
+    e.priority = priority.or(settings.default_priority);
+    Ok(e)
+}

@@ -1,12 +1,266 @@
 //! sitemapgen: writes `sitemap.xml` for Zola- and Hugo-style static sites.
 //!
-//! The pipeline, in the order the data flows:
-//! config -> scan -> front matter -> route -> lastmod -> entries -> write.
+//! The pipeline, in the order the data flows, one module per stage:
+//! [`config`] -> [`scan`] -> [`frontmatter`] -> [`route`] -> [`lastmod`] -> [`entries`] ->
+//! [`write`]. [`generate`] runs every stage but the last and returns plain data; [`build`]
+//! writes it.
 
+pub mod config;
 pub mod date;
 pub mod entries;
 pub mod error;
 pub mod fields;
 pub mod frontmatter;
+pub mod git;
+pub mod images;
+pub mod lastmod;
+pub mod loc;
+pub mod route;
+pub mod scan;
+pub mod siteconfig;
+pub mod slugify;
+pub mod validate;
+pub mod write;
 
 pub use error::{Error, Result};
+
+use chrono::{DateTime, Utc};
+use config::{LastmodSource, Settings, Style};
+use entries::Entry;
+use lastmod::{FileHistory, Lastmod};
+use rayon::prelude::*;
+use route::{Page, Reason, RouteContext};
+use scan::{ContentRoot, ScanOptions};
+use std::path::{Path, PathBuf};
+
+/// How a run behaves beyond its settings.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// "Now" (tests pin it): future and expired pages, and the lastmod clamp.
+    pub now: DateTime<Utc>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { now: Utc::now() }
+    }
+}
+
+/// One listed URL with where it came from (what `list` prints).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// The content file behind it (`None` for generated pages and `extra_urls`).
+    pub source: Option<PathBuf>,
+    /// Where its lastmod came from.
+    pub lastmod: Option<Lastmod>,
+}
+
+/// A page left out, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// The content file.
+    pub file: PathBuf,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// Everything a run found, before anything is written.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The entries to write, sorted by loc.
+    pub entries: Vec<Entry>,
+    /// Parallel to `entries`.
+    pub listed: Vec<Listed>,
+    /// Pages left out.
+    pub skipped: Vec<Skipped>,
+    /// Things the user should hear about (future dates clamped, shallow clone).
+    pub warnings: Vec<String>,
+    /// Details for `--verbose`.
+    pub notes: Vec<String>,
+    /// Content files read.
+    pub pages_read: usize,
+    /// Set when the site's own config turns the sitemap off (Zola `generate_sitemap = false`).
+    pub disabled: Option<String>,
+}
+
+/// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
+pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
+    let mut outcome = Outcome::default();
+    if settings.style == Style::Zola && !settings.site.generate_sitemap && settings.config_file.is_none() {
+        outcome.disabled = Some(format!(
+            "{} sets generate_sitemap = false: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
+            settings.site.config_file.as_deref().unwrap_or(Path::new("the Zola config")).display()
+        ));
+        return Ok(outcome);
+    }
+
+    // scan
+    let files = scan::scan(&content_roots(settings), &scan_options(settings), &origin(settings))?;
+
+    // front matter, on every core; every bad file is reported, not just the first
+    let want_body = settings.images;
+    let read: Vec<Result<Page>> = files
+        .into_par_iter()
+        .map(|file| {
+            let (fm, body) = frontmatter::read(&file.path, &settings.timezone, want_body)?;
+            let images = body.as_deref().map(images::image_sources).unwrap_or_default();
+            Ok(Page { file, fm, images })
+        })
+        .collect();
+    let mut pages = Vec::with_capacity(read.len());
+    let mut errors = Vec::new();
+    for r in read {
+        match r {
+            Ok(p) => pages.push(p),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(e) = Error::from_many(errors) {
+        return Err(e);
+    }
+    outcome.pages_read = pages.len();
+
+    // route
+    let ctx = RouteContext { settings, now: opts.now };
+    let routing = route::route(&pages, &ctx)?;
+
+    // lastmod
+    let (history, shallow) = git_history(settings, &mut outcome);
+    let lookup = |p: &Path| -> FileHistory {
+        match &history {
+            Some(h) => match h.state(p) {
+                git::GitFileState::Committed(d) => FileHistory::Committed(d),
+                git::GitFileState::Modified | git::GitFileState::Untracked => FileHistory::Uncommitted,
+                git::GitFileState::Unknown => FileHistory::Unknown,
+            },
+            // In a shallow clone every tracked file's history is unreadable.
+            None if shallow => FileHistory::Unknown,
+            None => FileHistory::Untracked,
+        }
+    };
+    let input = lastmod::LastmodInput {
+        sources: &settings.lastmod,
+        history: &lookup,
+        now: opts.now,
+        source_date_epoch: lastmod::source_date_epoch(),
+    };
+    let assigned = lastmod::assign(&routing.routes, &pages, &input);
+    outcome.warnings.extend(assigned.warnings);
+
+    // entries
+    let built = entries::build(&routing.routes, &pages, &assigned.lastmods, settings)?;
+    outcome.listed = built
+        .routes
+        .iter()
+        .map(|r| Listed {
+            source: r.and_then(|r| routing.routes[r].page).map(|p| pages[p].file.path.clone()),
+            lastmod: r.and_then(|r| assigned.lastmods[r]),
+        })
+        .collect();
+    outcome.entries = built.entries;
+    let mut skipped: Vec<Skipped> = routing
+        .excluded
+        .iter()
+        .chain(&built.excluded)
+        .map(|x| Skipped { file: pages[x.page].file.path.clone(), reason: x.reason })
+        .collect();
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    outcome.skipped = skipped;
+    Ok(outcome)
+}
+
+/// The write stage's options for these settings.
+pub fn write_options(settings: &Settings) -> write::WriteOptions {
+    write::WriteOptions {
+        output_dir: settings.output_dir.clone(),
+        base_url: settings.base_url.to_string(),
+        file_name: settings.file_name.clone(),
+        gzip: settings.gzip,
+        max_urls: settings.max_urls_per_file,
+        stylesheet: settings.stylesheet.clone(),
+        robots_txt: settings.robots_txt,
+        sitemap_txt: settings.sitemap_txt,
+        ..Default::default()
+    }
+}
+
+/// Generates and writes the sitemap; nothing is written when any input is bad.
+pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, Option<write::WriteReport>)> {
+    let outcome = generate(settings, opts)?;
+    if outcome.disabled.is_some() {
+        return Ok((outcome, None));
+    }
+    let report = write::write(&outcome.entries, &write_options(settings))?;
+    Ok((outcome, Some(report)))
+}
+
+fn origin(settings: &Settings) -> PathBuf {
+    settings.config_file.clone().unwrap_or_else(|| PathBuf::from("command line"))
+}
+
+/// The content folders: one, or one per language where the site keeps them apart (Hugo).
+pub fn content_roots(settings: &Settings) -> Vec<ContentRoot> {
+    let mut roots = vec![ContentRoot { dir: settings.content_dir.clone(), lang: None }];
+    if settings.style == Style::Hugo {
+        for l in &settings.site.languages {
+            if let Some(d) = &l.content_dir {
+                let dir = settings.site_dir.join(d);
+                if dir == settings.content_dir {
+                    roots[0].lang = Some(l.code.clone());
+                } else {
+                    roots.push(ContentRoot { dir, lang: Some(l.code.clone()) });
+                }
+            }
+        }
+    }
+    roots
+}
+
+/// What the style counts as a page.
+pub fn scan_options(settings: &Settings) -> ScanOptions {
+    let (extensions, skip_hidden_dirs): (&[&str], bool) = match settings.style {
+        Style::Zola => (&["md"], false),
+        Style::Hugo => (&["md", "markdown", "html", "htm"], true),
+        Style::Plain | Style::Auto => (&["md", "markdown", "html"], true),
+    };
+    let mut exclude = settings.exclude.clone();
+    exclude.extend(settings.site.ignored_content.iter().cloned());
+    ScanOptions { extensions: extensions.iter().map(|s| s.to_string()).collect(), skip_hidden_dirs, exclude }
+}
+
+/// Reads git history once when a source needs it; the flag says the clone is shallow.
+fn git_history(settings: &Settings, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
+    let needed = settings.lastmod.iter().any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
+    if !needed {
+        return (None, false);
+    }
+    let opts = git::GitOptions {
+        date: match settings.git_date {
+            config::GitDateKind::Committer => git::GitDate::Committer,
+            config::GitDateKind::Author => git::GitDate::Author,
+        },
+    };
+    match git::read_history(&settings.content_dir, &opts) {
+        Ok(git::GitProbe::Ready(h)) => (Some(h), false),
+        Ok(git::GitProbe::Shallow { repo_root }) => {
+            outcome.warnings.push(format!(
+                "{} is a shallow clone: git dates would all be the clone's boundary commit, so they are not used. Fetch full history: `fetch-depth: 0` in actions/checkout, or `git fetch --unshallow`",
+                repo_root.display()
+            ));
+            (None, true)
+        }
+        Ok(git::GitProbe::NoRepository) => {
+            outcome.notes.push("not in a git repository: lastmod falls back to the next source".into());
+            (None, false)
+        }
+        Ok(git::GitProbe::NoGit) => {
+            outcome.notes.push("git is not installed: lastmod falls back to the next source".into());
+            (None, false)
+        }
+        Err(e) => {
+            outcome.warnings.push(format!("git history could not be read ({e}): lastmod falls back to the next source"));
+            (None, false)
+        }
+    }
+}
+pub mod report;

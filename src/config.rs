@@ -1,0 +1,504 @@
+//! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
+//! into one [`Settings`] value that every later stage reads.
+
+use crate::date::SiteTz;
+use crate::error::{Error, Result};
+use crate::fields::{ChangeFreq, Priority};
+use crate::siteconfig::{self, SiteConfig};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use url::Url;
+
+/// The site conventions sitemapgen can follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// Detect from the site's config file.
+    #[default]
+    Auto,
+    /// Zola's content and URL rules.
+    Zola,
+    /// Hugo's content and URL rules.
+    Hugo,
+    /// Neither: a file's path is its URL.
+    Plain,
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Style::Auto),
+            "zola" => Ok(Style::Zola),
+            "hugo" => Ok(Style::Hugo),
+            "plain" => Ok(Style::Plain),
+            _ => Err(format!("unknown style '{s}': use zola, hugo, plain or auto")),
+        }
+    }
+}
+
+/// Where a `<lastmod>` may come from, in the order the user lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LastmodSource {
+    /// `updated`, `lastmod`, `last_modified_at`, `modified` in front matter.
+    FrontMatter,
+    /// The last commit that touched the file.
+    Git,
+    /// The publication date: `date`, `publishDate`, a Zola file-name date.
+    Published,
+    /// The file's modification time (outside git, or for uncommitted files).
+    Mtime,
+}
+
+/// Which git date counts as a file's last change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum GitDateKind {
+    /// When the commit was made (what a rebase or merge updates).
+    #[default]
+    Committer,
+    /// When the change was first written.
+    Author,
+}
+
+/// A per-glob rule from `[[rules]]`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Glob over the content-relative source path (`blog/**`), or over the URL path when it
+    /// starts with `/` (`/tags/**`).
+    pub pattern: String,
+    /// Priority for matching pages (front matter still wins).
+    #[serde(default, deserialize_with = "de_priority")]
+    pub priority: Option<Priority>,
+    /// Change frequency for matching pages (front matter still wins).
+    #[serde(default, deserialize_with = "de_changefreq")]
+    pub changefreq: Option<ChangeFreq>,
+    /// Leave matching pages out.
+    #[serde(default)]
+    pub exclude: bool,
+}
+
+/// A URL that is not backed by a content file (a search page, an app route).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum ExtraUrl {
+    /// Just a path (`/search/`) or an absolute URL on the base host.
+    Path(String),
+    /// A path with fields.
+    Full {
+        /// Path or absolute URL.
+        loc: String,
+        /// `YYYY-MM-DD` or a full W3C datetime.
+        lastmod: Option<String>,
+        /// Change frequency.
+        #[serde(default, deserialize_with = "de_changefreq")]
+        changefreq: Option<ChangeFreq>,
+        /// Priority.
+        #[serde(default, deserialize_with = "de_priority")]
+        priority: Option<Priority>,
+    },
+}
+
+/// `sitemap.toml` as written: every key optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// The site's public URL.
+    pub base_url: Option<String>,
+    /// The site root (where its own config lives).
+    pub site_dir: Option<PathBuf>,
+    /// The content folder (default `SITE/content`).
+    pub content_dir: Option<PathBuf>,
+    /// Where the sitemap goes (default `SITE/public`).
+    pub output_dir: Option<PathBuf>,
+    /// `zola`, `hugo`, `plain` or `auto`.
+    pub style: Option<Style>,
+    /// Force or forbid a trailing slash on page URLs.
+    pub trailing_slash: Option<bool>,
+    /// Globs (content-relative) of files to leave out.
+    pub exclude: Option<Vec<String>>,
+    /// `<changefreq>` for pages that set none.
+    #[serde(default, deserialize_with = "de_changefreq")]
+    pub default_changefreq: Option<ChangeFreq>,
+    /// `<priority>` for pages that set none.
+    #[serde(default, deserialize_with = "de_priority")]
+    pub default_priority: Option<Priority>,
+    /// Per-glob priority, changefreq and exclusion.
+    pub rules: Option<Vec<Rule>>,
+    /// List draft pages too.
+    pub include_drafts: Option<bool>,
+    /// List pages whose publish date is in the future (Hugo `--buildFuture`).
+    pub include_future: Option<bool>,
+    /// List pages whose expiry date has passed (Hugo `--buildExpired`).
+    pub include_expired: Option<bool>,
+    /// Write `sitemap.xml.gz`.
+    pub gzip: Option<bool>,
+    /// Split into parts above this many URLs (at most 50,000).
+    pub max_urls_per_file: Option<usize>,
+    /// Keep a `Sitemap:` line in `OUTPUT/robots.txt`.
+    pub robots_txt: Option<bool>,
+    /// Also write `sitemap.txt`.
+    pub sitemap_txt: Option<bool>,
+    /// XSL stylesheet href for people opening the sitemap in a browser.
+    pub stylesheet: Option<String>,
+    /// Add `image:image` entries from each page's Markdown images.
+    pub images: Option<bool>,
+    /// Zone for dates without an offset (IANA name or `+hh:mm`; default UTC).
+    pub timezone: Option<String>,
+    /// Where `<lastmod>` comes from, in order.
+    pub lastmod: Option<Vec<LastmodSource>>,
+    /// `committer` or `author`.
+    pub git_date: Option<GitDateKind>,
+    /// URLs to list that have no content file.
+    pub extra_urls: Option<Vec<ExtraUrl>>,
+    /// The sitemap's file name (default `sitemap.xml`, or Hugo's `[sitemap] filename`).
+    pub file_name: Option<String>,
+    /// The language whose version is also the `x-default` alternate.
+    pub x_default: Option<String>,
+}
+
+/// Values given on the command line; each one, when set, wins over the files.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--config FILE`.
+    pub config: Option<PathBuf>,
+    /// `--site DIR`.
+    pub site: Option<PathBuf>,
+    /// `--content DIR`.
+    pub content: Option<PathBuf>,
+    /// `--output DIR`.
+    pub output: Option<PathBuf>,
+    /// `--base-url URL`.
+    pub base_url: Option<String>,
+    /// `--style`.
+    pub style: Option<Style>,
+    /// `--drafts`.
+    pub drafts: bool,
+    /// `--future`.
+    pub future: bool,
+    /// `--expired`.
+    pub expired: bool,
+    /// `--gzip`.
+    pub gzip: bool,
+}
+
+/// Everything a run needs, resolved and checked.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The sitemap.toml that was read, if any.
+    pub config_file: Option<PathBuf>,
+    /// The site root.
+    pub site_dir: PathBuf,
+    /// The content folder.
+    pub content_dir: PathBuf,
+    /// The output folder.
+    pub output_dir: PathBuf,
+    /// The site's public URL, ending in `/`.
+    pub base_url: Url,
+    /// The conventions in force (never `Auto` here).
+    pub style: Style,
+    /// `trailing_slash`, when set.
+    pub trailing_slash: Option<bool>,
+    /// Exclusion globs.
+    pub exclude: Vec<String>,
+    /// `[[rules]]`.
+    pub rules: Vec<Rule>,
+    /// Default `<changefreq>`.
+    pub default_changefreq: Option<ChangeFreq>,
+    /// Default `<priority>`.
+    pub default_priority: Option<Priority>,
+    /// List drafts.
+    pub include_drafts: bool,
+    /// List future pages.
+    pub include_future: bool,
+    /// List expired pages.
+    pub include_expired: bool,
+    /// Gzip the output.
+    pub gzip: bool,
+    /// URLs per file before splitting.
+    pub max_urls_per_file: usize,
+    /// Maintain robots.txt.
+    pub robots_txt: bool,
+    /// Write sitemap.txt.
+    pub sitemap_txt: bool,
+    /// XSL stylesheet href.
+    pub stylesheet: Option<String>,
+    /// Image entries.
+    pub images: bool,
+    /// Zone for offset-less dates.
+    pub timezone: SiteTz,
+    /// `<lastmod>` sources, in order.
+    pub lastmod: Vec<LastmodSource>,
+    /// Which git date.
+    pub git_date: GitDateKind,
+    /// Static URLs.
+    pub extra_urls: Vec<ExtraUrl>,
+    /// The sitemap's file name.
+    pub file_name: String,
+    /// `x-default` language.
+    pub x_default: Option<String>,
+    /// What the site's own config says.
+    pub site: SiteConfig,
+}
+
+/// The protocol's cap on URLs per file.
+pub const MAX_URLS: usize = 50_000;
+
+/// The default `<lastmod>` order.
+pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
+    LastmodSource::FrontMatter,
+    LastmodSource::Git,
+    LastmodSource::Published,
+    LastmodSource::Mtime,
+];
+
+/// Reads `sitemap.toml` (the one named, or `./sitemap.toml` when present), the site's own
+/// config, and applies the command-line overrides.
+pub fn load(over: &Overrides) -> Result<Settings> {
+    let (file, config_file) = match &over.config {
+        Some(path) => (read_file_config(path)?, Some(path.clone())),
+        None => {
+            let default = PathBuf::from("sitemap.toml");
+            // `--site` alone means "that site", not the sitemap.toml of wherever we stand.
+            if over.site.is_none() && default.is_file() {
+                (read_file_config(&default)?, Some(default))
+            } else {
+                (FileConfig::default(), None)
+            }
+        }
+    };
+    resolve(file, config_file, over)
+}
+
+/// Parses a sitemap.toml, with the line of any mistake.
+pub fn read_file_config(path: &Path) -> Result<FileConfig> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    parse_file_config(&text, path)
+}
+
+/// Parses sitemap.toml text (`path` is for messages).
+pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
+    toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        Error::config(path, line, e.message().trim().to_string())
+    })
+}
+
+/// 1-based line number of a byte offset.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Combines sitemap.toml, the site config and the overrides into [`Settings`].
+pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides) -> Result<Settings> {
+    // Paths in sitemap.toml are relative to the file; on the command line, to the cwd.
+    let rel_base = config_file
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let from_file = |p: &Option<PathBuf>| p.as_ref().map(|p| rel_base.join(p));
+    let cfg_path = config_file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("command line"));
+
+    let site_dir = over
+        .site
+        .clone()
+        .or_else(|| from_file(&file.site_dir))
+        .unwrap_or_else(|| if rel_base.as_os_str().is_empty() { PathBuf::from(".") } else { rel_base.clone() });
+    let requested = over.style.or(file.style).unwrap_or_default();
+    let site = siteconfig::load(&site_dir, requested)?;
+    let style = match requested {
+        Style::Auto => site.style,
+        s => s,
+    };
+
+    let content_dir = over
+        .content
+        .clone()
+        .or_else(|| from_file(&file.content_dir))
+        .unwrap_or_else(|| site_dir.join(site.content_dir.as_deref().unwrap_or(Path::new("content"))));
+    let output_dir = over
+        .output
+        .clone()
+        .or_else(|| from_file(&file.output_dir))
+        .unwrap_or_else(|| site_dir.join(site.publish_dir.as_deref().unwrap_or(Path::new("public"))));
+
+    let (base_src, raw_base) = match (&over.base_url, &file.base_url, &site.base_url) {
+        (Some(b), _, _) => (PathBuf::from("--base-url"), b.clone()),
+        (None, Some(b), _) => (cfg_path.clone(), b.clone()),
+        (None, None, Some(b)) => (site.config_file.clone().unwrap_or_default(), b.clone()),
+        (None, None, None) => {
+            return Err(Error::config(
+                cfg_path,
+                None,
+                format!(
+                    "no base_url: set base_url in sitemap.toml, pass --base-url, or point --site at a Zola/Hugo site whose config has one (looked in {})",
+                    site_dir.display()
+                ),
+            ))
+        }
+    };
+    let base_url = parse_base_url(&raw_base).map_err(|m| Error::config(base_src, None, m))?;
+
+    let tz_raw = file.timezone.clone().or_else(|| site.timezone.clone());
+    let timezone = match tz_raw {
+        Some(t) => t.parse().map_err(|m: String| Error::config(cfg_path.clone(), None, m))?,
+        None => SiteTz::Utc,
+    };
+
+    let max_urls_per_file = file.max_urls_per_file.unwrap_or(MAX_URLS);
+    if max_urls_per_file == 0 || max_urls_per_file > MAX_URLS {
+        return Err(Error::config(
+            cfg_path,
+            None,
+            format!("max_urls_per_file must be from 1 to {MAX_URLS} (the protocol's limit)"),
+        ));
+    }
+    let file_name = file
+        .file_name
+        .clone()
+        .or_else(|| site.sitemap_filename.clone())
+        .unwrap_or_else(|| "sitemap.xml".to_string());
+    if file_name.contains(['/', '\\']) || !file_name.ends_with(".xml") {
+        return Err(Error::config(
+            cfg_path,
+            None,
+            format!("file_name '{file_name}' must be a plain file name ending in .xml"),
+        ));
+    }
+
+    Ok(Settings {
+        config_file,
+        site_dir,
+        content_dir,
+        output_dir,
+        base_url,
+        style,
+        trailing_slash: file.trailing_slash,
+        exclude: file.exclude.unwrap_or_default(),
+        rules: file.rules.unwrap_or_default(),
+        default_changefreq: file.default_changefreq.or(site.default_changefreq),
+        default_priority: file.default_priority.or(site.default_priority),
+        include_drafts: over.drafts || file.include_drafts.unwrap_or(site.build_drafts),
+        include_future: over.future || file.include_future.unwrap_or(site.build_future),
+        include_expired: over.expired || file.include_expired.unwrap_or(site.build_expired),
+        gzip: over.gzip || file.gzip.unwrap_or(false),
+        max_urls_per_file,
+        robots_txt: file.robots_txt.unwrap_or(false),
+        sitemap_txt: file.sitemap_txt.unwrap_or(false),
+        stylesheet: file.stylesheet,
+        images: file.images.unwrap_or(false),
+        timezone,
+        lastmod: file.lastmod.unwrap_or_else(|| DEFAULT_LASTMOD.to_vec()),
+        git_date: file.git_date.unwrap_or_default(),
+        extra_urls: file.extra_urls.unwrap_or_default(),
+        file_name,
+        x_default: file.x_default,
+        site,
+    })
+}
+
+/// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.
+pub fn parse_base_url(raw: &str) -> Result<Url, String> {
+    let mut url = Url::parse(raw.trim())
+        .map_err(|e| format!("base_url '{raw}' is not an absolute URL ({e}); write it like https://example.com/"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(format!("base_url '{raw}' must be an http:// or https:// URL with a host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("base_url '{raw}' must not have a query or fragment"));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+fn de_priority<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Priority>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Num {
+        F(f64),
+        S(String),
+    }
+    match Option::<Num>::deserialize(d)? {
+        None => Ok(None),
+        Some(Num::F(v)) => Priority::from_f64(v)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("priority {v} is outside 0.0–1.0"))),
+        Some(Num::S(s)) => s.parse().map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+fn de_changefreq<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ChangeFreq>, D::Error> {
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(s) => s.parse().map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_url_gains_a_trailing_slash_and_rejects_others() {
+        assert_eq!(parse_base_url("https://example.com").unwrap().as_str(), "https://example.com/");
+        assert_eq!(parse_base_url("https://example.org/my/site").unwrap().as_str(), "https://example.org/my/site/");
+        assert!(parse_base_url("example.com").is_err());
+        assert!(parse_base_url("ftp://example.com/").is_err());
+        assert!(parse_base_url("https://example.com/?q=1").is_err());
+    }
+
+    #[test]
+    fn config_errors_name_the_line() {
+        let text = "base_url = \"https://x.org\"\ndefault_changefreq = \"fortnightly\"\n";
+        let err = parse_file_config(text, Path::new("sitemap.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("sitemap.toml:2:"), "{err}");
+        assert!(err.contains("fortnightly"), "{err}");
+        let err = parse_file_config("bse_url = 1\n", Path::new("s.toml")).unwrap_err().to_string();
+        assert!(err.contains("s.toml:1:") && err.contains("bse_url"), "{err}");
+    }
+
+    #[test]
+    fn reads_every_key() {
+        let text = r#"
+            base_url = "https://example.com"
+            site_dir = "site"
+            style = "zola"
+            trailing_slash = false
+            exclude = ["drafts/**"]
+            default_changefreq = "weekly"
+            default_priority = 0.5
+            include_drafts = true
+            gzip = true
+            max_urls_per_file = 1000
+            robots_txt = true
+            timezone = "Europe/Paris"
+            lastmod = ["git", "mtime"]
+            git_date = "author"
+            extra_urls = ["/search/", { loc = "/app/", lastmod = "2024-01-01", priority = 0.3 }]
+            [[rules]]
+            pattern = "blog/**"
+            priority = "0.8"
+            changefreq = "daily"
+        "#;
+        let c = parse_file_config(text, Path::new("s.toml")).unwrap();
+        assert_eq!(c.default_priority.unwrap().to_string(), "0.5");
+        assert_eq!(c.rules.as_ref().unwrap()[0].priority.unwrap().to_string(), "0.8");
+        assert_eq!(c.lastmod.unwrap(), vec![LastmodSource::Git, LastmodSource::Mtime]);
+        assert_eq!(c.git_date, Some(GitDateKind::Author));
+        assert_eq!(c.extra_urls.unwrap().len(), 2);
+        assert_eq!(c.style, Some(Style::Zola));
+    }
+}

@@ -1,0 +1,297 @@
+//! lastmod: the one date per URL that search engines still read, chosen from the sources the
+//! user ranks (front matter, git, publication date, mtime), never in the future, and rolled
+//! up into sections and home pages that have none of their own.
+
+use crate::config::LastmodSource;
+use crate::date::W3cDate;
+use crate::route::{Kind, Page, Route};
+use chrono::{DateTime, Utc};
+use std::path::Path;
+use std::time::SystemTime;
+
+/// What version control knows about one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileHistory {
+    /// The date of the last commit that changed it.
+    Committed(W3cDate),
+    /// Modified or untracked in the working tree: its mtime is its last change.
+    Uncommitted,
+    /// Tracked, but its history cannot be read (shallow clone): mtime would be the checkout
+    /// time, so it must not be used.
+    Unknown,
+    /// Not under version control: mtime is a fair last resort.
+    Untracked,
+}
+
+/// Where a lastmod came from (shown by `list`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A front matter last-change key.
+    FrontMatter,
+    /// The last commit.
+    Git,
+    /// The publication date.
+    Published,
+    /// The file's mtime.
+    Mtime,
+    /// The newest date of the pages below.
+    Rollup,
+}
+
+impl Origin {
+    /// A short label.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::FrontMatter => "front_matter",
+            Origin::Git => "git",
+            Origin::Published => "published",
+            Origin::Mtime => "mtime",
+            Origin::Rollup => "rollup",
+        }
+    }
+}
+
+/// A chosen lastmod and its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lastmod {
+    /// The date written.
+    pub date: W3cDate,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// Everything the stage consults besides the routes and pages.
+pub struct LastmodInput<'a> {
+    /// Sources in order; empty means no `<lastmod>` at all.
+    pub sources: &'a [LastmodSource],
+    /// Version control's view of a file.
+    pub history: &'a (dyn Fn(&Path) -> FileHistory + Sync),
+    /// "Now": nothing later is ever written.
+    pub now: DateTime<Utc>,
+    /// `SOURCE_DATE_EPOCH`: mtime-derived dates never go past it.
+    pub source_date_epoch: Option<DateTime<Utc>>,
+}
+
+/// The result: one optional lastmod per route, and warnings for the user.
+#[derive(Clone, Debug, Default)]
+pub struct Assigned {
+    /// Parallel to the routes.
+    pub lastmods: Vec<Option<Lastmod>>,
+    /// Future dates clamped, naming the file.
+    pub warnings: Vec<String>,
+}
+
+/// Chooses each route's lastmod, then fills sections and homes from the routes below them.
+pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigned {
+    let mut out = Assigned { lastmods: vec![None; routes.len()], warnings: Vec::new() };
+    if input.sources.is_empty() {
+        return out;
+    }
+    // List pages (home, sections, taxonomies) change when the pages below them do, so only
+    // a date written in their front matter stands alone; a file date competes with the rollup.
+    let mut file_dates: Vec<Option<Lastmod>> = vec![None; routes.len()];
+    let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) =
+        input.sources.iter().partition(|s| matches!(s, LastmodSource::FrontMatter | LastmodSource::Published));
+    for (i, r) in routes.iter().enumerate() {
+        let Some(p) = r.page else { continue };
+        let page = &pages[p];
+        let own = if r.kind == Kind::Page {
+            own_lastmod(page, r, input, input.sources)
+        } else {
+            match own_lastmod(page, r, input, &written) {
+                Some(l) => Some(l),
+                None => {
+                    file_dates[i] = own_lastmod(page, r, input, &from_file);
+                    None
+                }
+            }
+        };
+        if let Some(mut lm) = own.or(file_dates[i]) {
+            if lm.date.is_after(input.now) {
+                out.warnings.push(format!(
+                    "{}: lastmod {} is in the future; writing {} instead",
+                    page.file.path.display(),
+                    lm.date,
+                    lm.date.clamp_to(input.now)
+                ));
+                lm.date = lm.date.clamp_to(input.now);
+            }
+            out.lastmods[i] = Some(lm);
+        }
+    }
+    // Roll up in dependency order: a route's own rollup members first (iterative DFS).
+    let mut state = vec![0u8; routes.len()]; // 0 new, 1 in progress, 2 done
+    for start in 0..routes.len() {
+        if state[start] == 2 {
+            continue;
+        }
+        let mut stack = vec![(start, false)];
+        while let Some((r, children_done)) = stack.pop() {
+            if children_done {
+                let below = routes[r].rollup.iter().filter_map(|&c| out.lastmods[c]).map(|l| l.date).max();
+                let own_written = out.lastmods[r].is_some() && file_dates[r].is_none();
+                if !own_written {
+                    if let Some(date) = below {
+                        if out.lastmods[r].is_none_or(|l| date > l.date) {
+                            out.lastmods[r] = Some(Lastmod { date, origin: Origin::Rollup });
+                        }
+                    }
+                }
+                state[r] = 2;
+                continue;
+            }
+            if state[r] != 0 {
+                continue;
+            }
+            state[r] = 1;
+            stack.push((r, true));
+            for &c in &routes[r].rollup {
+                if state[c] == 0 {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn own_lastmod(page: &Page, route: &Route, input: &LastmodInput, sources: &[LastmodSource]) -> Option<Lastmod> {
+    let mut history = None;
+    for src in sources {
+        let found = match src {
+            LastmodSource::FrontMatter => page.fm.updated.map(|d| (d, Origin::FrontMatter)),
+            LastmodSource::Published => page
+                .fm
+                .date
+                .or(page.fm.publish_date)
+                .or(route.file_date)
+                .map(|d| (d, Origin::Published)),
+            LastmodSource::Git => match *history.get_or_insert_with(|| (input.history)(&page.file.path)) {
+                FileHistory::Committed(d) => Some((d, Origin::Git)),
+                _ => None,
+            },
+            LastmodSource::Mtime => {
+                let h = *history.get_or_insert_with(|| (input.history)(&page.file.path));
+                // Inside git a committed file's mtime is its checkout time: meaningless.
+                if matches!(h, FileHistory::Uncommitted | FileHistory::Untracked) {
+                    mtime(&page.file.path, input.source_date_epoch).map(|d| (d, Origin::Mtime))
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some((date, origin)) = found {
+            return Some(Lastmod { date, origin });
+        }
+    }
+    None
+}
+
+/// A file's mtime as a UTC date-time, capped at `SOURCE_DATE_EPOCH`.
+pub fn mtime(path: &Path, cap: Option<DateTime<Utc>>) -> Option<W3cDate> {
+    let t: SystemTime = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    let mut dt: DateTime<Utc> = t.into();
+    if let Some(cap) = cap {
+        dt = dt.min(cap);
+    }
+    // Whole seconds: sub-second mtimes would make output differ between identical checkouts.
+    let secs = dt.timestamp();
+    DateTime::from_timestamp(secs, 0).map(|d| W3cDate::DateTime(d.fixed_offset()))
+}
+
+/// `SOURCE_DATE_EPOCH` from the environment, when set to a number of seconds.
+pub fn source_date_epoch() -> Option<DateTime<Utc>> {
+    let v = std::env::var("SOURCE_DATE_EPOCH").ok()?;
+    DateTime::from_timestamp(v.trim().parse().ok()?, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::date::SiteTz;
+    use crate::frontmatter::FrontMatter;
+    use crate::scan::SourceFile;
+    use chrono::TimeZone;
+
+    fn d(s: &str) -> W3cDate {
+        W3cDate::parse(s, &SiteTz::Utc).unwrap()
+    }
+
+    fn page(fm: FrontMatter) -> Page {
+        Page {
+            file: SourceFile { rel: "a.md".into(), path: "/nonexistent/a.md".into(), root_lang: None },
+            fm,
+            images: vec![],
+        }
+    }
+
+    fn input<'a>(sources: &'a [LastmodSource], h: &'a (dyn Fn(&Path) -> FileHistory + Sync)) -> LastmodInput<'a> {
+        LastmodInput { sources, history: h, now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(), source_date_epoch: None }
+    }
+
+    #[test]
+    fn follows_the_source_order() {
+        let pages = vec![
+            page(FrontMatter { updated: Some(d("2023-03-03")), date: Some(d("2021-01-01")), ..Default::default() }),
+            page(FrontMatter { date: Some(d("2021-01-01")), ..Default::default() }),
+            page(FrontMatter::default()),
+        ];
+        let routes: Vec<Route> = (0..3).map(|i| Route::for_page(i, &pages[i], Kind::Page, format!("/{i}/"), "en", i.to_string())).collect();
+        let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
+        let order = crate::config::DEFAULT_LASTMOD;
+        let got = assign(&routes, &pages, &input(&order, &git));
+        let shown: Vec<_> = got.lastmods.iter().map(|l| l.map(|l| (l.date.to_string(), l.origin))).collect();
+        assert_eq!(shown[0], Some(("2023-03-03".into(), Origin::FrontMatter)));
+        assert_eq!(shown[1], Some(("2022-02-02T10:00:00+00:00".into(), Origin::Git)));
+        let published_first = [LastmodSource::Published, LastmodSource::Git];
+        let got = assign(&routes, &pages, &input(&published_first, &git));
+        assert_eq!(got.lastmods[1].unwrap().origin, Origin::Published);
+        assert_eq!(assign(&routes, &pages, &input(&[], &git)).lastmods, vec![None, None, None]);
+    }
+
+    #[test]
+    fn never_uses_mtime_for_committed_or_unknown_files() {
+        let pages = vec![page(FrontMatter::default())];
+        let routes = vec![Route::for_page(0, &pages[0], Kind::Page, "/a/".into(), "en", "a".into())];
+        let unknown = |_: &Path| FileHistory::Unknown;
+        // The file does not exist, so even an allowed mtime yields nothing; the point is that
+        // Unknown never reaches for it.
+        assert_eq!(assign(&routes, &pages, &input(&[LastmodSource::Mtime], &unknown)).lastmods[0], None);
+    }
+
+    #[test]
+    fn mtime_is_used_for_uncommitted_files_and_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.md");
+        std::fs::write(&f, "x").unwrap();
+        let mut p = page(FrontMatter::default());
+        p.file.path = f.clone();
+        let pages = vec![p];
+        let routes = vec![Route::for_page(0, &pages[0], Kind::Page, "/a/".into(), "en", "a".into())];
+        let unc = |_: &Path| FileHistory::Uncommitted;
+        let cap = Utc.with_ymd_and_hms(2001, 1, 1, 0, 0, 0).unwrap();
+        let mut inp = input(&[LastmodSource::Mtime], &unc);
+        inp.now = Utc::now() + chrono::Duration::days(1);
+        inp.source_date_epoch = Some(cap);
+        let got = assign(&routes, &pages, &inp).lastmods[0].unwrap();
+        assert_eq!(got.date.to_string(), "2001-01-01T00:00:00+00:00");
+        assert_eq!(got.origin, Origin::Mtime);
+    }
+
+    #[test]
+    fn clamps_future_dates_with_a_warning_and_rolls_up() {
+        let pages = vec![
+            page(FrontMatter::default()),
+            page(FrontMatter { updated: Some(d("2099-01-01")), ..Default::default() }),
+            page(FrontMatter { updated: Some(d("2020-01-01")), ..Default::default() }),
+        ];
+        let mut routes: Vec<Route> = (0..3).map(|i| Route::for_page(i, &pages[i], Kind::Page, format!("/{i}/"), "en", i.to_string())).collect();
+        routes[0].rollup = vec![1, 2];
+        let none = |_: &Path| FileHistory::Untracked;
+        let got = assign(&routes, &pages, &input(&[LastmodSource::FrontMatter], &none));
+        assert_eq!(got.lastmods[1].unwrap().date.to_string(), "2024-06-01");
+        assert_eq!(got.warnings.len(), 1);
+        assert!(got.warnings[0].contains("a.md") && got.warnings[0].contains("2099-01-01"));
+        assert_eq!(got.lastmods[0].unwrap(), Lastmod { date: d("2024-06-01"), origin: Origin::Rollup });
+    }
+}

@@ -1,0 +1,492 @@
+//! Hugo's URL rules (0.111): top-level folders are sections, nested ones need `_index.md`,
+//! leaf bundles (`index.md`) own the files beside them, paths are sanitized and lower-cased,
+//! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
+//! future, expired, `_build`, `cascade`, headless) decide what exists.
+
+use super::{Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
+use crate::date::W3cDate;
+use crate::error::{Error, Result};
+use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, FrontMatter};
+use crate::siteconfig::SiteConfig;
+use crate::slugify::hugo_make_path;
+use globset::Glob;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The Hugo mapper.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HugoRouter;
+
+/// Where a file sits.
+struct Placed<'a> {
+    /// Folder segments relative to its content root.
+    dirs: Vec<&'a str>,
+    /// File stem without the language suffix.
+    stem: &'a str,
+    lang: String,
+    /// `_index` (branch bundle / section / home).
+    is_branch: bool,
+    /// `index` (leaf bundle).
+    is_leaf: bool,
+}
+
+/// The values that decide publishing, after `cascade` has been applied.
+#[derive(Default, Clone)]
+struct Effective {
+    draft: bool,
+    headless: bool,
+    sitemap_exclude: bool,
+    build: BuildOptions,
+    date: Option<W3cDate>,
+    publish_date: Option<W3cDate>,
+    expiry_date: Option<W3cDate>,
+    priority: Option<crate::fields::Priority>,
+    changefreq: Option<crate::fields::ChangeFreq>,
+}
+
+impl Router for HugoRouter {
+    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+        let s = ctx.settings;
+        let site = &s.site;
+        let langs: Vec<&str> = site.languages.iter().map(|l| l.code.as_str()).collect();
+        let multilingual = site.is_multilingual();
+        let tax_names: HashSet<&str> = site.taxonomies.iter().map(|t| t.name.as_str()).collect();
+        let kinds_off = |k: &str| site.disable_kinds.iter().any(|d| d == k);
+
+        let placed: Vec<Placed> = pages.iter().map(|p| place(p, &langs, &site.default_language)).collect();
+
+        // Leaf bundle folders own every file below them (those files are resources).
+        let leaf_dirs: HashSet<(Option<&str>, String)> = placed
+            .iter()
+            .zip(pages)
+            .filter(|(pl, _)| pl.is_leaf)
+            .map(|(pl, p)| (p.file.root_lang.as_deref(), pl.dirs.join("/")))
+            .collect();
+        let branch_dirs: HashMap<(String, String), usize> = placed
+            .iter()
+            .enumerate()
+            .filter(|(_, pl)| pl.is_branch)
+            .map(|(i, pl)| ((pl.lang.clone(), pl.dirs.join("/")), i))
+            .collect();
+
+        let mut out = Routing::default();
+        let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
+        let mut section_route: HashMap<(String, String), usize> = HashMap::new();
+        // Content files of taxonomy and term pages, by (lang, taxonomy, term key).
+        let mut tax_files: HashMap<(String, String, String), usize> = HashMap::new();
+
+        for (i, pl) in placed.iter().enumerate() {
+            let page = &pages[i];
+            let root_lang = page.file.root_lang.as_deref();
+            let own_dir_is_leaf = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
+            if leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs) || (own_dir_is_leaf && !pl.is_leaf) {
+                out.excluded.push(Excluded { page: i, reason: Reason::NotAPage });
+                continue;
+            }
+            // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
+            if pl.is_branch && !pl.dirs.is_empty() && pl.dirs.len() <= 2 && tax_names.contains(pl.dirs[0]) {
+                let term = pl.dirs.get(1).map(|t| term_key(t, site)).unwrap_or_default();
+                tax_files.insert((pl.lang.clone(), pl.dirs[0].to_string(), term), i);
+                continue;
+            }
+            let eff = effective(i, pl, pages, &placed, &branch_dirs)?;
+            if eff.draft && !s.include_drafts {
+                out.excluded.push(Excluded { page: i, reason: Reason::Draft });
+                continue;
+            }
+            // publishDate defaults to date.
+            let publish = eff.publish_date.or(eff.date);
+            if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+                out.excluded.push(Excluded { page: i, reason: Reason::Future });
+                continue;
+            }
+            if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+                out.excluded.push(Excluded { page: i, reason: Reason::Expired });
+                continue;
+            }
+            if pl.is_leaf && eff.headless {
+                out.excluded.push(Excluded { page: i, reason: Reason::NotRendered });
+                continue;
+            }
+            let kind = if pl.is_branch {
+                if pl.dirs.is_empty() { Kind::Home } else { Kind::Section }
+            } else {
+                Kind::Page
+            };
+            // A nested folder without `_index.md` is no section: its `_index` would not exist.
+            let path = page_path(page, pl, kind, site, &langs)?;
+            let key = page.fm.translation_key.clone().map(|k| format!("key:{k}")).unwrap_or_else(|| translation_path(pl));
+            let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
+            r.priority = eff.priority.or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
+            r.changefreq = eff.changefreq.or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
+            let not_rendered = matches!(eff.build.render, Some(BuildRender::Never | BuildRender::Link));
+            let not_listed = matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
+            if not_rendered || not_listed {
+                // Hugo still counts these pages' dates in their sections.
+                out.excluded.push(Excluded { page: i, reason: Reason::NotRendered });
+                r.listed = false;
+            } else if eff.sitemap_exclude {
+                out.excluded.push(Excluded { page: i, reason: Reason::SitemapOff });
+                r.listed = false;
+            }
+            if pl.is_branch {
+                section_route.insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
+            }
+            page_route[i] = Some(out.routes.len());
+            out.routes.push(r);
+        }
+
+        // Homes and top-level sections exist even without `_index.md`.
+        for lang in &langs {
+            let key = (lang.to_string(), String::new());
+            if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
+                section_route.insert(key, out.routes.len());
+                out.routes.push(Route::generated(Kind::Home, lang_prefix(site, lang, multilingual) + "/", lang, "home".into()));
+            }
+        }
+        let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+        for (i, pl) in placed.iter().enumerate() {
+            if let (Some(r), Some(top)) = (page_route[i], pl.dirs.first()) {
+                if !pl.is_branch && !section_route.contains_key(&(pl.lang.clone(), top.to_string())) && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string())) {
+                    implicit.entry((pl.lang.clone(), top.to_string())).or_default().push(r);
+                }
+            }
+        }
+        for ((lang, top), _) in implicit {
+            let prefix = lang_prefix(site, &lang, multilingual);
+            let seg = sanitize(&top, site);
+            let path = if site.ugly_urls { format!("{prefix}/{seg}.html") } else { format!("{prefix}/{seg}/") };
+            section_route.insert((lang.clone(), top.clone()), out.routes.len());
+            out.routes.push(Route::generated(Kind::Section, path, &lang, format!("section:{top}")));
+        }
+
+        // Roll dates up into the nearest section (home for top-level files).
+        for (i, pl) in placed.iter().enumerate() {
+            let Some(r) = page_route[i] else { continue };
+            let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf { &pl.dirs[..pl.dirs.len().saturating_sub(1)] } else { &pl.dirs };
+            if pl.is_branch && pl.dirs.is_empty() {
+                continue;
+            }
+            let parent = (0..=own_dirs.len()).rev().find_map(|d| section_route.get(&(pl.lang.clone(), own_dirs[..d].join("/"))).copied());
+            if let Some(p) = parent {
+                if p != r {
+                    out.routes[p].rollup.push(r);
+                }
+            }
+        }
+        let implicit_sections: Vec<(String, String, usize)> = section_route
+            .iter()
+            .filter(|((_, d), &r)| !d.is_empty() && out.routes[r].page.is_none())
+            .map(|((l, d), &r)| (l.clone(), d.clone(), r))
+            .collect();
+        for (lang, _, r) in implicit_sections {
+            if let Some(&home) = section_route.get(&(lang, String::new())) {
+                out.routes[home].rollup.push(r);
+            }
+        }
+
+        // Taxonomy lists and term pages.
+        for lang in &langs {
+            let prefix = lang_prefix(site, lang, multilingual);
+            for tax in &site.taxonomies {
+                let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+                for (i, pl) in placed.iter().enumerate() {
+                    let Some(r) = page_route[i] else { continue };
+                    if pl.lang != *lang {
+                        continue;
+                    }
+                    for (name, values) in &pages[i].fm.taxonomies {
+                        if *name == tax.name {
+                            for v in values {
+                                let k = term_key(v, site);
+                                if !k.is_empty() {
+                                    terms.entry(k).or_default().push(r);
+                                }
+                            }
+                        }
+                    }
+                }
+                let tax_seg = sanitize(&tax.name, site);
+                let list_path = if site.ugly_urls { format!("{prefix}/{tax_seg}.html") } else { format!("{prefix}/{tax_seg}/") };
+                let list_file = tax_files.get(&(lang.to_string(), tax.name.clone(), String::new())).copied();
+                let list_route = (!kinds_off("taxonomy")).then(|| {
+                    let mut r = match list_file {
+                        Some(i) => Route::for_page(i, &pages[i], Kind::Taxonomy, list_path, lang, format!("taxonomy:{}", tax.name)),
+                        None => Route::generated(Kind::Taxonomy, list_path, lang, format!("taxonomy:{}", tax.name)),
+                    };
+                    r.priority = r.priority.or_else(|| site.language(lang).and_then(|l| l.priority));
+                    r.changefreq = r.changefreq.or_else(|| site.language(lang).and_then(|l| l.changefreq));
+                    out.routes.push(r);
+                    out.routes.len() - 1
+                });
+                if kinds_off("term") {
+                    continue;
+                }
+                let pattern = site.permalinks.iter().find(|(k, _)| *k == tax.name).map(|(_, p)| p.as_str());
+                for (term, members) in terms {
+                    let path = match pattern {
+                        Some(p) => format!("{prefix}{}", expand_term_permalink(p, &term, &tax.name, site.ugly_urls)),
+                        None if site.ugly_urls => format!("{prefix}/{tax_seg}/{term}.html"),
+                        None => format!("{prefix}/{tax_seg}/{term}/"),
+                    };
+                    let key = format!("term:{}/{term}", tax.name);
+                    let mut r = match tax_files.get(&(lang.to_string(), tax.name.clone(), term.clone())) {
+                        Some(&i) => Route::for_page(i, &pages[i], Kind::Term, path, lang, key),
+                        None => Route::generated(Kind::Term, path, lang, key),
+                    };
+                    r.priority = r.priority.or_else(|| site.language(lang).and_then(|l| l.priority));
+                    r.changefreq = r.changefreq.or_else(|| site.language(lang).and_then(|l| l.changefreq));
+                    r.rollup = members;
+                    if let Some(lr) = list_route {
+                        out.routes[lr].rollup.push(out.routes.len());
+                    }
+                    out.routes.push(r);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn leaf_ancestor(leaf_dirs: &HashSet<(Option<&str>, String)>, root: Option<&str>, dirs: &[&str]) -> bool {
+    (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs[..d].join("/"))))
+}
+
+fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &str) -> Placed<'a> {
+    let rel = page.file.rel.as_str();
+    let mut dirs: Vec<&str> = rel.split('/').collect();
+    let file = dirs.pop().unwrap_or("");
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let (stem, suffix) = super::split_lang(stem, langs);
+    let lang = suffix
+        .map(str::to_ascii_lowercase)
+        .or_else(|| page.file.root_lang.clone())
+        .or_else(|| page.fm.lang.clone())
+        .unwrap_or_else(|| default_lang.to_string());
+    Placed { dirs, stem, lang, is_branch: stem == "_index", is_leaf: stem == "index" }
+}
+
+/// The key translations share: the path without language, or `translationKey`.
+fn translation_path(pl: &Placed) -> String {
+    let mut k = pl.dirs.join("/");
+    if !pl.is_branch && !pl.is_leaf {
+        k.push('/');
+        k.push_str(pl.stem);
+    }
+    format!("path:{k}")
+}
+
+/// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
+fn sanitize(s: &str, site: &SiteConfig) -> String {
+    let p = hugo_make_path(s, site.remove_path_accents);
+    if site.disable_path_to_lower { p } else { go_lower(&p) }
+}
+
+/// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
+fn go_lower(s: &str) -> String {
+    s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+}
+
+/// A term's URL segment: terms that urlize alike are one term.
+fn term_key(term: &str, site: &SiteConfig) -> String {
+    sanitize(term.trim(), site)
+}
+
+fn lang_prefix(site: &SiteConfig, lang: &str, multilingual: bool) -> String {
+    let own_host = site.language(lang).is_some_and(|l| l.base_url.is_some());
+    if !multilingual || own_host || (lang == site.default_language && !site.default_language_in_subdir) {
+        String::new()
+    } else {
+        format!("/{lang}")
+    }
+}
+
+fn page_path(page: &Page, pl: &Placed, kind: Kind, site: &SiteConfig, langs: &[&str]) -> Result<String> {
+    let fm = &page.fm;
+    let prefix = lang_prefix(site, &pl.lang, langs.len() > 1);
+    let ugly = site.ugly_urls;
+    if kind == Kind::Home {
+        return Ok(format!("{prefix}/"));
+    }
+    if let Some(url) = fm.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+        if kind == Kind::Section {
+            let segs: Vec<String> = url.split('/').filter(|s| !s.is_empty()).map(|s| sanitize(s, site)).collect();
+            return Ok(format!("{prefix}/{}/", segs.join("/")));
+        }
+        // A page's `url` is taken as written; without a leading slash it is language-relative.
+        let mut p = if url.starts_with('/') { url.to_string() } else { format!("{prefix}/{url}") };
+        let last = p.rsplit('/').next().unwrap_or("");
+        if !p.ends_with('/') && !last.contains('.') {
+            p.push('/');
+        }
+        return Ok(p);
+    }
+    let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
+    if kind == Kind::Section {
+        let joined = dir_segs.join("/");
+        return Ok(if ugly { format!("{prefix}/{joined}.html") } else { format!("{prefix}/{joined}/") });
+    }
+    // A leaf bundle is named by its folder.
+    let (parent_segs, file_name) = if pl.is_leaf {
+        (&dir_segs[..dir_segs.len().saturating_sub(1)], pl.dirs.last().copied().unwrap_or(""))
+    } else {
+        (&dir_segs[..], pl.stem)
+    };
+    let slug = fm
+        .slug
+        .as_deref()
+        .map(|s| sanitize(s, site).trim_matches('-').to_string())
+        .filter(|s| !s.is_empty());
+    let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
+    if let Some(pattern) = section.as_deref().and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec)).map(|(_, p)| p.as_str()) {
+        let expanded = expand_page_permalink(pattern, page, pl, slug.as_deref(), file_name, &dir_segs, site)
+            .map_err(|m| Error::input(page.file.path.clone(), None, m))?;
+        let p = if ugly && expanded.ends_with('/') && expanded.len() > 1 { format!("{}.html", &expanded[..expanded.len() - 1]) } else { expanded };
+        return Ok(format!("{prefix}{p}"));
+    }
+    let last = slug.unwrap_or_else(|| sanitize(file_name, site));
+    let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
+    segs.push(&last);
+    let joined = segs.join("/");
+    Ok(if ugly { format!("{prefix}/{joined}.html") } else { format!("{prefix}/{joined}/") })
+}
+
+fn expand_page_permalink(pattern: &str, page: &Page, pl: &Placed, slug: Option<&str>, file_name: &str, dir_segs: &[String], site: &SiteConfig) -> std::result::Result<String, String> {
+    let date = page.fm.date.or(page.fm.publish_date);
+    let title_slug = page.fm.title.as_deref().map(|t| sanitize(t, site)).unwrap_or_default();
+    let mut out = String::new();
+    for (n, seg) in pattern.split('/').enumerate() {
+        if n > 0 {
+            out.push('/');
+        }
+        let mut rest = seg;
+        while let Some(pos) = rest.find(':') {
+            out.push_str(&rest[..pos]);
+            let tok_end = rest[pos + 1..].find(|c: char| !c.is_ascii_alphanumeric()).map_or(rest.len(), |e| pos + 1 + e);
+            let token = &rest[pos + 1..tok_end];
+            let need_date = || date.ok_or_else(|| format!("the permalink pattern '{pattern}' uses :{token} but the page has no date"));
+            let value = match token {
+                "year" => need_date()?.date().format("%Y").to_string(),
+                "month" => need_date()?.date().format("%m").to_string(),
+                "monthname" => go_lower(&need_date()?.date().format("%B").to_string()),
+                "day" => need_date()?.date().format("%d").to_string(),
+                "yearday" => need_date()?.date().format("%j").to_string(),
+                "weekday" => need_date()?.date().format("%w").to_string(),
+                "weekdayname" => go_lower(&need_date()?.date().format("%A").to_string()),
+                "slug" => slug.map(str::to_string).unwrap_or_else(|| if title_slug.is_empty() { sanitize(file_name, site) } else { title_slug.clone() }),
+                "title" => title_slug.clone(),
+                "filename" | "contentbasename" => sanitize(file_name, site),
+                "slugorfilename" | "slugorcontentbasename" => slug.map(str::to_string).unwrap_or_else(|| sanitize(file_name, site)),
+                "section" => dir_segs.first().cloned().unwrap_or_default(),
+                "sections" => dir_segs[..dir_segs.len() - usize::from(pl.is_leaf)].join("/"),
+                _ => return Err(format!("the permalink pattern '{pattern}' has an unknown token :{token}")),
+            };
+            out.push_str(&value);
+            rest = &rest[tok_end..];
+        }
+        out.push_str(rest);
+    }
+    Ok(super::normalize(&out))
+}
+
+fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
+    let p = pattern.replace(":slug", term).replace(":title", term).replace(":section", tax);
+    let p = super::normalize(&p);
+    if ugly && p.ends_with('/') && p.len() > 1 { format!("{}.html", &p[..p.len() - 1]) } else { p }
+}
+
+/// Applies the cascades of the branch bundles above a page to its own values.
+fn effective(i: usize, pl: &Placed, pages: &[Page], placed: &[Placed], branches: &HashMap<(String, String), usize>) -> Result<Effective> {
+    let fm: &FrontMatter = &pages[i].fm;
+    let mut e = Effective {
+        draft: fm.draft.unwrap_or(false),
+        headless: fm.headless,
+        sitemap_exclude: fm.sitemap_exclude,
+        build: fm.build.clone(),
+        date: fm.date,
+        publish_date: fm.publish_date,
+        expiry_date: fm.expiry_date,
+        priority: fm.priority,
+        changefreq: fm.changefreq,
+    };
+    let own_depth = if pl.is_branch { pl.dirs.len() } else { pl.dirs.len() + 1 };
+    // Nearest section first, so a closer cascade wins.
+    for depth in (0..own_depth.min(pl.dirs.len() + 1)).rev() {
+        if pl.is_branch && depth == pl.dirs.len() {
+            continue;
+        }
+        let Some(&b) = branches.get(&(pl.lang.clone(), pl.dirs[..depth].join("/"))) else { continue };
+        // A draft section takes its whole subtree with it.
+        if pages[b].fm.draft == Some(true) {
+            e.draft = true;
+        }
+        for c in &pages[b].fm.cascade {
+            if !cascade_targets(c, pl, &pages[i].file.rel, &placed[b])? {
+                continue;
+            }
+            apply_cascade(&mut e, fm, c);
+        }
+    }
+    Ok(e)
+}
+
+fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str, _from: &Placed) -> Result<bool> {
+    if let Some(lang) = &c.target_lang {
+        if !lang.eq_ignore_ascii_case(&pl.lang) {
+            return Ok(false);
+        }
+    }
+    if let Some(kind) = &c.target_kind {
+        let k = if pl.is_branch { "section" } else { "page" };
+        if !kind.eq_ignore_ascii_case(k) {
+            return Ok(false);
+        }
+    }
+    if let Some(glob) = &c.target_path {
+        let g = Glob::new(glob.trim_start_matches('/'))
+            .map_err(|e| Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}")))?
+            .compile_matcher();
+        let no_ext = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
+        if !g.is_match(rel) && !g.is_match(no_ext) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
+fn apply_cascade(e: &mut Effective, own: &FrontMatter, c: &Cascade) {
+    if own.draft.is_none() {
+        if let Some(d) = c.draft {
+            e.draft = e.draft || d;
+        }
+    }
+    if let Some(h) = c.headless {
+        e.headless = e.headless || (h && !own.headless);
+    }
+    if let Some(x) = c.sitemap_exclude {
+        if !own.sitemap_exclude {
+            e.sitemap_exclude = e.sitemap_exclude || x;
+        }
+    }
+    if e.build.render.is_none() {
+        e.build.render = c.build.render;
+    }
+    if e.build.list.is_none() {
+        e.build.list = c.build.list;
+    }
+    e.date = e.date.or(c.date);
+    e.publish_date = e.publish_date.or(c.publish_date);
+    e.expiry_date = e.expiry_date.or(c.expiry_date);
+    e.priority = e.priority.or(c.priority);
+    e.changefreq = e.changefreq.or(c.changefreq);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_lower_maps_one_char_to_one() {
+        assert_eq!(go_lower("İstanbul ÇA"), "istanbul ça");
+    }
+}

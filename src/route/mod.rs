@@ -1,0 +1,327 @@
+//! Route: every content file to the URL path the generator publishes it at, plus the pages
+//! the generator makes on its own (home, taxonomies, pagers), with the reasons for leaving
+//! any page out.
+//!
+//! Each generator's rules live in a mapper of their own behind [`Router`], so another
+//! generator can be added without touching the others.
+
+mod hugo;
+mod plain;
+mod zola;
+
+use crate::config::{Settings, Style};
+use crate::date::W3cDate;
+use crate::error::{Error, Result};
+use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::FrontMatter;
+use crate::scan::SourceFile;
+use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+use std::fmt;
+
+pub use hugo::HugoRouter;
+pub use plain::PlainRouter;
+pub use zola::ZolaRouter;
+
+/// A content file with its front matter: the input of routing.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// Where it came from.
+    pub file: SourceFile,
+    /// What its front matter says.
+    pub fm: FrontMatter,
+    /// Image sources from its body (only read when images are on).
+    pub images: Vec<String>,
+}
+
+/// What a URL is, in the generators' terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// The site's (or a language's) home page.
+    Home,
+    /// A section's list page.
+    Section,
+    /// A regular page.
+    Page,
+    /// A taxonomy's list of terms (`/tags/`).
+    Taxonomy,
+    /// One term's page (`/tags/rust/`).
+    Term,
+    /// Page 2, 3, … of a paginated list.
+    Pager,
+}
+
+/// One URL the site publishes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Route {
+    /// Index into the pages slice of the content file behind it, if any.
+    pub page: Option<usize>,
+    /// What it is.
+    pub kind: Kind,
+    /// Decoded URL path below the language's base URL, starting with `/`.
+    pub path: String,
+    /// Language code.
+    pub lang: String,
+    /// Routes that share a key are language versions of one page.
+    pub key: String,
+    /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
+    pub file_date: Option<W3cDate>,
+    /// Routes whose dates roll up into this one when it has none of its own.
+    pub rollup: Vec<usize>,
+    /// False for a page that is built (and so feeds its section's dates) but not listed.
+    pub listed: bool,
+    /// `<priority>` as the generator resolves it (front matter, cascade, language default).
+    pub priority: Option<Priority>,
+    /// `<changefreq>` as the generator resolves it.
+    pub changefreq: Option<ChangeFreq>,
+}
+
+impl Route {
+    /// A listed route for a content file, with the file's own priority and changefreq.
+    pub fn for_page(index: usize, page: &Page, kind: Kind, path: String, lang: &str, key: String) -> Route {
+        Route {
+            page: Some(index),
+            priority: page.fm.priority,
+            changefreq: page.fm.changefreq,
+            ..Route::generated(kind, path, lang, key)
+        }
+    }
+
+    /// A listed route the generator makes with no content file behind it.
+    pub fn generated(kind: Kind, path: String, lang: &str, key: String) -> Route {
+        Route {
+            page: None,
+            kind,
+            path,
+            lang: lang.to_string(),
+            key,
+            file_date: None,
+            rollup: Vec::new(),
+            listed: true,
+            priority: None,
+            changefreq: None,
+        }
+    }
+}
+
+/// Why a content file has no entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    /// `draft = true` (or inside a draft section).
+    Draft,
+    /// Publish date in the future.
+    Future,
+    /// Expiry date in the past.
+    Expired,
+    /// `sitemap = false`, `sitemap.disable`, `noindex`.
+    SitemapOff,
+    /// The generator writes no page for it (`render = false`, `_build`, headless).
+    NotRendered,
+    /// A redirect (`redirect_to`), never listed.
+    Redirect,
+    /// Matched an `exclude` glob or rule.
+    ExcludedByConfig,
+    /// The generator ignores the file (resource of a bundle, unknown language).
+    NotAPage,
+}
+
+impl Reason {
+    /// A short label for messages and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Draft => "draft",
+            Reason::Future => "future",
+            Reason::Expired => "expired",
+            Reason::SitemapOff => "sitemap-off",
+            Reason::NotRendered => "not-rendered",
+            Reason::Redirect => "redirect",
+            Reason::ExcludedByConfig => "excluded",
+            Reason::NotAPage => "not-a-page",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A content file left out, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Excluded {
+    /// Index into the pages slice.
+    pub page: usize,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// The result of routing a site.
+#[derive(Clone, Debug, Default)]
+pub struct Routing {
+    /// Every URL the site publishes (listed or not).
+    pub routes: Vec<Route>,
+    /// Content files that get no URL in the sitemap.
+    pub excluded: Vec<Excluded>,
+}
+
+/// What a router may consult besides the pages.
+#[derive(Clone, Copy, Debug)]
+pub struct RouteContext<'a> {
+    /// The run's settings (site config included).
+    pub settings: &'a Settings,
+    /// "Now", for Hugo's future and expired rules.
+    pub now: DateTime<Utc>,
+}
+
+/// A generator's URL rules.
+pub trait Router {
+    /// Maps the pages to routes.
+    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing>;
+}
+
+/// Routes the pages with the mapper for the settings' style, then checks the result.
+pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+    let routing = match ctx.settings.style {
+        Style::Zola => ZolaRouter.route(pages, ctx)?,
+        Style::Hugo => HugoRouter.route(pages, ctx)?,
+        Style::Plain | Style::Auto => PlainRouter.route(pages, ctx)?,
+    };
+    check_routes(&routing, pages)?;
+    Ok(routing)
+}
+
+/// Refuses routes that leave the site, and two files that claim one URL.
+fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
+    let mut errors = Vec::new();
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, r) in routing.routes.iter().enumerate() {
+        if let Err(msg) = crate::loc::check_path(&r.path) {
+            let file = r.page.map(|p| pages[p].file.path.clone()).unwrap_or_default();
+            errors.push(Error::input(file, None, msg));
+            continue;
+        }
+        if !r.listed {
+            continue;
+        }
+        if let Some(&j) = seen.get(&(r.lang.as_str(), r.path.as_str())) {
+            let other = &routing.routes[j];
+            match (r.page, other.page) {
+                (Some(a), Some(b)) => errors.push(Error::input(
+                    pages[a].file.path.clone(),
+                    None,
+                    format!(
+                        "publishes at {} like {}: give one of them another slug or path",
+                        r.path,
+                        pages[b].file.path.display()
+                    ),
+                )),
+                (Some(a), None) | (None, Some(a)) => errors.push(Error::input(
+                    pages[a].file.path.clone(),
+                    None,
+                    format!("publishes at {}, a URL the generator uses for a generated page", r.path),
+                )),
+                (None, None) => {}
+            }
+        } else {
+            seen.insert((r.lang.as_str(), r.path.as_str()), i);
+        }
+    }
+    match Error::from_many(errors) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Splits a file stem's language suffix (`post.fr` -> `post`, `fr`) when it names one of
+/// `langs`.
+pub fn split_lang<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>) {
+    if let Some((base, suffix)) = stem.rsplit_once('.') {
+        if langs.iter().any(|l| l.eq_ignore_ascii_case(suffix)) {
+            return (base, Some(suffix));
+        }
+    }
+    (stem, None)
+}
+
+/// Joins segments into `/a/b/` (empty segments dropped; `/` alone for none).
+pub fn join_path<'a>(segments: impl IntoIterator<Item = &'a str>, trailing_slash: bool) -> String {
+    let mut out = String::from("/");
+    for s in segments {
+        let s = s.trim_matches('/');
+        if s.is_empty() {
+            continue;
+        }
+        out.push_str(s);
+        out.push('/');
+    }
+    if !trailing_slash && out.len() > 1 {
+        out.pop();
+    }
+    out
+}
+
+/// Collapses `//` and resolves `.` and `..` segments (callers check for climbing out first).
+pub fn normalize(path: &str) -> String {
+    let trailing = path.ends_with('/') || path.ends_with("/.") || path.ends_with("/..");
+    let mut segs: Vec<&str> = Vec::new();
+    for s in path.split('/') {
+        match s {
+            "" | "." => {}
+            ".." => {
+                segs.pop();
+            }
+            s => segs.push(s),
+        }
+    }
+    let mut out = String::from("/");
+    out.push_str(&segs.join("/"));
+    if trailing && !segs.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// Applies `trailing_slash` from sitemap.toml to a path the generator would end with `/`.
+pub fn apply_trailing_slash(path: String, setting: Option<bool>) -> String {
+    match setting {
+        Some(false) if path.len() > 1 && path.ends_with('/') => path[..path.len() - 1].to_string(),
+        Some(true) if !path.ends_with('/') && !last_segment_has_dot(&path) => path + "/",
+        _ => path,
+    }
+}
+
+fn last_segment_has_dot(path: &str) -> bool {
+    path.rsplit('/').next().is_some_and(|s| s.contains('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_known_language_suffixes_only() {
+        assert_eq!(split_lang("post.fr", &["fr"]), ("post", Some("fr")));
+        assert_eq!(split_lang("post.de", &["fr"]), ("post.de", None));
+        assert_eq!(split_lang("post", &["fr"]), ("post", None));
+    }
+
+    #[test]
+    fn joins_and_normalizes() {
+        assert_eq!(join_path(["blog", "", "post"], true), "/blog/post/");
+        assert_eq!(join_path([], true), "/");
+        assert_eq!(join_path(["a"], false), "/a");
+        assert_eq!(normalize("/a//b/./c/../d/"), "/a/b/d/");
+        assert_eq!(normalize("/x/.."), "/");
+        assert_eq!(normalize("/legacy/page.html"), "/legacy/page.html");
+    }
+
+    #[test]
+    fn trailing_slash_setting() {
+        assert_eq!(apply_trailing_slash("/a/".into(), Some(false)), "/a");
+        assert_eq!(apply_trailing_slash("/".into(), Some(false)), "/");
+        assert_eq!(apply_trailing_slash("/a".into(), Some(true)), "/a/");
+        assert_eq!(apply_trailing_slash("/a.html".into(), Some(true)), "/a.html");
+        assert_eq!(apply_trailing_slash("/a/".into(), None), "/a/");
+    }
+}

@@ -1,0 +1,170 @@
+//! Scan: the content files of a site, in a stable order, with exclusions applied.
+
+use crate::error::{Error, Result};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// One content file found by the scan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to its content root, `/`-separated (`blog/post.md`).
+    pub rel: String,
+    /// Path on disk.
+    pub path: PathBuf,
+    /// The language of the content root it was found in (Hugo per-language `contentDir`).
+    pub root_lang: Option<String>,
+}
+
+/// One folder to scan.
+#[derive(Clone, Debug)]
+pub struct ContentRoot {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Its language, when the site keeps one content folder per language.
+    pub lang: Option<String>,
+}
+
+/// What counts as a page and what is skipped.
+#[derive(Clone, Debug)]
+pub struct ScanOptions {
+    /// Page file extensions, without the dot (compared exactly: Zola ignores `.MD`).
+    pub extensions: Vec<String>,
+    /// Skip folders whose name starts with `.` (Zola publishes them; Hugo does not).
+    pub skip_hidden_dirs: bool,
+    /// Globs over the content-relative path; a match drops the file.
+    pub exclude: Vec<String>,
+}
+
+/// Builds a glob set, naming the bad pattern on error.
+pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let g = Glob::new(p).map_err(|e| Error::config(origin, None, format!("bad glob '{p}': {e}")))?;
+        b.add(g);
+    }
+    b.build()
+        .map_err(|e| Error::config(origin, None, format!("bad globs: {e}")))
+}
+
+/// Walks every root in sorted order and returns the page files.
+pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<Vec<SourceFile>> {
+    let exclude = glob_set(&opts.exclude, origin)?;
+    let mut out = Vec::new();
+    for root in roots {
+        if !root.dir.is_dir() {
+            return Err(Error::config(
+                origin,
+                None,
+                format!(
+                    "content folder {} does not exist: set content_dir or --content",
+                    root.dir.display()
+                ),
+            ));
+        }
+        let canonical_root = root.dir.canonicalize().map_err(|e| Error::io(&root.dir, e))?;
+        let walker = WalkDir::new(&root.dir)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0 || {
+                    let name = e.file_name().to_string_lossy();
+                    let hidden = name.starts_with('.');
+                    // Hidden files are never pages; hidden folders depend on the generator.
+                    !(hidden && (!e.file_type().is_dir() || opts.skip_hidden_dirs))
+                }
+            });
+        for entry in walker {
+            let entry = entry.map_err(|e| {
+                let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| root.dir.clone());
+                Error::io(path, e.into_io_error().unwrap_or_else(|| std::io::Error::other("filesystem loop")))
+            })?;
+            let ft = entry.file_type();
+            let path = entry.path();
+            if ft.is_symlink() {
+                // A link is followed only when it stays inside the content tree.
+                let Ok(target) = path.canonicalize() else { continue };
+                if !target.starts_with(&canonical_root) || !target.is_file() {
+                    continue;
+                }
+            } else if !ft.is_file() {
+                continue;
+            }
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !opts.extensions.iter().any(|x| x == ext) {
+                continue;
+            }
+            let rel_path = path.strip_prefix(&root.dir).unwrap_or(path);
+            let Some(rel) = rel_path.to_str() else {
+                return Err(Error::input(path, None, "the file name is not valid UTF-8: rename it"));
+            };
+            let rel = rel.replace('\\', "/");
+            if exclude.is_match(&rel) {
+                continue;
+            }
+            out.push(SourceFile {
+                rel,
+                path: path.to_path_buf(),
+                root_lang: root.lang.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        for f in files {
+            let p = d.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        d
+    }
+
+    fn rels(d: &Path, opts: &ScanOptions) -> Vec<String> {
+        let roots = [ContentRoot { dir: d.to_path_buf(), lang: None }];
+        scan(&roots, opts, Path::new("t")).unwrap().into_iter().map(|f| f.rel).collect()
+    }
+
+    #[test]
+    fn finds_pages_sorted_and_skips_the_rest() {
+        let d = tree(&["b.md", "a/_index.md", "a/x.md", ".hidden.md", ".dir/y.md", "UP.MD", "n.txt", "o.markdown", "wip.tmp.md"]);
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: false,
+            exclude: vec!["*.tmp.md".into()],
+        };
+        assert_eq!(rels(d.path(), &opts), [".dir/y.md", "a/_index.md", "a/x.md", "b.md"]);
+        let opts = ScanOptions {
+            extensions: vec!["md".into(), "markdown".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+        };
+        assert_eq!(rels(d.path(), &opts), ["a/_index.md", "a/x.md", "b.md", "o.markdown", "wip.tmp.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_do_not_leave_the_tree() {
+        let outside = tree(&["secret.md"]);
+        let d = tree(&["real.md"]);
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), d.path().join("out.md")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("real.md"), d.path().join("alias.md")).unwrap();
+        let opts = ScanOptions { extensions: vec!["md".into()], skip_hidden_dirs: true, exclude: vec![] };
+        assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
+    }
+
+    #[test]
+    fn a_missing_content_dir_is_a_config_error() {
+        let roots = [ContentRoot { dir: PathBuf::from("/nonexistent/content"), lang: None }];
+        let opts = ScanOptions { extensions: vec!["md".into()], skip_hidden_dirs: true, exclude: vec![] };
+        let err = scan(&roots, &opts, Path::new("sitemap.toml")).unwrap_err().to_string();
+        assert!(err.contains("/nonexistent/content"), "{err}");
+    }
+}

@@ -1,0 +1,544 @@
+//! The site's own config (Zola `zola.toml`/`config.toml`, Hugo `hugo.*`/`config.*` and
+//! `config/_default/`): the style it implies and the settings that shape its URLs.
+
+use crate::config::Style;
+use crate::error::{Error, Result};
+use crate::fields::{ChangeFreq, Priority};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// What the site's own config says, in generator-neutral terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteConfig {
+    /// The style the config implies (`Plain` when there is none).
+    pub style: Style,
+    /// The file it came from.
+    pub config_file: Option<PathBuf>,
+    /// `base_url` / `baseURL`.
+    pub base_url: Option<String>,
+    /// The default language's code.
+    pub default_language: String,
+    /// Hugo `defaultContentLanguageInSubdir`.
+    pub default_language_in_subdir: bool,
+    /// Every language, the default one included, by weight then code.
+    pub languages: Vec<Language>,
+    /// Site-wide taxonomies (Zola: the default language's; Hugo: all languages').
+    pub taxonomies: Vec<Taxonomy>,
+    /// Hugo `uglyURLs`.
+    pub ugly_urls: bool,
+    /// Hugo `[permalinks]`: section (or taxonomy) -> pattern.
+    pub permalinks: Vec<(String, String)>,
+    /// Hugo `disablePathToLower`.
+    pub disable_path_to_lower: bool,
+    /// Hugo `removePathAccents`.
+    pub remove_path_accents: bool,
+    /// Hugo `disableKinds`, lower-cased.
+    pub disable_kinds: Vec<String>,
+    /// Hugo `timeZone`.
+    pub timezone: Option<String>,
+    /// Hugo `[sitemap] filename`.
+    pub sitemap_filename: Option<String>,
+    /// Hugo `[sitemap] changefreq`.
+    pub default_changefreq: Option<ChangeFreq>,
+    /// Hugo `[sitemap] priority` (negative means none).
+    pub default_priority: Option<Priority>,
+    /// Zola `generate_sitemap` (default true).
+    pub generate_sitemap: bool,
+    /// Zola `[slugify] paths`: `on`, `safe` or `off`.
+    pub slugify_paths: String,
+    /// Zola `[slugify] taxonomies`.
+    pub slugify_taxonomies: String,
+    /// Zola `ignored_content` globs.
+    pub ignored_content: Vec<String>,
+    /// Hugo `contentDir` (relative to the site).
+    pub content_dir: Option<PathBuf>,
+    /// Hugo `publishDir` / Zola `output_dir`.
+    pub publish_dir: Option<PathBuf>,
+    /// Hugo `buildDrafts`.
+    pub build_drafts: bool,
+    /// Hugo `buildFuture`.
+    pub build_future: bool,
+    /// Hugo `buildExpired`.
+    pub build_expired: bool,
+    /// Hugo `enableGitInfo`.
+    pub enable_git_info: bool,
+    /// Hugo `[frontmatter] lastmod`, lower-cased.
+    pub frontmatter_lastmod: Option<Vec<String>>,
+}
+
+/// One language of the site.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Language {
+    /// The language key (`en`, `fr`, `pt-br`).
+    pub code: String,
+    /// Hugo `weight` (ordering only).
+    pub weight: i64,
+    /// A base URL of its own (Hugo multihost).
+    pub base_url: Option<String>,
+    /// A content folder of its own (Hugo `contentDir`).
+    pub content_dir: Option<PathBuf>,
+    /// Hugo `languageCode` (used as `hreflang` when set).
+    pub hreflang: Option<String>,
+    /// Hugo `[languages.X.sitemap] changefreq`.
+    pub changefreq: Option<ChangeFreq>,
+    /// Hugo `[languages.X.sitemap] priority`.
+    pub priority: Option<Priority>,
+    /// Zola per-language taxonomies (`None`: not configured for this language).
+    pub taxonomies: Option<Vec<Taxonomy>>,
+}
+
+/// One taxonomy: the front matter key that holds terms and the URL segment of its pages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Taxonomy {
+    /// Plural name: front matter key and URL segment (`tags`).
+    pub name: String,
+    /// Zola `paginate_by` for term pages.
+    pub paginate_by: Option<u32>,
+    /// Zola `paginate_path` (default `page`).
+    pub paginate_path: String,
+    /// Zola `render` (default true).
+    pub render: bool,
+}
+
+impl Default for SiteConfig {
+    fn default() -> Self {
+        SiteConfig {
+            style: Style::Plain,
+            config_file: None,
+            base_url: None,
+            default_language: "en".into(),
+            default_language_in_subdir: false,
+            languages: Vec::new(),
+            taxonomies: Vec::new(),
+            ugly_urls: false,
+            permalinks: Vec::new(),
+            disable_path_to_lower: false,
+            remove_path_accents: false,
+            disable_kinds: Vec::new(),
+            timezone: None,
+            sitemap_filename: None,
+            default_changefreq: None,
+            default_priority: None,
+            generate_sitemap: true,
+            slugify_paths: "on".into(),
+            slugify_taxonomies: "on".into(),
+            ignored_content: Vec::new(),
+            content_dir: None,
+            publish_dir: None,
+            build_drafts: false,
+            build_future: false,
+            build_expired: false,
+            enable_git_info: false,
+            frontmatter_lastmod: None,
+        }
+    }
+}
+
+impl SiteConfig {
+    /// True when more than one language is configured.
+    pub fn is_multilingual(&self) -> bool {
+        self.languages.len() > 1
+    }
+
+    /// The language with this code.
+    pub fn language(&self, code: &str) -> Option<&Language> {
+        self.languages.iter().find(|l| l.code == code)
+    }
+}
+
+/// Finds and reads the site's config in `site_dir`. `requested` forces a style; `Auto` detects.
+pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
+    let zola = ["zola.toml", "config.toml"]
+        .iter()
+        .map(|n| site_dir.join(n))
+        .find(|p| p.is_file() && (requested == Style::Zola || file_has_key(p, "base_url")));
+    let hugo = ["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"]
+        .iter()
+        .map(|n| site_dir.join(n))
+        .find(|p| p.is_file() && Some(p) != zola.as_ref());
+    let hugo_dir = site_dir.join("config").join("_default");
+    match requested {
+        Style::Zola => zola.map_or_else(|| Ok(SiteConfig { style: Style::Zola, ..Default::default() }), |p| read_zola(&p)),
+        Style::Hugo => read_hugo(hugo.as_deref(), &hugo_dir),
+        Style::Plain => Ok(SiteConfig::default()),
+        Style::Auto => {
+            if let Some(p) = zola {
+                read_zola(&p)
+            } else if hugo.is_some() || hugo_dir.is_dir() {
+                read_hugo(hugo.as_deref(), &hugo_dir)
+            } else {
+                Ok(SiteConfig::default())
+            }
+        }
+    }
+}
+
+fn file_has_key(path: &Path, key: &str) -> bool {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().any(|l| l.trim_start().starts_with(key) && l.contains('=')))
+        .unwrap_or(false)
+}
+
+/// Reads a TOML, YAML or JSON file into a generic value, by extension.
+pub fn read_value(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    parse_value(&text, ext, path)
+}
+
+/// Parses config text of the given format (`toml`, `yaml`/`yml`, `json`).
+pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
+    match ext {
+        "toml" => toml::from_str::<toml::Value>(text)
+            .map(toml_to_json)
+            .map_err(|e| {
+                let line = e.span().map(|s| crate::config::line_of(text, s.start));
+                Error::config(path, line, e.message().trim().to_string())
+            }),
+        "json" => serde_json::from_str(text)
+            .map_err(|e| Error::config(path, Some(e.line()), e.to_string())),
+        _ => {
+            use gray_matter::engine::{Engine, YAML};
+            YAML::parse(text)
+                .map(|pod| pod.deserialize::<Value>().unwrap_or(Value::Null))
+                .map_err(|e| Error::config(path, None, e.to_string()))
+        }
+    }
+}
+
+/// Converts TOML to the generic value; datetimes become their RFC 3339 text.
+pub fn toml_to_json(v: toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => Value::from(f),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.into_iter().map(toml_to_json).collect()),
+        toml::Value::Table(t) => Value::Object(t.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect()),
+    }
+}
+
+/// Case-insensitive key lookup (Hugo keys are case-insensitive).
+pub fn get<'a>(map: &'a Value, key: &str) -> Option<&'a Value> {
+    let obj = map.as_object()?;
+    obj.get(key)
+        .or_else(|| obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v))
+}
+
+fn get_str(map: &Value, key: &str) -> Option<String> {
+    get(map, key).and_then(Value::as_str).map(str::to_string)
+}
+
+fn get_bool(map: &Value, key: &str) -> Option<bool> {
+    get(map, key).and_then(Value::as_bool)
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+        Some(Value::String(s)) => vec![s.clone()],
+        _ => Vec::new(),
+    }
+}
+
+fn read_zola(path: &Path) -> Result<SiteConfig> {
+    let v = read_value(path)?;
+    let bad = |m: String| Error::config(path, None, m);
+    let mut c = SiteConfig {
+        style: Style::Zola,
+        config_file: Some(path.to_path_buf()),
+        base_url: get_str(&v, "base_url"),
+        default_language: get_str(&v, "default_language").unwrap_or_else(|| "en".into()),
+        generate_sitemap: get_bool(&v, "generate_sitemap").unwrap_or(true),
+        ignored_content: strings(get(&v, "ignored_content")),
+        publish_dir: get_str(&v, "output_dir").map(PathBuf::from),
+        ..Default::default()
+    };
+    if let Some(s) = get(&v, "slugify") {
+        c.slugify_paths = get_str(s, "paths").unwrap_or_else(|| "on".into());
+        c.slugify_taxonomies = get_str(s, "taxonomies").unwrap_or_else(|| "on".into());
+    }
+    c.taxonomies = zola_taxonomies(get(&v, "taxonomies")).map_err(bad)?;
+    c.languages.push(Language {
+        code: c.default_language.clone(),
+        weight: 0,
+        base_url: None,
+        content_dir: None,
+        hreflang: None,
+        changefreq: None,
+        priority: None,
+        taxonomies: Some(c.taxonomies.clone()),
+    });
+    if let Some(Value::Object(langs)) = get(&v, "languages") {
+        for (code, l) in langs {
+            if *code == c.default_language {
+                continue;
+            }
+            let taxonomies = match get(l, "taxonomies") {
+                Some(t) => Some(zola_taxonomies(Some(t)).map_err(bad)?),
+                None => Some(Vec::new()),
+            };
+            c.languages.push(Language {
+                code: code.clone(),
+                weight: 1,
+                base_url: None,
+                content_dir: None,
+                hreflang: None,
+                changefreq: None,
+                priority: None,
+                taxonomies,
+            });
+        }
+    }
+    Ok(c)
+}
+
+fn zola_taxonomies(v: Option<&Value>) -> std::result::Result<Vec<Taxonomy>, String> {
+    let Some(Value::Array(list)) = v else {
+        return Ok(Vec::new());
+    };
+    list.iter()
+        .map(|t| {
+            let name = get_str(t, "name").ok_or("every [[taxonomies]] entry needs a name")?;
+            Ok(Taxonomy {
+                name,
+                paginate_by: get(t, "paginate_by").and_then(Value::as_u64).map(|n| n as u32),
+                paginate_path: get_str(t, "paginate_path").unwrap_or_else(|| "page".into()),
+                render: get_bool(t, "render").unwrap_or(true),
+            })
+        })
+        .collect()
+}
+
+/// Merges `b` into `a`, key by key (tables recursively), as Hugo merges config files.
+fn merge(a: &mut Value, b: Value) {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(&k) {
+                    Some(existing) => merge(existing, v),
+                    None => {
+                        a.insert(k, v);
+                    }
+                }
+            }
+        }
+        (a, b) => *a = b,
+    }
+}
+
+fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig> {
+    let mut v = Value::Object(Map::new());
+    let mut config_file = root_file.map(Path::to_path_buf);
+    if let Some(p) = root_file {
+        v = read_value(p)?;
+    }
+    // config/_default/: hugo.* and config.* hold top-level keys, any other file holds the
+    // key named after it (languages.toml -> languages).
+    if default_dir.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(default_dir)
+            .map_err(|e| Error::io(default_dir, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("toml" | "yaml" | "yml" | "json")))
+            .collect();
+        files.sort();
+        for p in files {
+            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+            let value = read_value(&p)?;
+            if stem == "hugo" || stem == "config" {
+                config_file.get_or_insert_with(|| p.clone());
+                merge(&mut v, value);
+            } else {
+                let mut wrapped = Map::new();
+                wrapped.insert(stem.to_ascii_lowercase(), value);
+                merge(&mut v, Value::Object(wrapped));
+            }
+        }
+    }
+    let path = config_file.clone().unwrap_or_else(|| default_dir.to_path_buf());
+    let bad = |m: String| Error::config(&path, None, m);
+    let mut c = SiteConfig {
+        style: Style::Hugo,
+        config_file,
+        base_url: get_str(&v, "baseURL"),
+        default_language: get_str(&v, "defaultContentLanguage").unwrap_or_else(|| "en".into()).to_ascii_lowercase(),
+        default_language_in_subdir: get_bool(&v, "defaultContentLanguageInSubdir").unwrap_or(false),
+        ugly_urls: get_bool(&v, "uglyURLs").unwrap_or(false),
+        disable_path_to_lower: get_bool(&v, "disablePathToLower").unwrap_or(false),
+        remove_path_accents: get_bool(&v, "removePathAccents").unwrap_or(false),
+        disable_kinds: strings(get(&v, "disableKinds")).into_iter().map(|k| k.to_ascii_lowercase()).collect(),
+        timezone: get_str(&v, "timeZone"),
+        content_dir: get_str(&v, "contentDir").map(PathBuf::from),
+        publish_dir: get_str(&v, "publishDir").map(PathBuf::from),
+        build_drafts: get_bool(&v, "buildDrafts").unwrap_or(false),
+        build_future: get_bool(&v, "buildFuture").unwrap_or(false),
+        build_expired: get_bool(&v, "buildExpired").unwrap_or(false),
+        enable_git_info: get_bool(&v, "enableGitInfo").unwrap_or(false),
+        ..Default::default()
+    };
+    if let Some(fm) = get(&v, "frontmatter") {
+        if let Some(l) = get(fm, "lastmod") {
+            c.frontmatter_lastmod = Some(strings(Some(l)).into_iter().map(|s| s.to_ascii_lowercase()).collect());
+        }
+    }
+    if let Some(sm) = get(&v, "sitemap") {
+        c.sitemap_filename = get_str(sm, "filename");
+        let (cf, pr) = hugo_sitemap_fields(sm).map_err(bad)?;
+        c.default_changefreq = cf;
+        c.default_priority = pr;
+    }
+    if let Some(Value::Object(p)) = get(&v, "permalinks") {
+        for (k, pat) in p {
+            match pat {
+                Value::String(s) => c.permalinks.push((k.to_ascii_lowercase(), s.clone())),
+                // Hugo 0.112+ nests by kind (`[permalinks.page]`); take `page` and `term`.
+                Value::Object(inner) if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") => {
+                    for (sec, s) in inner {
+                        if let Some(s) = s.as_str() {
+                            c.permalinks.push((sec.to_ascii_lowercase(), s.to_string()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        c.permalinks.sort();
+    }
+    c.taxonomies = match get(&v, "taxonomies") {
+        Some(Value::Object(t)) => {
+            let mut names: Vec<String> = t.values().filter_map(|x| x.as_str().map(str::to_ascii_lowercase)).collect();
+            names.sort();
+            names.into_iter().map(hugo_taxonomy).collect()
+        }
+        _ => vec![hugo_taxonomy("categories".into()), hugo_taxonomy("tags".into())],
+    };
+    let disabled_langs: Vec<String> = strings(get(&v, "disableLanguages")).into_iter().map(|l| l.to_ascii_lowercase()).collect();
+    if let Some(Value::Object(langs)) = get(&v, "languages") {
+        for (code, l) in langs {
+            let code = code.to_ascii_lowercase();
+            if disabled_langs.contains(&code) || get_bool(l, "disabled").unwrap_or(false) {
+                continue;
+            }
+            let (changefreq, priority) = match get(l, "sitemap") {
+                Some(sm) => hugo_sitemap_fields(sm).map_err(bad)?,
+                None => (None, None),
+            };
+            c.languages.push(Language {
+                weight: get(l, "weight").and_then(Value::as_i64).unwrap_or(0),
+                base_url: get_str(l, "baseURL"),
+                content_dir: get_str(l, "contentDir").map(PathBuf::from),
+                hreflang: get_str(l, "languageCode").or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
+                changefreq,
+                priority,
+                taxonomies: None,
+                code,
+            });
+        }
+    }
+    if !c.languages.iter().any(|l| l.code == c.default_language) {
+        c.languages.push(Language {
+            code: c.default_language.clone(),
+            weight: 0,
+            base_url: None,
+            content_dir: None,
+            hreflang: get_str(&v, "languageCode"),
+            changefreq: None,
+            priority: None,
+            taxonomies: None,
+        });
+    }
+    // Hugo orders languages by weight, then name; a weight of 0 sorts last.
+    c.languages.sort_by(|a, b| {
+        let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
+        w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
+    });
+    Ok(c)
+}
+
+fn hugo_taxonomy(name: String) -> Taxonomy {
+    Taxonomy {
+        name,
+        paginate_by: None,
+        paginate_path: "page".into(),
+        render: true,
+    }
+}
+
+type SitemapFields = (Option<ChangeFreq>, Option<Priority>);
+
+fn hugo_sitemap_fields(sm: &Value) -> std::result::Result<SitemapFields, String> {
+    let cf = match get_str(sm, "changefreq") {
+        Some(s) if !s.is_empty() => Some(s.parse()?),
+        _ => None,
+    };
+    let pr = match get(sm, "priority") {
+        // Hugo's -1 means "no priority".
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(f) if f < 0.0 => None,
+            Some(f) => Some(Priority::from_f64(f).ok_or_else(|| format!("[sitemap] priority {f} is outside 0.0–1.0"))?),
+            None => None,
+        },
+        Some(Value::String(s)) => Some(s.parse()?),
+        _ => None,
+    };
+    Ok((cf, pr))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let p = dir.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn detects_zola_from_base_url() {
+        let d = site(&[("config.toml", "base_url = \"https://z.org\"\ntaxonomies = [{ name = \"tags\", paginate_by = 2 }]\n[languages.fr]\n")]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert_eq!(c.style, Style::Zola);
+        assert_eq!(c.base_url.as_deref(), Some("https://z.org"));
+        assert_eq!(c.taxonomies[0].paginate_by, Some(2));
+        assert_eq!(c.languages.iter().map(|l| l.code.as_str()).collect::<Vec<_>>(), ["en", "fr"]);
+    }
+
+    #[test]
+    fn detects_hugo_and_merges_config_default() {
+        let d = site(&[
+            ("hugo.toml", "baseURL = \"https://h.org/\"\nuglyURLs = true\n[taxonomies]\ntag = \"tags\"\n"),
+            ("config/_default/languages.toml", "[en]\nweight = 1\n[de]\nweight = 2\ncontentDir = \"content/de\"\n"),
+            ("config/_default/params.yaml", "x: 1\n"),
+        ]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert_eq!(c.style, Style::Hugo);
+        assert!(c.ugly_urls);
+        assert_eq!(c.taxonomies.len(), 1);
+        assert_eq!(c.languages.iter().map(|l| l.code.as_str()).collect::<Vec<_>>(), ["en", "de"]);
+        assert_eq!(c.languages[1].content_dir.as_deref(), Some(Path::new("content/de")));
+    }
+
+    #[test]
+    fn hugo_defaults_to_tags_and_categories_and_reads_yaml() {
+        let d = site(&[("hugo.yaml", "baseURL: https://h.org/\nsitemap:\n  changefreq: weekly\n  priority: -1\n")]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert_eq!(c.taxonomies.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["categories", "tags"]);
+        assert_eq!(c.default_changefreq, Some(ChangeFreq::Weekly));
+        assert_eq!(c.default_priority, None);
+    }
+
+    #[test]
+    fn no_config_is_plain_and_bad_config_names_the_line() {
+        let d = site(&[]);
+        assert_eq!(load(d.path(), Style::Auto).unwrap().style, Style::Plain);
+        let d = site(&[("hugo.toml", "baseURL = \"https://h.org/\"\n[[broken\n")]);
+        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        assert!(err.contains("hugo.toml:2"), "{err}");
+    }
+}

@@ -1,0 +1,95 @@
+//! Helpers shared by the integration tests: run the binary, read sitemaps, validate them.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the sitemapgen binary with `args` in `cwd`.
+pub fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("the binary runs")
+}
+
+/// Output's stdout and stderr as text, for assertion messages.
+pub fn text(o: &Output) -> String {
+    format!("status {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// The mtime every test file gets, so mtime-derived dates are fixed: 2020-01-01T00:00:00Z.
+pub const TEST_MTIME_SECS: u64 = 1_577_836_800;
+
+/// Writes `files` (path, contents) below `root`, each with the mtime [`TEST_MTIME_SECS`].
+pub fn write_tree(root: &Path, files: &[(&str, &str)]) {
+    for (path, body) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, body).unwrap();
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(TEST_MTIME_SECS);
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
+    }
+}
+
+/// Percent-decodes a URL (for comparing URL sets as the parity README asks).
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// XML-unescapes the five predefined entities and numeric references.
+pub fn xml_unescape(s: &str) -> String {
+    quick_xml::escape::unescape(s).map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
+}
+
+/// Every `<loc>` of `<url>` entries in a sitemap file, decoded.
+pub fn url_locs(xml: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find("<url>") {
+        rest = &rest[start..];
+        let end = rest.find("</url>").unwrap_or(rest.len());
+        let block = &rest[..end];
+        if let (Some(a), Some(b)) = (block.find("<loc>"), block.find("</loc>")) {
+            out.insert(percent_decode(&xml_unescape(block[a + 5..b].trim())));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The shared schemas folder, when this checkout sits beside it (CI and developers' machines).
+pub fn shared_dir() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    p.join("schemas/validate.sh").is_file().then_some(p)
+}
+
+/// Validates sitemap files with ../shared/schemas/validate.sh when it and xmllint are there.
+pub fn validate_with_xsd(files: &[PathBuf]) {
+    let Some(shared) = shared_dir() else {
+        eprintln!("note: ../shared/schemas not found: XSD validation skipped");
+        return;
+    };
+    if Command::new("xmllint").arg("--version").output().is_err() {
+        eprintln!("note: xmllint not installed: XSD validation skipped");
+        return;
+    }
+    let out = Command::new(shared.join("schemas/validate.sh")).args(files).output().unwrap();
+    assert!(out.status.success(), "validate.sh rejected {files:?}:\n{}", text(&out));
+}

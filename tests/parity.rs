@@ -1,0 +1,97 @@
+//! Parity with the real generators: for each reference case (copied from ../shared/parity
+//! into tests/fixtures/parity), sitemapgen must list the same URLs as the generator's own
+//! sitemap, except the deliberate differences named in each case's table below.
+
+mod common;
+
+use common::{run, text, url_locs};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn fixture(case: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parity").join(case)
+}
+
+/// The URLs the generator listed: expected-sitemap.xml, or every expected-<lang>-sitemap.xml.
+fn generator_urls(dir: &Path, drafts: bool) -> BTreeSet<String> {
+    let name = if drafts { "expected-sitemap-drafts.xml" } else { "expected-sitemap.xml" };
+    let main = std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut urls = url_locs(&main);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        let f = p.file_name().unwrap().to_string_lossy().into_owned();
+        if f.starts_with("expected-") && f.ends_with("-sitemap.xml") && f != name && !f.contains("drafts") && !f.contains("nogitinfo") {
+            urls.extend(url_locs(&std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    urls
+}
+
+/// Runs sitemapgen on a copy of the case and returns the URLs it listed.
+fn our_urls(dir: &Path, extra_args: &[&str]) -> BTreeSet<String> {
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().to_str().unwrap();
+    let site = dir.to_str().unwrap();
+    let mut args = vec!["build", "--site", site, "--output", out, "--quiet"];
+    args.extend_from_slice(extra_args);
+    let o = run(dir, &args);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(out_dir.path().join("sitemap.xml")).unwrap();
+    let mut urls = url_locs(&xml);
+    // A split sitemap lists its parts in an index.
+    for n in 1.. {
+        let part = out_dir.path().join(format!("sitemap{n}.xml"));
+        let Ok(x) = std::fs::read_to_string(&part) else { break };
+        urls.extend(url_locs(&x));
+    }
+    common::validate_with_xsd(&[out_dir.path().join("sitemap.xml")]);
+    urls
+}
+
+/// Asserts parity, allowing only the listed deliberate differences (URL, reason).
+fn assert_parity(case: &str, args: &[&str], drafts: bool, we_leave_out: &[(&str, &str)]) {
+    let dir = fixture(case);
+    let theirs = generator_urls(&dir, drafts);
+    let ours = our_urls(&dir, args);
+    let allowed: BTreeSet<String> = we_leave_out.iter().map(|(u, _)| u.to_string()).collect();
+    for u in &allowed {
+        assert!(theirs.contains(u), "{case}: the table names {u}, which the generator did not list");
+    }
+    let missing: Vec<&String> = theirs.iter().filter(|u| !ours.contains(*u) && !allowed.contains(*u)).collect();
+    let extra: Vec<&String> = ours.iter().filter(|u| !theirs.contains(*u)).collect();
+    let wrongly_listed: Vec<&String> = ours.iter().filter(|u| allowed.contains(*u)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty() && wrongly_listed.is_empty(),
+        "{case}: missing {missing:#?}\nextra {extra:#?}\nlisted though deliberately left out {wrongly_listed:#?}"
+    );
+}
+
+#[test]
+fn zola_01_plain_pages() {
+    assert_parity("zola/01-plain-pages", &[], false, &[]);
+}
+
+#[test]
+fn zola_02_nested_sections() {
+    assert_parity("zola/02-nested-sections", &[], false, &[]);
+}
+
+#[test]
+fn zola_03_colocated() {
+    assert_parity("zola/03-colocated", &[], false, &[]);
+}
+
+#[test]
+fn hugo_01_plain_pages() {
+    assert_parity("hugo/01-plain-pages", &[], false, &[]);
+}
+
+#[test]
+fn hugo_02_sections() {
+    assert_parity("hugo/02-sections", &[], false, &[]);
+}
+
+#[test]
+fn hugo_03_leaf_bundles() {
+    assert_parity("hugo/03-leaf-bundles", &[], false, &[]);
+}
