@@ -8,5 +8,7 @@ pub mod entries;
 pub mod error;
 pub mod fields;
 pub mod frontmatter;
+pub mod images;
+pub mod slugify;
 
 pub use error::{Error, Result};
