@@ -1,0 +1,303 @@
+//! Image URLs from a page's Markdown, for `<image:image>` entries.
+
+use std::collections::HashSet;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use url::Url;
+
+/// At most this many images per page: the limit Google sets for `image:image` per URL.
+pub const MAX_IMAGES: usize = 1000;
+
+/// The `src` of every image in `markdown` (Markdown images and `<img src>` in raw HTML),
+/// in document order, without duplicates, at most [`MAX_IMAGES`].
+pub fn image_sources(markdown: &str) -> Vec<String> {
+    let mut found = Sources::default();
+    let mut html_block = String::new();
+    let mut in_html_block = false;
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS;
+    for event in Parser::new_ext(markdown, options) {
+        if found.full() {
+            break;
+        }
+        match event {
+            Event::Start(Tag::Image { dest_url, .. }) => found.push(&dest_url),
+            // An HTML block arrives line by line: scan it whole so a tag may span lines.
+            Event::Start(Tag::HtmlBlock) => {
+                in_html_block = true;
+                html_block.clear();
+            }
+            Event::Html(html) if in_html_block => html_block.push_str(&html),
+            Event::End(TagEnd::HtmlBlock) => {
+                in_html_block = false;
+                img_sources(&html_block, &mut found);
+            }
+            Event::Html(html) | Event::InlineHtml(html) => img_sources(&html, &mut found),
+            _ => {}
+        }
+    }
+    found.list
+}
+
+/// The sources seen so far, in order and without repeats.
+#[derive(Default)]
+struct Sources {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Sources {
+    fn full(&self) -> bool {
+        self.list.len() >= MAX_IMAGES
+    }
+
+    fn push(&mut self, src: &str) {
+        let src = src.trim();
+        if src.is_empty() || self.full() || self.seen.contains(src) {
+            return;
+        }
+        self.seen.insert(src.to_string());
+        self.list.push(src.to_string());
+    }
+}
+
+/// Finds `<img … src="…">` tags in raw HTML (quoted or unquoted values, any case).
+fn img_sources(html: &str, found: &mut Sources) {
+    let lower = html.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(pos) = lower[from..].find("<img") {
+        let start = from + pos + 4;
+        // `<imgx` is another tag.
+        if !lower[start..].starts_with(|c: char| c.is_ascii_whitespace() || c == '/') {
+            from = start;
+            continue;
+        }
+        let end = tag_end(&lower, start);
+        if let Some(src) = attribute(&html[start..end], &lower[start..end], "src") {
+            found.push(&decode_entities(src));
+        }
+        from = end;
+    }
+}
+
+/// The index of the `>` closing a tag that starts before `from` (quotes respected).
+fn tag_end(s: &str, from: usize) -> usize {
+    let mut quote = None;
+    for (i, c) in s[from..].char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return from + i,
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// The value of attribute `name` in the inside of a tag (`lower` is its lower-cased copy).
+fn attribute<'a>(tag: &'a str, lower: &str, name: &str) -> Option<&'a str> {
+    let bytes = lower.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Skip to the next attribute name.
+        while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b'/') {
+            i += 1;
+        }
+        let name_start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'=' | b'/')
+        {
+            i += 1;
+        }
+        let attr = &lower[name_start..i];
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= bytes.len() || bytes[i] != b'=' {
+            if attr.is_empty() {
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let (value_start, value_end) = match bytes.get(i) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let end = lower[i + 1..]
+                    .find(char::from(q))
+                    .map_or(lower.len(), |p| i + 1 + p);
+                (i + 1, end)
+            }
+            _ => {
+                let end = lower[i..]
+                    .find(|c: char| c.is_ascii_whitespace())
+                    .map_or(lower.len(), |p| i + p);
+                (i, end)
+            }
+        };
+        if attr == name {
+            return Some(&tag[value_start..value_end]);
+        }
+        i = value_end + 1;
+    }
+    None
+}
+
+/// Decodes the few entities that show up in URLs written in HTML.
+fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    s.replace("&amp;", "&")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+}
+
+/// The absolute URL of an image `src` found on the page at `page_url` of the site at `base`.
+///
+/// Absolute http(s) URLs are kept; `//host/…` takes the site's scheme; `/img/a.png` is placed
+/// under the site base, so `https://x.org/blog/` gives `https://x.org/blog/img/a.png`
+/// (a path that already starts with the base path is not doubled); any other relative
+/// path is resolved against the page URL (bundle resources). `data:` and other schemes
+/// give `None`.
+pub fn resolve_image(src: &str, page_url: &Url, base: &Url) -> Option<Url> {
+    let src = src.trim();
+    if src.is_empty() {
+        return None;
+    }
+    let url = if src.starts_with("//") {
+        base.join(src).ok()?
+    } else if let Some(rest) = src.strip_prefix('/') {
+        let base_path = base.path();
+        if src.starts_with(base_path) && base_path != "/" {
+            base.join(src).ok()?
+        } else {
+            let mut dir = base.clone();
+            if !dir.path().ends_with('/') {
+                let with_slash = format!("{}/", dir.path());
+                dir.set_path(&with_slash);
+            }
+            dir.join(rest).ok()?
+        }
+    } else {
+        match Url::parse(src) {
+            Ok(abs) => abs,
+            Err(url::ParseError::RelativeUrlWithoutBase) => page_url.join(src).ok()?,
+            Err(_) => return None,
+        }
+    };
+    matches!(url.scheme(), "http" | "https").then_some(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_images_in_order_without_duplicates() {
+        let md = "# T\n\n![a](/img/a.png) text ![b](b.jpg \"title\")\n\n![again](/img/a.png)\n\n[link](/not-an-image.png)\n\n![ref][r]\n\n[r]: ./ref.webp\n\n```\n![in code](/no.png)\n```\n";
+        assert_eq!(image_sources(md), ["/img/a.png", "b.jpg", "./ref.webp"]);
+    }
+
+    #[test]
+    fn img_tags_in_raw_html() {
+        let md = "<figure>\n<img class=\"x\"\n     src=\"/fig.png\" alt='a > b'>\n</figure>\n\nInline <IMG SRC='inline.png'/> and <img src=bare.gif> and <imgx src=\"no.png\">.\n\n<img alt=\"no src\">\n\n<img src=\"/q?a=1&amp;b=2\">\n";
+        assert_eq!(
+            image_sources(md),
+            ["/fig.png", "inline.png", "bare.gif", "/q?a=1&b=2"]
+        );
+    }
+
+    #[test]
+    fn at_most_a_thousand_images() {
+        let md: String = (0..1500).map(|i| format!("![i](/{i}.png)\n")).collect();
+        let found = image_sources(&md);
+        assert_eq!(found.len(), MAX_IMAGES);
+        assert_eq!(found[999], "/999.png");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_scanned_without_panics(s in "(\\PC|<img |src=|[\"'<>= ])*") {
+            let found = image_sources(&s);
+            proptest::prop_assert!(found.len() <= MAX_IMAGES);
+            proptest::prop_assert!(found.iter().all(|f| !f.trim().is_empty()));
+        }
+    }
+
+    fn resolve(src: &str, page: &str, base: &str) -> Option<String> {
+        resolve_image(src, &Url::parse(page).unwrap(), &Url::parse(base).unwrap()).map(String::from)
+    }
+
+    #[test]
+    fn resolves_against_page_and_base() {
+        let page = "https://x.org/blog/posts/one/";
+        let base = "https://x.org/blog/";
+        assert_eq!(
+            resolve("https://cdn.net/a.png", page, base).as_deref(),
+            Some("https://cdn.net/a.png")
+        );
+        assert_eq!(
+            resolve("http://cdn.net/a.png", page, base).as_deref(),
+            Some("http://cdn.net/a.png")
+        );
+        assert_eq!(
+            resolve("//cdn.net/a.png", page, base).as_deref(),
+            Some("https://cdn.net/a.png")
+        );
+        assert_eq!(
+            resolve("/img/a.png", page, base).as_deref(),
+            Some("https://x.org/blog/img/a.png")
+        );
+        assert_eq!(
+            resolve("/blog/img/a.png", page, base).as_deref(),
+            Some("https://x.org/blog/img/a.png")
+        );
+        assert_eq!(
+            resolve("pic.png", page, base).as_deref(),
+            Some("https://x.org/blog/posts/one/pic.png")
+        );
+        assert_eq!(
+            resolve("./pic.png", page, base).as_deref(),
+            Some("https://x.org/blog/posts/one/pic.png")
+        );
+        assert_eq!(
+            resolve("../x.png", page, base).as_deref(),
+            Some("https://x.org/blog/posts/x.png")
+        );
+        assert_eq!(
+            resolve("/img/a.png", "https://x.org/p/", "https://x.org").as_deref(),
+            Some("https://x.org/img/a.png")
+        );
+        assert_eq!(
+            resolve("/img/a.png", "https://x.org/b/p/", "https://x.org/b").as_deref(),
+            Some("https://x.org/b/img/a.png")
+        );
+        assert_eq!(
+            resolve("ünï cödé.png", page, base).as_deref(),
+            Some("https://x.org/blog/posts/one/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.png")
+        );
+    }
+
+    #[test]
+    fn drops_other_schemes_and_empty_sources() {
+        let (page, base) = ("https://x.org/p/", "https://x.org/");
+        for src in [
+            "data:image/png;base64,AAAA",
+            "javascript:alert(1)",
+            "mailto:a@b.c",
+            "ftp://x.org/a.png",
+            "file:///etc/x.png",
+            "",
+            "  ",
+        ] {
+            assert_eq!(resolve(src, page, base), None, "{src}");
+        }
+    }
+}
