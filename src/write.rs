@@ -216,12 +216,17 @@ impl<'a> Plan<'a> {
                 format!("'{}' is not an absolute URL ({e})", opts.base_url),
             )
         })?;
-        if !opts.base_url.ends_with('/') || base.query().is_some() || base.fragment().is_some() {
+        if !matches!(base.scheme(), "http" | "https")
+            || !opts.base_url.ends_with('/')
+            || base.query().is_some()
+            || base.fragment().is_some()
+        {
             return Err(Error::config(
                 "base_url",
                 None,
                 format!(
-                    "'{}' must be the URL of the output folder, ending in '/', without '?' or '#'",
+                    "'{}' must be the http(s) URL of the output folder, ending in '/', \
+                     without '?' or '#'",
                     opts.base_url
                 ),
             ));
@@ -800,7 +805,7 @@ fn push_priority(buf: &mut Vec<u8>, value: f64) {
         return;
     }
     let mut width = 3;
-    while frac % 10 == 0 {
+    while frac.is_multiple_of(10) {
         frac /= 10;
         width -= 1;
     }
@@ -867,9 +872,9 @@ fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
     let frac = nanos % 1_000_000_000;
     if frac != 0 {
         buf.push(b'.');
-        if frac % 1_000_000 == 0 {
+        if frac.is_multiple_of(1_000_000) {
             push_padded(buf, frac / 1_000_000, 3);
-        } else if frac % 1_000 == 0 {
+        } else if frac.is_multiple_of(1_000) {
             push_padded(buf, frac / 1_000, 6);
         } else {
             push_padded(buf, frac, 9);
@@ -1468,6 +1473,10 @@ mod tests {
             },
             WriteOptions {
                 base_url: "https://example.com/?x=1/".into(),
+                ..opts()
+            },
+            WriteOptions {
+                base_url: "ftp://example.com/".into(),
                 ..opts()
             },
             WriteOptions {
