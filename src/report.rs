@@ -395,7 +395,10 @@ pub fn validate(files: &[std::path::PathBuf], base_url: Option<&str>, v: &Verbos
         None => None,
     };
     let opts = crate::validate::ValidateOptions { base_url: base };
-    crate::validate::run(files, &opts, v.quiet, v.format == Format::Json)
+    let _ = v;
+    let code = crate::validate::run(files, &opts, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+        .map_err(|e| Error::io("standard output", e))?;
+    Ok(u8::try_from(code).unwrap_or(2))
 }
 
 #[cfg(test)]

@@ -237,7 +237,8 @@ impl Router for HugoRouter {
                     r.changefreq = r.changefreq.or_else(|| site.language(lang).and_then(|l| l.changefreq));
                     r.rollup = members;
                     if let Some(lr) = list_route {
-                        out.routes[lr].rollup.push(out.routes.len());
+                        let next = out.routes.len();
+                        out.routes[lr].rollup.push(next);
                     }
                     out.routes.push(r);
                 }

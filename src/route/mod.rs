@@ -182,12 +182,18 @@ pub trait Router {
 
 /// Routes the pages with the mapper for the settings' style, then checks the result.
 pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
-    let routing = match ctx.settings.style {
+    let mut routing = match ctx.settings.style {
         Style::Zola => ZolaRouter.route(pages, ctx)?,
         Style::Hugo => HugoRouter.route(pages, ctx)?,
         Style::Plain | Style::Auto => PlainRouter.route(pages, ctx)?,
     };
     check_routes(&routing, pages)?;
+    // A `.` or `..` segment is resolved by every browser and server: list where it lands.
+    for r in &mut routing.routes {
+        if r.path.split('/').any(|s| s == "." || s == "..") || r.path.contains("//") {
+            r.path = normalize(&r.path);
+        }
+    }
     Ok(routing)
 }
 
