@@ -432,7 +432,7 @@ fn spawn_log(root: &Path, prefix: &[u8], opts: &GitOptions) -> Result<LogRun> {
 }
 
 impl LogRun {
-    /// Stops git and forgets it (used when another step already failed).
+    /// Stops git and forgets it, once reading its output has failed.
     fn abandon(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

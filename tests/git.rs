@@ -396,3 +396,20 @@ fn a_broken_history_is_an_error_naming_the_command() {
     assert!(err.contains("git log"), "{err}");
     assert!(err.contains(tree), "{err}");
 }
+
+#[test]
+fn the_walk_stops_once_every_file_has_its_date() {
+    let r = Repo::new();
+    r.write("a.md", "a");
+    r.write("b.md", "b");
+    r.commit("2020-01-01T00:00:00+00:00");
+    for i in 0..20 {
+        r.write("a.md", &format!("a {i}"));
+        r.write("b.md", &format!("b {i}"));
+        r.commit(&format!("2021-01-{:02}T00:00:00+01:00", i + 1));
+    }
+    // git is stopped after the newest commit; what it had left to say changes nothing.
+    let h = history(&r.root, GitOptions::default());
+    assert_eq!(date(&h, "a.md"), "2021-01-20T00:00:00+01:00");
+    assert_eq!(date(&h, "b.md"), "2021-01-20T00:00:00+01:00");
+}
