@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# benches/git-bench.sh: how fast sitemapgen reads git dates on a large repository.
+#
+# Builds (with `git fast-import`, in seconds) a Zola-style site repository of FILES files under
+# content/ and COMMITS commits: the first ~10% of the commits add the pages, the rest edit 1-3
+# random pages each, with a pure rename every 50th commit, a section _index.md edit every 200th
+# and a change outside content/ every 100th. Then it times, on that one repository:
+#
+#   (a) `git log --name-only`            the floor: git alone printing the history
+#   (b) examples/git-dates               sitemapgen's one-pass read (src/git.rs: read_history)
+#   (c) `git log -1 --format=%cI -- F`   one process per file, the approach (b) replaces; run on
+#                                        SAMPLE files spread evenly over the list and extrapolated
+#                                        to all of them (SAMPLE=all runs every file)
+#   (d) sitemapgen with git dates on     the whole tool, when a release binary exists
+#                                        (SITEMAPGEN=path, default target/release/sitemapgen);
+#                                        skipped with a note otherwise
+#
+# (a), (b) and (d) are the best of RUNS runs. The table gives the times and the ratios
+# c/b (the issue wants >= 50) and d/a (the issue wants <= 1.5).
+#
+# Usage: benches/git-bench.sh            (env: FILES=10000 COMMITS=20000 SAMPLE=1000 RUNS=3
+#                                               BENCH_DIR=/tmp/sitemapgen-git-bench SITEMAPGEN=...)
+# Needs: git, awk, cargo. The repository is rebuilt only when FILES or COMMITS change.
+
+set -euo pipefail
+
+FILES=${FILES:-10000}
+COMMITS=${COMMITS:-20000}
+SAMPLE=${SAMPLE:-1000}
+RUNS=${RUNS:-3}
+BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/sitemapgen-git-bench}
+CRATE=$(cd "$(dirname "$0")/.." && pwd)
+TARGET=${CARGO_TARGET_DIR:-$CRATE/target}
+SITEMAPGEN=${SITEMAPGEN:-$TARGET/release/sitemapgen}
+REPO=$BENCH_DIR/site
+SECTIONS=100
+
+# Keep the machine's git config (signing, hooks, aliases) out of the measurement.
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+
+# Best of RUNS wall-clock seconds for a command (its output discarded).
+best_of() {
+    local best="" t start
+    for _ in $(seq "$RUNS"); do
+        start=$(now)
+        "$@" >/dev/null 2>&1
+        t=$(since "$start")
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    done
+    echo "$best"
+}
+
+# The fast-import stream: deterministic (fixed seed), one commit per hour from 2017 on.
+generate() {
+    awk -v files="$FILES" -v commits="$COMMITS" -v sections="$SECTIONS" '
+    function blob(path, text) {
+        printf "M 100644 inline %s\ndata <<EOT\n%sEOT\n", path, text
+    }
+    function page(i, v) {
+        return sprintf("+++\ntitle = \"Page %d\"\n+++\n\nVersion %d of page %d.\n", i, v, i)
+    }
+    function header(c, t) {
+        printf "commit refs/heads/main\nmark :%d\n", c
+        printf "author Bench <bench@example.org> %d +0000\n", t
+        # Some commits in another zone: dates must keep their own offset.
+        printf "committer Bench <bench@example.org> %d %s\n", t, (c % 7 == 0) ? "+0530" : "+0000"
+        printf "data <<EOT\ncommit %d\nEOT\n", c
+    }
+    BEGIN {
+        srand(42)
+        pages = files - sections
+        adders = int(commits / 10)
+        per = int((pages + adders - 2) / (adders - 1))
+        t = 1500000000
+        header(1, t)
+        blob("config.toml", "base_url = \"https://example.org\"\n")
+        blob("sitemap.toml", "lastmod = [\"git\"]\n")
+        blob(".gitignore", "public/\n")
+        blob("README.md", "readme 0\n")
+        for (s = 0; s < sections; s++) {
+            sec[s] = sprintf("content/sec-%02d", s)
+            blob(sec[s] "/_index.md", sprintf("+++\ntitle = \"Section %d\"\n+++\n", s))
+        }
+        made = 0
+        for (c = 2; c <= commits; c++) {
+            t += 3600
+            header(c, t)
+            if (made < pages) {
+                for (k = 0; k < per && made < pages; k++) {
+                    name[made] = sprintf("%s/page-%05d.md", sec[made % sections], made)
+                    ver[made] = 0
+                    blob(name[made], page(made, 0))
+                    made++
+                }
+                continue
+            }
+            if (c % 50 == 0) {
+                i = int(rand() * pages)
+                to = sprintf("%s/moved-%05d-%d.md", sec[int(rand() * sections)], i, c)
+                printf "R %s %s\n", name[i], to
+                name[i] = to
+                continue
+            }
+            if (c % 200 == 0) {
+                s = int(rand() * sections)
+                blob(sec[s] "/_index.md", sprintf("+++\ntitle = \"Section %d, again %d\"\n+++\n", s, c))
+            }
+            if (c % 100 == 0) {
+                blob("README.md", sprintf("readme %d\n", c))
+            }
+            n = 1 + int(rand() * 3)
+            for (k = 0; k < n; k++) {
+                i = int(rand() * pages)
+                blob(name[i], page(i, ++ver[i]))
+            }
+        }
+    }'
+}
+
+build_repo() {
+    local stamp="$FILES files, $COMMITS commits"
+    if [[ -f $BENCH_DIR/stamp && $(cat "$BENCH_DIR/stamp") == "$stamp" ]]; then
+        echo "reusing $REPO ($stamp)"
+        return
+    fi
+    rm -rf "$BENCH_DIR"
+    mkdir -p "$REPO"
+    local start
+    start=$(now)
+    git -C "$REPO" init -q -b main
+    generate | git -C "$REPO" fast-import --quiet
+    git -C "$REPO" reset -q --hard main
+    echo "$stamp" >"$BENCH_DIR/stamp"
+    echo "built $REPO ($stamp) in $(since "$start") s"
+}
+
+build_repo
+echo "tracked files under content/: $(git -C "$REPO" ls-files content | wc -l);" \
+    "commits: $(git -C "$REPO" rev-list --count HEAD)"
+
+echo "building examples/git-dates (release)..."
+(cd "$CRATE" && cargo build -q --release --example git-dates)
+GIT_DATES=$TARGET/release/examples/git-dates
+echo "git-dates says: $("$GIT_DATES" "$REPO/content")"
+
+t_a=$(best_of git -C "$REPO" log --name-only)
+t_b=$(best_of "$GIT_DATES" "$REPO/content")
+
+mapfile -t all < <(git -C "$REPO" ls-files content)
+if [[ $SAMPLE == all || $SAMPLE -ge ${#all[@]} ]]; then
+    sample=("${all[@]}")
+else
+    sample=()
+    step=$((${#all[@]} / SAMPLE))
+    for ((i = 0; i < SAMPLE; i++)); do sample+=("${all[i * step]}"); done
+fi
+start=$(now)
+for f in "${sample[@]}"; do git -C "$REPO" log -1 --format=%cI -- "$f" >/dev/null; done
+t_c_sample=$(since "$start")
+t_c=$(awk -v t="$t_c_sample" -v n="${#sample[@]}" -v all="${#all[@]}" 'BEGIN { printf "%.3f", t * all / n }')
+
+if [[ -x $SITEMAPGEN ]]; then
+    t_d=$(cd "$REPO" && best_of "$SITEMAPGEN")
+    d_note="$SITEMAPGEN"
+    echo "sitemapgen says: $(cd "$REPO" && "$SITEMAPGEN" 2>&1 | tail -n 1)"
+else
+    t_d=""
+    d_note="skipped: no $SITEMAPGEN (build it with cargo build --release, or set SITEMAPGEN)"
+fi
+
+echo
+printf '%-44s %10s\n' "step" "seconds"
+printf '%-44s %10s\n' "(a) git log --name-only (best of $RUNS)" "$t_a"
+printf '%-44s %10s\n' "(b) one-pass read, git-dates (best of $RUNS)" "$t_b"
+printf '%-44s %10s\n' "(c) git log -1 per file, ${#sample[@]} files measured" "$t_c_sample"
+printf '%-44s %10s\n' "(c) same, extrapolated to ${#all[@]} files" "$t_c"
+if [[ -n $t_d ]]; then
+    printf '%-44s %10s\n' "(d) sitemapgen, git dates on (best of $RUNS)" "$t_d"
+else
+    printf '%-44s %10s\n' "(d) sitemapgen" "-"
+fi
+echo
+awk -v b="$t_b" -v c="$t_c" 'BEGIN { printf "c / b = %.0fx   (issue 4 wants >= 50x)\n", c / b }'
+awk -v b="$t_b" -v a="$t_a" 'BEGIN { printf "b / a = %.2f\n", b / a }'
+if [[ -n $t_d ]]; then
+    awk -v d="$t_d" -v a="$t_a" 'BEGIN { printf "d / a = %.2f    (issue 4 wants <= 1.5)\n", d / a }'
+else
+    echo "d / a: $d_note"
+fi

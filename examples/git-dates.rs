@@ -1,0 +1,45 @@
+//! Reads the git dates of a content tree in one pass and prints how many files got one.
+//!
+//! Usage: `cargo run --release --example git-dates -- DIR [--author]` (used by benches/git-bench.sh).
+
+use sitemapgen::git::{read_history, GitDate, GitOptions, GitProbe};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut dir = None;
+    let mut opts = GitOptions::default();
+    for arg in std::env::args_os().skip(1) {
+        if arg == "--author" {
+            opts.date = GitDate::Author;
+        } else {
+            dir = Some(PathBuf::from(arg));
+        }
+    }
+    let Some(dir) = dir else {
+        eprintln!("usage: git-dates DIR [--author]");
+        return ExitCode::from(2);
+    };
+    match read_history(&dir, &opts) {
+        Ok(GitProbe::Ready(h)) => {
+            println!(
+                "{} of {} tracked files got a commit date",
+                h.committed_files(),
+                h.tracked_files()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(GitProbe::Shallow { repo_root }) => {
+            eprintln!("{}: shallow clone, git dates not used", repo_root.display());
+            ExitCode::from(1)
+        }
+        Ok(other) => {
+            eprintln!("{}: {other:?}", dir.display());
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
