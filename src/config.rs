@@ -33,7 +33,9 @@ impl std::str::FromStr for Style {
             "zola" => Ok(Style::Zola),
             "hugo" => Ok(Style::Hugo),
             "plain" => Ok(Style::Plain),
-            _ => Err(format!("unknown style '{s}': use zola, hugo, plain or auto")),
+            _ => Err(format!(
+                "unknown style '{s}': use zola, hugo, plain or auto"
+            )),
         }
     }
 }
@@ -297,7 +299,11 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 }
 
 /// Combines sitemap.toml, the site config and the overrides into [`Settings`].
-pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides) -> Result<Settings> {
+pub fn resolve(
+    file: FileConfig,
+    config_file: Option<PathBuf>,
+    over: &Overrides,
+) -> Result<Settings> {
     // Paths in sitemap.toml are relative to the file; on the command line, to the cwd.
     let rel_base = config_file
         .as_deref()
@@ -313,7 +319,13 @@ pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides)
         .site
         .clone()
         .or_else(|| from_file(&file.site_dir))
-        .unwrap_or_else(|| if rel_base.as_os_str().is_empty() { PathBuf::from(".") } else { rel_base.clone() });
+        .unwrap_or_else(|| {
+            if rel_base.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                rel_base.clone()
+            }
+        });
     let requested = over.style.or(file.style).unwrap_or_default();
     let site = siteconfig::load(&site_dir, requested)?;
     let style = match requested {
@@ -325,12 +337,16 @@ pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides)
         .content
         .clone()
         .or_else(|| from_file(&file.content_dir))
-        .unwrap_or_else(|| site_dir.join(site.content_dir.as_deref().unwrap_or(Path::new("content"))));
+        .unwrap_or_else(|| {
+            site_dir.join(site.content_dir.as_deref().unwrap_or(Path::new("content")))
+        });
     let output_dir = over
         .output
         .clone()
         .or_else(|| from_file(&file.output_dir))
-        .unwrap_or_else(|| site_dir.join(site.publish_dir.as_deref().unwrap_or(Path::new("public"))));
+        .unwrap_or_else(|| {
+            site_dir.join(site.publish_dir.as_deref().unwrap_or(Path::new("public")))
+        });
 
     let (base_src, raw_base) = match (&over.base_url, &file.base_url, &site.base_url) {
         (Some(b), _, _) => (PathBuf::from("--base-url"), b.clone()),
@@ -351,7 +367,9 @@ pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides)
 
     let tz_raw = file.timezone.clone().or_else(|| site.timezone.clone());
     let timezone = match tz_raw {
-        Some(t) => t.parse().map_err(|m: String| Error::config(cfg_path.clone(), None, m))?,
+        Some(t) => t
+            .parse()
+            .map_err(|m: String| Error::config(cfg_path.clone(), None, m))?,
         None => SiteTz::Utc,
     };
 
@@ -409,13 +427,18 @@ pub fn resolve(file: FileConfig, config_file: Option<PathBuf>, over: &Overrides)
 
 /// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.
 pub fn parse_base_url(raw: &str) -> Result<Url, String> {
-    let mut url = Url::parse(raw.trim())
-        .map_err(|e| format!("base_url '{raw}' is not an absolute URL ({e}); write it like https://example.com/"))?;
+    let mut url = Url::parse(raw.trim()).map_err(|e| {
+        format!("base_url '{raw}' is not an absolute URL ({e}); write it like https://example.com/")
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(format!("base_url '{raw}' must be an http:// or https:// URL with a host"));
+        return Err(format!(
+            "base_url '{raw}' must be an http:// or https:// URL with a host"
+        ));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!("base_url '{raw}' must not have a query or fragment"));
+        return Err(format!(
+            "base_url '{raw}' must not have a query or fragment"
+        ));
     }
     if !url.path().ends_with('/') {
         let path = format!("{}/", url.path());
@@ -453,8 +476,16 @@ mod tests {
 
     #[test]
     fn base_url_gains_a_trailing_slash_and_rejects_others() {
-        assert_eq!(parse_base_url("https://example.com").unwrap().as_str(), "https://example.com/");
-        assert_eq!(parse_base_url("https://example.org/my/site").unwrap().as_str(), "https://example.org/my/site/");
+        assert_eq!(
+            parse_base_url("https://example.com").unwrap().as_str(),
+            "https://example.com/"
+        );
+        assert_eq!(
+            parse_base_url("https://example.org/my/site")
+                .unwrap()
+                .as_str(),
+            "https://example.org/my/site/"
+        );
         assert!(parse_base_url("example.com").is_err());
         assert!(parse_base_url("ftp://example.com/").is_err());
         assert!(parse_base_url("https://example.com/?q=1").is_err());
@@ -463,11 +494,18 @@ mod tests {
     #[test]
     fn config_errors_name_the_line() {
         let text = "base_url = \"https://x.org\"\ndefault_changefreq = \"fortnightly\"\n";
-        let err = parse_file_config(text, Path::new("sitemap.toml")).unwrap_err().to_string();
+        let err = parse_file_config(text, Path::new("sitemap.toml"))
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("sitemap.toml:2:"), "{err}");
         assert!(err.contains("fortnightly"), "{err}");
-        let err = parse_file_config("bse_url = 1\n", Path::new("s.toml")).unwrap_err().to_string();
-        assert!(err.contains("s.toml:1:") && err.contains("bse_url"), "{err}");
+        let err = parse_file_config("bse_url = 1\n", Path::new("s.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("s.toml:1:") && err.contains("bse_url"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -495,8 +533,14 @@ mod tests {
         "#;
         let c = parse_file_config(text, Path::new("s.toml")).unwrap();
         assert_eq!(c.default_priority.unwrap().to_string(), "0.5");
-        assert_eq!(c.rules.as_ref().unwrap()[0].priority.unwrap().to_string(), "0.8");
-        assert_eq!(c.lastmod.unwrap(), vec![LastmodSource::Git, LastmodSource::Mtime]);
+        assert_eq!(
+            c.rules.as_ref().unwrap()[0].priority.unwrap().to_string(),
+            "0.8"
+        );
+        assert_eq!(
+            c.lastmod.unwrap(),
+            vec![LastmodSource::Git, LastmodSource::Mtime]
+        );
         assert_eq!(c.git_date, Some(GitDateKind::Author));
         assert_eq!(c.extra_urls.unwrap().len(), 2);
         assert_eq!(c.style, Some(Style::Zola));

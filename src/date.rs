@@ -161,7 +161,10 @@ impl FromStr for SiteTz {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        if s.is_empty() || s.eq_ignore_ascii_case("utc") || s == "Z" || s.eq_ignore_ascii_case("gmt")
+        if s.is_empty()
+            || s.eq_ignore_ascii_case("utc")
+            || s == "Z"
+            || s.eq_ignore_ascii_case("gmt")
         {
             return Ok(SiteTz::Utc);
         }
@@ -278,20 +281,55 @@ mod tests {
     #[test]
     fn parses_the_forms_front_matter_uses() {
         assert_eq!(p("2021-06-07").as_deref(), Some("2021-06-07"));
-        assert_eq!(p("2021-04-05T06:07:08+02:00").as_deref(), Some("2021-04-05T06:07:08+02:00"));
-        assert_eq!(p("2021-04-05T06:07:08Z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
-        assert_eq!(p("2021-04-05t06:07:08z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
-        assert_eq!(p("2021-04-05 06:07:08Z").as_deref(), Some("2021-04-05T06:07:08+00:00"));
-        assert_eq!(p("2021-4-5 6:07:08").as_deref(), Some("2021-04-05T06:07:08+00:00"));
-        assert_eq!(p("2021-04-05T06:07:08.123456Z").as_deref(), Some("2021-04-05T06:07:08.123456+00:00"));
-        assert_eq!(p("2023-01-22T10:20:30-0700").as_deref(), Some("2023-01-22T10:20:30-07:00"));
-        assert_eq!(p("Mon, 02 Jan 2006 15:04:05 -0700").as_deref(), Some("2006-01-02T15:04:05-07:00"));
-        assert_eq!(p("Mon, 02 Jan 2006 15:04:05 CET").as_deref(), Some("2006-01-02T15:04:05+00:00"));
+        assert_eq!(
+            p("2021-04-05T06:07:08+02:00").as_deref(),
+            Some("2021-04-05T06:07:08+02:00")
+        );
+        assert_eq!(
+            p("2021-04-05T06:07:08Z").as_deref(),
+            Some("2021-04-05T06:07:08+00:00")
+        );
+        assert_eq!(
+            p("2021-04-05t06:07:08z").as_deref(),
+            Some("2021-04-05T06:07:08+00:00")
+        );
+        assert_eq!(
+            p("2021-04-05 06:07:08Z").as_deref(),
+            Some("2021-04-05T06:07:08+00:00")
+        );
+        assert_eq!(
+            p("2021-4-5 6:07:08").as_deref(),
+            Some("2021-04-05T06:07:08+00:00")
+        );
+        assert_eq!(
+            p("2021-04-05T06:07:08.123456Z").as_deref(),
+            Some("2021-04-05T06:07:08.123456+00:00")
+        );
+        assert_eq!(
+            p("2023-01-22T10:20:30-0700").as_deref(),
+            Some("2023-01-22T10:20:30-07:00")
+        );
+        assert_eq!(
+            p("Mon, 02 Jan 2006 15:04:05 -0700").as_deref(),
+            Some("2006-01-02T15:04:05-07:00")
+        );
+        assert_eq!(
+            p("Mon, 02 Jan 2006 15:04:05 CET").as_deref(),
+            Some("2006-01-02T15:04:05+00:00")
+        );
     }
 
     #[test]
     fn rejects_what_is_not_a_date() {
-        for bad in ["", "yesterday", "2023-13-01", "2023-02-30", "2023-01-01T25:00:00", "20230101", "2023-01-01T10:00:00+25:00"] {
+        for bad in [
+            "",
+            "yesterday",
+            "2023-13-01",
+            "2023-02-30",
+            "2023-01-01T25:00:00",
+            "20230101",
+            "2023-01-01T10:00:00+25:00",
+        ] {
             assert_eq!(p(bad), None, "{bad}");
         }
     }
@@ -304,7 +342,12 @@ mod tests {
         assert_eq!(summer.to_string(), "2023-07-01T12:00:00+02:00");
         assert_eq!(winter.to_string(), "2023-01-01T12:00:00+01:00");
         let fixed: SiteTz = "-05:00".parse().unwrap();
-        assert_eq!(W3cDate::parse("2023-01-01 08:00", &fixed).unwrap().to_string(), "2023-01-01T08:00:00-05:00");
+        assert_eq!(
+            W3cDate::parse("2023-01-01 08:00", &fixed)
+                .unwrap()
+                .to_string(),
+            "2023-01-01T08:00:00-05:00"
+        );
         assert!("Mars/Olympus".parse::<SiteTz>().is_err());
     }
 

@@ -90,8 +90,16 @@ struct CompiledRule {
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
 /// defaults, language alternates, images, and the static `extra_urls`.
-pub fn build(routes: &[Route], pages: &[Page], lastmods: &[Option<Lastmod>], settings: &Settings) -> Result<Built> {
-    let origin = settings.config_file.clone().unwrap_or_else(|| "sitemap.toml".into());
+pub fn build(
+    routes: &[Route],
+    pages: &[Page],
+    lastmods: &[Option<Lastmod>],
+    settings: &Settings,
+) -> Result<Built> {
+    let origin = settings
+        .config_file
+        .clone()
+        .unwrap_or_else(|| "sitemap.toml".into());
     let rules = compile_rules(settings, &origin)?;
     let bases = language_bases(settings)?;
     let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
@@ -110,30 +118,52 @@ pub fn build(routes: &[Route], pages: &[Page], lastmods: &[Option<Lastmod>], set
         let rel = r.page.map(|p| pages[p].file.rel.as_str());
         let matching: Vec<&CompiledRule> = rules
             .iter()
-            .filter(|c| if c.on_url { c.matcher.is_match(&r.path) } else { rel.is_some_and(|f| c.matcher.is_match(f)) })
+            .filter(|c| {
+                if c.on_url {
+                    c.matcher.is_match(&r.path)
+                } else {
+                    rel.is_some_and(|f| c.matcher.is_match(f))
+                }
+            })
             .collect();
         if matching.iter().any(|c| c.rule.exclude) {
             if let Some(p) = r.page {
-                out.excluded.push(Excluded { page: p, reason: Reason::ExcludedByConfig });
+                out.excluded.push(Excluded {
+                    page: p,
+                    reason: Reason::ExcludedByConfig,
+                });
             }
             continue;
         }
         let loc = loc_of(r);
         if loc.len() > MAX_LOC_LEN {
-            let file = r.page.map(|p| pages[p].file.path.clone()).unwrap_or_default();
+            let file = r
+                .page
+                .map(|p| pages[p].file.path.clone())
+                .unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
             continue;
         }
         let mut e = Entry::new(loc);
         e.lastmod = lastmods[i].map(|l| l.date);
-        e.priority = r.priority.or_else(|| matching.iter().find_map(|c| c.rule.priority)).or(settings.default_priority);
-        e.changefreq = r.changefreq.or_else(|| matching.iter().find_map(|c| c.rule.changefreq)).or(settings.default_changefreq);
+        e.priority = r
+            .priority
+            .or_else(|| matching.iter().find_map(|c| c.rule.priority))
+            .or(settings.default_priority);
+        e.changefreq = r
+            .changefreq
+            .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
+            .or(settings.default_changefreq);
         if settings.images {
             if let Some(p) = r.page {
                 let page_url = Url::parse(&e.loc).ok();
                 let images: Vec<String> = page_url
                     .iter()
-                    .flat_map(|u| pages[p].images.iter().filter_map(move |src| crate::images::resolve_image(src, u, base_for(&r.lang))))
+                    .flat_map(|u| {
+                        pages[p].images.iter().filter_map(move |src| {
+                            crate::images::resolve_image(src, u, base_for(&r.lang))
+                        })
+                    })
                     .map(|u| u.to_string())
                     .take(MAX_IMAGES)
                     .collect();
@@ -167,7 +197,11 @@ pub fn build(routes: &[Route], pages: &[Page], lastmods: &[Option<Lastmod>], set
             return Err(Error::input(
                 source(w[0]),
                 None,
-                format!("{} is also the URL of {}: two sources cannot share one URL", out.entries[w[0]].loc, source(w[1])),
+                format!(
+                    "{} is also the URL of {}: two sources cannot share one URL",
+                    out.entries[w[0]].loc,
+                    source(w[1])
+                ),
             ));
         }
     }
@@ -194,8 +228,18 @@ fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<Co
             let glob = globset::GlobBuilder::new(&rule.pattern)
                 .literal_separator(false)
                 .build()
-                .map_err(|e| Error::config(origin, None, format!("bad rule pattern '{}': {e}", rule.pattern)))?;
-            Ok(CompiledRule { matcher: glob.compile_matcher(), on_url, rule: rule.clone() })
+                .map_err(|e| {
+                    Error::config(
+                        origin,
+                        None,
+                        format!("bad rule pattern '{}': {e}", rule.pattern),
+                    )
+                })?;
+            Ok(CompiledRule {
+                matcher: glob.compile_matcher(),
+                on_url,
+                rule: rule.clone(),
+            })
         })
         .collect()
 }
@@ -206,7 +250,11 @@ fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
     for l in &settings.site.languages {
         if let Some(b) = &l.base_url {
             let url = crate::config::parse_base_url(b).map_err(|msg| {
-                Error::config(settings.site.config_file.clone().unwrap_or_default(), None, format!("language {}: {msg}", l.code))
+                Error::config(
+                    settings.site.config_file.clone().unwrap_or_default(),
+                    None,
+                    format!("language {}: {msg}", l.code),
+                )
             })?;
             m.insert(l.code.clone(), url);
         }
@@ -223,10 +271,17 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
         }
     }
     let hreflang = |lang: &str| {
-        settings.site.language(lang).and_then(|l| l.hreflang.clone()).unwrap_or_else(|| lang.to_string())
+        settings
+            .site
+            .language(lang)
+            .and_then(|l| l.hreflang.clone())
+            .unwrap_or_else(|| lang.to_string())
     };
     for members in groups.values() {
-        let langs: Vec<&str> = members.iter().filter_map(|&k| out.routes[k].map(|r| routes[r].lang.as_str())).collect();
+        let langs: Vec<&str> = members
+            .iter()
+            .filter_map(|&k| out.routes[k].map(|r| routes[r].lang.as_str()))
+            .collect();
         let mut distinct = langs.clone();
         distinct.sort_unstable();
         distinct.dedup();
@@ -237,16 +292,25 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
         let mut alts: Vec<Alternate> = members
             .iter()
             .zip(&langs)
-            .map(|(&k, lang)| Alternate { hreflang: hreflang(lang), href: out.entries[k].loc.clone() })
+            .map(|(&k, lang)| Alternate {
+                hreflang: hreflang(lang),
+                href: out.entries[k].loc.clone(),
+            })
             .collect();
         if let Some(xd) = &settings.x_default {
             if let Some(pos) = langs.iter().position(|l| l == xd) {
-                alts.push(Alternate { hreflang: "x-default".into(), href: out.entries[members[pos]].loc.clone() });
+                alts.push(Alternate {
+                    hreflang: "x-default".into(),
+                    href: out.entries[members[pos]].loc.clone(),
+                });
             }
         }
         alts.sort();
         for &k in members {
-            out.entries[k].extras.get_or_insert_with(Default::default).alternates = alts.clone();
+            out.entries[k]
+                .extras
+                .get_or_insert_with(Default::default)
+                .alternates = alts.clone();
         }
     }
 }
@@ -254,14 +318,26 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
 fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) -> Result<Entry> {
     let (raw, lastmod, changefreq, priority) = match extra {
         ExtraUrl::Path(p) => (p.as_str(), None, None, None),
-        ExtraUrl::Full { loc, lastmod, changefreq, priority } => (loc.as_str(), lastmod.as_deref(), *changefreq, *priority),
+        ExtraUrl::Full {
+            loc,
+            lastmod,
+            changefreq,
+            priority,
+        } => (loc.as_str(), lastmod.as_deref(), *changefreq, *priority),
     };
     let bad = |m: String| Error::config(origin, None, m);
     let loc = if raw.contains("://") {
-        let u = Url::parse(raw).map_err(|e| bad(format!("extra_urls: '{raw}' is not a URL ({e})")))?;
+        let u =
+            Url::parse(raw).map_err(|e| bad(format!("extra_urls: '{raw}' is not a URL ({e})")))?;
         let b = &settings.base_url;
-        if u.scheme() != b.scheme() || u.host_str() != b.host_str() || u.port_or_known_default() != b.port_or_known_default() || !u.path().starts_with(b.path()) {
-            return Err(bad(format!("extra_urls: '{raw}' is not below base_url {b}")));
+        if u.scheme() != b.scheme()
+            || u.host_str() != b.host_str()
+            || u.port_or_known_default() != b.port_or_known_default()
+            || !u.path().starts_with(b.path())
+        {
+            return Err(bad(format!(
+                "extra_urls: '{raw}' is not below base_url {b}"
+            )));
         }
         u.to_string()
     } else {
@@ -270,7 +346,10 @@ fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) 
     };
     let mut e = Entry::new(loc);
     e.lastmod = match lastmod {
-        Some(s) => Some(crate::date::W3cDate::parse(s, &settings.timezone).ok_or_else(|| bad(format!("extra_urls: '{s}' is not a date")))?),
+        Some(s) => Some(
+            crate::date::W3cDate::parse(s, &settings.timezone)
+                .ok_or_else(|| bad(format!("extra_urls: '{s}' is not a date")))?,
+        ),
         None => None,
     };
     e.changefreq = changefreq.or(settings.default_changefreq);

@@ -56,7 +56,11 @@ impl Error {
     }
 
     /// An input error about one content file.
-    pub fn input(path: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Error {
+    pub fn input(
+        path: impl Into<PathBuf>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Error {
         Error::Input {
             path: path.into(),
             line,
@@ -65,7 +69,11 @@ impl Error {
     }
 
     /// A configuration error.
-    pub fn config(path: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Error {
+    pub fn config(
+        path: impl Into<PathBuf>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Error {
         Error::Config {
             path: path.into(),
             line,

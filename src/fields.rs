@@ -126,7 +126,9 @@ mod tests {
 
     #[test]
     fn changefreq_round_trips_and_rejects_others() {
-        for s in ["always", "hourly", "daily", "weekly", "monthly", "yearly", "never"] {
+        for s in [
+            "always", "hourly", "daily", "weekly", "monthly", "yearly", "never",
+        ] {
             assert_eq!(s.parse::<ChangeFreq>().unwrap().as_str(), s);
         }
         assert_eq!("Weekly".parse::<ChangeFreq>().unwrap(), ChangeFreq::Weekly);

@@ -83,15 +83,20 @@ pub struct Assigned {
 
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
 pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigned {
-    let mut out = Assigned { lastmods: vec![None; routes.len()], warnings: Vec::new() };
+    let mut out = Assigned {
+        lastmods: vec![None; routes.len()],
+        warnings: Vec::new(),
+    };
     if input.sources.is_empty() {
         return out;
     }
     // List pages (home, sections, taxonomies) change when the pages below them do, so only
     // a date written in their front matter stands alone; a file date competes with the rollup.
     let mut file_dates: Vec<Option<Lastmod>> = vec![None; routes.len()];
-    let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) =
-        input.sources.iter().partition(|s| matches!(s, LastmodSource::FrontMatter | LastmodSource::Published));
+    let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) = input
+        .sources
+        .iter()
+        .partition(|s| matches!(s, LastmodSource::FrontMatter | LastmodSource::Published));
     for (i, r) in routes.iter().enumerate() {
         let Some(p) = r.page else { continue };
         let page = &pages[p];
@@ -128,12 +133,20 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
         let mut stack = vec![(start, false)];
         while let Some((r, children_done)) = stack.pop() {
             if children_done {
-                let below = routes[r].rollup.iter().filter_map(|&c| out.lastmods[c]).map(|l| l.date).max();
+                let below = routes[r]
+                    .rollup
+                    .iter()
+                    .filter_map(|&c| out.lastmods[c])
+                    .map(|l| l.date)
+                    .max();
                 let own_written = out.lastmods[r].is_some() && file_dates[r].is_none();
                 if !own_written {
                     if let Some(date) = below {
                         if out.lastmods[r].is_none_or(|l| date > l.date) {
-                            out.lastmods[r] = Some(Lastmod { date, origin: Origin::Rollup });
+                            out.lastmods[r] = Some(Lastmod {
+                                date,
+                                origin: Origin::Rollup,
+                            });
                         }
                     }
                 }
@@ -155,7 +168,12 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
     out
 }
 
-fn own_lastmod(page: &Page, route: &Route, input: &LastmodInput, sources: &[LastmodSource]) -> Option<Lastmod> {
+fn own_lastmod(
+    page: &Page,
+    route: &Route,
+    input: &LastmodInput,
+    sources: &[LastmodSource],
+) -> Option<Lastmod> {
     let mut history = None;
     for src in sources {
         let found = match src {
@@ -166,10 +184,12 @@ fn own_lastmod(page: &Page, route: &Route, input: &LastmodInput, sources: &[Last
                 .or(page.fm.publish_date)
                 .or(route.file_date)
                 .map(|d| (d, Origin::Published)),
-            LastmodSource::Git => match *history.get_or_insert_with(|| (input.history)(&page.file.path)) {
-                FileHistory::Committed(d) => Some((d, Origin::Git)),
-                _ => None,
-            },
+            LastmodSource::Git => {
+                match *history.get_or_insert_with(|| (input.history)(&page.file.path)) {
+                    FileHistory::Committed(d) => Some((d, Origin::Git)),
+                    _ => None,
+                }
+            }
             LastmodSource::Mtime => {
                 let h = *history.get_or_insert_with(|| (input.history)(&page.file.path));
                 // Inside git a committed file's mtime is its checkout time: meaningless.
@@ -219,44 +239,94 @@ mod tests {
 
     fn page(fm: FrontMatter) -> Page {
         Page {
-            file: SourceFile { rel: "a.md".into(), path: "/nonexistent/a.md".into(), root_lang: None },
+            file: SourceFile {
+                rel: "a.md".into(),
+                path: "/nonexistent/a.md".into(),
+                root_lang: None,
+            },
             fm,
             images: vec![],
         }
     }
 
-    fn input<'a>(sources: &'a [LastmodSource], h: &'a (dyn Fn(&Path) -> FileHistory + Sync)) -> LastmodInput<'a> {
-        LastmodInput { sources, history: h, now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(), source_date_epoch: None }
+    fn input<'a>(
+        sources: &'a [LastmodSource],
+        h: &'a (dyn Fn(&Path) -> FileHistory + Sync),
+    ) -> LastmodInput<'a> {
+        LastmodInput {
+            sources,
+            history: h,
+            now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
+            source_date_epoch: None,
+        }
     }
 
     #[test]
     fn follows_the_source_order() {
         let pages = vec![
-            page(FrontMatter { updated: Some(d("2023-03-03")), date: Some(d("2021-01-01")), ..Default::default() }),
-            page(FrontMatter { date: Some(d("2021-01-01")), ..Default::default() }),
+            page(FrontMatter {
+                updated: Some(d("2023-03-03")),
+                date: Some(d("2021-01-01")),
+                ..Default::default()
+            }),
+            page(FrontMatter {
+                date: Some(d("2021-01-01")),
+                ..Default::default()
+            }),
             page(FrontMatter::default()),
         ];
-        let routes: Vec<Route> = (0..3).map(|i| Route::for_page(i, &pages[i], Kind::Page, format!("/{i}/"), "en", i.to_string())).collect();
+        let routes: Vec<Route> = (0..3)
+            .map(|i| {
+                Route::for_page(
+                    i,
+                    &pages[i],
+                    Kind::Page,
+                    format!("/{i}/"),
+                    "en",
+                    i.to_string(),
+                )
+            })
+            .collect();
         let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
         let order = crate::config::DEFAULT_LASTMOD;
         let got = assign(&routes, &pages, &input(&order, &git));
-        let shown: Vec<_> = got.lastmods.iter().map(|l| l.map(|l| (l.date.to_string(), l.origin))).collect();
+        let shown: Vec<_> = got
+            .lastmods
+            .iter()
+            .map(|l| l.map(|l| (l.date.to_string(), l.origin)))
+            .collect();
         assert_eq!(shown[0], Some(("2023-03-03".into(), Origin::FrontMatter)));
-        assert_eq!(shown[1], Some(("2022-02-02T10:00:00+00:00".into(), Origin::Git)));
+        assert_eq!(
+            shown[1],
+            Some(("2022-02-02T10:00:00+00:00".into(), Origin::Git))
+        );
         let published_first = [LastmodSource::Published, LastmodSource::Git];
         let got = assign(&routes, &pages, &input(&published_first, &git));
         assert_eq!(got.lastmods[1].unwrap().origin, Origin::Published);
-        assert_eq!(assign(&routes, &pages, &input(&[], &git)).lastmods, vec![None, None, None]);
+        assert_eq!(
+            assign(&routes, &pages, &input(&[], &git)).lastmods,
+            vec![None, None, None]
+        );
     }
 
     #[test]
     fn never_uses_mtime_for_committed_or_unknown_files() {
         let pages = vec![page(FrontMatter::default())];
-        let routes = vec![Route::for_page(0, &pages[0], Kind::Page, "/a/".into(), "en", "a".into())];
+        let routes = vec![Route::for_page(
+            0,
+            &pages[0],
+            Kind::Page,
+            "/a/".into(),
+            "en",
+            "a".into(),
+        )];
         let unknown = |_: &Path| FileHistory::Unknown;
         // The file does not exist, so even an allowed mtime yields nothing; the point is that
         // Unknown never reaches for it.
-        assert_eq!(assign(&routes, &pages, &input(&[LastmodSource::Mtime], &unknown)).lastmods[0], None);
+        assert_eq!(
+            assign(&routes, &pages, &input(&[LastmodSource::Mtime], &unknown)).lastmods[0],
+            None
+        );
     }
 
     #[test]
@@ -267,7 +337,14 @@ mod tests {
         let mut p = page(FrontMatter::default());
         p.file.path = f.clone();
         let pages = vec![p];
-        let routes = vec![Route::for_page(0, &pages[0], Kind::Page, "/a/".into(), "en", "a".into())];
+        let routes = vec![Route::for_page(
+            0,
+            &pages[0],
+            Kind::Page,
+            "/a/".into(),
+            "en",
+            "a".into(),
+        )];
         let unc = |_: &Path| FileHistory::Uncommitted;
         let cap = Utc.with_ymd_and_hms(2001, 1, 1, 0, 0, 0).unwrap();
         let mut inp = input(&[LastmodSource::Mtime], &unc);
@@ -282,16 +359,43 @@ mod tests {
     fn clamps_future_dates_with_a_warning_and_rolls_up() {
         let pages = vec![
             page(FrontMatter::default()),
-            page(FrontMatter { updated: Some(d("2099-01-01")), ..Default::default() }),
-            page(FrontMatter { updated: Some(d("2020-01-01")), ..Default::default() }),
+            page(FrontMatter {
+                updated: Some(d("2099-01-01")),
+                ..Default::default()
+            }),
+            page(FrontMatter {
+                updated: Some(d("2020-01-01")),
+                ..Default::default()
+            }),
         ];
-        let mut routes: Vec<Route> = (0..3).map(|i| Route::for_page(i, &pages[i], Kind::Page, format!("/{i}/"), "en", i.to_string())).collect();
+        let mut routes: Vec<Route> = (0..3)
+            .map(|i| {
+                Route::for_page(
+                    i,
+                    &pages[i],
+                    Kind::Page,
+                    format!("/{i}/"),
+                    "en",
+                    i.to_string(),
+                )
+            })
+            .collect();
         routes[0].rollup = vec![1, 2];
         let none = |_: &Path| FileHistory::Untracked;
-        let got = assign(&routes, &pages, &input(&[LastmodSource::FrontMatter], &none));
+        let got = assign(
+            &routes,
+            &pages,
+            &input(&[LastmodSource::FrontMatter], &none),
+        );
         assert_eq!(got.lastmods[1].unwrap().date.to_string(), "2024-06-01");
         assert_eq!(got.warnings.len(), 1);
         assert!(got.warnings[0].contains("a.md") && got.warnings[0].contains("2099-01-01"));
-        assert_eq!(got.lastmods[0].unwrap(), Lastmod { date: d("2024-06-01"), origin: Origin::Rollup });
+        assert_eq!(
+            got.lastmods[0].unwrap(),
+            Lastmod {
+                date: d("2024-06-01"),
+                origin: Origin::Rollup
+            }
+        );
     }
 }

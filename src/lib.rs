@@ -86,7 +86,10 @@ pub struct Outcome {
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
 pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut outcome = Outcome::default();
-    if settings.style == Style::Zola && !settings.site.generate_sitemap && settings.config_file.is_none() {
+    if settings.style == Style::Zola
+        && !settings.site.generate_sitemap
+        && settings.config_file.is_none()
+    {
         outcome.disabled = Some(format!(
             "{} sets generate_sitemap = false: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
             settings.site.config_file.as_deref().unwrap_or(Path::new("the Zola config")).display()
@@ -95,7 +98,11 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     }
 
     // scan
-    let files = scan::scan(&content_roots(settings), &scan_options(settings), &origin(settings))?;
+    let files = scan::scan(
+        &content_roots(settings),
+        &scan_options(settings),
+        &origin(settings),
+    )?;
 
     // front matter, on every core; every bad file is reported, not just the first
     let want_body = settings.images;
@@ -103,7 +110,10 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .into_par_iter()
         .map(|file| {
             let (fm, body) = frontmatter::read(&file.path, &settings.timezone, want_body)?;
-            let images = body.as_deref().map(images::image_sources).unwrap_or_default();
+            let images = body
+                .as_deref()
+                .map(images::image_sources)
+                .unwrap_or_default();
             Ok(Page { file, fm, images })
         })
         .collect();
@@ -121,16 +131,23 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.pages_read = pages.len();
 
     // route
-    let ctx = RouteContext { settings, now: opts.now };
+    let ctx = RouteContext {
+        settings,
+        now: opts.now,
+    };
     let routing = route::route(&pages, &ctx)?;
 
     // lastmod
     let (history, shallow) = git_history(settings, &mut outcome);
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let lookup = |p: &Path| -> FileHistory {
         match &history {
-            Some(h) => match h.state(p) {
+            // Scanned paths are relative to where we run, not to the content dir.
+            Some(h) => match h.state(&cwd.join(p)) {
                 git::GitFileState::Committed(d) => FileHistory::Committed(d),
-                git::GitFileState::Modified | git::GitFileState::Untracked => FileHistory::Uncommitted,
+                git::GitFileState::Modified | git::GitFileState::Untracked => {
+                    FileHistory::Uncommitted
+                }
                 git::GitFileState::Unknown => FileHistory::Unknown,
             },
             // In a shallow clone every tracked file's history is unreadable.
@@ -153,7 +170,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .routes
         .iter()
         .map(|r| Listed {
-            source: r.and_then(|r| routing.routes[r].page).map(|p| pages[p].file.path.clone()),
+            source: r
+                .and_then(|r| routing.routes[r].page)
+                .map(|p| pages[p].file.path.clone()),
             lastmod: r.and_then(|r| assigned.lastmods[r]),
         })
         .collect();
@@ -162,7 +181,10 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .excluded
         .iter()
         .chain(&built.excluded)
-        .map(|x| Skipped { file: pages[x.page].file.path.clone(), reason: x.reason })
+        .map(|x| Skipped {
+            file: pages[x.page].file.path.clone(),
+            reason: x.reason,
+        })
         .collect();
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     outcome.skipped = skipped;
@@ -185,7 +207,10 @@ pub fn write_options(settings: &Settings) -> write::WriteOptions {
 }
 
 /// Generates and writes the sitemap; nothing is written when any input is bad.
-pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, Option<write::WriteReport>)> {
+pub fn build(
+    settings: &Settings,
+    opts: &RunOptions,
+) -> Result<(Outcome, Option<write::WriteReport>)> {
     let outcome = generate(settings, opts)?;
     if outcome.disabled.is_some() {
         return Ok((outcome, None));
@@ -195,12 +220,18 @@ pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, Option<
 }
 
 fn origin(settings: &Settings) -> PathBuf {
-    settings.config_file.clone().unwrap_or_else(|| PathBuf::from("command line"))
+    settings
+        .config_file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("command line"))
 }
 
 /// The content folders: one, or one per language where the site keeps them apart (Hugo).
 pub fn content_roots(settings: &Settings) -> Vec<ContentRoot> {
-    let mut roots = vec![ContentRoot { dir: settings.content_dir.clone(), lang: None }];
+    let mut roots = vec![ContentRoot {
+        dir: settings.content_dir.clone(),
+        lang: None,
+    }];
     if settings.style == Style::Hugo {
         for l in &settings.site.languages {
             if let Some(d) = &l.content_dir {
@@ -208,7 +239,10 @@ pub fn content_roots(settings: &Settings) -> Vec<ContentRoot> {
                 if dir == settings.content_dir {
                     roots[0].lang = Some(l.code.clone());
                 } else {
-                    roots.push(ContentRoot { dir, lang: Some(l.code.clone()) });
+                    roots.push(ContentRoot {
+                        dir,
+                        lang: Some(l.code.clone()),
+                    });
                 }
             }
         }
@@ -225,12 +259,19 @@ pub fn scan_options(settings: &Settings) -> ScanOptions {
     };
     let mut exclude = settings.exclude.clone();
     exclude.extend(settings.site.ignored_content.iter().cloned());
-    ScanOptions { extensions: extensions.iter().map(|s| s.to_string()).collect(), skip_hidden_dirs, exclude }
+    ScanOptions {
+        extensions: extensions.iter().map(|s| s.to_string()).collect(),
+        skip_hidden_dirs,
+        exclude,
+    }
 }
 
 /// Reads git history once when a source needs it; the flag says the clone is shallow.
 fn git_history(settings: &Settings, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
-    let needed = settings.lastmod.iter().any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
+    let needed = settings
+        .lastmod
+        .iter()
+        .any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     if !needed {
         return (None, false);
     }
@@ -250,15 +291,21 @@ fn git_history(settings: &Settings, outcome: &mut Outcome) -> (Option<git::GitHi
             (None, true)
         }
         Ok(git::GitProbe::NoRepository) => {
-            outcome.notes.push("not in a git repository: lastmod falls back to the next source".into());
+            outcome
+                .notes
+                .push("not in a git repository: lastmod falls back to the next source".into());
             (None, false)
         }
         Ok(git::GitProbe::NoGit) => {
-            outcome.notes.push("git is not installed: lastmod falls back to the next source".into());
+            outcome
+                .notes
+                .push("git is not installed: lastmod falls back to the next source".into());
             (None, false)
         }
         Err(e) => {
-            outcome.warnings.push(format!("git history could not be read ({e}): lastmod falls back to the next source"));
+            outcome.warnings.push(format!(
+                "git history could not be read ({e}): lastmod falls back to the next source"
+            ));
             (None, false)
         }
     }

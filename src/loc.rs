@@ -27,8 +27,23 @@ fn is_path_safe(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+'
-                | b',' | b';' | b'=' | b':' | b'@' | b'/'
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
         )
 }
 
@@ -89,7 +104,10 @@ mod tests {
     #[test]
     fn joins_on_the_base_path() {
         let base = Url::parse("https://example.com/docs/").unwrap();
-        assert_eq!(absolute(&base, "/blog/post/"), "https://example.com/docs/blog/post/");
+        assert_eq!(
+            absolute(&base, "/blog/post/"),
+            "https://example.com/docs/blog/post/"
+        );
         let bare = Url::parse("https://example.com").unwrap();
         assert_eq!(absolute(&bare, "/"), "https://example.com/");
         assert_eq!(absolute(&bare, "/a b/"), "https://example.com/a%20b/");

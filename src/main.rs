@@ -114,12 +114,22 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
     };
     let settings = || config::load(&over);
     let opts = RunOptions::default();
-    let verbosity = report::Verbosity { quiet: cli.quiet, verbose: cli.verbose, format: cli.format };
+    let verbosity = report::Verbosity {
+        quiet: cli.quiet,
+        verbose: cli.verbose,
+        format: cli.format,
+    };
     match &cli.command {
         None | Some(Command::Build) => {
             let settings = settings()?;
             let (outcome, written) = sitemapgen::build(&settings, &opts)?;
-            report::summary(&settings, &outcome, written.as_ref(), start.elapsed(), &verbosity);
+            report::summary(
+                &settings,
+                &outcome,
+                written.as_ref(),
+                start.elapsed(),
+                &verbosity,
+            );
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check) => {
@@ -127,13 +137,21 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
             let outcome = sitemapgen::generate(&settings, &opts)?;
             let diff = report::check(&settings, &outcome)?;
             report::print_check(&settings, &outcome, &diff, &verbosity);
-            Ok(if diff.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if diff.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Some(Command::List { excluded }) => {
             let outcome = sitemapgen::generate(&settings()?, &opts)?;
             report::list(&outcome, *excluded, cli.format);
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Validate { files }) => Ok(ExitCode::from(report::validate(files, cli.base_url.as_deref(), &verbosity)?)),
+        Some(Command::Validate { files }) => Ok(ExitCode::from(report::validate(
+            files,
+            cli.base_url.as_deref(),
+            &verbosity,
+        )?)),
     }
 }

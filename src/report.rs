@@ -56,7 +56,7 @@ pub fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -74,7 +74,10 @@ fn counts(outcome: &Outcome) -> BTreeMap<Reason, usize> {
 
 /// Reasons a user may not expect, so each such page gets a warning.
 fn surprising(r: Reason) -> bool {
-    matches!(r, Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig)
+    matches!(
+        r,
+        Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig
+    )
 }
 
 fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
@@ -93,7 +96,11 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
         }
     };
     // Bundle resources were never pages: not worth a mention.
-    let parts: Vec<String> = counts.iter().filter(|(r, _)| **r != Reason::NotAPage).map(|(r, n)| label(*r, *n)).collect();
+    let parts: Vec<String> = counts
+        .iter()
+        .filter(|(r, _)| **r != Reason::NotAPage)
+        .map(|(r, n)| label(*r, *n))
+        .collect();
     match parts.split_last() {
         None => String::new(),
         Some((last, [])) => format!("; {last} left out"),
@@ -102,11 +109,22 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
 }
 
 /// Prints warnings, notes (verbose) and the one-line summary of a build.
-pub fn summary(settings: &Settings, outcome: &Outcome, written: Option<&WriteReport>, took: Duration, v: &Verbosity) {
+pub fn summary(
+    settings: &Settings,
+    outcome: &Outcome,
+    written: Option<&WriteReport>,
+    took: Duration,
+    v: &Verbosity,
+) {
     let counts = counts(outcome);
     if v.format == Format::Json {
-        let files: Vec<String> = written.map(|w| w.files.iter().map(|f| f.display().to_string()).collect()).unwrap_or_default();
-        let excluded: serde_json::Map<String, serde_json::Value> = counts.iter().map(|(r, n)| (r.as_str().to_string(), (*n).into())).collect();
+        let files: Vec<String> = written
+            .map(|w| w.files.iter().map(|f| f.display().to_string()).collect())
+            .unwrap_or_default();
+        let excluded: serde_json::Map<String, serde_json::Value> = counts
+            .iter()
+            .map(|(r, n)| (r.as_str().to_string(), (*n).into()))
+            .collect();
         let json = serde_json::json!({
             "urls": outcome.entries.len(),
             "pages_read": outcome.pages_read,
@@ -128,13 +146,26 @@ pub fn summary(settings: &Settings, outcome: &Outcome, written: Option<&WriteRep
     let mut shown = 0;
     for s in &outcome.skipped {
         if v.verbose || (surprising(s.reason) && shown < MAX_SKIP_WARNINGS) {
-            eprintln!("{}: {}: left out ({})", if v.verbose { "note" } else { "warning" }, s.file.display(), s.reason);
+            eprintln!(
+                "{}: {}: left out ({})",
+                if v.verbose { "note" } else { "warning" },
+                s.file.display(),
+                s.reason
+            );
             shown += 1;
         }
     }
-    let hidden = outcome.skipped.iter().filter(|s| surprising(s.reason)).count().saturating_sub(shown);
+    let hidden = outcome
+        .skipped
+        .iter()
+        .filter(|s| surprising(s.reason))
+        .count()
+        .saturating_sub(shown);
     if hidden > 0 && !v.verbose {
-        eprintln!("warning: … and {} more pages left out (see `sitemapgen list --excluded`)", thousands(hidden));
+        eprintln!(
+            "warning: … and {} more pages left out (see `sitemapgen list --excluded`)",
+            thousands(hidden)
+        );
     }
     if v.verbose {
         for n in &outcome.notes {
@@ -148,9 +179,24 @@ pub fn summary(settings: &Settings, outcome: &Outcome, written: Option<&WriteRep
     let target = written
         .and_then(|w| w.files.last())
         .map(|f| f.display().to_string())
-        .unwrap_or_else(|| settings.output_dir.join(&settings.file_name).display().to_string());
-    let parts = written.map_or(1, |w| w.files.iter().filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz")).count());
-    let files = if parts > 1 { format!(" ({parts} files)") } else { String::new() };
+        .unwrap_or_else(|| {
+            settings
+                .output_dir
+                .join(&settings.file_name)
+                .display()
+                .to_string()
+        });
+    let parts = written.map_or(1, |w| {
+        w.files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz"))
+            .count()
+    });
+    let files = if parts > 1 {
+        format!(" ({parts} files)")
+    } else {
+        String::new()
+    };
     let urls = outcome.entries.len();
     eprintln!(
         "wrote {} URL{} to {target}{files} in {:.2} s{}",
@@ -181,7 +227,12 @@ pub struct CheckDiff {
 impl CheckDiff {
     /// True when the disk already holds exactly what build would write.
     pub fn is_clean(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty() && self.missing.is_empty() && self.extra.is_empty() && self.differing.is_empty()
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.missing.is_empty()
+            && self.extra.is_empty()
+            && self.differing.is_empty()
     }
 }
 
@@ -199,10 +250,20 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
     for f in &files {
         let path = settings.output_dir.join(&f.name);
-        collect_urls(&plain_bytes(&f.name, &f.bytes), &mut new_urls, &mut BTreeSet::new(), &settings.base_url);
+        collect_urls(
+            &plain_bytes(&f.name, &f.bytes),
+            &mut new_urls,
+            &mut BTreeSet::new(),
+            &settings.base_url,
+        );
         match std::fs::read(&path) {
             Ok(disk) => {
-                collect_urls(&plain_bytes(&f.name, &disk), &mut old_urls, &mut old_parts, &settings.base_url);
+                collect_urls(
+                    &plain_bytes(&f.name, &disk),
+                    &mut old_urls,
+                    &mut old_parts,
+                    &settings.base_url,
+                );
                 if disk != f.bytes {
                     diff.differing.push(f.name.clone());
                 }
@@ -216,7 +277,12 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         if !written.contains(part.as_str()) {
             let path = settings.output_dir.join(&part);
             if let Ok(disk) = std::fs::read(&path) {
-                collect_urls(&plain_bytes(&part, &disk), &mut old_urls, &mut BTreeSet::new(), &settings.base_url);
+                collect_urls(
+                    &plain_bytes(&part, &disk),
+                    &mut old_urls,
+                    &mut BTreeSet::new(),
+                    &settings.base_url,
+                );
             }
             diff.extra.push(part);
         }
@@ -228,7 +294,11 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             Some(_) => {}
         }
     }
-    diff.removed = old_urls.keys().filter(|l| !new_urls.contains_key(*l)).cloned().collect();
+    diff.removed = old_urls
+        .keys()
+        .filter(|l| !new_urls.contains_key(*l))
+        .cloned()
+        .collect();
     Ok(diff)
 }
 
@@ -243,11 +313,17 @@ fn plain_bytes(name: &str, bytes: &[u8]) -> Vec<u8> {
 }
 
 /// Collects `<url>` locs with their lastmod, and the part files an index lists.
-fn collect_urls(xml: &[u8], urls: &mut BTreeMap<String, String>, parts: &mut BTreeSet<String>, base: &url::Url) {
+fn collect_urls(
+    xml: &[u8],
+    urls: &mut BTreeMap<String, String>,
+    parts: &mut BTreeSet<String>,
+    base: &url::Url,
+) {
     use quick_xml::events::Event;
     let mut reader = quick_xml::Reader::from_reader(xml);
     let mut buf = Vec::new();
-    let (mut in_index, mut field, mut loc, mut lastmod) = (false, String::new(), String::new(), String::new());
+    let (mut in_index, mut field, mut loc, mut lastmod) =
+        (false, String::new(), String::new(), String::new());
     loop {
         match reader.read_event_into(&mut buf) {
             Ok(Event::Start(e)) => {
@@ -262,7 +338,14 @@ fn collect_urls(xml: &[u8], urls: &mut BTreeMap<String, String>, parts: &mut BTr
                 field = name;
             }
             Ok(Event::Text(t)) => {
-                let text = t.decode().map(|c| quick_xml::escape::unescape(&c).map(|u| u.into_owned()).unwrap_or_default()).unwrap_or_default();
+                let text = t
+                    .decode()
+                    .map(|c| {
+                        quick_xml::escape::unescape(&c)
+                            .map(|u| u.into_owned())
+                            .unwrap_or_default()
+                    })
+                    .unwrap_or_default();
                 match field.as_str() {
                     "loc" => loc.push_str(text.trim()),
                     "lastmod" => lastmod.push_str(text.trim()),
@@ -314,7 +397,11 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
     let dir = settings.output_dir.display();
     if diff.is_clean() {
         if !v.quiet {
-            eprintln!("{dir}/{} is up to date ({} URLs)", settings.file_name, thousands(outcome.entries.len()));
+            eprintln!(
+                "{dir}/{} is up to date ({} URLs)",
+                settings.file_name,
+                thousands(outcome.entries.len())
+            );
         }
         return;
     }
@@ -331,13 +418,42 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
             println!("  … and {} more", thousands(items.len() - SHOW));
         }
     };
-    list("files missing", diff.missing.iter().map(|f| format!("{dir}/{f}")).collect());
-    list("files build would remove", diff.extra.iter().map(|f| format!("{dir}/{f}")).collect());
+    list(
+        "files missing",
+        diff.missing.iter().map(|f| format!("{dir}/{f}")).collect(),
+    );
+    list(
+        "files build would remove",
+        diff.extra.iter().map(|f| format!("{dir}/{f}")).collect(),
+    );
     list("URLs added", diff.added.clone());
     list("URLs removed", diff.removed.clone());
-    list("lastmod changed", diff.changed.iter().map(|(l, o, n)| format!("{l}: {} -> {}", if o.is_empty() { "none" } else { o }, if n.is_empty() { "none" } else { n })).collect());
-    if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() && diff.missing.is_empty() && diff.extra.is_empty() {
-        list("files that differ (same URLs and dates; other fields or formatting)", diff.differing.iter().map(|f| format!("{dir}/{f}")).collect());
+    list(
+        "lastmod changed",
+        diff.changed
+            .iter()
+            .map(|(l, o, n)| {
+                format!(
+                    "{l}: {} -> {}",
+                    if o.is_empty() { "none" } else { o },
+                    if n.is_empty() { "none" } else { n }
+                )
+            })
+            .collect(),
+    );
+    if diff.added.is_empty()
+        && diff.removed.is_empty()
+        && diff.changed.is_empty()
+        && diff.missing.is_empty()
+        && diff.extra.is_empty()
+    {
+        list(
+            "files that differ (same URLs and dates; other fields or formatting)",
+            diff.differing
+                .iter()
+                .map(|f| format!("{dir}/{f}"))
+                .collect(),
+        );
     }
     println!("the sitemap is stale: run `sitemapgen build`");
 }
@@ -348,7 +464,10 @@ pub fn list(outcome: &Outcome, excluded: bool, format: Format) {
     if excluded {
         for s in &outcome.skipped {
             if json {
-                println!("{}", serde_json::json!({"file": s.file.display().to_string(), "reason": s.reason.as_str()}));
+                println!(
+                    "{}",
+                    serde_json::json!({"file": s.file.display().to_string(), "reason": s.reason.as_str()})
+                );
             } else {
                 println!("{}\t{}", s.file.display(), s.reason);
             }
@@ -391,13 +510,21 @@ pub fn list(outcome: &Outcome, excluded: bool, format: Format) {
 /// Validates files and prints the findings; returns the exit code (0, 1 or 2).
 pub fn validate(files: &[std::path::PathBuf], base_url: Option<&str>, v: &Verbosity) -> Result<u8> {
     let base = match base_url {
-        Some(b) => Some(crate::config::parse_base_url(b).map_err(|m| Error::config(Path::new("--base-url"), None, m))?),
+        Some(b) => Some(
+            crate::config::parse_base_url(b)
+                .map_err(|m| Error::config(Path::new("--base-url"), None, m))?,
+        ),
         None => None,
     };
     let opts = crate::validate::ValidateOptions { base_url: base };
     let _ = v;
-    let code = crate::validate::run(files, &opts, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
-        .map_err(|e| Error::io("standard output", e))?;
+    let code = crate::validate::run(
+        files,
+        &opts,
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )
+    .map_err(|e| Error::io("standard output", e))?;
     Ok(u8::try_from(code).unwrap_or(2))
 }
 
@@ -420,6 +547,9 @@ mod tests {
         c.insert(Reason::Draft, 12);
         assert_eq!(left_out_phrase(&c), "; 12 drafts left out");
         c.insert(Reason::ExcludedByConfig, 3);
-        assert_eq!(left_out_phrase(&c), "; 12 drafts and 3 excluded pages left out");
+        assert_eq!(
+            left_out_phrase(&c),
+            "; 12 drafts and 3 excluded pages left out"
+        );
     }
 }

@@ -40,7 +40,8 @@ pub struct ScanOptions {
 pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
     let mut b = GlobSetBuilder::new();
     for p in patterns {
-        let g = Glob::new(p).map_err(|e| Error::config(origin, None, format!("bad glob '{p}': {e}")))?;
+        let g = Glob::new(p)
+            .map_err(|e| Error::config(origin, None, format!("bad glob '{p}': {e}")))?;
         b.add(g);
     }
     b.build()
@@ -62,7 +63,10 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
                 ),
             ));
         }
-        let canonical_root = root.dir.canonicalize().map_err(|e| Error::io(&root.dir, e))?;
+        let canonical_root = root
+            .dir
+            .canonicalize()
+            .map_err(|e| Error::io(&root.dir, e))?;
         let walker = WalkDir::new(&root.dir)
             .follow_links(false)
             .sort_by_file_name()
@@ -77,14 +81,23 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             });
         for entry in walker {
             let entry = entry.map_err(|e| {
-                let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| root.dir.clone());
-                Error::io(path, e.into_io_error().unwrap_or_else(|| std::io::Error::other("filesystem loop")))
+                let path = e
+                    .path()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| root.dir.clone());
+                Error::io(
+                    path,
+                    e.into_io_error()
+                        .unwrap_or_else(|| std::io::Error::other("filesystem loop")),
+                )
             })?;
             let ft = entry.file_type();
             let path = entry.path();
             if ft.is_symlink() {
                 // A link is followed only when it stays inside the content tree.
-                let Ok(target) = path.canonicalize() else { continue };
+                let Ok(target) = path.canonicalize() else {
+                    continue;
+                };
                 if !target.starts_with(&canonical_root) || !target.is_file() {
                     continue;
                 }
@@ -97,7 +110,11 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             }
             let rel_path = path.strip_prefix(&root.dir).unwrap_or(path);
             let Some(rel) = rel_path.to_str() else {
-                return Err(Error::input(path, None, "the file name is not valid UTF-8: rename it"));
+                return Err(Error::input(
+                    path,
+                    None,
+                    "the file name is not valid UTF-8: rename it",
+                ));
             };
             let rel = rel.replace('\\', "/");
             if exclude.is_match(&rel) {
@@ -128,25 +145,48 @@ mod tests {
     }
 
     fn rels(d: &Path, opts: &ScanOptions) -> Vec<String> {
-        let roots = [ContentRoot { dir: d.to_path_buf(), lang: None }];
-        scan(&roots, opts, Path::new("t")).unwrap().into_iter().map(|f| f.rel).collect()
+        let roots = [ContentRoot {
+            dir: d.to_path_buf(),
+            lang: None,
+        }];
+        scan(&roots, opts, Path::new("t"))
+            .unwrap()
+            .into_iter()
+            .map(|f| f.rel)
+            .collect()
     }
 
     #[test]
     fn finds_pages_sorted_and_skips_the_rest() {
-        let d = tree(&["b.md", "a/_index.md", "a/x.md", ".hidden.md", ".dir/y.md", "UP.MD", "n.txt", "o.markdown", "wip.tmp.md"]);
+        let d = tree(&[
+            "b.md",
+            "a/_index.md",
+            "a/x.md",
+            ".hidden.md",
+            ".dir/y.md",
+            "UP.MD",
+            "n.txt",
+            "o.markdown",
+            "wip.tmp.md",
+        ]);
         let opts = ScanOptions {
             extensions: vec!["md".into()],
             skip_hidden_dirs: false,
             exclude: vec!["*.tmp.md".into()],
         };
-        assert_eq!(rels(d.path(), &opts), [".dir/y.md", "a/_index.md", "a/x.md", "b.md"]);
+        assert_eq!(
+            rels(d.path(), &opts),
+            [".dir/y.md", "a/_index.md", "a/x.md", "b.md"]
+        );
         let opts = ScanOptions {
             extensions: vec!["md".into(), "markdown".into()],
             skip_hidden_dirs: true,
             exclude: vec![],
         };
-        assert_eq!(rels(d.path(), &opts), ["a/_index.md", "a/x.md", "b.md", "o.markdown", "wip.tmp.md"]);
+        assert_eq!(
+            rels(d.path(), &opts),
+            ["a/_index.md", "a/x.md", "b.md", "o.markdown", "wip.tmp.md"]
+        );
     }
 
     #[cfg(unix)]
@@ -154,17 +194,31 @@ mod tests {
     fn symlinks_do_not_leave_the_tree() {
         let outside = tree(&["secret.md"]);
         let d = tree(&["real.md"]);
-        std::os::unix::fs::symlink(outside.path().join("secret.md"), d.path().join("out.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), d.path().join("out.md"))
+            .unwrap();
         std::os::unix::fs::symlink(d.path().join("real.md"), d.path().join("alias.md")).unwrap();
-        let opts = ScanOptions { extensions: vec!["md".into()], skip_hidden_dirs: true, exclude: vec![] };
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+        };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
     }
 
     #[test]
     fn a_missing_content_dir_is_a_config_error() {
-        let roots = [ContentRoot { dir: PathBuf::from("/nonexistent/content"), lang: None }];
-        let opts = ScanOptions { extensions: vec!["md".into()], skip_hidden_dirs: true, exclude: vec![] };
-        let err = scan(&roots, &opts, Path::new("sitemap.toml")).unwrap_err().to_string();
+        let roots = [ContentRoot {
+            dir: PathBuf::from("/nonexistent/content"),
+            lang: None,
+        }];
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+        };
+        let err = scan(&roots, &opts, Path::new("sitemap.toml"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("/nonexistent/content"), "{err}");
     }
 }

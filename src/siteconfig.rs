@@ -152,13 +152,30 @@ pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
         .iter()
         .map(|n| site_dir.join(n))
         .find(|p| p.is_file() && (requested == Style::Zola || file_has_key(p, "base_url")));
-    let hugo = ["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"]
-        .iter()
-        .map(|n| site_dir.join(n))
-        .find(|p| p.is_file() && Some(p) != zola.as_ref());
+    let hugo = [
+        "hugo.toml",
+        "hugo.yaml",
+        "hugo.yml",
+        "hugo.json",
+        "config.toml",
+        "config.yaml",
+        "config.yml",
+        "config.json",
+    ]
+    .iter()
+    .map(|n| site_dir.join(n))
+    .find(|p| p.is_file() && Some(p) != zola.as_ref());
     let hugo_dir = site_dir.join("config").join("_default");
     match requested {
-        Style::Zola => zola.map_or_else(|| Ok(SiteConfig { style: Style::Zola, ..Default::default() }), |p| read_zola(&p)),
+        Style::Zola => zola.map_or_else(
+            || {
+                Ok(SiteConfig {
+                    style: Style::Zola,
+                    ..Default::default()
+                })
+            },
+            |p| read_zola(&p),
+        ),
         Style::Hugo => read_hugo(hugo.as_deref(), &hugo_dir),
         Style::Plain => Ok(SiteConfig::default()),
         Style::Auto => {
@@ -175,7 +192,10 @@ pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
 
 fn file_has_key(path: &Path, key: &str) -> bool {
     std::fs::read_to_string(path)
-        .map(|t| t.lines().any(|l| l.trim_start().starts_with(key) && l.contains('=')))
+        .map(|t| {
+            t.lines()
+                .any(|l| l.trim_start().starts_with(key) && l.contains('='))
+        })
         .unwrap_or(false)
 }
 
@@ -215,15 +235,20 @@ pub fn toml_to_json(v: toml::Value) -> Value {
         toml::Value::Boolean(b) => Value::Bool(b),
         toml::Value::Datetime(d) => Value::String(d.to_string()),
         toml::Value::Array(a) => Value::Array(a.into_iter().map(toml_to_json).collect()),
-        toml::Value::Table(t) => Value::Object(t.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect()),
+        toml::Value::Table(t) => {
+            Value::Object(t.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect())
+        }
     }
 }
 
 /// Case-insensitive key lookup (Hugo keys are case-insensitive).
 pub fn get<'a>(map: &'a Value, key: &str) -> Option<&'a Value> {
     let obj = map.as_object()?;
-    obj.get(key)
-        .or_else(|| obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v))
+    obj.get(key).or_else(|| {
+        obj.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+    })
 }
 
 fn get_str(map: &Value, key: &str) -> Option<String> {
@@ -236,7 +261,10 @@ fn get_bool(map: &Value, key: &str) -> Option<bool> {
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     match v {
-        Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect(),
         Some(Value::String(s)) => vec![s.clone()],
         _ => Vec::new(),
     }
@@ -303,7 +331,9 @@ fn zola_taxonomies(v: Option<&Value>) -> std::result::Result<Vec<Taxonomy>, Stri
             let name = get_str(t, "name").ok_or("every [[taxonomies]] entry needs a name")?;
             Ok(Taxonomy {
                 name,
-                paginate_by: get(t, "paginate_by").and_then(Value::as_u64).map(|n| n as u32),
+                paginate_by: get(t, "paginate_by")
+                    .and_then(Value::as_u64)
+                    .map(|n| n as u32),
                 paginate_path: get_str(t, "paginate_path").unwrap_or_else(|| "page".into()),
                 render: get_bool(t, "render").unwrap_or(true),
             })
@@ -340,11 +370,20 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         let mut files: Vec<PathBuf> = std::fs::read_dir(default_dir)
             .map_err(|e| Error::io(default_dir, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("toml" | "yaml" | "yml" | "json")))
+            .filter(|p| {
+                matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("toml" | "yaml" | "yml" | "json")
+                )
+            })
             .collect();
         files.sort();
         for p in files {
-            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+            let stem = p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
             let value = read_value(&p)?;
             if stem == "hugo" || stem == "config" {
                 config_file.get_or_insert_with(|| p.clone());
@@ -356,18 +395,25 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
             }
         }
     }
-    let path = config_file.clone().unwrap_or_else(|| default_dir.to_path_buf());
+    let path = config_file
+        .clone()
+        .unwrap_or_else(|| default_dir.to_path_buf());
     let bad = |m: String| Error::config(&path, None, m);
     let mut c = SiteConfig {
         style: Style::Hugo,
         config_file,
         base_url: get_str(&v, "baseURL"),
-        default_language: get_str(&v, "defaultContentLanguage").unwrap_or_else(|| "en".into()).to_ascii_lowercase(),
+        default_language: get_str(&v, "defaultContentLanguage")
+            .unwrap_or_else(|| "en".into())
+            .to_ascii_lowercase(),
         default_language_in_subdir: get_bool(&v, "defaultContentLanguageInSubdir").unwrap_or(false),
         ugly_urls: get_bool(&v, "uglyURLs").unwrap_or(false),
         disable_path_to_lower: get_bool(&v, "disablePathToLower").unwrap_or(false),
         remove_path_accents: get_bool(&v, "removePathAccents").unwrap_or(false),
-        disable_kinds: strings(get(&v, "disableKinds")).into_iter().map(|k| k.to_ascii_lowercase()).collect(),
+        disable_kinds: strings(get(&v, "disableKinds"))
+            .into_iter()
+            .map(|k| k.to_ascii_lowercase())
+            .collect(),
         timezone: get_str(&v, "timeZone"),
         content_dir: get_str(&v, "contentDir").map(PathBuf::from),
         publish_dir: get_str(&v, "publishDir").map(PathBuf::from),
@@ -379,7 +425,12 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
     };
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {
-            c.frontmatter_lastmod = Some(strings(Some(l)).into_iter().map(|s| s.to_ascii_lowercase()).collect());
+            c.frontmatter_lastmod = Some(
+                strings(Some(l))
+                    .into_iter()
+                    .map(|s| s.to_ascii_lowercase())
+                    .collect(),
+            );
         }
     }
     if let Some(sm) = get(&v, "sitemap") {
@@ -393,7 +444,9 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
             match pat {
                 Value::String(s) => c.permalinks.push((k.to_ascii_lowercase(), s.clone())),
                 // Hugo 0.112+ nests by kind (`[permalinks.page]`); take `page` and `term`.
-                Value::Object(inner) if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") => {
+                Value::Object(inner)
+                    if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") =>
+                {
                     for (sec, s) in inner {
                         if let Some(s) = s.as_str() {
                             c.permalinks.push((sec.to_ascii_lowercase(), s.to_string()));
@@ -407,13 +460,22 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
     }
     c.taxonomies = match get(&v, "taxonomies") {
         Some(Value::Object(t)) => {
-            let mut names: Vec<String> = t.values().filter_map(|x| x.as_str().map(str::to_ascii_lowercase)).collect();
+            let mut names: Vec<String> = t
+                .values()
+                .filter_map(|x| x.as_str().map(str::to_ascii_lowercase))
+                .collect();
             names.sort();
             names.into_iter().map(hugo_taxonomy).collect()
         }
-        _ => vec![hugo_taxonomy("categories".into()), hugo_taxonomy("tags".into())],
+        _ => vec![
+            hugo_taxonomy("categories".into()),
+            hugo_taxonomy("tags".into()),
+        ],
     };
-    let disabled_langs: Vec<String> = strings(get(&v, "disableLanguages")).into_iter().map(|l| l.to_ascii_lowercase()).collect();
+    let disabled_langs: Vec<String> = strings(get(&v, "disableLanguages"))
+        .into_iter()
+        .map(|l| l.to_ascii_lowercase())
+        .collect();
     if let Some(Value::Object(langs)) = get(&v, "languages") {
         for (code, l) in langs {
             let code = code.to_ascii_lowercase();
@@ -428,7 +490,8 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
                 weight: get(l, "weight").and_then(Value::as_i64).unwrap_or(0),
                 base_url: get_str(l, "baseURL"),
                 content_dir: get_str(l, "contentDir").map(PathBuf::from),
-                hreflang: get_str(l, "languageCode").or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
+                hreflang: get_str(l, "languageCode")
+                    .or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
                 changefreq,
                 priority,
                 taxonomies: None,
@@ -476,7 +539,10 @@ fn hugo_sitemap_fields(sm: &Value) -> std::result::Result<SitemapFields, String>
         // Hugo's -1 means "no priority".
         Some(Value::Number(n)) => match n.as_f64() {
             Some(f) if f < 0.0 => None,
-            Some(f) => Some(Priority::from_f64(f).ok_or_else(|| format!("[sitemap] priority {f} is outside 0.0–1.0"))?),
+            Some(f) => Some(
+                Priority::from_f64(f)
+                    .ok_or_else(|| format!("[sitemap] priority {f} is outside 0.0–1.0"))?,
+            ),
             None => None,
         },
         Some(Value::String(s)) => Some(s.parse()?),
@@ -506,29 +572,59 @@ mod tests {
         assert_eq!(c.style, Style::Zola);
         assert_eq!(c.base_url.as_deref(), Some("https://z.org"));
         assert_eq!(c.taxonomies[0].paginate_by, Some(2));
-        assert_eq!(c.languages.iter().map(|l| l.code.as_str()).collect::<Vec<_>>(), ["en", "fr"]);
+        assert_eq!(
+            c.languages
+                .iter()
+                .map(|l| l.code.as_str())
+                .collect::<Vec<_>>(),
+            ["en", "fr"]
+        );
     }
 
     #[test]
     fn detects_hugo_and_merges_config_default() {
         let d = site(&[
-            ("hugo.toml", "baseURL = \"https://h.org/\"\nuglyURLs = true\n[taxonomies]\ntag = \"tags\"\n"),
-            ("config/_default/languages.toml", "[en]\nweight = 1\n[de]\nweight = 2\ncontentDir = \"content/de\"\n"),
+            (
+                "hugo.toml",
+                "baseURL = \"https://h.org/\"\nuglyURLs = true\n[taxonomies]\ntag = \"tags\"\n",
+            ),
+            (
+                "config/_default/languages.toml",
+                "[en]\nweight = 1\n[de]\nweight = 2\ncontentDir = \"content/de\"\n",
+            ),
             ("config/_default/params.yaml", "x: 1\n"),
         ]);
         let c = load(d.path(), Style::Auto).unwrap();
         assert_eq!(c.style, Style::Hugo);
         assert!(c.ugly_urls);
         assert_eq!(c.taxonomies.len(), 1);
-        assert_eq!(c.languages.iter().map(|l| l.code.as_str()).collect::<Vec<_>>(), ["en", "de"]);
-        assert_eq!(c.languages[1].content_dir.as_deref(), Some(Path::new("content/de")));
+        assert_eq!(
+            c.languages
+                .iter()
+                .map(|l| l.code.as_str())
+                .collect::<Vec<_>>(),
+            ["en", "de"]
+        );
+        assert_eq!(
+            c.languages[1].content_dir.as_deref(),
+            Some(Path::new("content/de"))
+        );
     }
 
     #[test]
     fn hugo_defaults_to_tags_and_categories_and_reads_yaml() {
-        let d = site(&[("hugo.yaml", "baseURL: https://h.org/\nsitemap:\n  changefreq: weekly\n  priority: -1\n")]);
+        let d = site(&[(
+            "hugo.yaml",
+            "baseURL: https://h.org/\nsitemap:\n  changefreq: weekly\n  priority: -1\n",
+        )]);
         let c = load(d.path(), Style::Auto).unwrap();
-        assert_eq!(c.taxonomies.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["categories", "tags"]);
+        assert_eq!(
+            c.taxonomies
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>(),
+            ["categories", "tags"]
+        );
         assert_eq!(c.default_changefreq, Some(ChangeFreq::Weekly));
         assert_eq!(c.default_priority, None);
     }

@@ -72,7 +72,10 @@ fn locs_are_percent_encoded_and_xml_escaped() {
     write_tree(
         d.path(),
         &[
-            ("config.toml", "base_url = \"https://example.com\"\n[slugify]\npaths = \"off\"\n"),
+            (
+                "config.toml",
+                "base_url = \"https://example.com\"\n[slugify]\npaths = \"off\"\n",
+            ),
             ("content/a&b.md", "+++\n+++\n"),
             ("content/it's.md", "+++\n+++\n"),
             ("content/say \"hi\".md", "+++\n+++\n"),
@@ -84,7 +87,11 @@ fn locs_are_percent_encoded_and_xml_escaped() {
     let o = build(d.path(), &["--style", "zola"]);
     assert!(o.status.success(), "{}", text(&o));
     let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
-    let locs: Vec<&str> = xml.lines().filter_map(|l| l.trim().strip_prefix("<loc>")).map(|l| l.trim_end_matches("</loc>")).collect();
+    let locs: Vec<&str> = xml
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("<loc>"))
+        .map(|l| l.trim_end_matches("</loc>"))
+        .collect();
     assert_eq!(
         locs,
         [
@@ -112,16 +119,31 @@ fn a_120000_page_site_is_split_into_valid_parts_and_an_index() {
         std::fs::write(dir.join("_index.md"), "+++\n+++\n").unwrap();
         for p in 0..1000 {
             let day = 1 + (s * 1000 + p) % 28;
-            std::fs::write(dir.join(format!("p{p:04}.md")), format!("+++\ndate = 2024-02-{day:02}\n+++\n")).unwrap();
+            std::fs::write(
+                dir.join(format!("p{p:04}.md")),
+                format!("+++\ndate = 2024-02-{day:02}\n+++\n"),
+            )
+            .unwrap();
         }
     }
     // mtime would date the sections today: read dates from front matter only.
-    std::fs::write(d.path().join("sitemap.toml"), "lastmod = [\"front_matter\", \"published\"]\n").unwrap();
-    let o = build(d.path(), &["--config", d.path().join("sitemap.toml").to_str().unwrap()]);
+    std::fs::write(
+        d.path().join("sitemap.toml"),
+        "lastmod = [\"front_matter\", \"published\"]\n",
+    )
+    .unwrap();
+    let o = build(
+        d.path(),
+        &["--config", d.path().join("sitemap.toml").to_str().unwrap()],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let public = d.path().join("public");
     let index = std::fs::read_to_string(public.join("sitemap.xml")).unwrap();
-    assert!(index.contains("<sitemapindex"), "{}", &index[..200.min(index.len())]);
+    assert!(
+        index.contains("<sitemapindex"),
+        "{}",
+        &index[..200.min(index.len())]
+    );
     // 120,000 pages + 120 sections + home = 120,121 URLs: three parts.
     let mut total = 0;
     let mut files = vec![public.join("sitemap.xml")];
@@ -136,20 +158,33 @@ fn a_120000_page_site_is_split_into_valid_parts_and_an_index() {
     }
     assert!(!public.join("sitemap4.xml").exists());
     assert_eq!(total, 120_121);
-    assert_eq!(index.matches("<lastmod>2024-02-28</lastmod>").count(), 3, "each part's newest lastmod:\n{index}");
+    assert_eq!(
+        index.matches("<lastmod>2024-02-28</lastmod>").count(),
+        3,
+        "each part's newest lastmod:\n{index}"
+    );
     validate_with_xsd(&files);
 }
 
 #[test]
 fn gzip_output_validates_and_is_byte_identical_across_runs() {
     let d = tempfile::tempdir().unwrap();
-    write_tree(d.path(), &[("config.toml", ZOLA_CONFIG), ("content/a.md", "+++\ndate = 2024-01-01\n+++\n"), ("content/b.md", "+++\n+++\n")]);
+    write_tree(
+        d.path(),
+        &[
+            ("config.toml", ZOLA_CONFIG),
+            ("content/a.md", "+++\ndate = 2024-01-01\n+++\n"),
+            ("content/b.md", "+++\n+++\n"),
+        ],
+    );
     let o = build(d.path(), &["--gzip"]);
     assert!(o.status.success(), "{}", text(&o));
     let gz = d.path().join("public/sitemap.xml.gz");
     let first = std::fs::read(&gz).unwrap();
     let mut xml = String::new();
-    flate2::read::GzDecoder::new(&first[..]).read_to_string(&mut xml).unwrap();
+    flate2::read::GzDecoder::new(&first[..])
+        .read_to_string(&mut xml)
+        .unwrap();
     assert!(xml.starts_with("<?xml") && xml.contains("<loc>https://example.com/a/</loc>"));
     assert!(build(d.path(), &["--gzip"]).status.success());
     assert_eq!(std::fs::read(&gz).unwrap(), first, "same input, same bytes");
@@ -159,11 +194,22 @@ fn gzip_output_validates_and_is_byte_identical_across_runs() {
 #[test]
 fn a_second_run_writes_the_same_bytes() {
     let d = tempfile::tempdir().unwrap();
-    write_tree(d.path(), &[("config.toml", ZOLA_CONFIG), ("content/z.md", "+++\n+++\n"), ("content/a/_index.md", "+++\n+++\n"), ("content/a/b.md", "+++\ndate = 2023-01-01\n+++\n")]);
+    write_tree(
+        d.path(),
+        &[
+            ("config.toml", ZOLA_CONFIG),
+            ("content/z.md", "+++\n+++\n"),
+            ("content/a/_index.md", "+++\n+++\n"),
+            ("content/a/b.md", "+++\ndate = 2023-01-01\n+++\n"),
+        ],
+    );
     assert!(build(d.path(), &[]).status.success());
     let first = std::fs::read(d.path().join("public/sitemap.xml")).unwrap();
     assert!(build(d.path(), &[]).status.success());
-    assert_eq!(std::fs::read(d.path().join("public/sitemap.xml")).unwrap(), first);
+    assert_eq!(
+        std::fs::read(d.path().join("public/sitemap.xml")).unwrap(),
+        first
+    );
 }
 
 /// Each bad input: exit 2, a message naming the file (and line), the old sitemap untouched.
@@ -171,43 +217,102 @@ fn a_second_run_writes_the_same_bytes() {
 fn bad_input_exits_2_names_the_file_and_keeps_the_old_sitemap() {
     let long = format!("+++\nslug = \"{}\"\n+++\n", "a".repeat(2100));
     let cases: [(&str, &str, &str); 6] = [
-        ("bad-toml.md", "+++\ntitle = \"x\"\ndate = = 1\n+++\n", "bad-toml.md:3"),
+        (
+            "bad-toml.md",
+            "+++\ntitle = \"x\"\ndate = = 1\n+++\n",
+            "bad-toml.md:3",
+        ),
         ("unclosed.md", "+++\ntitle = \"x\"\n", "unclosed.md"),
-        ("freq.md", "+++\n[extra]\nchangefreq = \"fortnightly\"\n+++\n", "freq.md:3"),
-        ("prio.md", "+++\n[extra]\npriority = 1.5\n+++\n", "prio.md:3"),
+        (
+            "freq.md",
+            "+++\n[extra]\nchangefreq = \"fortnightly\"\n+++\n",
+            "freq.md:3",
+        ),
+        (
+            "prio.md",
+            "+++\n[extra]\npriority = 1.5\n+++\n",
+            "prio.md:3",
+        ),
         ("long.md", &long, "long.md"),
-        ("escape.md", "+++\npath = \"../../outside\"\n+++\n", "escape.md"),
+        (
+            "escape.md",
+            "+++\npath = \"../../outside\"\n+++\n",
+            "escape.md",
+        ),
     ];
     for (name, body, needle) in cases {
         let d = tempfile::tempdir().unwrap();
-        write_tree(d.path(), &[("config.toml", ZOLA_CONFIG), ("content/ok.md", "+++\n+++\n")]);
+        write_tree(
+            d.path(),
+            &[
+                ("config.toml", ZOLA_CONFIG),
+                ("content/ok.md", "+++\n+++\n"),
+            ],
+        );
         assert!(build(d.path(), &[]).status.success());
         let before = std::fs::read(d.path().join("public/sitemap.xml")).unwrap();
         write_tree(d.path(), &[(&format!("content/{name}"), body)]);
         let o = build(d.path(), &[]);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o));
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(needle), "{name}: expected '{needle}' in:\n{err}");
-        assert_eq!(std::fs::read(d.path().join("public/sitemap.xml")).unwrap(), before, "{name}: the old sitemap changed");
-        let leftovers: Vec<_> = std::fs::read_dir(d.path().join("public")).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(leftovers.len(), 1, "{name}: temp files left behind: {leftovers:?}");
+        assert!(
+            err.contains(needle),
+            "{name}: expected '{needle}' in:\n{err}"
+        );
+        assert_eq!(
+            std::fs::read(d.path().join("public/sitemap.xml")).unwrap(),
+            before,
+            "{name}: the old sitemap changed"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(d.path().join("public"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            leftovers.len(),
+            1,
+            "{name}: temp files left behind: {leftovers:?}"
+        );
     }
 }
 
 #[test]
 fn an_unparseable_date_and_a_foreign_host_are_errors() {
     let d = tempfile::tempdir().unwrap();
-    write_tree(d.path(), &[("config.toml", ZOLA_CONFIG), ("content/d.md", "+++\ntitle = \"x\"\ndate = \"last tuesday\"\n+++\n")]);
+    write_tree(
+        d.path(),
+        &[
+            ("config.toml", ZOLA_CONFIG),
+            (
+                "content/d.md",
+                "+++\ntitle = \"x\"\ndate = \"last tuesday\"\n+++\n",
+            ),
+        ],
+    );
     let o = build(d.path(), &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("d.md:3"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("d.md:3"),
+        "{}",
+        text(&o)
+    );
     assert!(!d.path().join("public/sitemap.xml").exists());
 
     let d = tempfile::tempdir().unwrap();
-    write_tree(d.path(), &[("hugo.toml", "baseURL = \"https://example.org/\"\n"), ("content/x.md", "---\nurl: https://evil.example/x/\n---\n")]);
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            ("content/x.md", "---\nurl: https://evil.example/x/\n---\n"),
+        ],
+    );
     let o = build(d.path(), &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("x.md"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("x.md"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -216,6 +321,15 @@ fn bad_usage_exits_2() {
     let o = run(d.path(), &["build", "--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let o = run(d.path(), &["build", "--site", d.path().to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "no base_url anywhere: {}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("base_url"), "{}", text(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "no base_url anywhere: {}",
+        text(&o)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("base_url"),
+        "{}",
+        text(&o)
+    );
 }

@@ -9,18 +9,29 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn fixture(case: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parity").join(case)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/parity")
+        .join(case)
 }
 
 /// The URLs the generator listed: expected-sitemap.xml, or every expected-<lang>-sitemap.xml.
 fn generator_urls(dir: &Path, drafts: bool) -> BTreeSet<String> {
-    let name = if drafts { "expected-sitemap-drafts.xml" } else { "expected-sitemap.xml" };
+    let name = if drafts {
+        "expected-sitemap-drafts.xml"
+    } else {
+        "expected-sitemap.xml"
+    };
     let main = std::fs::read_to_string(dir.join(name)).unwrap();
     let mut urls = url_locs(&main);
     for entry in std::fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();
         let f = p.file_name().unwrap().to_string_lossy().into_owned();
-        if f.starts_with("expected-") && f.ends_with("-sitemap.xml") && f != name && !f.contains("drafts") && !f.contains("nogitinfo") {
+        if f.starts_with("expected-")
+            && f.ends_with("-sitemap.xml")
+            && f != name
+            && !f.contains("drafts")
+            && !f.contains("nogitinfo")
+        {
             urls.extend(url_locs(&std::fs::read_to_string(&p).unwrap()));
         }
     }
@@ -41,7 +52,9 @@ fn our_urls(dir: &Path, extra_args: &[&str]) -> BTreeSet<String> {
     // A split sitemap lists its parts in an index.
     for n in 1.. {
         let part = out_dir.path().join(format!("sitemap{n}.xml"));
-        let Ok(x) = std::fs::read_to_string(&part) else { break };
+        let Ok(x) = std::fs::read_to_string(&part) else {
+            break;
+        };
         urls.extend(url_locs(&x));
     }
     common::validate_with_xsd(&[out_dir.path().join("sitemap.xml")]);
@@ -55,9 +68,15 @@ fn assert_parity(case: &str, args: &[&str], drafts: bool, we_leave_out: &[(&str,
     let ours = our_urls(&dir, args);
     let allowed: BTreeSet<String> = we_leave_out.iter().map(|(u, _)| u.to_string()).collect();
     for u in &allowed {
-        assert!(theirs.contains(u), "{case}: the table names {u}, which the generator did not list");
+        assert!(
+            theirs.contains(u),
+            "{case}: the table names {u}, which the generator did not list"
+        );
     }
-    let missing: Vec<&String> = theirs.iter().filter(|u| !ours.contains(*u) && !allowed.contains(*u)).collect();
+    let missing: Vec<&String> = theirs
+        .iter()
+        .filter(|u| !ours.contains(*u) && !allowed.contains(*u))
+        .collect();
     let extra: Vec<&String> = ours.iter().filter(|u| !theirs.contains(*u)).collect();
     let wrongly_listed: Vec<&String> = ours.iter().filter(|u| allowed.contains(*u)).collect();
     assert!(

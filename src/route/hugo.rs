@@ -52,7 +52,10 @@ impl Router for HugoRouter {
         let tax_names: HashSet<&str> = site.taxonomies.iter().map(|t| t.name.as_str()).collect();
         let kinds_off = |k: &str| site.disable_kinds.iter().any(|d| d == k);
 
-        let placed: Vec<Placed> = pages.iter().map(|p| place(p, &langs, &site.default_language)).collect();
+        let placed: Vec<Placed> = pages
+            .iter()
+            .map(|p| place(p, &langs, &site.default_language))
+            .collect();
 
         // Leaf bundle folders own every file below them (those files are resources).
         let leaf_dirs: HashSet<(Option<&str>, String)> = placed
@@ -79,53 +82,98 @@ impl Router for HugoRouter {
             let root_lang = page.file.root_lang.as_deref();
             let own_dir_is_leaf = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
             if leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs) || (own_dir_is_leaf && !pl.is_leaf) {
-                out.excluded.push(Excluded { page: i, reason: Reason::NotAPage });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::NotAPage,
+                });
                 continue;
             }
             // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
-            if pl.is_branch && !pl.dirs.is_empty() && pl.dirs.len() <= 2 && tax_names.contains(pl.dirs[0]) {
-                let term = pl.dirs.get(1).map(|t| term_key(t, site)).unwrap_or_default();
+            if pl.is_branch
+                && !pl.dirs.is_empty()
+                && pl.dirs.len() <= 2
+                && tax_names.contains(pl.dirs[0])
+            {
+                let term = pl
+                    .dirs
+                    .get(1)
+                    .map(|t| term_key(t, site))
+                    .unwrap_or_default();
                 tax_files.insert((pl.lang.clone(), pl.dirs[0].to_string(), term), i);
                 continue;
             }
             let eff = effective(i, pl, pages, &placed, &branch_dirs)?;
             if eff.draft && !s.include_drafts {
-                out.excluded.push(Excluded { page: i, reason: Reason::Draft });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::Draft,
+                });
                 continue;
             }
             // publishDate defaults to date.
             let publish = eff.publish_date.or(eff.date);
             if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
-                out.excluded.push(Excluded { page: i, reason: Reason::Future });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::Future,
+                });
                 continue;
             }
             if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
-                out.excluded.push(Excluded { page: i, reason: Reason::Expired });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::Expired,
+                });
                 continue;
             }
             if pl.is_leaf && eff.headless {
-                out.excluded.push(Excluded { page: i, reason: Reason::NotRendered });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::NotRendered,
+                });
                 continue;
             }
             let kind = if pl.is_branch {
-                if pl.dirs.is_empty() { Kind::Home } else { Kind::Section }
+                if pl.dirs.is_empty() {
+                    Kind::Home
+                } else {
+                    Kind::Section
+                }
             } else {
                 Kind::Page
             };
             // A nested folder without `_index.md` is no section: its `_index` would not exist.
             let path = page_path(page, pl, kind, site, &langs)?;
-            let key = page.fm.translation_key.clone().map(|k| format!("key:{k}")).unwrap_or_else(|| translation_path(pl));
+            let key = page
+                .fm
+                .translation_key
+                .clone()
+                .map(|k| format!("key:{k}"))
+                .unwrap_or_else(|| translation_path(pl));
             let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
-            r.priority = eff.priority.or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
-            r.changefreq = eff.changefreq.or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
-            let not_rendered = matches!(eff.build.render, Some(BuildRender::Never | BuildRender::Link));
+            r.priority = eff
+                .priority
+                .or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
+            r.changefreq = eff
+                .changefreq
+                .or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
+            let not_rendered = matches!(
+                eff.build.render,
+                Some(BuildRender::Never | BuildRender::Link)
+            );
             let not_listed = matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
             if not_rendered || not_listed {
                 // Hugo still counts these pages' dates in their sections.
-                out.excluded.push(Excluded { page: i, reason: Reason::NotRendered });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::NotRendered,
+                });
                 r.listed = false;
             } else if eff.sitemap_exclude {
-                out.excluded.push(Excluded { page: i, reason: Reason::SitemapOff });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::SitemapOff,
+                });
                 r.listed = false;
             }
             if pl.is_branch {
@@ -140,33 +188,61 @@ impl Router for HugoRouter {
             let key = (lang.to_string(), String::new());
             if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
                 section_route.insert(key, out.routes.len());
-                out.routes.push(Route::generated(Kind::Home, lang_prefix(site, lang, multilingual) + "/", lang, "home".into()));
+                out.routes.push(Route::generated(
+                    Kind::Home,
+                    lang_prefix(site, lang, multilingual) + "/",
+                    lang,
+                    "home".into(),
+                ));
             }
         }
         let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
         for (i, pl) in placed.iter().enumerate() {
             if let (Some(r), Some(top)) = (page_route[i], pl.dirs.first()) {
-                if !pl.is_branch && !section_route.contains_key(&(pl.lang.clone(), top.to_string())) && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string())) {
-                    implicit.entry((pl.lang.clone(), top.to_string())).or_default().push(r);
+                if !pl.is_branch
+                    && !section_route.contains_key(&(pl.lang.clone(), top.to_string()))
+                    && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string()))
+                {
+                    implicit
+                        .entry((pl.lang.clone(), top.to_string()))
+                        .or_default()
+                        .push(r);
                 }
             }
         }
         for ((lang, top), _) in implicit {
             let prefix = lang_prefix(site, &lang, multilingual);
             let seg = sanitize(&top, site);
-            let path = if site.ugly_urls { format!("{prefix}/{seg}.html") } else { format!("{prefix}/{seg}/") };
+            let path = if site.ugly_urls {
+                format!("{prefix}/{seg}.html")
+            } else {
+                format!("{prefix}/{seg}/")
+            };
             section_route.insert((lang.clone(), top.clone()), out.routes.len());
-            out.routes.push(Route::generated(Kind::Section, path, &lang, format!("section:{top}")));
+            out.routes.push(Route::generated(
+                Kind::Section,
+                path,
+                &lang,
+                format!("section:{top}"),
+            ));
         }
 
         // Roll dates up into the nearest section (home for top-level files).
         for (i, pl) in placed.iter().enumerate() {
             let Some(r) = page_route[i] else { continue };
-            let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf { &pl.dirs[..pl.dirs.len().saturating_sub(1)] } else { &pl.dirs };
+            let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf {
+                &pl.dirs[..pl.dirs.len().saturating_sub(1)]
+            } else {
+                &pl.dirs
+            };
             if pl.is_branch && pl.dirs.is_empty() {
                 continue;
             }
-            let parent = (0..=own_dirs.len()).rev().find_map(|d| section_route.get(&(pl.lang.clone(), own_dirs[..d].join("/"))).copied());
+            let parent = (0..=own_dirs.len()).rev().find_map(|d| {
+                section_route
+                    .get(&(pl.lang.clone(), own_dirs[..d].join("/")))
+                    .copied()
+            });
             if let Some(p) = parent {
                 if p != r {
                     out.routes[p].rollup.push(r);
@@ -206,35 +282,69 @@ impl Router for HugoRouter {
                     }
                 }
                 let tax_seg = sanitize(&tax.name, site);
-                let list_path = if site.ugly_urls { format!("{prefix}/{tax_seg}.html") } else { format!("{prefix}/{tax_seg}/") };
-                let list_file = tax_files.get(&(lang.to_string(), tax.name.clone(), String::new())).copied();
+                let list_path = if site.ugly_urls {
+                    format!("{prefix}/{tax_seg}.html")
+                } else {
+                    format!("{prefix}/{tax_seg}/")
+                };
+                let list_file = tax_files
+                    .get(&(lang.to_string(), tax.name.clone(), String::new()))
+                    .copied();
                 let list_route = (!kinds_off("taxonomy")).then(|| {
                     let mut r = match list_file {
-                        Some(i) => Route::for_page(i, &pages[i], Kind::Taxonomy, list_path, lang, format!("taxonomy:{}", tax.name)),
-                        None => Route::generated(Kind::Taxonomy, list_path, lang, format!("taxonomy:{}", tax.name)),
+                        Some(i) => Route::for_page(
+                            i,
+                            &pages[i],
+                            Kind::Taxonomy,
+                            list_path,
+                            lang,
+                            format!("taxonomy:{}", tax.name),
+                        ),
+                        None => Route::generated(
+                            Kind::Taxonomy,
+                            list_path,
+                            lang,
+                            format!("taxonomy:{}", tax.name),
+                        ),
                     };
-                    r.priority = r.priority.or_else(|| site.language(lang).and_then(|l| l.priority));
-                    r.changefreq = r.changefreq.or_else(|| site.language(lang).and_then(|l| l.changefreq));
+                    r.priority = r
+                        .priority
+                        .or_else(|| site.language(lang).and_then(|l| l.priority));
+                    r.changefreq = r
+                        .changefreq
+                        .or_else(|| site.language(lang).and_then(|l| l.changefreq));
                     out.routes.push(r);
                     out.routes.len() - 1
                 });
                 if kinds_off("term") {
                     continue;
                 }
-                let pattern = site.permalinks.iter().find(|(k, _)| *k == tax.name).map(|(_, p)| p.as_str());
+                let pattern = site
+                    .permalinks
+                    .iter()
+                    .find(|(k, _)| *k == tax.name)
+                    .map(|(_, p)| p.as_str());
                 for (term, members) in terms {
                     let path = match pattern {
-                        Some(p) => format!("{prefix}{}", expand_term_permalink(p, &term, &tax.name, site.ugly_urls)),
+                        Some(p) => format!(
+                            "{prefix}{}",
+                            expand_term_permalink(p, &term, &tax.name, site.ugly_urls)
+                        ),
                         None if site.ugly_urls => format!("{prefix}/{tax_seg}/{term}.html"),
                         None => format!("{prefix}/{tax_seg}/{term}/"),
                     };
                     let key = format!("term:{}/{term}", tax.name);
-                    let mut r = match tax_files.get(&(lang.to_string(), tax.name.clone(), term.clone())) {
-                        Some(&i) => Route::for_page(i, &pages[i], Kind::Term, path, lang, key),
-                        None => Route::generated(Kind::Term, path, lang, key),
-                    };
-                    r.priority = r.priority.or_else(|| site.language(lang).and_then(|l| l.priority));
-                    r.changefreq = r.changefreq.or_else(|| site.language(lang).and_then(|l| l.changefreq));
+                    let mut r =
+                        match tax_files.get(&(lang.to_string(), tax.name.clone(), term.clone())) {
+                            Some(&i) => Route::for_page(i, &pages[i], Kind::Term, path, lang, key),
+                            None => Route::generated(Kind::Term, path, lang, key),
+                        };
+                    r.priority = r
+                        .priority
+                        .or_else(|| site.language(lang).and_then(|l| l.priority));
+                    r.changefreq = r
+                        .changefreq
+                        .or_else(|| site.language(lang).and_then(|l| l.changefreq));
                     r.rollup = members;
                     if let Some(lr) = list_route {
                         let next = out.routes.len();
@@ -248,7 +358,11 @@ impl Router for HugoRouter {
     }
 }
 
-fn leaf_ancestor(leaf_dirs: &HashSet<(Option<&str>, String)>, root: Option<&str>, dirs: &[&str]) -> bool {
+fn leaf_ancestor(
+    leaf_dirs: &HashSet<(Option<&str>, String)>,
+    root: Option<&str>,
+    dirs: &[&str],
+) -> bool {
     (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs[..d].join("/"))))
 }
 
@@ -263,7 +377,13 @@ fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &str) -> Placed<'a> {
         .or_else(|| page.file.root_lang.clone())
         .or_else(|| page.fm.lang.clone())
         .unwrap_or_else(|| default_lang.to_string());
-    Placed { dirs, stem, lang, is_branch: stem == "_index", is_leaf: stem == "index" }
+    Placed {
+        dirs,
+        stem,
+        lang,
+        is_branch: stem == "_index",
+        is_leaf: stem == "index",
+    }
 }
 
 /// The key translations share: the path without language, or `translationKey`.
@@ -279,12 +399,18 @@ fn translation_path(pl: &Placed) -> String {
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
 fn sanitize(s: &str, site: &SiteConfig) -> String {
     let p = hugo_make_path(s, site.remove_path_accents);
-    if site.disable_path_to_lower { p } else { go_lower(&p) }
+    if site.disable_path_to_lower {
+        p
+    } else {
+        go_lower(&p)
+    }
 }
 
 /// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
 fn go_lower(s: &str) -> String {
-    s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+    s.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
 }
 
 /// A term's URL segment: terms that urlize alike are one term.
@@ -294,14 +420,23 @@ fn term_key(term: &str, site: &SiteConfig) -> String {
 
 fn lang_prefix(site: &SiteConfig, lang: &str, multilingual: bool) -> String {
     let own_host = site.language(lang).is_some_and(|l| l.base_url.is_some());
-    if !multilingual || own_host || (lang == site.default_language && !site.default_language_in_subdir) {
+    if !multilingual
+        || own_host
+        || (lang == site.default_language && !site.default_language_in_subdir)
+    {
         String::new()
     } else {
         format!("/{lang}")
     }
 }
 
-fn page_path(page: &Page, pl: &Placed, kind: Kind, site: &SiteConfig, langs: &[&str]) -> Result<String> {
+fn page_path(
+    page: &Page,
+    pl: &Placed,
+    kind: Kind,
+    site: &SiteConfig,
+    langs: &[&str],
+) -> Result<String> {
     let fm = &page.fm;
     let prefix = lang_prefix(site, &pl.lang, langs.len() > 1);
     let ugly = site.ugly_urls;
@@ -310,11 +445,19 @@ fn page_path(page: &Page, pl: &Placed, kind: Kind, site: &SiteConfig, langs: &[&
     }
     if let Some(url) = fm.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         if kind == Kind::Section {
-            let segs: Vec<String> = url.split('/').filter(|s| !s.is_empty()).map(|s| sanitize(s, site)).collect();
+            let segs: Vec<String> = url
+                .split('/')
+                .filter(|s| !s.is_empty())
+                .map(|s| sanitize(s, site))
+                .collect();
             return Ok(format!("{prefix}/{}/", segs.join("/")));
         }
         // A page's `url` is taken as written; without a leading slash it is language-relative.
-        let mut p = if url.starts_with('/') { url.to_string() } else { format!("{prefix}/{url}") };
+        let mut p = if url.starts_with('/') {
+            url.to_string()
+        } else {
+            format!("{prefix}/{url}")
+        };
         let last = p.rsplit('/').next().unwrap_or("");
         if !p.ends_with('/') && !last.contains('.') {
             p.push('/');
@@ -324,11 +467,18 @@ fn page_path(page: &Page, pl: &Placed, kind: Kind, site: &SiteConfig, langs: &[&
     let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
     if kind == Kind::Section {
         let joined = dir_segs.join("/");
-        return Ok(if ugly { format!("{prefix}/{joined}.html") } else { format!("{prefix}/{joined}/") });
+        return Ok(if ugly {
+            format!("{prefix}/{joined}.html")
+        } else {
+            format!("{prefix}/{joined}/")
+        });
     }
     // A leaf bundle is named by its folder.
     let (parent_segs, file_name) = if pl.is_leaf {
-        (&dir_segs[..dir_segs.len().saturating_sub(1)], pl.dirs.last().copied().unwrap_or(""))
+        (
+            &dir_segs[..dir_segs.len().saturating_sub(1)],
+            pl.dirs.last().copied().unwrap_or(""),
+        )
     } else {
         (&dir_segs[..], pl.stem)
     };
@@ -338,22 +488,55 @@ fn page_path(page: &Page, pl: &Placed, kind: Kind, site: &SiteConfig, langs: &[&
         .map(|s| sanitize(s, site).trim_matches('-').to_string())
         .filter(|s| !s.is_empty());
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
-    if let Some(pattern) = section.as_deref().and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec)).map(|(_, p)| p.as_str()) {
-        let expanded = expand_page_permalink(pattern, page, pl, slug.as_deref(), file_name, &dir_segs, site)
-            .map_err(|m| Error::input(page.file.path.clone(), None, m))?;
-        let p = if ugly && expanded.ends_with('/') && expanded.len() > 1 { format!("{}.html", &expanded[..expanded.len() - 1]) } else { expanded };
+    if let Some(pattern) = section
+        .as_deref()
+        .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
+        .map(|(_, p)| p.as_str())
+    {
+        let expanded = expand_page_permalink(
+            pattern,
+            page,
+            pl,
+            slug.as_deref(),
+            file_name,
+            &dir_segs,
+            site,
+        )
+        .map_err(|m| Error::input(page.file.path.clone(), None, m))?;
+        let p = if ugly && expanded.ends_with('/') && expanded.len() > 1 {
+            format!("{}.html", &expanded[..expanded.len() - 1])
+        } else {
+            expanded
+        };
         return Ok(format!("{prefix}{p}"));
     }
     let last = slug.unwrap_or_else(|| sanitize(file_name, site));
     let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
     segs.push(&last);
     let joined = segs.join("/");
-    Ok(if ugly { format!("{prefix}/{joined}.html") } else { format!("{prefix}/{joined}/") })
+    Ok(if ugly {
+        format!("{prefix}/{joined}.html")
+    } else {
+        format!("{prefix}/{joined}/")
+    })
 }
 
-fn expand_page_permalink(pattern: &str, page: &Page, pl: &Placed, slug: Option<&str>, file_name: &str, dir_segs: &[String], site: &SiteConfig) -> std::result::Result<String, String> {
+fn expand_page_permalink(
+    pattern: &str,
+    page: &Page,
+    pl: &Placed,
+    slug: Option<&str>,
+    file_name: &str,
+    dir_segs: &[String],
+    site: &SiteConfig,
+) -> std::result::Result<String, String> {
     let date = page.fm.date.or(page.fm.publish_date);
-    let title_slug = page.fm.title.as_deref().map(|t| sanitize(t, site)).unwrap_or_default();
+    let title_slug = page
+        .fm
+        .title
+        .as_deref()
+        .map(|t| sanitize(t, site))
+        .unwrap_or_default();
     let mut out = String::new();
     for (n, seg) in pattern.split('/').enumerate() {
         if n > 0 {
@@ -362,9 +545,17 @@ fn expand_page_permalink(pattern: &str, page: &Page, pl: &Placed, slug: Option<&
         let mut rest = seg;
         while let Some(pos) = rest.find(':') {
             out.push_str(&rest[..pos]);
-            let tok_end = rest[pos + 1..].find(|c: char| !c.is_ascii_alphanumeric()).map_or(rest.len(), |e| pos + 1 + e);
+            let tok_end = rest[pos + 1..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .map_or(rest.len(), |e| pos + 1 + e);
             let token = &rest[pos + 1..tok_end];
-            let need_date = || date.ok_or_else(|| format!("the permalink pattern '{pattern}' uses :{token} but the page has no date"));
+            let need_date = || {
+                date.ok_or_else(|| {
+                    format!(
+                        "the permalink pattern '{pattern}' uses :{token} but the page has no date"
+                    )
+                })
+            };
             let value = match token {
                 "year" => need_date()?.date().format("%Y").to_string(),
                 "month" => need_date()?.date().format("%m").to_string(),
@@ -373,13 +564,25 @@ fn expand_page_permalink(pattern: &str, page: &Page, pl: &Placed, slug: Option<&
                 "yearday" => need_date()?.date().format("%j").to_string(),
                 "weekday" => need_date()?.date().format("%w").to_string(),
                 "weekdayname" => go_lower(&need_date()?.date().format("%A").to_string()),
-                "slug" => slug.map(str::to_string).unwrap_or_else(|| if title_slug.is_empty() { sanitize(file_name, site) } else { title_slug.clone() }),
+                "slug" => slug.map(str::to_string).unwrap_or_else(|| {
+                    if title_slug.is_empty() {
+                        sanitize(file_name, site)
+                    } else {
+                        title_slug.clone()
+                    }
+                }),
                 "title" => title_slug.clone(),
                 "filename" | "contentbasename" => sanitize(file_name, site),
-                "slugorfilename" | "slugorcontentbasename" => slug.map(str::to_string).unwrap_or_else(|| sanitize(file_name, site)),
+                "slugorfilename" | "slugorcontentbasename" => slug
+                    .map(str::to_string)
+                    .unwrap_or_else(|| sanitize(file_name, site)),
                 "section" => dir_segs.first().cloned().unwrap_or_default(),
                 "sections" => dir_segs[..dir_segs.len() - usize::from(pl.is_leaf)].join("/"),
-                _ => return Err(format!("the permalink pattern '{pattern}' has an unknown token :{token}")),
+                _ => {
+                    return Err(format!(
+                        "the permalink pattern '{pattern}' has an unknown token :{token}"
+                    ))
+                }
             };
             out.push_str(&value);
             rest = &rest[tok_end..];
@@ -390,13 +593,26 @@ fn expand_page_permalink(pattern: &str, page: &Page, pl: &Placed, slug: Option<&
 }
 
 fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
-    let p = pattern.replace(":slug", term).replace(":title", term).replace(":section", tax);
+    let p = pattern
+        .replace(":slug", term)
+        .replace(":title", term)
+        .replace(":section", tax);
     let p = super::normalize(&p);
-    if ugly && p.ends_with('/') && p.len() > 1 { format!("{}.html", &p[..p.len() - 1]) } else { p }
+    if ugly && p.ends_with('/') && p.len() > 1 {
+        format!("{}.html", &p[..p.len() - 1])
+    } else {
+        p
+    }
 }
 
 /// Applies the cascades of the branch bundles above a page to its own values.
-fn effective(i: usize, pl: &Placed, pages: &[Page], placed: &[Placed], branches: &HashMap<(String, String), usize>) -> Result<Effective> {
+fn effective(
+    i: usize,
+    pl: &Placed,
+    pages: &[Page],
+    placed: &[Placed],
+    branches: &HashMap<(String, String), usize>,
+) -> Result<Effective> {
     let fm: &FrontMatter = &pages[i].fm;
     let mut e = Effective {
         draft: fm.draft.unwrap_or(false),
@@ -409,13 +625,19 @@ fn effective(i: usize, pl: &Placed, pages: &[Page], placed: &[Placed], branches:
         priority: fm.priority,
         changefreq: fm.changefreq,
     };
-    let own_depth = if pl.is_branch { pl.dirs.len() } else { pl.dirs.len() + 1 };
+    let own_depth = if pl.is_branch {
+        pl.dirs.len()
+    } else {
+        pl.dirs.len() + 1
+    };
     // Nearest section first, so a closer cascade wins.
     for depth in (0..own_depth.min(pl.dirs.len() + 1)).rev() {
         if pl.is_branch && depth == pl.dirs.len() {
             continue;
         }
-        let Some(&b) = branches.get(&(pl.lang.clone(), pl.dirs[..depth].join("/"))) else { continue };
+        let Some(&b) = branches.get(&(pl.lang.clone(), pl.dirs[..depth].join("/"))) else {
+            continue;
+        };
         // A draft section takes its whole subtree with it.
         if pages[b].fm.draft == Some(true) {
             e.draft = true;
@@ -444,7 +666,9 @@ fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str, _from: &Placed) -> Resul
     }
     if let Some(glob) = &c.target_path {
         let g = Glob::new(glob.trim_start_matches('/'))
-            .map_err(|e| Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}")))?
+            .map_err(|e| {
+                Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}"))
+            })?
             .compile_matcher();
         let no_ext = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
         if !g.is_match(rel) && !g.is_match(no_ext) {

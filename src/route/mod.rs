@@ -78,7 +78,14 @@ pub struct Route {
 
 impl Route {
     /// A listed route for a content file, with the file's own priority and changefreq.
-    pub fn for_page(index: usize, page: &Page, kind: Kind, path: String, lang: &str, key: String) -> Route {
+    pub fn for_page(
+        index: usize,
+        page: &Page,
+        kind: Kind,
+        path: String,
+        lang: &str,
+        key: String,
+    ) -> Route {
         Route {
             page: Some(index),
             priority: page.fm.priority,
@@ -203,7 +210,10 @@ fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r.page.map(|p| pages[p].file.path.clone()).unwrap_or_default();
+            let file = r
+                .page
+                .map(|p| pages[p].file.path.clone())
+                .unwrap_or_default();
             errors.push(Error::input(file, None, msg));
             continue;
         }
@@ -225,7 +235,10 @@ fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
                 (Some(a), None) | (None, Some(a)) => errors.push(Error::input(
                     pages[a].file.path.clone(),
                     None,
-                    format!("publishes at {}, a URL the generator uses for a generated page", r.path),
+                    format!(
+                        "publishes at {}, a URL the generator uses for a generated page",
+                        r.path
+                    ),
                 )),
                 (None, None) => {}
             }
@@ -327,7 +340,10 @@ mod tests {
         assert_eq!(apply_trailing_slash("/a/".into(), Some(false)), "/a");
         assert_eq!(apply_trailing_slash("/".into(), Some(false)), "/");
         assert_eq!(apply_trailing_slash("/a".into(), Some(true)), "/a/");
-        assert_eq!(apply_trailing_slash("/a.html".into(), Some(true)), "/a.html");
+        assert_eq!(
+            apply_trailing_slash("/a.html".into(), Some(true)),
+            "/a.html"
+        );
         assert_eq!(apply_trailing_slash("/a/".into(), None), "/a/");
     }
 }

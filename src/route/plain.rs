@@ -17,38 +17,70 @@ impl Router for PlainRouter {
         for (i, page) in pages.iter().enumerate() {
             let fm = &page.fm;
             if fm.draft == Some(true) && !s.include_drafts {
-                out.excluded.push(Excluded { page: i, reason: Reason::Draft });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::Draft,
+                });
                 continue;
             }
             let rel = page.file.rel.as_str();
             let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
             let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
             let is_index = matches!(stem, "index" | "_index");
-            let explicit = fm.url.as_deref().or(fm.path.as_deref()).map(str::trim).filter(|p| !p.is_empty());
+            let explicit = fm
+                .url
+                .as_deref()
+                .or(fm.path.as_deref())
+                .map(str::trim)
+                .filter(|p| !p.is_empty());
             let path = match explicit {
                 Some(p) => format!("/{}", p.trim_start_matches('/')),
                 // An HTML file is published under its own name.
-                None if ext == "html" && !is_index => join_path(dir.split('/').chain([file]), false),
+                None if ext == "html" && !is_index => {
+                    join_path(dir.split('/').chain([file]), false)
+                }
                 None => {
                     let name = fm.slug.as_deref().unwrap_or(stem);
-                    let last = if is_index && fm.slug.is_none() { "" } else { name };
+                    let last = if is_index && fm.slug.is_none() {
+                        ""
+                    } else {
+                        name
+                    };
                     join_path(dir.split('/').chain([last]), true)
                 }
             };
-            let kind = if path == "/" { Kind::Home } else if is_index { Kind::Section } else { Kind::Page };
+            let kind = if path == "/" {
+                Kind::Home
+            } else if is_index {
+                Kind::Section
+            } else {
+                Kind::Page
+            };
             has_home |= kind == Kind::Home;
             let mut r = Route::for_page(i, page, kind, path, lang, rel.to_string());
             if fm.sitemap_exclude {
-                out.excluded.push(Excluded { page: i, reason: Reason::SitemapOff });
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::SitemapOff,
+                });
                 r.listed = false;
             }
             out.routes.push(r);
         }
         // Every page rolls up into the home page, which a plain site may not have as a file.
         if !has_home {
-            out.routes.push(Route::generated(Kind::Home, "/".into(), lang, "home".into()));
+            out.routes.push(Route::generated(
+                Kind::Home,
+                "/".into(),
+                lang,
+                "home".into(),
+            ));
         }
-        let home = out.routes.iter().position(|r| r.kind == Kind::Home).unwrap_or(0);
+        let home = out
+            .routes
+            .iter()
+            .position(|r| r.kind == Kind::Home)
+            .unwrap_or(0);
         let members: Vec<usize> = (0..out.routes.len()).filter(|&r| r != home).collect();
         out.routes[home].rollup = members;
         Ok(out)

@@ -17,7 +17,12 @@ pub fn run(cwd: &Path, args: &[&str]) -> Output {
 
 /// Output's stdout and stderr as text, for assertion messages.
 pub fn text(o: &Output) -> String {
-    format!("status {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// The mtime every test file gets, so mtime-derived dates are fixed: 2020-01-01T00:00:00Z.
@@ -30,7 +35,12 @@ pub fn write_tree(root: &Path, files: &[(&str, &str)]) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, body).unwrap();
         let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(TEST_MTIME_SECS);
-        std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
     }
 }
 
@@ -55,7 +65,9 @@ pub fn percent_decode(s: &str) -> String {
 
 /// XML-unescapes the five predefined entities and numeric references.
 pub fn xml_unescape(s: &str) -> String {
-    quick_xml::escape::unescape(s).map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
+    quick_xml::escape::unescape(s)
+        .map(|c| c.into_owned())
+        .unwrap_or_else(|_| s.to_string())
 }
 
 /// Every `<loc>` of `<url>` entries in a sitemap file, decoded.
@@ -90,6 +102,13 @@ pub fn validate_with_xsd(files: &[PathBuf]) {
         eprintln!("note: xmllint not installed: XSD validation skipped");
         return;
     }
-    let out = Command::new(shared.join("schemas/validate.sh")).args(files).output().unwrap();
-    assert!(out.status.success(), "validate.sh rejected {files:?}:\n{}", text(&out));
+    let out = Command::new(shared.join("schemas/validate.sh"))
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "validate.sh rejected {files:?}:\n{}",
+        text(&out)
+    );
 }
