@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: run the binary, read sitemaps, validate them.
 #![allow(dead_code)]
 
+pub mod parity;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
