@@ -8,5 +8,6 @@ pub mod entries;
 pub mod error;
 pub mod fields;
 pub mod frontmatter;
+pub mod validate;
 
 pub use error::{Error, Result};
