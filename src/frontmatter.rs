@@ -70,6 +70,8 @@ pub struct FrontMatter {
     pub redirect_to: Option<String>,
     /// The 1-based line where the body starts (after the closing delimiter).
     pub body_line: usize,
+    /// Values left out in lenient (Hugo) mode, each naming the file and line.
+    pub warnings: Vec<String>,
 }
 
 /// Hugo build options (`_build` or `build`), from the page itself or a cascade.
@@ -145,18 +147,40 @@ const FIRST_CHUNK: usize = 8 * 1024;
 /// Returns the fields and the byte offset in `text` where the body starts. A file without
 /// front matter gives the default fields and the offset just past any BOM.
 pub fn parse(text: &str, path: &Path, tz: &SiteTz) -> Result<(FrontMatter, usize)> {
+    parse_with(text, path, tz, false)
+}
+
+/// [`parse`], lenient about sitemap values Hugo accepts but the protocol does not when
+/// `lenient` is set: a negative `priority` is Hugo's "unset"; a `priority` above 1 or an
+/// unknown `changefreq` is left out with a warning in [`FrontMatter::warnings`].
+pub fn parse_with(
+    text: &str,
+    path: &Path,
+    tz: &SiteTz,
+    lenient: bool,
+) -> Result<(FrontMatter, usize)> {
     let layout = match scan(text.as_bytes(), true, path)? {
         Scan::Done(layout) => layout,
         // At end of input the scanner always decides; this arm only satisfies the type.
         Scan::NeedMore => return Err(Error::input(path, None, "front matter scan did not finish")),
     };
-    let fm = parse_layout(text, &layout, path, tz)?;
+    let fm = parse_layout(text, &layout, path, tz, lenient)?;
     Ok((fm, layout.body))
 }
 
 /// Reads `path` and parses its front matter, reading only as far as the front matter
 /// reaches unless `want_body` asks for the body as well.
 pub fn read(path: &Path, tz: &SiteTz, want_body: bool) -> Result<(FrontMatter, Option<String>)> {
+    read_with(path, tz, want_body, false)
+}
+
+/// [`read`] with the leniency of [`parse_with`].
+pub fn read_with(
+    path: &Path,
+    tz: &SiteTz,
+    want_body: bool,
+    lenient: bool,
+) -> Result<(FrontMatter, Option<String>)> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
     let mut eof = false;
@@ -182,7 +206,7 @@ pub fn read(path: &Path, tz: &SiteTz, want_body: bool) -> Result<(FrontMatter, O
     };
     let head = std::str::from_utf8(&buf[..head_end.min(buf.len())])
         .map_err(|e| not_utf8(path, &buf, e.valid_up_to()))?;
-    let fm = parse_layout(head, &layout, path, tz)?;
+    let fm = parse_layout(head, &layout, path, tz, lenient)?;
     if !want_body {
         return Ok((fm, None));
     }
@@ -237,6 +261,8 @@ enum Format {
     Toml,
     Yaml,
     Json,
+    /// Hugo's Org-mode `#+KEY: value` lines.
+    Org,
 }
 
 impl Format {
@@ -245,6 +271,7 @@ impl Format {
             Format::Toml => "TOML",
             Format::Yaml => "YAML",
             Format::Json => "JSON",
+            Format::Org => "Org-mode",
         }
     }
 }
@@ -325,7 +352,80 @@ fn scan(b: &[u8], eof: bool, path: &Path) -> Result<Scan> {
     match b[i] {
         b'+' | b'-' => scan_delimited(b, i, line, eof, path, none),
         b'{' => scan_json(b, i, line, eof, path, none),
+        b'#' => Ok(scan_org(b, i, line, eof, none)),
         _ => Ok(Scan::Done(none)),
+    }
+}
+
+/// Hugo's Org-mode front matter: the `#+KEY: value` lines at the top, up to the first line
+/// that does not start with `#+`.
+fn scan_org(b: &[u8], start: usize, line: usize, eof: bool, none: Layout) -> Scan {
+    if b.len() < start + 2 && !eof {
+        return Scan::NeedMore;
+    }
+    if !b[start..].starts_with(b"#+") {
+        return Scan::Done(none);
+    }
+    let mut s = start;
+    let mut l = line;
+    while s < b.len() && b[s..].starts_with(b"#+") {
+        let Some((_, next)) = line_at(b, s, eof) else {
+            return Scan::NeedMore;
+        };
+        s = next;
+        l += 1;
+    }
+    if s >= b.len() && !eof {
+        return Scan::NeedMore;
+    }
+    Scan::Done(Layout {
+        format: Some(Format::Org),
+        block: start..s,
+        block_line: line,
+        open_line: line,
+        body: s,
+        body_line: l,
+    })
+}
+
+/// Reads `#+KEY: value` lines into a map of strings, as Hugo's Org decoder does: keys
+/// lower-cased, `#+KEY[]:` values split on blanks into a list.
+fn from_org(block: &str) -> N<'static> {
+    let mut entries: Vec<(Cow<'static, str>, N<'static>)> = Vec::new();
+    for (n, line) in block.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("#+") else {
+            continue;
+        };
+        let Some((key, value)) = rest.split_once(':') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let at = Some(block.lines().take(n).map(|l| l.len() + 1).sum());
+        let v = match key.strip_suffix("[]") {
+            Some(k) => {
+                let items = value
+                    .split_whitespace()
+                    .map(|w| N::new(V::Str(Cow::Owned(w.to_string()))))
+                    .collect();
+                entries.push((
+                    Cow::Owned(k.to_string()),
+                    N {
+                        v: V::List(items),
+                        at,
+                    },
+                ));
+                continue;
+            }
+            None => V::Str(Cow::Owned(value.to_string())),
+        };
+        // A later line with the same key wins, as in Go's map.
+        entries.retain(|(k, _)| *k != key);
+        entries.push((Cow::Owned(key), N { v, at }));
+    }
+    N {
+        v: V::Map(entries),
+        at: Some(0),
     }
 }
 
@@ -596,6 +696,10 @@ struct Ctx<'t> {
     block: &'t str,
     block_line: usize,
     tz: &'t SiteTz,
+    /// Hugo style: values Hugo accepts but the protocol forbids are dropped, not errors.
+    lenient: bool,
+    /// What lenient mode dropped.
+    warnings: std::cell::RefCell<Vec<String>>,
 }
 
 impl Ctx<'_> {
@@ -638,6 +742,56 @@ impl Ctx<'_> {
                 ),
             )
         })
+    }
+
+    /// A priority; `None` only in lenient mode, for a value Hugo accepts but writes no
+    /// valid element for.
+    fn priority_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<Option<Priority>> {
+        if self.lenient {
+            let v = match &node.v {
+                V::Float(f) => Some(*f),
+                V::Int(i) => Some(*i as f64),
+                V::Str(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            };
+            // Hugo's default priority is -1, meaning "not set".
+            if v.is_some_and(|v| v < 0.0) {
+                return Ok(None);
+            }
+            if v.is_some_and(|v| v > 1.0) {
+                self.warn(
+                    keys,
+                    node,
+                    format!(
+                        "`{}` = {} is above 1.0, the protocol's maximum: left out",
+                        keys.join("."),
+                        v.unwrap_or_default()
+                    ),
+                );
+                return Ok(None);
+            }
+        }
+        self.priority(keys, node).map(Some)
+    }
+
+    /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
+    fn changefreq_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<Option<ChangeFreq>> {
+        if self.lenient {
+            if let V::Str(s) = &node.v {
+                if let Err(m) = s.parse::<ChangeFreq>() {
+                    self.warn(keys, node, format!("`{}`: {m}; left out", keys.join(".")));
+                    return Ok(None);
+                }
+            }
+        }
+        self.changefreq(keys, node).map(Some)
+    }
+
+    fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
+        let line = self.line(keys, node);
+        self.warnings
+            .borrow_mut()
+            .push(format!("{}:{line}: {message}", self.path.display()));
     }
 
     fn priority(&self, keys: &[&str], node: &N<'_>) -> Result<Priority> {
@@ -717,7 +871,13 @@ fn line_has_key(line: &str, key: &str) -> bool {
 }
 
 /// Parses the block that `layout` found and reads the fields from it.
-fn parse_layout(text: &str, layout: &Layout, path: &Path, tz: &SiteTz) -> Result<FrontMatter> {
+fn parse_layout(
+    text: &str,
+    layout: &Layout,
+    path: &Path,
+    tz: &SiteTz,
+    lenient: bool,
+) -> Result<FrontMatter> {
     let Some(format) = layout.format else {
         return Ok(FrontMatter {
             body_line: layout.body_line,
@@ -777,6 +937,7 @@ fn parse_layout(text: &str, layout: &Layout, path: &Path, tz: &SiteTz) -> Result
             })?;
             from_json(value)
         }
+        Format::Org => from_org(block),
     };
     if !matches!(root.v, V::Map(_) | V::Null) {
         return Err(Error::input(
@@ -793,8 +954,12 @@ fn parse_layout(text: &str, layout: &Layout, path: &Path, tz: &SiteTz) -> Result
         block,
         block_line: layout.block_line,
         tz,
+        lenient,
+        warnings: Default::default(),
     };
-    extract(&root, &cx, layout.body_line)
+    let mut fm = extract(&root, &cx, layout.body_line)?;
+    fm.warnings = cx.warnings.into_inner();
+    Ok(fm)
 }
 
 /// Splits yaml-rust2's "… at byte B line L column C" into the message and the block line.
@@ -910,10 +1075,10 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
     let mut out = SitemapFields::default();
     let map_get = |m: &'n N<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
     if let Some(n) = map_get(map, "priority") {
-        out.priority = Some(cx.priority(&keys("priority"), n)?);
+        out.priority = cx.priority_lenient(&keys("priority"), n)?;
     }
     if let Some(n) = map_get(map, "changefreq") {
-        out.changefreq = Some(cx.changefreq(&keys("changefreq"), n)?);
+        out.changefreq = cx.changefreq_lenient(&keys("changefreq"), n)?;
     }
     if let Some(n) = map.get("noindex") {
         out.exclude = Some(cx.bool(&keys("noindex"), n)?);
@@ -929,12 +1094,12 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
             out.exclude = Some(out.exclude == Some(true) || disable);
         }
         if let Some(n) = map_get(sm, "priority") {
-            let p = cx.priority(&sub("priority"), n)?;
-            out.priority = out.priority.or(Some(p));
+            let p = cx.priority_lenient(&sub("priority"), n)?;
+            out.priority = out.priority.or(p);
         }
         if let Some(n) = map_get(sm, "changefreq") {
-            let c = cx.changefreq(&sub("changefreq"), n)?;
-            out.changefreq = out.changefreq.or(Some(c));
+            let c = cx.changefreq_lenient(&sub("changefreq"), n)?;
+            out.changefreq = out.changefreq.or(c);
         }
     } else {
         let keep = cx.bool(&sk, sm).map_err(|_| {

@@ -106,10 +106,13 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // front matter, on every core; every bad file is reported, not just the first
     let want_body = settings.images;
+    // Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
+    let lenient = settings.style == Style::Hugo;
     let read: Vec<Result<Page>> = files
         .into_par_iter()
         .map(|file| {
-            let (fm, body) = frontmatter::read(&file.path, &settings.timezone, want_body)?;
+            let (fm, body) =
+                frontmatter::read_with(&file.path, &settings.timezone, want_body, lenient)?;
             let images = body
                 .as_deref()
                 .map(images::image_sources)
@@ -129,6 +132,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         return Err(e);
     }
     outcome.pages_read = pages.len();
+    for p in &mut pages {
+        outcome.warnings.append(&mut p.fm.warnings);
+    }
 
     // route
     let ctx = RouteContext {
@@ -228,21 +234,29 @@ fn origin(settings: &Settings) -> PathBuf {
 
 /// The content folders: one, or one per language where the site keeps them apart (Hugo).
 pub fn content_roots(settings: &Settings) -> Vec<ContentRoot> {
-    let mut roots = vec![ContentRoot {
-        dir: settings.content_dir.clone(),
-        lang: None,
-    }];
+    let langs = &settings.site.languages;
+    // Hugo reads the default content folder only for languages without a `contentDir` of
+    // their own: hugoDocs keeps everything in content/en and nothing else in content/.
+    let shared = settings.style != Style::Hugo
+        || langs.is_empty()
+        || langs.iter().any(|l| l.content_dir.is_none());
+    let mut roots = Vec::new();
+    if shared {
+        roots.push(ContentRoot {
+            dir: settings.content_dir.clone(),
+            lang: None,
+        });
+    }
     if settings.style == Style::Hugo {
-        for l in &settings.site.languages {
+        for l in langs {
             if let Some(d) = &l.content_dir {
                 let dir = settings.site_dir.join(d);
-                if dir == settings.content_dir {
-                    roots[0].lang = Some(l.code.clone());
-                } else {
-                    roots.push(ContentRoot {
+                match roots.iter_mut().find(|r| r.dir == dir) {
+                    Some(r) => r.lang = r.lang.take().or_else(|| Some(l.code.clone())),
+                    None => roots.push(ContentRoot {
                         dir,
                         lang: Some(l.code.clone()),
-                    });
+                    }),
                 }
             }
         }
@@ -254,7 +268,7 @@ pub fn content_roots(settings: &Settings) -> Vec<ContentRoot> {
 pub fn scan_options(settings: &Settings) -> ScanOptions {
     let (extensions, skip_hidden_dirs): (&[&str], bool) = match settings.style {
         Style::Zola => (&["md"], false),
-        Style::Hugo => (&["md", "markdown", "html", "htm"], true),
+        Style::Hugo => (&["md", "markdown", "mdown", "html", "htm", "org"], true),
         Style::Plain | Style::Auto => (&["md", "markdown", "html"], true),
     };
     let mut exclude = settings.exclude.clone();

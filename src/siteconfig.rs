@@ -491,6 +491,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
                 base_url: get_str(l, "baseURL"),
                 content_dir: get_str(l, "contentDir").map(PathBuf::from),
                 hreflang: get_str(l, "languageCode")
+                    .or_else(|| get_str(l, "locale"))
                     .or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
                 changefreq,
                 priority,
@@ -505,11 +506,21 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
             weight: 0,
             base_url: None,
             content_dir: None,
-            hreflang: get_str(&v, "languageCode"),
+            hreflang: None,
             changefreq: None,
             priority: None,
             taxonomies: None,
         });
+    }
+    // The top-level `languageCode` (or `locale`) belongs to the default language.
+    if let Some(l) = c
+        .languages
+        .iter_mut()
+        .find(|l| l.code == c.default_language)
+    {
+        if l.hreflang.is_none() {
+            l.hreflang = get_str(&v, "languageCode").or_else(|| get_str(&v, "locale"));
+        }
     }
     // Hugo orders languages by weight, then name; a weight of 0 sorts last.
     c.languages.sort_by(|a, b| {

@@ -100,7 +100,7 @@ fn slug_on(s: &str) -> String {
     out
 }
 
-/// Hugo's `MakePath` (`UnicodeSanitize`): keeps letters, digits, marks, `. / \ _ # + ~ -`
+/// Hugo's `MakePath` (`UnicodeSanitize`): keeps letters, digits, marks, `. / \ _ # + ~ - @`
 /// and `%XX` escapes; a run of spaces between kept characters becomes one `-`; case is kept.
 ///
 /// `remove_accents` is Hugo's `removePathAccents`: Latin, Greek and Cyrillic letters lose
@@ -115,7 +115,7 @@ pub fn hugo_make_path(s: &str, remove_accents: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let (mut prepend_hyphen, mut was_hyphen) = (false, false);
     for (i, &r) in source.iter().enumerate() {
-        let allowed = matches!(r, '.' | '/' | '\\' | '_' | '#' | '+' | '~' | '-')
+        let allowed = matches!(r, '.' | '/' | '\\' | '_' | '#' | '+' | '~' | '-' | '@')
             || is_go_letter_digit_or_mark(r)
             || (r == '%'
                 && i + 2 < source.len()
@@ -323,6 +323,8 @@ mod tests {
             ("a%C3%B1ame", "a%C3%B1ame"),
             ("this+is+a+test", "this+is+a+test"),
             ("~foo", "~foo"),
+            // Kept since Hugo 0.109 (parity case 08: `tilde~at@`).
+            ("tilde~at@", "tilde~at@"),
             ("foo--bar", "foo--bar"),
             ("foo - bar", "foo-bar"),
             ("100%-google", "100-google"),

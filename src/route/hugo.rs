@@ -192,14 +192,17 @@ impl Router for HugoRouter {
                     Kind::Home,
                     lang_prefix(site, lang, multilingual) + "/",
                     lang,
-                    "home".into(),
+                    // Every language's home is a translation of the others.
+                    "path:".into(),
                 ));
             }
         }
         let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
         for (i, pl) in placed.iter().enumerate() {
             if let (Some(r), Some(top)) = (page_route[i], pl.dirs.first()) {
+                // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
                 if !pl.is_branch
+                    && !(pl.is_leaf && pl.dirs.len() == 1)
                     && !section_route.contains_key(&(pl.lang.clone(), top.to_string()))
                     && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string()))
                 {
@@ -223,7 +226,7 @@ impl Router for HugoRouter {
                 Kind::Section,
                 path,
                 &lang,
-                format!("section:{top}"),
+                format!("path:{top}"),
             ));
         }
 
