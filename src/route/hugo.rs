@@ -76,6 +76,8 @@ impl Router for HugoRouter {
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
         // Content files of taxonomy and term pages, by (lang, taxonomy, term key).
         let mut tax_files: HashMap<(String, String, String), usize> = HashMap::new();
+        // Headless bundles are not rendered but still make their top-level folder a section.
+        let mut headless: Vec<usize> = Vec::new();
 
         for (i, pl) in placed.iter().enumerate() {
             let page = &pages[i];
@@ -127,6 +129,7 @@ impl Router for HugoRouter {
                 continue;
             }
             if pl.is_leaf && eff.headless {
+                headless.push(i);
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::NotRendered,
@@ -210,6 +213,15 @@ impl Router for HugoRouter {
                         .entry((pl.lang.clone(), top.to_string()))
                         .or_default()
                         .push(r);
+                }
+            }
+        }
+        for &i in &headless {
+            let pl = &placed[i];
+            if let Some(top) = pl.dirs.first().filter(|_| pl.dirs.len() > 1) {
+                let key = (pl.lang.clone(), top.to_string());
+                if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
+                    implicit.entry(key).or_default();
                 }
             }
         }
@@ -354,6 +366,24 @@ impl Router for HugoRouter {
                         out.routes[lr].rollup.push(next);
                     }
                     out.routes.push(r);
+                }
+            }
+        }
+        // `disableKinds` pages are never rendered; they still count for their section's dates.
+        for r in &mut out.routes {
+            let kind = match r.kind {
+                Kind::Home => "home",
+                Kind::Section => "section",
+                Kind::Page => "page",
+                _ => continue,
+            };
+            if r.listed && kinds_off(kind) {
+                r.listed = false;
+                if let Some(page) = r.page {
+                    out.excluded.push(Excluded {
+                        page,
+                        reason: Reason::NotRendered,
+                    });
                 }
             }
         }
@@ -628,16 +658,10 @@ fn effective(
         priority: fm.priority,
         changefreq: fm.changefreq,
     };
-    let own_depth = if pl.is_branch {
-        pl.dirs.len()
-    } else {
-        pl.dirs.len() + 1
-    };
-    // Nearest section first, so a closer cascade wins.
-    for depth in (0..own_depth.min(pl.dirs.len() + 1)).rev() {
-        if pl.is_branch && depth == pl.dirs.len() {
-            continue;
-        }
+    // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
+    // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
+    // follow `_target` there, as Hugo documents it).
+    for depth in (0..=pl.dirs.len()).rev() {
         let Some(&b) = branches.get(&(pl.lang.clone(), pl.dirs[..depth].join("/"))) else {
             continue;
         };
@@ -662,7 +686,11 @@ fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str, _from: &Placed) -> Resul
         }
     }
     if let Some(kind) = &c.target_kind {
-        let k = if pl.is_branch { "section" } else { "page" };
+        let k = match (pl.is_branch, pl.dirs.is_empty()) {
+            (true, true) => "home",
+            (true, false) => "section",
+            _ => "page",
+        };
         if !kind.eq_ignore_ascii_case(k) {
             return Ok(false);
         }
