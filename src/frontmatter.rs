@@ -1790,6 +1790,71 @@ mod tests {
         assert_eq!(fails("+++\nweight = \"heavy\"\n+++\n").0, 2);
     }
 
+    fn lenient(text: &str) -> FrontMatter {
+        parse_with(text, Path::new("content/p.md"), &SiteTz::Utc, true)
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn lenient_mode_drops_what_hugo_accepts_and_the_protocol_forbids() {
+        let f = lenient(
+            "---\ntitle: x\nsitemap:\n  changefreq: every-now-and-then\n  priority: -1\n---\n",
+        );
+        assert_eq!((f.priority, f.changefreq), (None, None));
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+        assert!(
+            f.warnings[0].starts_with("content/p.md:4: ")
+                && f.warnings[0].contains("every-now-and-then"),
+            "{:?}",
+            f.warnings
+        );
+        let f = lenient("+++\n[sitemap]\npriority = 1.5\nchangefreq = \"weekly\"\n+++\n");
+        assert_eq!(f.priority, None);
+        assert_eq!(f.changefreq, Some(ChangeFreq::Weekly));
+        assert!(
+            f.warnings[0].contains("content/p.md:3:"),
+            "{:?}",
+            f.warnings
+        );
+        // Valid values are kept and give no warning; a non-number is still an error.
+        let f = lenient("---\nsitemap:\n  priority: 0.4\n---\n");
+        assert_eq!(f.priority.map(|p| p.to_string()).as_deref(), Some("0.4"));
+        assert!(f.warnings.is_empty());
+        assert!(parse_with(
+            "---\nsitemap:\n  priority: high\n---\n",
+            Path::new("p.md"),
+            &SiteTz::Utc,
+            true
+        )
+        .is_err());
+        // Strict mode (Zola, plain) rejects both.
+        fails("---\nsitemap:\n  priority: -1\n---\n");
+        fails("---\nsitemap:\n  changefreq: every-now-and-then\n---\n");
+    }
+
+    #[test]
+    fn org_mode_front_matter() {
+        let text = "#+TITLE: Org mode\n#+SLUG: org-slug\n#+DATE: 2023-04-08\n#+tags[]: a b\n#+DRAFT: true\nBody in org.\n";
+        let (f, body) = parse_ok(text);
+        assert_eq!(f.title.as_deref(), Some("Org mode"));
+        assert_eq!(f.slug.as_deref(), Some("org-slug"));
+        assert_eq!(date(f.date), "2023-04-08");
+        assert_eq!(f.draft, Some(true));
+        assert_eq!(
+            f.taxonomies,
+            vec![("tags".to_string(), vec!["a".to_string(), "b".to_string()])]
+        );
+        assert_eq!(&text[body..], "Body in org.\n");
+        assert_eq!(f.body_line, 6);
+        // A Markdown heading is not Org front matter.
+        let (f, body) = parse_ok("# Title\nText\n");
+        assert_eq!((f.title, body), (None, 0));
+        // A bad value names its line.
+        let (line, _) = fails("#+TITLE: x\n#+DATE: not a date\n");
+        assert_eq!(line, 2);
+    }
+
     #[test]
     fn hugo_headless_and_build_options() {
         assert!(fm("---\nheadless: true\n---\n").headless);

@@ -1,0 +1,189 @@
+//! Hugo routing on small sites, each checked against the URLs Hugo 0.111.3 itself listed for
+//! the same tree (built with `hugo` while writing these tests).
+
+mod common;
+
+use common::{run, text, url_locs, write_tree};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Builds the site in `dir` and returns the decoded locs of `file` in the output folder.
+fn urls(dir: &Path, file: &str) -> BTreeSet<String> {
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        dir,
+        &[
+            "build",
+            "--site",
+            ".",
+            "--quiet",
+            "--output",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let path = out.path().join(file);
+    let xml = std::fs::read_to_string(&path).unwrap();
+    common::validate_with_xsd(&[path]);
+    url_locs(&xml)
+}
+
+fn set(urls: &[&str]) -> BTreeSet<String> {
+    urls.iter().map(|s| s.to_string()).collect()
+}
+
+/// `disablePathToLower`, `removePathAccents`, `disableKinds`, `[sitemap] filename`, a
+/// section's own cascade, a headless bundle, a top-level leaf bundle.
+#[test]
+fn path_options_disable_kinds_cascade_and_bundles() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisablePathToLower = true\nremovePathAccents = true\ndisableKinds = [\"section\", \"taxonomy\"]\n[sitemap]\n  filename = \"map.xml\"\n",
+            ),
+            ("content/Blog/Post-One.md", "---\ntitle: A\n---\n"),
+            ("content/Blog/Nested/deep.md", "---\ntitle: N\n---\n"),
+            (
+                "content/docs/sub/_index.md",
+                "---\ntitle: S\ncascade:\n  _build:\n    list: never\n---\n",
+            ),
+            ("content/docs/sub/page.md", "---\ntitle: P\n---\n"),
+            ("content/docs/d.md", "---\ntitle: D\n---\n"),
+            ("content/bundle/hl/index.md", "---\nheadless: true\n---\n"),
+            (
+                "content/Über/Crème.md",
+                "---\ntitle: C\ntags: [Crème Brûlée]\n---\n",
+            ),
+            ("content/about/index.md", "---\ntitle: Ab\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "map.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/Blog/Nested/deep/",
+            "https://example.org/Blog/Post-One/",
+            "https://example.org/Uber/Creme/",
+            "https://example.org/about/",
+            "https://example.org/docs/d/",
+            "https://example.org/tags/Creme-Brulee/",
+        ])
+    );
+}
+
+/// Sections: a headless bundle still makes its top-level folder a section; a cascade of
+/// `_build.list = never` hides the section that declares it and everything below.
+#[test]
+fn sections_cascade_and_headless() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            ("content/_index.md", "---\ntitle: H\n---\n"),
+            ("content/docs/_index.md", "---\ntitle: S\n---\n"),
+            (
+                "content/docs/sub/_index.md",
+                "---\ntitle: S\ncascade:\n  _build:\n    list: never\n---\n",
+            ),
+            ("content/docs/sub/page.md", "---\ntitle: P\n---\n"),
+            ("content/bundle/hl/index.md", "---\nheadless: true\n---\n"),
+            ("content/blog/post.md", "---\ntitle: B\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/blog/",
+            "https://example.org/blog/post/",
+            "https://example.org/bundle/",
+            "https://example.org/categories/",
+            "https://example.org/docs/",
+            "https://example.org/tags/",
+        ])
+    );
+}
+
+/// `defaultContentLanguageInSubdir`, `uglyURLs`, `[permalinks]` with `:sections`, a language
+/// `contentDir` inside the shared content folder (Hugo reads it twice: as `fr` content and
+/// as the `fr` folder of the `en` site), and a language with no content of its own.
+#[test]
+fn languages_in_subdirs_ugly_urls_permalinks_and_content_dirs() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\ndefaultContentLanguageInSubdir = true\nuglyURLs = true\n[permalinks]\n  blog = \"/:sections/:year/:filename/\"\n[languages.en]\n  weight = 1\n[languages.fr]\n  weight = 2\n  contentDir = \"content/fr\"\n[languages.de]\n  weight = 3\n",
+            ),
+            ("content/blog/post.md", "---\ntitle: A\ndate: 2023-05-01\n---\n"),
+            ("content/blog/post.de.md", "---\ntitle: A\ndate: 2023-05-01\n---\n"),
+            ("content/fr/blog/post.md", "---\ntitle: A\ndate: 2022-05-01\n---\n"),
+            ("content/about.md", "---\ntitle: About\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/de/",
+            "https://example.org/de/blog.html",
+            "https://example.org/de/blog/2023/post.html",
+            "https://example.org/de/categories.html",
+            "https://example.org/de/tags.html",
+            "https://example.org/en/",
+            "https://example.org/en/about.html",
+            "https://example.org/en/blog.html",
+            "https://example.org/en/blog/2023/post.html",
+            "https://example.org/en/categories.html",
+            "https://example.org/en/fr.html",
+            "https://example.org/en/fr/blog/post.html",
+            "https://example.org/en/tags.html",
+            "https://example.org/fr/",
+            "https://example.org/fr/blog.html",
+            "https://example.org/fr/blog/2022/post.html",
+            "https://example.org/fr/categories.html",
+            "https://example.org/fr/tags.html",
+        ])
+    );
+}
+
+/// Multihost: each language on its own `baseURL`, no `/lang/` prefix; `post.de.md` names no
+/// configured language, so it is an English page called `post.de`.
+#[test]
+fn multihost_languages_use_their_own_base_url() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n  baseURL = \"https://example.com/\"\n[languages.fr]\n  weight = 2\n  baseURL = \"https://example.fr/\"\n",
+            ),
+            ("content/blog/post.md", "---\ntitle: A\n---\n"),
+            ("content/blog/post.de.md", "---\ntitle: A\n---\n"),
+            ("content/about.md", "---\ntitle: About\n---\n"),
+            ("content/about.fr.md", "---\ntitle: B\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.com/",
+            "https://example.com/about/",
+            "https://example.com/blog/",
+            "https://example.com/blog/post.de/",
+            "https://example.com/blog/post/",
+            "https://example.com/categories/",
+            "https://example.com/tags/",
+            "https://example.fr/",
+            "https://example.fr/about/",
+            "https://example.fr/categories/",
+            "https://example.fr/tags/",
+        ])
+    );
+}
