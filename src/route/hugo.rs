@@ -204,8 +204,9 @@ impl Router for HugoRouter {
         for (i, pl) in placed.iter().enumerate() {
             if let (Some(r), Some(top)) = (page_route[i], pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
+                let top_leaf = pl.is_leaf && pl.dirs.len() == 1;
                 if !pl.is_branch
-                    && !(pl.is_leaf && pl.dirs.len() == 1)
+                    && !top_leaf
                     && !section_route.contains_key(&(pl.lang.clone(), top.to_string()))
                     && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string()))
                 {
