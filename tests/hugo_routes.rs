@@ -187,3 +187,47 @@ fn multihost_languages_use_their_own_base_url() {
         ])
     );
 }
+
+/// `url` and `slug` in a second language: an absolute page `url` is verbatim, a relative one
+/// is below the language; a section `url` is sanitized and lower-cased, and an absolute one
+/// takes no language prefix either; `slug` names a translated leaf bundle.
+#[test]
+fn url_and_slug_in_a_second_language() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n[languages.fr]\n  weight = 2\n",
+            ),
+            ("content/blog/a.fr.md", "---\ntitle: A\nurl: /abs/Path/\n---\n"),
+            ("content/blog/b.fr.md", "---\ntitle: A\nurl: rel/path\n---\n"),
+            ("content/blog/bun/index.fr.md", "---\ntitle: A\nslug: My Slug\n---\n"),
+            ("content/blog/bun/index.md", "---\ntitle: A\n---\n"),
+            ("content/sec/_index.fr.md", "---\ntitle: S\nurl: /Sec-X/\n---\n"),
+            ("content/sec/_index.md", "---\ntitle: S\nurl: Rel-Sec/\n---\n"),
+            ("content/sec/p.fr.md", "---\ntitle: S\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/abs/Path/",
+            "https://example.org/blog/",
+            "https://example.org/blog/bun/",
+            "https://example.org/categories/",
+            "https://example.org/fr/",
+            "https://example.org/fr/blog/",
+            "https://example.org/fr/blog/my-slug/",
+            "https://example.org/fr/categories/",
+            "https://example.org/fr/rel/path/",
+            "https://example.org/fr/sec/p/",
+            "https://example.org/fr/tags/",
+            "https://example.org/rel-sec/",
+            "https://example.org/sec-x/",
+            "https://example.org/tags/",
+        ])
+    );
+}

@@ -484,6 +484,8 @@ fn page_path(
                 .filter(|s| !s.is_empty())
                 .map(|s| sanitize(s, site))
                 .collect();
+            // Like a page's, an absolute section `url` takes no language prefix.
+            let prefix = if url.starts_with('/') { "" } else { &prefix };
             return Ok(format!("{prefix}/{}/", segs.join("/")));
         }
         // A page's `url` is taken as written; without a leading slash it is language-relative.
