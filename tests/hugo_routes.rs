@@ -231,3 +231,81 @@ fn url_and_slug_in_a_second_language() {
         ])
     );
 }
+
+/// `uglyURLs` with `[permalinks]` for pages and terms, custom taxonomies, a bundle's `slug`
+/// and resources, `_build` on sections (their pages stay listed), and the way Hugo 0.111
+/// turns `+` in a permalink's slug or term into `-`.
+#[test]
+fn ugly_permalinks_taxonomies_and_section_build_options() {
+    let d = tempfile::tempdir().unwrap();
+    let mut files = vec![
+        (
+            "hugo.toml".to_string(),
+            "baseURL = \"https://example.org/\"\nuglyURLs = true\n[taxonomies]\n  tag = \"tags\"\n  series = \"series\"\n[permalinks]\n  posts = \"/:year/:slug/\"\n  tags = \"/topic/:slug/\"\n".to_string(),
+        ),
+        (
+            "content/posts/a.md".into(),
+            "---\ntitle: Hello World\ndate: 2023-01-02\ntags: [Go Lang, \"C++\"]\nseries: [One]\n---\n".into(),
+        ),
+        (
+            "content/posts/bun/index.md".into(),
+            "---\ntitle: Bundle Post\ndate: 2022-01-02\nslug: Bun-Slug\n---\n".into(),
+        ),
+        ("content/posts/bun/extra.md".into(), "x".into()),
+        ("content/docs/a/b/c.md".into(), "---\ntitle: B\n---\n".into()),
+        ("content/docs/a/_index.md".into(), "---\ntitle: A\n---\n".into()),
+        (
+            "content/hidden/_index.md".into(),
+            "---\ntitle: H\n_build:\n  render: never\n---\n".into(),
+        ),
+        ("content/hidden/child.md".into(), "---\ntitle: H\n---\n".into()),
+        (
+            "content/list/_index.md".into(),
+            "---\ntitle: L\n_build:\n  list: never\n---\n".into(),
+        ),
+        ("content/list/child.md".into(), "---\ntitle: L\ntags: [x]\n---\n".into()),
+    ];
+    for (i, slug) in ["foo--bar", "a + b", "x+-y", "-lead+", "p++q", "Ü+ß"]
+        .iter()
+        .enumerate()
+    {
+        files.push((
+            format!("content/posts/s{}.md", i + 1),
+            format!(
+                "---\ntitle: x\nslug: \"{slug}\"\ndate: 2024-01-0{}\n---\n",
+                i + 1
+            ),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    write_tree(d.path(), &refs);
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/2022/bun-slug.html",
+            "https://example.org/2023/hello-world.html",
+            "https://example.org/2024/a--b.html",
+            "https://example.org/2024/foo--bar.html",
+            "https://example.org/2024/lead-.html",
+            "https://example.org/2024/p-q.html",
+            "https://example.org/2024/x-y.html",
+            "https://example.org/2024/ü-ß.html",
+            "https://example.org/docs.html",
+            "https://example.org/docs/a.html",
+            "https://example.org/docs/a/b/c.html",
+            "https://example.org/hidden/child.html",
+            "https://example.org/list/child.html",
+            "https://example.org/posts.html",
+            "https://example.org/series.html",
+            "https://example.org/series/one.html",
+            "https://example.org/tags.html",
+            "https://example.org/topic/c-.html",
+            "https://example.org/topic/go-lang.html",
+            "https://example.org/topic/x.html",
+        ])
+    );
+}

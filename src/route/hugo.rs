@@ -625,7 +625,18 @@ fn expand_page_permalink(
         }
         out.push_str(rest);
     }
-    Ok(super::normalize(&out))
+    Ok(super::normalize(&permalink_unescape(&out)))
+}
+
+/// Hugo 0.111 query-unescapes an expanded permalink (`+` becomes a space) and sanitizes it
+/// again, so a space before a kept character turns into `-`: slug `a+b` -> `a-b`, title
+/// `C++ Tips` -> `c-tips`, term `C++` -> `/topic/c-/` (seen in Hugo's output).
+fn permalink_unescape(path: &str) -> String {
+    if path.contains('+') {
+        crate::slugify::hugo_make_path(&path.replace('+', " "), false)
+    } else {
+        path.to_string()
+    }
 }
 
 fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
@@ -633,7 +644,7 @@ fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> St
         .replace(":slug", term)
         .replace(":title", term)
         .replace(":section", tax);
-    let p = super::normalize(&p);
+    let p = super::normalize(&permalink_unescape(&p));
     if ugly && p.ends_with('/') && p.len() > 1 {
         format!("{}.html", &p[..p.len() - 1])
     } else {
@@ -743,6 +754,21 @@ fn apply_cascade(e: &mut Effective, own: &FrontMatter, c: &Cascade) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hugo 0.111's output for these slugs under `/:year/:slug/`, and a term under
+    /// `/topic/:slug/`.
+    #[test]
+    fn permalinks_unescape_plus_like_hugo() {
+        assert_eq!(permalink_unescape("/2024/a-+-b/"), "/2024/a--b/");
+        assert_eq!(permalink_unescape("/2024/p++q/"), "/2024/p-q/");
+        assert_eq!(permalink_unescape("/2024/lead+/"), "/2024/lead-/");
+        assert_eq!(permalink_unescape("/2024/c++-tips/"), "/2024/c-tips/");
+        assert_eq!(permalink_unescape("/2024/foo--bar/"), "/2024/foo--bar/");
+        assert_eq!(
+            expand_term_permalink("/topic/:slug/", "c++", "tags", true),
+            "/topic/c-.html"
+        );
+    }
 
     #[test]
     fn go_lower_maps_one_char_to_one() {
