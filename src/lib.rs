@@ -79,20 +79,26 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// Content files read.
     pub pages_read: usize,
-    /// Set when the site's own config turns the sitemap off (Zola `generate_sitemap = false`).
+    /// Set when the site's own config turns the sitemap off (Zola `generate_sitemap = false`,
+    /// Hugo `disableKinds = ["sitemap"]`).
     pub disabled: Option<String>,
 }
 
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
 pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut outcome = Outcome::default();
-    if settings.style == Style::Zola
+    if matches!(settings.style, Style::Zola | Style::Hugo)
         && !settings.site.generate_sitemap
         && settings.config_file.is_none()
     {
+        let setting = if settings.style == Style::Zola {
+            "generate_sitemap = false"
+        } else {
+            "disableKinds = [\"sitemap\"]"
+        };
         outcome.disabled = Some(format!(
-            "{} sets generate_sitemap = false: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
-            settings.site.config_file.as_deref().unwrap_or(Path::new("the Zola config")).display()
+            "{} sets {setting}: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
+            settings.site.config_file.as_deref().unwrap_or(Path::new("the site config")).display()
         ));
         return Ok(outcome);
     }

@@ -42,7 +42,7 @@ pub struct SiteConfig {
     pub default_changefreq: Option<ChangeFreq>,
     /// Hugo `[sitemap] priority` (negative means none).
     pub default_priority: Option<Priority>,
-    /// Zola `generate_sitemap` (default true).
+    /// Zola `generate_sitemap` (default true); false for Hugo `disableKinds = ["sitemap"]`.
     pub generate_sitemap: bool,
     /// Zola `[slugify] paths`: `on`, `safe` or `off`.
     pub slugify_paths: String,
@@ -423,6 +423,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         enable_git_info: get_bool(&v, "enableGitInfo").unwrap_or(false),
         ..Default::default()
     };
+    c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {
             c.frontmatter_lastmod = Some(

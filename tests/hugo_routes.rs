@@ -309,3 +309,23 @@ fn ugly_permalinks_taxonomies_and_section_build_options() {
         ])
     );
 }
+
+/// `disableKinds = ["sitemap"]`: Hugo writes no sitemap, and neither do we (we say why).
+#[test]
+fn disabled_sitemap_kind_writes_nothing_and_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"sitemap\"]\n",
+            ),
+            ("content/a.md", "---\ntitle: A\n---\n"),
+        ],
+    );
+    let o = run(d.path(), &["build", "--site", "."]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("disableKinds"), "{}", text(&o));
+    assert!(!d.path().join("public/sitemap.xml").exists());
+}
