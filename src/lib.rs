@@ -138,6 +138,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         return Err(e);
     }
     outcome.pages_read = pages.len();
+    outcome
+        .warnings
+        .extend(settings.site.warnings.iter().cloned());
     for p in &mut pages {
         outcome.warnings.append(&mut p.fm.warnings);
     }

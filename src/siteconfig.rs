@@ -44,6 +44,8 @@ pub struct SiteConfig {
     pub default_priority: Option<Priority>,
     /// Zola `generate_sitemap` (default true); false for Hugo `disableKinds = ["sitemap"]`.
     pub generate_sitemap: bool,
+    /// Values the config sets that Hugo accepts but the protocol forbids, left out.
+    pub warnings: Vec<String>,
     /// Zola `[slugify] paths`: `on`, `safe` or `off`.
     pub slugify_paths: String,
     /// Zola `[slugify] taxonomies`.
@@ -120,6 +122,7 @@ impl Default for SiteConfig {
             default_changefreq: None,
             default_priority: None,
             generate_sitemap: true,
+            warnings: Vec::new(),
             slugify_paths: "on".into(),
             slugify_taxonomies: "on".into(),
             ignored_content: Vec::new(),
@@ -424,6 +427,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         ..Default::default()
     };
     c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
+    let mut warnings = Vec::new();
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {
             c.frontmatter_lastmod = Some(
@@ -436,7 +440,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
     }
     if let Some(sm) = get(&v, "sitemap") {
         c.sitemap_filename = get_str(sm, "filename");
-        let (cf, pr) = hugo_sitemap_fields(sm).map_err(bad)?;
+        let (cf, pr) = hugo_sitemap_fields(sm, &mut warnings).map_err(bad)?;
         c.default_changefreq = cf;
         c.default_priority = pr;
     }
@@ -484,7 +488,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
                 continue;
             }
             let (changefreq, priority) = match get(l, "sitemap") {
-                Some(sm) => hugo_sitemap_fields(sm).map_err(bad)?,
+                Some(sm) => hugo_sitemap_fields(sm, &mut warnings).map_err(bad)?,
                 None => (None, None),
             };
             c.languages.push(Language {
@@ -528,6 +532,10 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
         w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
     });
+    c.warnings = warnings
+        .into_iter()
+        .map(|w| format!("{}: {w}", path.display()))
+        .collect();
     Ok(c)
 }
 
@@ -542,19 +550,35 @@ fn hugo_taxonomy(name: String) -> Taxonomy {
 
 type SitemapFields = (Option<ChangeFreq>, Option<Priority>);
 
-fn hugo_sitemap_fields(sm: &Value) -> std::result::Result<SitemapFields, String> {
+/// A Hugo `[sitemap]` table. Hugo writes whatever it is given, so a changefreq the protocol
+/// does not know, or a priority above 1, is left out with a warning in `warnings` rather than
+/// stopping the run; a negative priority is Hugo's "none".
+fn hugo_sitemap_fields(
+    sm: &Value,
+    warnings: &mut Vec<String>,
+) -> std::result::Result<SitemapFields, String> {
     let cf = match get_str(sm, "changefreq") {
-        Some(s) if !s.is_empty() => Some(s.parse()?),
+        Some(s) if !s.is_empty() => match s.parse::<ChangeFreq>() {
+            Ok(c) => Some(c),
+            Err(m) => {
+                warnings.push(format!("[sitemap] changefreq: {m}; left out"));
+                None
+            }
+        },
         _ => None,
     };
     let pr = match get(sm, "priority") {
-        // Hugo's -1 means "no priority".
         Some(Value::Number(n)) => match n.as_f64() {
             Some(f) if f < 0.0 => None,
-            Some(f) => Some(
-                Priority::from_f64(f)
-                    .ok_or_else(|| format!("[sitemap] priority {f} is outside 0.0–1.0"))?,
-            ),
+            Some(f) => match Priority::from_f64(f) {
+                Some(p) => Some(p),
+                None => {
+                    warnings.push(format!(
+                        "[sitemap] priority {f} is above 1.0, the protocol's maximum; left out"
+                    ));
+                    None
+                }
+            },
             None => None,
         },
         Some(Value::String(s)) => Some(s.parse()?),
@@ -621,6 +645,31 @@ mod tests {
             c.languages[1].content_dir.as_deref(),
             Some(Path::new("content/de"))
         );
+    }
+
+    #[test]
+    fn hugo_sitemap_values_the_protocol_forbids_warn_instead_of_failing() {
+        let d = site(&[(
+            "hugo.toml",
+            "baseURL = \"https://h.org/\"\nlanguageCode = \"en-GB\"\ndisableKinds = [\"sitemap\"]\n[sitemap]\nchangefreq = \"sometimes\"\npriority = 0.4\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n[languages.fr.sitemap]\npriority = 2.0\n",
+        )]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert_eq!(c.default_changefreq, None);
+        assert_eq!(
+            c.default_priority.map(|p| p.to_string()).as_deref(),
+            Some("0.4")
+        );
+        assert_eq!(c.language("fr").and_then(|l| l.priority), None);
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        assert!(c.warnings[0].contains("hugo.toml") && c.warnings[0].contains("sometimes"));
+        assert!(c.warnings[1].contains("2"), "{:?}", c.warnings);
+        // The top-level languageCode is the default language's hreflang, not fr's.
+        assert_eq!(
+            c.language("en").and_then(|l| l.hreflang.as_deref()),
+            Some("en-GB")
+        );
+        assert_eq!(c.language("fr").and_then(|l| l.hreflang.as_deref()), None);
+        assert!(!c.generate_sitemap);
     }
 
     #[test]
