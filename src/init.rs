@@ -206,13 +206,6 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # default_changefreq = "weekly"
 # default_priority = 0.5
 
-# Per-glob settings: a glob over content paths, or over URL paths when it starts with "/".
-# [[rules]]
-# pattern = "blog/**"
-# priority = 0.8
-# changefreq = "weekly"
-# exclude = false
-
 # Force or forbid the trailing slash on page URLs (default: as the generator publishes them).
 # trailing_slash = true
 
@@ -227,6 +220,14 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # sitemap_txt = false
 # stylesheet = "/sitemap.xsl"
 # images = false
+
+# Per-glob settings: a glob over content paths, or over URL paths when it starts with "/".
+# Keep [[rules]] last: in TOML every key after a table header belongs to that table.
+# [[rules]]
+# pattern = "blog/**"
+# priority = 0.8
+# changefreq = "weekly"
+# exclude = false
 "#
     );
     t

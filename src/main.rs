@@ -128,8 +128,10 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
     // A bar only for people watching a terminal; machine formats and --quiet get none.
     let bar = (!cli.quiet && cli.format == Format::Text && std::io::stderr().is_terminal())
         .then(DelayedBar::start);
-    let mut opts = RunOptions::default();
-    opts.progress = bar.as_ref().map(DelayedBar::progress);
+    let opts = RunOptions {
+        progress: bar.as_ref().map(DelayedBar::progress),
+        ..RunOptions::default()
+    };
     // The bar goes away before anything else is printed.
     let generate = |settings: &config::Settings| {
         let r = sitemapgen::generate(settings, &opts);
