@@ -18,8 +18,10 @@ pub struct Detected {
     pub style: Style,
     /// The site config it was read from, relative to the site.
     pub config_file: Option<PathBuf>,
-    /// The site's base URL, when its config has a usable one.
+    /// The site's base URL, when its config has a usable one (or `--base-url` gave one).
     pub base_url: Option<String>,
+    /// Whether `base_url` came from the site's config.
+    pub base_url_from_site: bool,
     /// The content folder, relative to the site.
     pub content_dir: PathBuf,
     /// Whether the content folder exists.
@@ -75,6 +77,10 @@ fn from_site(site_dir: &Path, site: &SiteConfig) -> Detected {
             .as_ref()
             .filter(|b| config::parse_base_url(b).is_ok())
             .cloned(),
+        base_url_from_site: site
+            .base_url
+            .as_ref()
+            .is_some_and(|b| config::parse_base_url(b).is_ok()),
         content_exists: site_dir.join(&content_dir).is_dir(),
         content_dir,
         output_dir,
@@ -122,8 +128,13 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
         Some(b) => {
             let _ = writeln!(
                 t,
-                "# The site's public URL, copied from the site's config. `--base-url URL` overrides it\n\
+                "# The site's public URL{}. `--base-url URL` overrides it\n\
                  # (deploy previews). Keep it in step if the site moves.\nbase_url = {}\n",
+                if d.base_url_from_site {
+                    ", copied from the site's config"
+                } else {
+                    ""
+                },
                 q(b)
             );
         }
@@ -252,9 +263,14 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 }
 
 /// Detects the site in `site_dir` and writes `target`; fails, touching nothing, when `target`
-/// already exists.
-pub fn init(site_dir: &Path, target: &Path) -> Result<Detected> {
-    let found = detect(site_dir)?;
+/// already exists. `base_url` (from `--base-url`) wins over the one detected.
+pub fn init(site_dir: &Path, target: &Path, base_url: Option<&str>) -> Result<Detected> {
+    let mut found = detect(site_dir)?;
+    if let Some(b) = base_url {
+        config::parse_base_url(b).map_err(|m| Error::config("--base-url", None, m))?;
+        found.base_url = Some(b.to_string());
+        found.base_url_from_site = false;
+    }
     let canon = |p: &Path| std::fs::canonicalize(p).map_err(|e| Error::io(p, e));
     let parent = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -298,6 +314,7 @@ mod tests {
             style: Style::Zola,
             config_file: Some(PathBuf::from("zola.toml")),
             base_url: Some("https://example.com".into()),
+            base_url_from_site: true,
             content_dir: PathBuf::from("content"),
             content_exists: true,
             output_dir: PathBuf::from("public"),

@@ -179,7 +179,7 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
                 .config
                 .clone()
                 .unwrap_or_else(|| site.join("sitemap.toml"));
-            let found = sitemapgen::init::init(&site, &target)?;
+            let found = sitemapgen::init::init(&site, &target, cli.base_url.as_deref())?;
             if !cli.quiet {
                 eprintln!("{}", report::init_summary(&target, &found));
             }

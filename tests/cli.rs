@@ -487,6 +487,20 @@ fn init_on_a_plain_folder_leaves_base_url_to_the_user() {
     let o = run(d.path(), &["build"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(stderr(&o).contains("no base_url"), "{}", text(&o));
+    // --base-url fills it in.
+    let e = tempfile::tempdir().unwrap();
+    write_tree(e.path(), &[("content/index.md", "# hi\n")]);
+    let o = run(e.path(), &["init", "--base-url", "ftp://nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!e.path().join("sitemap.toml").exists());
+    let o = run(e.path(), &["init", "--base-url", "https://plain.example/"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let cfg = sitemapgen::config::read_file_config(&e.path().join("sitemap.toml")).unwrap();
+    assert_eq!(cfg.base_url.as_deref(), Some("https://plain.example/"));
+    let o = run(e.path(), &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(e.path().join("public/sitemap.xml")).unwrap();
+    assert!(xml.contains("<loc>https://plain.example/"), "{xml}");
 }
 
 // ---------------------------------------------------------------- output
