@@ -125,9 +125,15 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
         verbose: cli.verbose,
         format: cli.format,
     };
-    // A bar only for people watching a terminal; machine formats and --quiet get none.
-    let bar = (!cli.quiet && cli.format == Format::Text && std::io::stderr().is_terminal())
-        .then(DelayedBar::start);
+    // A bar only for the commands that read the site, and only for people watching a
+    // terminal; machine formats and --quiet get none.
+    let reads_site = matches!(
+        cli.command,
+        None | Some(Command::Build | Command::Check | Command::List { .. })
+    );
+    let bar =
+        (reads_site && !cli.quiet && cli.format == Format::Text && std::io::stderr().is_terminal())
+            .then(DelayedBar::start);
     let opts = RunOptions {
         progress: bar.as_ref().map(DelayedBar::progress),
         ..RunOptions::default()

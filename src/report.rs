@@ -21,7 +21,7 @@ use std::time::Duration;
 pub enum Format {
     /// For people.
     Text,
-    /// One JSON object (the build summary, check's report).
+    /// One JSON object (the build summary, check's report, validate's findings).
     Json,
     /// One JSON object per line (`list`).
     Jsonl,
