@@ -893,3 +893,29 @@ fn action_script_warns_on_a_shallow_clone() {
     assert_eq!(r.outputs["sitemap-path"], "public/sitemap.xml");
     assert_eq!(r.outputs["url-count"], "5");
 }
+
+#[test]
+fn the_progress_hook_hears_of_every_page_read() {
+    use std::sync::{Arc, Mutex};
+    let d = tempfile::tempdir().unwrap();
+    zola_site(d.path());
+    let settings = sitemapgen::config::load(&sitemapgen::config::Overrides {
+        site: Some(d.path().to_path_buf()),
+        ..Default::default()
+    })
+    .unwrap();
+    let calls: Arc<Mutex<Vec<(usize, usize)>>> = Arc::default();
+    let seen = calls.clone();
+    let opts = sitemapgen::RunOptions {
+        progress: Some(sitemapgen::Progress(Arc::new(move |done, total| {
+            seen.lock().unwrap().push((done, total));
+        }))),
+        ..Default::default()
+    };
+    let outcome = sitemapgen::generate(&settings, &opts).unwrap();
+    let mut calls = calls.lock().unwrap().clone();
+    calls.sort();
+    // One call per content file (the draft too), counting up to the total.
+    assert_eq!(calls, (1..=5).map(|n| (n, 5)).collect::<Vec<_>>());
+    assert_eq!(outcome.pages_read, 5);
+}
