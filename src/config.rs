@@ -257,15 +257,19 @@ pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
     LastmodSource::Mtime,
 ];
 
-/// Reads `sitemap.toml` (the one named, or `./sitemap.toml` when present), the site's own
-/// config, and applies the command-line overrides.
+/// Reads `sitemap.toml` (the one named, else `SITE/sitemap.toml` with `--site`, else
+/// `./sitemap.toml`, when present), the site's own config, and applies the command-line
+/// overrides.
 pub fn load(over: &Overrides) -> Result<Settings> {
     let (file, config_file) = match &over.config {
         Some(path) => (read_file_config(path)?, Some(path.clone())),
         None => {
-            let default = PathBuf::from("sitemap.toml");
-            // `--site` alone means "that site", not the sitemap.toml of wherever we stand.
-            if over.site.is_none() && default.is_file() {
+            // `--site DIR` means that site's sitemap.toml, not the one of wherever we stand.
+            let default = match &over.site {
+                Some(site) => site.join("sitemap.toml"),
+                None => PathBuf::from("sitemap.toml"),
+            };
+            if default.is_file() {
                 (read_file_config(&default)?, Some(default))
             } else {
                 (FileConfig::default(), None)

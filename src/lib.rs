@@ -13,6 +13,7 @@ pub mod fields;
 pub mod frontmatter;
 pub mod git;
 pub mod images;
+pub mod init;
 pub mod lastmod;
 pub mod loc;
 pub mod route;
@@ -38,11 +39,26 @@ use std::path::{Path, PathBuf};
 pub struct RunOptions {
     /// "Now" (tests pin it): future and expired pages, and the lastmod clamp.
     pub now: DateTime<Utc>,
+    /// Told how far reading the pages has got (the long stage), for a progress bar.
+    pub progress: Option<Progress>,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { now: Utc::now() }
+        RunOptions {
+            now: Utc::now(),
+            progress: None,
+        }
+    }
+}
+
+/// A progress callback, called with `(pages read, pages in total)` from any thread.
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
     }
 }
 
@@ -114,11 +130,20 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let want_body = settings.images;
     // Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
     let lenient = settings.style == Style::Hugo;
+    let total = files.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        if let Some(p) = &opts.progress {
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            (p.0)(n, total);
+        }
+    };
     let read: Vec<Result<Page>> = files
         .into_par_iter()
         .map(|file| {
-            let (fm, body) =
-                frontmatter::read_with(&file.path, &settings.timezone, want_body, lenient)?;
+            let read = frontmatter::read_with(&file.path, &settings.timezone, want_body, lenient);
+            tick();
+            let (fm, body) = read?;
             let images = body
                 .as_deref()
                 .map(images::image_sources)

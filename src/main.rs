@@ -2,12 +2,17 @@
 //! (0 success, 1 check or validation found problems, 2 bad usage, config or input).
 
 use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sitemapgen::config::{self, Overrides, Style};
 use sitemapgen::report::{self, Format};
-use sitemapgen::{Error, RunOptions};
+use sitemapgen::{Error, Progress, RunOptions};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Writes sitemap.xml for Zola and Hugo sites.
 #[derive(Parser, Debug)]
@@ -74,6 +79,8 @@ enum Command {
         #[arg(long)]
         excluded: bool,
     },
+    /// Write a commented sitemap.toml for the site in --site (default .); never overwrites.
+    Init,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -113,16 +120,40 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
         gzip: cli.gzip,
     };
     let settings = || config::load(&over);
-    let opts = RunOptions::default();
     let verbosity = report::Verbosity {
         quiet: cli.quiet,
         verbose: cli.verbose,
         format: cli.format,
     };
+    // A bar only for the commands that read the site, and only for people watching a
+    // terminal; machine formats and --quiet get none.
+    let reads_site = matches!(
+        cli.command,
+        None | Some(Command::Build | Command::Check | Command::List { .. })
+    );
+    let bar =
+        (reads_site && !cli.quiet && cli.format == Format::Text && std::io::stderr().is_terminal())
+            .then(DelayedBar::start);
+    let opts = RunOptions {
+        progress: bar.as_ref().map(DelayedBar::progress),
+        ..RunOptions::default()
+    };
+    // The bar goes away before anything else is printed.
+    let generate = |settings: &config::Settings| {
+        let r = sitemapgen::generate(settings, &opts);
+        if let Some(b) = &bar {
+            b.clear();
+        }
+        r
+    };
     match &cli.command {
         None | Some(Command::Build) => {
             let settings = settings()?;
-            let (outcome, written) = sitemapgen::build(&settings, &opts)?;
+            let r = sitemapgen::build(&settings, &opts);
+            if let Some(b) = &bar {
+                b.clear();
+            }
+            let (outcome, written) = r?;
             report::summary(
                 &settings,
                 &outcome,
@@ -134,7 +165,7 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
         }
         Some(Command::Check) => {
             let settings = settings()?;
-            let outcome = sitemapgen::generate(&settings, &opts)?;
+            let outcome = generate(&settings)?;
             let diff = report::check(&settings, &outcome)?;
             report::print_check(&settings, &outcome, &diff, &verbosity);
             Ok(if diff.is_clean() {
@@ -144,8 +175,20 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
             })
         }
         Some(Command::List { excluded }) => {
-            let outcome = sitemapgen::generate(&settings()?, &opts)?;
+            let outcome = generate(&settings()?)?;
             report::list(&outcome, *excluded, cli.format);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Init) => {
+            let site = cli.site.clone().unwrap_or_else(|| PathBuf::from("."));
+            let target = cli
+                .config
+                .clone()
+                .unwrap_or_else(|| site.join("sitemap.toml"));
+            let found = sitemapgen::init::init(&site, &target, cli.base_url.as_deref())?;
+            if !cli.quiet {
+                eprintln!("{}", report::init_summary(&target, &found));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Validate { files }) => Ok(ExitCode::from(report::validate(
@@ -153,5 +196,59 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
             cli.base_url.as_deref(),
             &verbosity,
         )?)),
+    }
+}
+
+/// A progress bar on stderr that shows itself only once a run has taken a second, so quick
+/// runs (the usual case) print nothing but their summary.
+struct DelayedBar {
+    bar: ProgressBar,
+    stop: std::sync::Mutex<Option<(mpsc::Sender<()>, JoinHandle<()>)>>,
+}
+
+impl DelayedBar {
+    fn start() -> DelayedBar {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        // No colour in the template, so NO_COLOR has nothing to switch off.
+        if let Ok(style) =
+            ProgressStyle::with_template("{spinner} {msg} {pos}/{len} pages [{wide_bar}] {eta}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("reading");
+        let (tx, rx) = mpsc::channel::<()>();
+        let shown = bar.clone();
+        let waiter = std::thread::spawn(move || {
+            // A message or a hang-up means the run ended first: stay hidden.
+            if let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(Duration::from_secs(1)) {
+                shown.set_draw_target(ProgressDrawTarget::stderr());
+                shown.enable_steady_tick(Duration::from_millis(120));
+            }
+        });
+        DelayedBar {
+            bar,
+            stop: std::sync::Mutex::new(Some((tx, waiter))),
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        let bar = self.bar.clone();
+        Progress(Arc::new(move |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            if done == total {
+                bar.set_message("routing, dating and writing");
+            }
+        }))
+    }
+
+    /// Stops the timer and removes the bar (idempotent).
+    fn clear(&self) {
+        let pending = self.stop.lock().ok().and_then(|mut s| s.take());
+        if let Some((tx, waiter)) = pending {
+            drop(tx);
+            let _ = waiter.join();
+        }
+        self.bar.finish_and_clear();
     }
 }

@@ -4,13 +4,16 @@
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::route::Reason;
+use crate::validate::{FileReport, Severity, SitemapKind};
 use crate::write::{OutputFile, WriteReport};
 use crate::Outcome;
 use clap::ValueEnum;
 use flate2::read::GzDecoder;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
-use std::path::Path;
+use std::ffi::OsStr;
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Output format of summaries and lists.
@@ -18,7 +21,7 @@ use std::time::Duration;
 pub enum Format {
     /// For people.
     Text,
-    /// One JSON object (the build summary, check's report).
+    /// One JSON object (the build summary, check's report, validate's findings).
     Json,
     /// One JSON object per line (`list`).
     Jsonl,
@@ -38,6 +41,35 @@ pub struct Verbosity {
 /// How many individual "left out" warnings to print before summarising the rest.
 const MAX_SKIP_WARNINGS: usize = 20;
 
+/// Whether to colour stderr: only on a terminal, and never when `NO_COLOR` is set to
+/// anything but the empty string (<https://no-color.org>).
+pub fn use_color(no_color: Option<&OsStr>, stderr_is_terminal: bool) -> bool {
+    stderr_is_terminal && no_color.is_none_or(OsStr::is_empty)
+}
+
+fn color() -> bool {
+    static COLOR: OnceLock<bool> = OnceLock::new();
+    *COLOR.get_or_init(|| {
+        use_color(
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::io::stderr().is_terminal(),
+        )
+    })
+}
+
+/// `error:`, `warning:` or `note:`, bold and coloured when [`use_color`] allows.
+fn label(kind: &str) -> String {
+    if !color() {
+        return format!("{kind}:");
+    }
+    let code = match kind {
+        "error" => "1;31",
+        "warning" => "1;33",
+        _ => "1;36",
+    };
+    format!("\x1b[{code}m{kind}:\x1b[0m")
+}
+
 /// Prints an error (every one of a batch) to stderr.
 pub fn print_error(e: &Error) {
     match e {
@@ -45,9 +77,13 @@ pub fn print_error(e: &Error) {
             for e in list {
                 print_error(e);
             }
-            eprintln!("error: {} problems; nothing was written", list.len());
+            eprintln!(
+                "{} {} problems; nothing was written",
+                label("error"),
+                list.len()
+            );
         }
-        e => eprintln!("error: {e}"),
+        e => eprintln!("{} {e}", label("error")),
     }
 }
 
@@ -62,6 +98,23 @@ pub fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// The sitemap (or index) file build writes for these settings.
+pub fn sitemap_path(settings: &Settings) -> PathBuf {
+    let gz = if settings.gzip { ".gz" } else { "" };
+    settings
+        .output_dir
+        .join(format!("{}{gz}", settings.file_name))
+}
+
+/// Pages left out, bundle resources not counted (they never were pages).
+pub fn left_out_total(outcome: &Outcome) -> usize {
+    outcome
+        .skipped
+        .iter()
+        .filter(|s| s.reason != Reason::NotAPage)
+        .count()
 }
 
 fn counts(outcome: &Outcome) -> BTreeMap<Reason, usize> {
@@ -125,11 +178,18 @@ pub fn summary(
             .iter()
             .map(|(r, n)| (r.as_str().to_string(), (*n).into()))
             .collect();
+        let removed: Vec<String> = written
+            .map(|w| w.removed.iter().map(|f| f.display().to_string()).collect())
+            .unwrap_or_default();
         let json = serde_json::json!({
             "urls": outcome.entries.len(),
             "pages_read": outcome.pages_read,
+            "sitemap": outcome.disabled.is_none().then(|| sitemap_path(settings).display().to_string()),
             "files": files,
+            "removed": removed,
+            "robots_txt_updated": written.is_some_and(|w| w.robots_updated),
             "excluded": excluded,
+            "excluded_total": left_out_total(outcome),
             "warnings": outcome.warnings,
             "disabled": outcome.disabled,
             "seconds": took.as_secs_f64(),
@@ -140,15 +200,64 @@ pub fn summary(
     if v.quiet {
         return;
     }
+    print_warnings(outcome, v);
+    if let Some(d) = &outcome.disabled {
+        eprintln!("{d}");
+        return;
+    }
+    if let Some(w) = written {
+        for f in &w.removed {
+            eprintln!(
+                "{} removed {} (a part of an earlier, larger sitemap)",
+                label("note"),
+                f.display()
+            );
+        }
+        if w.robots_updated && v.verbose {
+            eprintln!(
+                "{} updated {}",
+                label("note"),
+                settings
+                    .output_dir
+                    .join(crate::write::ROBOTS_NAME)
+                    .display()
+            );
+        }
+    }
+    let target = sitemap_path(settings).display().to_string();
+    let parts = written.map_or(1, |w| {
+        w.files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz"))
+            .count()
+    });
+    // An index plus its parts: say how many parts, the index being the file named.
+    let files = if parts > 1 {
+        format!(" (an index of {} parts)", parts - 1)
+    } else {
+        String::new()
+    };
+    let urls = outcome.entries.len();
+    eprintln!(
+        "wrote {} URL{} to {target}{files} in {:.2} s{}",
+        thousands(urls),
+        if urls == 1 { "" } else { "s" },
+        took.as_secs_f64(),
+        left_out_phrase(&counts)
+    );
+}
+
+/// Warnings, the pages left out that a user may not expect, and (verbose) notes, to stderr.
+fn print_warnings(outcome: &Outcome, v: &Verbosity) {
     for w in &outcome.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("{} {w}", label("warning"));
     }
     let mut shown = 0;
     for s in &outcome.skipped {
         if v.verbose || (surprising(s.reason) && shown < MAX_SKIP_WARNINGS) {
             eprintln!(
-                "{}: {}: left out ({})",
-                if v.verbose { "note" } else { "warning" },
+                "{} {}: left out ({})",
+                label(if v.verbose { "note" } else { "warning" }),
                 s.file.display(),
                 s.reason
             );
@@ -163,48 +272,16 @@ pub fn summary(
         .saturating_sub(shown);
     if hidden > 0 && !v.verbose {
         eprintln!(
-            "warning: … and {} more pages left out (see `sitemapgen list --excluded`)",
+            "{} … and {} more pages left out (see `sitemapgen list --excluded`)",
+            label("warning"),
             thousands(hidden)
         );
     }
     if v.verbose {
         for n in &outcome.notes {
-            eprintln!("note: {n}");
+            eprintln!("{} {n}", label("note"));
         }
     }
-    if let Some(d) = &outcome.disabled {
-        eprintln!("{d}");
-        return;
-    }
-    let target = written
-        .and_then(|w| w.files.last())
-        .map(|f| f.display().to_string())
-        .unwrap_or_else(|| {
-            settings
-                .output_dir
-                .join(&settings.file_name)
-                .display()
-                .to_string()
-        });
-    let parts = written.map_or(1, |w| {
-        w.files
-            .iter()
-            .filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz"))
-            .count()
-    });
-    let files = if parts > 1 {
-        format!(" ({parts} files)")
-    } else {
-        String::new()
-    };
-    let urls = outcome.entries.len();
-    eprintln!(
-        "wrote {} URL{} to {target}{files} in {:.2} s{}",
-        thousands(urls),
-        if urls == 1 { "" } else { "s" },
-        took.as_secs_f64(),
-        left_out_phrase(&counts)
-    );
 }
 
 /// What `check` found between the sitemap on disk and what `build` would write.
@@ -222,6 +299,8 @@ pub struct CheckDiff {
     pub extra: Vec<String>,
     /// Files whose bytes differ even where the URL sets agree (formatting, order).
     pub differing: Vec<String>,
+    /// robots.txt lacks our `Sitemap:` line or names an old one (only when `robots_txt` is on).
+    pub robots_stale: bool,
 }
 
 impl CheckDiff {
@@ -233,6 +312,7 @@ impl CheckDiff {
             && self.missing.is_empty()
             && self.extra.is_empty()
             && self.differing.is_empty()
+            && !self.robots_stale
     }
 }
 
@@ -299,6 +379,16 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         .filter(|l| !new_urls.contains_key(*l))
         .cloned()
         .collect();
+    if opts.robots_txt {
+        let path = settings.output_dir.join(crate::write::ROBOTS_NAME);
+        let existing = match std::fs::read(&path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let want = crate::write::robots_txt(existing.as_deref(), &opts)?;
+        diff.robots_stale = existing.as_deref() != Some(want.as_slice());
+    }
     Ok(diff)
 }
 
@@ -383,7 +473,11 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
             "missing": diff.missing,
             "extra": diff.extra,
             "differing": diff.differing,
+            "robots_txt_stale": diff.robots_stale,
             "urls": outcome.entries.len(),
+            "sitemap": outcome.disabled.is_none().then(|| sitemap_path(settings).display().to_string()),
+            "excluded_total": left_out_total(outcome),
+            "warnings": outcome.warnings,
         });
         println!("{json}");
         return;
@@ -393,6 +487,12 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
             eprintln!("{d}");
         }
         return;
+    }
+    // Only the run's own warnings: the pages left out are build's business, not the gate's.
+    if !v.quiet {
+        for w in &outcome.warnings {
+            eprintln!("{} {w}", label("warning"));
+        }
     }
     let dir = settings.output_dir.display();
     if diff.is_clean() {
@@ -455,7 +555,33 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
                 .collect(),
         );
     }
+    if diff.robots_stale {
+        println!(
+            "{dir}/{}: the Sitemap: line is missing or out of date",
+            crate::write::ROBOTS_NAME
+        );
+    }
     println!("the sitemap is stale: run `sitemapgen build`");
+}
+
+/// The line `init` prints: what it found and what to do next.
+pub fn init_summary(target: &Path, d: &crate::init::Detected) -> String {
+    let style = match d.style {
+        crate::config::Style::Zola => "a Zola site",
+        crate::config::Style::Hugo => "a Hugo site",
+        _ => "a plain site (no Zola or Hugo config found)",
+    };
+    // Only ./sitemap.toml is read without being named.
+    let build = if target == Path::new("sitemap.toml") || target == Path::new("./sitemap.toml") {
+        "sitemapgen build".to_string()
+    } else {
+        format!("sitemapgen build --config {}", target.display())
+    };
+    let next = match &d.base_url {
+        Some(b) => format!("base_url {b}; review it, then run `{build}`"),
+        None => format!("no usable base_url found: set base_url in it, then run `{build}`"),
+    };
+    format!("wrote {} for {style}: {next}", target.display())
 }
 
 /// Prints what `build` would write (or, with `excluded`, what it leaves out).
@@ -517,20 +643,90 @@ pub fn validate(files: &[std::path::PathBuf], base_url: Option<&str>, v: &Verbos
         None => None,
     };
     let opts = crate::validate::ValidateOptions { base_url: base };
-    let _ = v;
-    let code = crate::validate::run(
-        files,
-        &opts,
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    )
-    .map_err(|e| Error::io("standard output", e))?;
+    if v.format == Format::Text && !v.quiet {
+        let code = crate::validate::run(
+            files,
+            &opts,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        )
+        .map_err(|e| Error::io("standard output", e))?;
+        return Ok(u8::try_from(code).unwrap_or(2));
+    }
+    let mut reports = Vec::with_capacity(files.len());
+    let mut unreadable = Vec::new();
+    for f in files {
+        match crate::validate::validate_file(f, &opts) {
+            Ok(r) => reports.push(r),
+            Err(e) => unreadable.push(e.to_string()),
+        }
+    }
+    let code = crate::validate::exit_code(&reports, unreadable.len());
+    if v.format == Format::Text {
+        // Quiet: the errors only, no warnings and no summary line.
+        for r in &reports {
+            for f in r.findings.iter().filter(|f| f.severity == Severity::Error) {
+                let at = match f.line {
+                    0 => f.file.display().to_string(),
+                    n => format!("{}:{n}", f.file.display()),
+                };
+                println!("{at}: error: {}: {}", f.kind.name(), f.message);
+            }
+        }
+        for e in &unreadable {
+            eprintln!("{} {e}", label("error"));
+        }
+    } else {
+        println!("{}", validation_json(&reports, &unreadable));
+    }
     Ok(u8::try_from(code).unwrap_or(2))
+}
+
+/// `validate --format json`: one object with every file's counts and findings.
+fn validation_json(reports: &[FileReport], unreadable: &[String]) -> serde_json::Value {
+    let files: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "path": r.path.display().to_string(),
+                "kind": r.kind.map(|k| match k {
+                    SitemapKind::UrlSet => "urlset",
+                    SitemapKind::SitemapIndex => "sitemapindex",
+                }),
+                "entries": r.entries,
+                "bytes": r.bytes,
+                "errors": r.errors,
+                "warnings": r.warnings,
+                "omitted": r.omitted,
+                "findings": r.findings.iter().map(|f| serde_json::json!({
+                    "line": f.line,
+                    "severity": f.severity.to_string(),
+                    "name": f.kind.name(),
+                    "message": f.message,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "files": files,
+        "unreadable": unreadable,
+        "errors": reports.iter().map(|r| r.errors).sum::<usize>(),
+        "warnings": reports.iter().map(|r| r.warnings).sum::<usize>(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn color_only_on_a_terminal_without_no_color() {
+        assert!(use_color(None, true));
+        assert!(!use_color(None, false));
+        assert!(!use_color(Some(OsStr::new("1")), true));
+        // no-color.org: an empty NO_COLOR does not count.
+        assert!(use_color(Some(OsStr::new("")), true));
+    }
 
     #[test]
     fn thousands_separators() {

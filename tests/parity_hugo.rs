@@ -234,8 +234,8 @@ fn hugo_13_taxonomies() {
 }
 
 /// The real hugoDocs site (gohugoio/hugoDocs at 84a059b9, content under content/en, config
-/// split over hugo.toml and config/_default/), too large to copy: run from `.ci/run` with
-/// `SITEMAPGEN_PARITY_DIR=../shared/parity cargo test --release --test parity_hugo -- --ignored`.
+/// split over hugo.toml and config/_default/), too large to copy: `.ci/run` runs it with
+/// `SITEMAPGEN_PARITY_DIR=<shared>/parity cargo test --test parity_hugo -- --ignored`.
 ///
 /// Both URL sets are compared after XML-unescaping and then percent-decoding each `<loc>`
 /// (`common::url_locs`); the match is |ours ∩ Hugo's| / |ours ∪ Hugo's|, so a URL we miss

@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# The speed benchmark of issue 6: sitemapgen beside the read-the-files floor and Hugo.
+#
+#   benches/bench.sh                       # 10k, 100k and 1M pages (about 5 GB of disk)
+#   BENCH_MAX=100000 benches/bench.sh      # quick run: skip the 1M site
+#
+# In one run it:
+#   1. builds the release binary and the examples gen-site and write-only;
+#   2. generates Zola-style sites of 10,000, 100,000 and 1,000,000 pages (plus a Hugo-style
+#      one of 100,000 when hugo is on PATH) under $BENCH_DIR, reusing a site whose stamp file
+#      (DIR/.gen-site, written last by gen-site) matches its size, seed, style and format;
+#   3. for each size, with the tree read once first (warm cache, nothing dropped), times the
+#      floor `find DIR/content -name '*.md' -print0 | xargs -0 cat > /dev/null` and
+#      `sitemapgen --site DIR --quiet`: wall time, CPU time (user+sys), peak RSS (GNU time),
+#      URLs per second and the ratio to the floor, each the median of $BENCH_RUNS runs;
+#   4. runs sitemapgen once with RAYON_NUM_THREADS=1 on the 100,000 site and compares its
+#      output byte for byte with the parallel run's;
+#   5. when hugo is on PATH, times `hugo --renderToMemory --quiet` on the Hugo-style tree and
+#      sitemapgen on the same tree (see the site's hugo.toml for what Hugo is asked to do);
+#   6. times the writer alone (examples/write-only.rs: 1,000,000 entries already in memory)
+#      against awk printing the same 1,000,000 <url> records to a file;
+# then prints one markdown table and the pass/fail of the issue's bars.
+#
+# Environment:
+#   BENCH_DIR     work folder (default /tmp/sitemapgen-bench); sites stay there for reuse
+#   BENCH_SIZES   page counts (default "10000 100000 1000000")
+#   BENCH_MAX     skip sizes above this (default 1000000)
+#   BENCH_RUNS    timed runs per figure, the median is kept (default 3)
+#   BENCH_SEED    gen-site seed (default 1)
+#   BENCH_STYLE   style of the main sites, zola or hugo (default zola)
+#   BENCH_HUGO    0 skips the Hugo comparison (default 1: run it when hugo is on PATH)
+#   BENCH_HUGO_SIZE  pages of the Hugo comparison (default 100000)
+#   SITEMAPGEN    binary to time instead of building target/release/sitemapgen
+#   SITEMAPGEN_ARGS  extra arguments for every sitemapgen run (word-split)
+#   CARGO_TARGET_DIR is honoured.
+#
+# The machine should be otherwise idle: wall times on a loaded machine say little (the load
+# average is printed with the results); CPU times hold up better.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_DIR=${BENCH_DIR:-/tmp/sitemapgen-bench}
+BENCH_SIZES=${BENCH_SIZES:-"10000 100000 1000000"}
+BENCH_MAX=${BENCH_MAX:-1000000}
+BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_SEED=${BENCH_SEED:-1}
+BENCH_STYLE=${BENCH_STYLE:-zola}
+BENCH_HUGO=${BENCH_HUGO:-1}
+BENCH_HUGO_SIZE=${BENCH_HUGO_SIZE:-100000}
+TARGET=${CARGO_TARGET_DIR:-$REPO/target}
+GEN=$TARGET/release/examples/gen-site
+WRITE_ONLY=$TARGET/release/examples/write-only
+# 150 MB as the issue states it, in the KiB that GNU time reports.
+RSS_BAR_KIB=$((150 * 1000 * 1000 / 1024))
+
+say() { printf '== %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 2; }
+
+# ---------------------------------------------------------------------------------------------
+# Tools
+
+if [[ ! -x /usr/bin/time ]]; then
+    # GNU time gives peak RSS; bash's `time` keyword does not.
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        say "installing GNU time (Debian package 'time')"
+        apt-get install -y -qq time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+    fi
+    [[ -x /usr/bin/time ]] || die "GNU time (/usr/bin/time) is missing: install the 'time' package"
+fi
+mkdir -p "$BENCH_DIR"
+LOG=$BENCH_DIR/bench.log
+: >"$LOG"
+
+say "building (release)"
+(cd "$REPO" && cargo build --release --quiet --example gen-site) || die "gen-site does not build"
+if [[ -z ${SITEMAPGEN:-} ]]; then
+    (cd "$REPO" && cargo build --release --quiet --bin sitemapgen) || die "sitemapgen does not build"
+    SITEMAPGEN=$TARGET/release/sitemapgen
+fi
+[[ -x $SITEMAPGEN ]] || die "$SITEMAPGEN is not an executable"
+WRITE_NOTE=""
+if ! (cd "$REPO" && cargo build --release --quiet --example write-only) >>"$LOG" 2>&1; then
+    WRITE_NOTE="skipped: examples/write-only.rs does not build (is src/write.rs there?), see $LOG"
+fi
+read -r -a SG_ARGS <<<"${SITEMAPGEN_ARGS:-}"
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+# Runs a command BENCH_RUNS times (or $RUNS) under GNU time; sets M_WALL, M_CPU (seconds) and
+# M_RSS (KiB) from the run with the median wall time. Returns 1 when any run fails.
+measure() {
+    local runs=${RUNS:-$BENCH_RUNS} i out=$BENCH_DIR/time.out lines=() user sys
+    for ((i = 0; i < runs; i++)); do
+        if ! /usr/bin/time -f '%e %U %S %M' -o "$out" "$@" >>"$LOG" 2>&1; then
+            say "FAILED: $* (see $LOG)"
+            tail -n 5 "$LOG" >&2
+            return 1
+        fi
+        lines+=("$(tail -n 1 "$out")")
+    done
+    local median
+    median=$(printf '%s\n' "${lines[@]}" | sort -n -k1,1 | sed -n "$(((runs + 1) / 2))p")
+    read -r M_WALL user sys M_RSS <<<"$median"
+    M_CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+# Number of <url> elements in the sitemap files of a folder (an index holds none itself).
+count_urls() {
+    local n=0 f
+    for f in "$1"/sitemap*.xml "$1"/sitemap*.xml.gz; do
+        [[ -e $f ]] || continue
+        n=$((n + $(zcat -f "$f" | grep -o '<url>' | wc -l)))
+    done
+    echo "$n"
+}
+
+# Makes sure $BENCH_DIR/STYLE-N holds a complete generated site; sets SITE to its path.
+ensure_site() {
+    local n=$1 style=$2 dir=$BENCH_DIR/$2-$1 want
+    want=$("$GEN" --stamp "$n" "$dir" --style "$style" --seed "$BENCH_SEED")
+    if [[ -f $dir/.gen-site && $(cat "$dir/.gen-site") == "$want" ]]; then
+        say "reusing $dir"
+    else
+        rm -rf "$dir"
+        # A page takes about 4.5 KB on disk (mostly file system blocks).
+        local need_kib=$((n * 5)) free_kib
+        free_kib=$(df -Pk "$BENCH_DIR" | awk 'NR == 2 { print $4 }')
+        ((free_kib > need_kib + 1048576)) || die "not enough disk for $n pages in $BENCH_DIR"
+        say "generating $n $style-style pages into $dir"
+        local t0=$SECONDS
+        "$GEN" "$n" "$dir" --style "$style" --seed "$BENCH_SEED" >&2
+        GEN_NOTES+=("generated $style-$n in $((SECONDS - t0)) s")
+    fi
+    # Warm cache: every later run reads from memory, as the floor does.
+    find "$dir/content" -type f -print0 | xargs -0 cat >/dev/null
+    SITE=$dir
+}
+
+floor() { find "$1/content" -name '*.md' -print0 | xargs -0 cat >/dev/null; }
+export -f floor
+
+ROWS=()
+GEN_NOTES=()
+VERDICTS=()
+declare -A FLOOR_WALL SG_WALL SG_RSS
+
+# Appends a table row: case, pages, urls, wall, cpu, rss KiB (or ""), floor wall (or "").
+row() {
+    local case=$1 pages=$2 urls=$3 wall=$4 cpu=$5 rss=$6 floor_wall=${7:-}
+    local ups="" ratio=""
+    if [[ $urls =~ ^[0-9]+$ ]] && awk -v w="$wall" 'BEGIN { exit !(w > 0) }'; then
+        ups=$(awk -v u="$urls" -v w="$wall" 'BEGIN { printf "%.0f", u / w }')
+    fi
+    if [[ -n $floor_wall ]]; then
+        ratio=$(awk -v a="$wall" -v b="$floor_wall" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }')
+    fi
+    local rss_mb=""
+    [[ -n $rss ]] && rss_mb=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')
+    ROWS+=("| $case | $pages | $urls | $wall | $cpu | $rss_mb | $ups | $ratio |")
+}
+
+# Records a bar's verdict: name, an awk condition over a and b, a, b, the figure to show.
+bar() {
+    local name=$1 expr=$2 a=$3 b=$4 detail=$5
+    if awk -v a="$a" -v b="$b" "BEGIN { exit !($expr) }"; then
+        VERDICTS+=("PASS  $name ($detail)")
+    else
+        VERDICTS+=("FAIL  $name ($detail)")
+    fi
+}
+
+# a / b to two decimals, or "n/a" when b is zero (below GNU time's 0.01 s resolution).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+
+# ---------------------------------------------------------------------------------------------
+# 1. The floor and sitemapgen at each size
+
+for n in $BENCH_SIZES; do
+    if ((n > BENCH_MAX)); then
+        GEN_NOTES+=("skipped $n pages (BENCH_MAX=$BENCH_MAX)")
+        continue
+    fi
+    ensure_site "$n" "$BENCH_STYLE"
+    site=$SITE
+    say "timing the floor on $n pages"
+    # shellcheck disable=SC2016 # expanded by the inner bash
+    if measure bash -c 'floor "$1"' _ "$site"; then
+        FLOOR_WALL[$n]=$M_WALL
+        row "floor (find + cat)" "$n" "" "$M_WALL" "$M_CPU" "$M_RSS"
+    fi
+    say "timing sitemapgen on $n pages"
+    if measure "$SITEMAPGEN" --site "$site" --quiet "${SG_ARGS[@]}"; then
+        SG_WALL[$n]=$M_WALL
+        SG_RSS[$n]=$M_RSS
+        row "sitemapgen" "$n" "$(count_urls "$site/public")" "$M_WALL" "$M_CPU" "$M_RSS" "${FLOOR_WALL[$n]:-}"
+    else
+        ROWS+=("| sitemapgen | $n | FAILED | | | | | |")
+    fi
+
+    # 2. Output identical to a single-threaded run
+    if ((n == 100000)) && [[ -n ${SG_WALL[$n]:-} ]]; then
+        st=$BENCH_DIR/single-thread-out
+        rm -rf "$st"
+        say "single-threaded run on $n pages"
+        if RUNS=1 measure env RAYON_NUM_THREADS=1 "$SITEMAPGEN" --site "$site" --output "$st" --quiet "${SG_ARGS[@]}"; then
+            row "sitemapgen, 1 thread" "$n" "$(count_urls "$st")" "$M_WALL" "$M_CPU" "$M_RSS" "${FLOOR_WALL[$n]:-}"
+            if diff -r -q "$site/public" "$st" >>"$LOG" 2>&1; then
+                VERDICTS+=("PASS  output identical to a single-threaded run ($n pages)")
+            else
+                VERDICTS+=("FAIL  output differs from a single-threaded run ($n pages; diff -r -q in $LOG)")
+            fi
+        fi
+    fi
+done
+
+# ---------------------------------------------------------------------------------------------
+# 3. Hugo's own sitemap on a Hugo-style tree
+
+HUGO_NOTE=""
+if [[ $BENCH_HUGO == 1 ]] && command -v hugo >/dev/null && ((BENCH_HUGO_SIZE <= BENCH_MAX)); then
+    n=$BENCH_HUGO_SIZE
+    ensure_site "$n" hugo
+    site=$SITE
+    HUGO_NOTE="$(hugo version | head -n 1)"
+    # One untimed run to disk, only to count the URLs Hugo lists.
+    hugo_out=$BENCH_DIR/hugo-public
+    rm -rf "$hugo_out"
+    say "counting Hugo's URLs on $n pages (one untimed build)"
+    hugo_urls="?"
+    if hugo --source "$site" --destination "$hugo_out" --quiet >>"$LOG" 2>&1; then
+        hugo_urls=$(count_urls "$hugo_out")
+    fi
+    rm -rf "$hugo_out"
+    say "timing hugo on $n pages"
+    if measure hugo --source "$site" --renderToMemory --quiet; then
+        hugo_wall=$M_WALL hugo_cpu=$M_CPU
+        row "hugo --renderToMemory" "$n" "$hugo_urls" "$M_WALL" "$M_CPU" "$M_RSS"
+        say "timing sitemapgen on the same Hugo-style tree"
+        if measure "$SITEMAPGEN" --site "$site" --quiet "${SG_ARGS[@]}"; then
+            row "sitemapgen (Hugo tree)" "$n" "$(count_urls "$site/public")" "$M_WALL" "$M_CPU" "$M_RSS"
+            bar "≥15x faster than Hugo" 'b > 0 && a / b >= 15' "$hugo_wall" "$M_WALL" \
+                "wall $(ratio "$hugo_wall" "$M_WALL")x, CPU $(ratio "$hugo_cpu" "$M_CPU")x"
+        fi
+    fi
+else
+    HUGO_NOTE="Hugo comparison skipped (hugo not on PATH, BENCH_HUGO=0, or size above BENCH_MAX)"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 4. Writing alone: the writer vs awk printing the same records
+
+if [[ -z $WRITE_NOTE ]]; then
+    wo_out=$BENCH_DIR/write-only-out
+    secs=()
+    say "timing the writer alone (1,000,000 entries in memory)"
+    for ((i = 0; i < BENCH_RUNS; i++)); do
+        rm -rf "$wo_out"
+        if ! s=$("$WRITE_ONLY" "$wo_out" 1000000 2>>"$LOG"); then
+            WRITE_NOTE="write-only failed, see $LOG"
+            break
+        fi
+        secs+=("$s")
+    done
+    if [[ -z $WRITE_NOTE ]]; then
+        write_s=$(printf '%s\n' "${secs[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p" |
+            awk '{ printf "%.2f", $1 }')
+        write_urls=$(count_urls "$wo_out")
+        row "writer alone (in-process timer)" 1000000 "$write_urls" "$write_s" "" ""
+        rm -rf "$wo_out"
+        # The same <url> records, laid out as the writer lays them out (see write-only.rs).
+        awk_prog='BEGIN {
+            for (i = 0; i < 1000000; i++) {
+                d = sprintf("2024-%02d-%02d", 1 + i % 12, 1 + i % 28)
+                if (i % 5 < 2) d = d sprintf("T10:%02d:00+02:00", i % 60)
+                printf "  <url>\n    <loc>https://example.com/section-%d/page-%d/</loc>\n    <lastmod>%s</lastmod>\n  </url>\n", i % 100, i, d
+            }
+        }'
+        say "timing awk printing the same 1,000,000 records"
+        # shellcheck disable=SC2016 # expanded by the inner bash
+        if measure bash -c 'awk "$1" > "$2"' _ "$awk_prog" "$BENCH_DIR/awk-out.xml"; then
+            row "awk, same records" 1000000 1000000 "$M_WALL" "$M_CPU" "$M_RSS"
+            bar "writing alone ≤1.5x awk" 'b > 0 && a / b <= 1.5' "$write_s" "$M_WALL" "$(ratio "$write_s" "$M_WALL")x"
+        fi
+        rm -f "$BENCH_DIR/awk-out.xml"
+    fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Verdicts on the issue's bars, then the table
+
+for n in 100000 1000000; do
+    if [[ -n ${SG_WALL[$n]:-} && -n ${FLOOR_WALL[$n]:-} ]]; then
+        bar "$n pages ≤0.75x floor" 'b > 0 && a / b <= 0.75' "${SG_WALL[$n]}" "${FLOOR_WALL[$n]}" \
+            "$(ratio "${SG_WALL[$n]}" "${FLOOR_WALL[$n]}")x"
+    else
+        VERDICTS+=("n/a   $n pages ≤0.75x floor (not measured)")
+    fi
+done
+if [[ -n ${SG_RSS[1000000]:-} ]]; then
+    bar "1000000 pages ≤150 MB peak RSS" 'a <= b' "${SG_RSS[1000000]}" "$RSS_BAR_KIB" \
+        "$(awk -v k="${SG_RSS[1000000]}" 'BEGIN { printf "%.1f MB", k * 1024 / 1e6 }')"
+else
+    VERDICTS+=("n/a   1000000 pages ≤150 MB peak RSS (not measured)")
+fi
+
+echo
+echo "## sitemapgen benchmark"
+echo
+echo "$(nproc) cores, $(uname -sr), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg);" \
+    "median of $BENCH_RUNS runs, warm cache; sitemapgen: $SITEMAPGEN"
+echo
+echo "| case | pages | URLs | wall s | CPU s | peak RSS MB | URLs/s | vs floor |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${ROWS[@]}"
+echo
+for note in "${GEN_NOTES[@]}" "$HUGO_NOTE" "${WRITE_NOTE:+write-only $WRITE_NOTE}"; do
+    [[ -n $note ]] && echo "- $note"
+done
+echo
+echo "Bars (issue 6):"
+printf '%s\n' "${VERDICTS[@]}" | sed 's/^/    /'

@@ -1,0 +1,77 @@
+//! Times the sitemap writer alone, on entries already in memory (issue 6: "writing alone").
+//!
+//! ```text
+//! cargo run --release --example write-only -- OUTPUT_DIR [N]
+//! ```
+//!
+//! Builds N entries (default 1,000,000), then times only `sitemapgen::write::write` and prints
+//! the seconds on stdout. The URLs and dates follow a fixed pattern that `benches/bench.sh`
+//! has `awk` print too, so the two write the same `<url>` records:
+//! `https://example.com/section-{i % 100}/page-{i}/`, and a lastmod of `2024-MM-DD` (month
+//! `1 + i % 12`, day `1 + i % 28`), with the time `T10:MM:00+02:00` (minute `i % 60`) added
+//! for two in five entries, as front matter mixes both forms.
+
+use sitemapgen::date::{SiteTz, W3cDate};
+use sitemapgen::entries::Entry;
+use sitemapgen::write::{write, WriteOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The entry of index `i`; its text is what bench.sh's awk program prints for `i`.
+fn entry(i: usize) -> Option<Entry> {
+    let date = format!("2024-{:02}-{:02}", 1 + i % 12, 1 + i % 28);
+    let lastmod = if i % 5 < 2 {
+        format!("{date}T10:{:02}:00+02:00", i % 60)
+    } else {
+        date
+    };
+    Some(Entry {
+        lastmod: Some(W3cDate::parse(&lastmod, &SiteTz::Utc)?),
+        ..Entry::new(format!("https://example.com/section-{}/page-{i}/", i % 100))
+    })
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let Some(output_dir) = args.next().map(PathBuf::from) else {
+        eprintln!("usage: write-only OUTPUT_DIR [N]");
+        return ExitCode::from(2);
+    };
+    let n = match args.next().map(|a| a.parse::<usize>()) {
+        None => 1_000_000,
+        Some(Ok(n)) => n,
+        Some(Err(e)) => {
+            eprintln!("write-only: N: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(entries) = (0..n).map(entry).collect::<Option<Vec<Entry>>>() else {
+        eprintln!("write-only: a generated date did not parse");
+        return ExitCode::FAILURE;
+    };
+    let opts = WriteOptions {
+        output_dir,
+        base_url: "https://example.com/".to_string(),
+        ..Default::default()
+    };
+
+    let start = Instant::now();
+    let report = write(&entries, &opts);
+    let seconds = start.elapsed().as_secs_f64();
+    match report {
+        Ok(report) => {
+            eprintln!(
+                "write-only: {} URLs in {} files",
+                report.urls,
+                report.files.len()
+            );
+            println!("{seconds:.6}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("write-only: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
