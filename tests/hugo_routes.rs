@@ -329,3 +329,57 @@ fn disabled_sitemap_kind_writes_nothing_and_says_so() {
     assert!(text(&o).contains("disableKinds"), "{}", text(&o));
     assert!(!d.path().join("public/sitemap.xml").exists());
 }
+
+/// Every language has its own `contentDir` inside content/: Hugo then reads nothing else from
+/// content/ (`stray.md` is not a page); a top-level leaf bundle is a page, not a section; the
+/// two `blog/post.md` files are translations of each other.
+#[test]
+fn per_language_content_dirs_replace_the_default_one() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[languages.en]\n  weight = 1\n  contentDir = \"content/en\"\n[languages.fr]\n  weight = 2\n  contentDir = \"content/fr\"\n",
+            ),
+            ("content/en/blog/post.md", "---\ntitle: A\n---\n"),
+            ("content/fr/blog/post.md", "---\ntitle: A\n---\n"),
+            ("content/stray.md", "---\ntitle: S\n---\n"),
+            ("content/en/myshow/index.md", "---\ntitle: M\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/blog/",
+            "https://example.org/blog/post/",
+            "https://example.org/fr/",
+            "https://example.org/fr/blog/",
+            "https://example.org/fr/blog/post/",
+            "https://example.org/myshow/",
+        ])
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        d.path(),
+        &[
+            "build",
+            "--site",
+            ".",
+            "--output",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let post = xml
+        .split("<url>")
+        .find(|b| b.contains("<loc>https://example.org/blog/post/</loc>"))
+        .unwrap();
+    assert!(
+        post.contains("hreflang=\"fr\" href=\"https://example.org/fr/blog/post/\""),
+        "{post}"
+    );
+}
