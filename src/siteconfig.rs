@@ -532,6 +532,18 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
         w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
     });
+    // Hugo writes one sitemap per host; ours lists every language in one file.
+    let hosts: Vec<&str> = c
+        .languages
+        .iter()
+        .filter_map(|l| l.base_url.as_deref())
+        .collect();
+    if !hosts.is_empty() {
+        warnings.push(format!(
+            "languages with their own baseURL ({}): the one sitemap lists URLs on every host, which search engines accept only when all hosts are verified together (Search Console) or the sitemap is named in each host's robots.txt",
+            hosts.join(", ")
+        ));
+    }
     c.warnings = warnings
         .into_iter()
         .map(|w| format!("{}: {w}", path.display()))

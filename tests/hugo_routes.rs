@@ -153,7 +153,8 @@ fn languages_in_subdirs_ugly_urls_permalinks_and_content_dirs() {
 }
 
 /// Multihost: each language on its own `baseURL`, no `/lang/` prefix; `post.de.md` names no
-/// configured language, so it is an English page called `post.de`.
+/// configured language, so it is an English page called `post.de`. One file lists all hosts,
+/// with a warning saying what that needs.
 #[test]
 fn multihost_languages_use_their_own_base_url() {
     let d = tempfile::tempdir().unwrap();
@@ -185,6 +186,23 @@ fn multihost_languages_use_their_own_base_url() {
             "https://example.fr/categories/",
             "https://example.fr/tags/",
         ])
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        d.path(),
+        &[
+            "build",
+            "--site",
+            ".",
+            "--output",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("https://example.com/, https://example.fr/") && err.contains("robots.txt"),
+        "{err}"
     );
 }
 
