@@ -97,6 +97,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         return Ok(outcome);
     }
 
+    // git history, read beside the scan and front matter (joined at lastmod)
+    let pending_history = start_git_history(settings);
+
     // scan
     let files = scan::scan(
         &content_roots(settings),
@@ -138,7 +141,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let routing = route::route(&pages, &ctx)?;
 
     // lastmod
-    let (history, shallow) = git_history(settings, &mut outcome);
+    outcome.notes.extend(settings.lastmod_notes.iter().cloned());
+    let (history, shallow) = pending_history.wait(&mut outcome);
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let lookup = |p: &Path| -> FileHistory {
         match &history {
@@ -266,48 +270,125 @@ pub fn scan_options(settings: &Settings) -> ScanOptions {
     }
 }
 
-/// Reads git history once when a source needs it; the flag says the clone is shallow.
-fn git_history(settings: &Settings, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
+/// Git's answer for a run, with what the user should hear about it.
+#[derive(Default)]
+struct HistoryRead {
+    history: Option<git::GitHistory>,
+    shallow: bool,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// A history read running beside the scan; dropping it waits, so no work outlives the run.
+struct PendingHistory(
+    Option<std::thread::JoinHandle<HistoryRead>>,
+    Option<HistoryRead>,
+);
+
+impl PendingHistory {
+    /// Waits for the read and files its messages into the outcome.
+    fn wait(mut self, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
+        let read = match self.0.take().map(|h| h.join()) {
+            Some(Ok(read)) => read,
+            Some(Err(_)) => HistoryRead {
+                warnings: vec![
+                    "git history could not be read (its reader panicked): lastmod falls back to the next source".into(),
+                ],
+                ..Default::default()
+            },
+            None => self.1.take().unwrap_or_default(),
+        };
+        outcome.warnings.extend(read.warnings);
+        outcome.notes.extend(read.notes);
+        (read.history, read.shallow)
+    }
+}
+
+impl Drop for PendingHistory {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Starts reading git history on its own thread when a source needs it: `git log` is the
+/// slowest step on a large repository, and the scan and front matter need none of it.
+fn start_git_history(settings: &Settings) -> PendingHistory {
     let needed = settings
         .lastmod
         .iter()
         .any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     if !needed {
-        return (None, false);
+        return PendingHistory(None, None);
     }
+    let dir = history_dir(settings);
     let opts = git::GitOptions {
         date: match settings.git_date {
             config::GitDateKind::Committer => git::GitDate::Committer,
             config::GitDateKind::Author => git::GitDate::Author,
         },
     };
-    match git::read_history(&settings.content_dir, &opts) {
-        Ok(git::GitProbe::Ready(h)) => (Some(h), false),
+    let thread_dir = dir.clone();
+    let spawned = std::thread::Builder::new()
+        .name("git-history".into())
+        .spawn(move || git_history(&thread_dir, &opts));
+    match spawned {
+        Ok(h) => PendingHistory(Some(h), None),
+        // No thread to be had: read it here, in turn.
+        Err(_) => PendingHistory(None, Some(git_history(&dir, &opts))),
+    }
+}
+
+/// The one folder whose history covers every content root: the content dir, or, for Hugo
+/// sites with a content dir per language, the folder they share.
+fn history_dir(settings: &Settings) -> PathBuf {
+    let roots = content_roots(settings);
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut dir = abs(&settings.content_dir);
+    for r in roots.iter().skip(1) {
+        let other = abs(&r.dir);
+        while !other.starts_with(&dir) {
+            match dir.parent() {
+                Some(p) => dir = p.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    dir
+}
+
+/// Reads git history for `dir`; a shallow clone, no repository or no git are messages, not
+/// errors, and lastmod falls back to the next source.
+fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
+    let mut read = HistoryRead::default();
+    match git::read_history(dir, opts) {
+        Ok(git::GitProbe::Ready(h)) => {
+            read.notes.push(format!(
+                "git: {} of {} tracked content files dated from {}",
+                h.committed_files(),
+                h.tracked_files(),
+                h.repo_root().display()
+            ));
+            read.history = Some(h);
+        }
         Ok(git::GitProbe::Shallow { repo_root }) => {
-            outcome.warnings.push(format!(
+            read.warnings.push(format!(
                 "{} is a shallow clone: git dates would all be the clone's boundary commit, so they are not used. Fetch full history: `fetch-depth: 0` in actions/checkout, or `git fetch --unshallow`",
                 repo_root.display()
             ));
-            (None, true)
+            read.shallow = true;
         }
-        Ok(git::GitProbe::NoRepository) => {
-            outcome
-                .notes
-                .push("not in a git repository: lastmod falls back to the next source".into());
-            (None, false)
-        }
-        Ok(git::GitProbe::NoGit) => {
-            outcome
-                .notes
-                .push("git is not installed: lastmod falls back to the next source".into());
-            (None, false)
-        }
-        Err(e) => {
-            outcome.warnings.push(format!(
-                "git history could not be read ({e}): lastmod falls back to the next source"
-            ));
-            (None, false)
-        }
+        Ok(git::GitProbe::NoRepository) => read
+            .notes
+            .push("not in a git repository: lastmod falls back to the next source".into()),
+        Ok(git::GitProbe::NoGit) => read
+            .notes
+            .push("git is not installed: lastmod falls back to the next source".into()),
+        Err(e) => read.warnings.push(format!(
+            "git history could not be read ({e}): lastmod falls back to the next source"
+        )),
     }
+    read
 }
 pub mod report;
