@@ -35,6 +35,9 @@ pub enum GitDate {
 pub struct GitOptions {
     /// Committer (default) or author date.
     pub date: GitDate,
+    /// Only tell committed files from uncommitted ones, without reading the log: all that the
+    /// mtime source needs when git dates are not asked for.
+    pub states_only: bool,
 }
 
 /// What git says about one file.
@@ -56,9 +59,13 @@ pub enum GitProbe {
     /// History read: ask it about each file.
     Ready(GitHistory),
     /// A shallow clone: every file would get the boundary commit's date, so git is not trusted.
+    /// The history still tells committed files (all [`GitFileState::Unknown`]) from modified
+    /// and untracked ones, whose mtime stays honest.
     Shallow {
         /// The repository's top folder, for the warning.
         repo_root: PathBuf,
+        /// The working-tree states, without any date.
+        history: GitHistory,
     },
     /// The content dir is not inside a git work tree.
     NoRepository,
@@ -176,11 +183,6 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         Located::NoRepository => return Ok(GitProbe::NoRepository),
         Located::NoGit => return Ok(GitProbe::NoGit),
     };
-    if found.shallow {
-        return Ok(GitProbe::Shallow {
-            repo_root: found.root,
-        });
-    }
     let root = found.root.as_path();
     let prefix = found.prefix;
 
@@ -195,7 +197,8 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     };
     let files = std::thread::scope(|scope| {
         let status = scope.spawn(|| uncommitted(root, &prefix));
-        if found.has_commits && !files.is_empty() {
+        // A shallow log ends at the boundary commit, which would date every file: skip it.
+        if found.has_commits && !found.shallow && !opts.states_only && !files.is_empty() {
             spawn_log(root, log_prefix, opts)?.walk(&mut files, &prefix)?;
         }
         let status = status
@@ -209,13 +212,21 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         }
         Ok::<_, Error>(files)
     })?;
-    Ok(GitProbe::Ready(GitHistory {
+    let history = GitHistory {
         dir: dir_abs,
         dir_real,
-        repo_root: found.root,
+        repo_root: found.root.clone(),
         prefix,
         files,
-    }))
+    };
+    Ok(if found.shallow {
+        GitProbe::Shallow {
+            repo_root: found.root,
+            history,
+        }
+    } else {
+        GitProbe::Ready(history)
+    })
 }
 
 /// Where the content dir sits in git's view of the world.

@@ -142,7 +142,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // lastmod
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
-    let (history, shallow) = pending_history.wait(&mut outcome);
+    let history = pending_history.wait(&mut outcome);
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let lookup = |p: &Path| -> FileHistory {
         match &history {
@@ -154,8 +154,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
                 }
                 git::GitFileState::Unknown => FileHistory::Unknown,
             },
-            // In a shallow clone every tracked file's history is unreadable.
-            None if shallow => FileHistory::Unknown,
+            // No repository (or no git): mtime is a fair last resort.
             None => FileHistory::Untracked,
         }
     };
@@ -274,7 +273,6 @@ pub fn scan_options(settings: &Settings) -> ScanOptions {
 #[derive(Default)]
 struct HistoryRead {
     history: Option<git::GitHistory>,
-    shallow: bool,
     warnings: Vec<String>,
     notes: Vec<String>,
 }
@@ -287,7 +285,7 @@ struct PendingHistory(
 
 impl PendingHistory {
     /// Waits for the read and files its messages into the outcome.
-    fn wait(mut self, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
+    fn wait(mut self, outcome: &mut Outcome) -> Option<git::GitHistory> {
         let read = match self.0.take().map(|h| h.join()) {
             Some(Ok(read)) => read,
             Some(Err(_)) => HistoryRead {
@@ -300,7 +298,7 @@ impl PendingHistory {
         };
         outcome.warnings.extend(read.warnings);
         outcome.notes.extend(read.notes);
-        (read.history, read.shallow)
+        read.history
     }
 }
 
@@ -328,6 +326,7 @@ fn start_git_history(settings: &Settings) -> PendingHistory {
             config::GitDateKind::Committer => git::GitDate::Committer,
             config::GitDateKind::Author => git::GitDate::Author,
         },
+        states_only: !settings.lastmod.contains(&LastmodSource::Git),
     };
     let thread_dir = dir.clone();
     let spawned = std::thread::Builder::new()
@@ -372,12 +371,12 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
             ));
             read.history = Some(h);
         }
-        Ok(git::GitProbe::Shallow { repo_root }) => {
+        Ok(git::GitProbe::Shallow { repo_root, history }) => {
             read.warnings.push(format!(
                 "{} is a shallow clone: git dates would all be the clone's boundary commit, so they are not used. Fetch full history: `fetch-depth: 0` in actions/checkout, or `git fetch --unshallow`",
                 repo_root.display()
             ));
-            read.shallow = true;
+            read.history = Some(history);
         }
         Ok(git::GitProbe::NoRepository) => read
             .notes

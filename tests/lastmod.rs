@@ -225,14 +225,18 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
     let url = format!("file://{}", origin.display());
     git(d.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
     let clone = d.path().join("clone");
+    // A page written after the clone is not in git: its mtime is still its last change.
+    std::fs::write(clone.join("content/fresh.md"), "+++\n+++\n").unwrap();
+    set_mtime(&clone.join("content/fresh.md"), 1_718_841_600); // 2024-06-20T00:00:00Z
 
     let (got, o) = build_in(&clone, &["--site", "."], &clone.join("public"));
     // Git would say 2024-02-01 for both (the boundary commit); mtime would say today.
     assert_eq!(
         got,
         expect(&[
-            ("/", "2023-07-08"),
+            ("/", "2024-06-20T00:00:00+00:00"),
             ("/dated/", "2023-07-08"),
+            ("/fresh/", "2024-06-20T00:00:00+00:00"),
             ("/undated/", ""),
         ])
     );
