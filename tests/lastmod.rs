@@ -424,3 +424,45 @@ fn hugo_sites_follow_enable_git_info_and_their_frontmatter_order() {
     let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
     assert_eq!(got[page], "2024-01-02T03:04:05-05:00");
 }
+
+#[test]
+fn every_hugo_language_content_dir_gets_git_dates() {
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path();
+    git(repo, &["init", "-q"]);
+    write_tree(
+        repo,
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.com/\"\nenableGitInfo = true\n\
+                 defaultContentLanguage = \"en\"\ncontentDir = \"content_en\"\n\
+                 [languages.en]\ncontentDir = \"content_en\"\nweight = 1\n\
+                 [languages.fr]\ncontentDir = \"content_fr\"\nweight = 2\n",
+            ),
+            ("content_en/posts/a.md", "---\ntitle: A\n---\n"),
+            ("content_fr/posts/b.md", "---\ntitle: B\n---\n"),
+        ],
+    );
+    commit(repo, "2024-01-01T00:00:00Z");
+    // Only the second language's dir changes: its history must be read too.
+    std::fs::write(repo.join("content_fr/posts/b.md"), "---\ntitle: B2\n---\n").unwrap();
+    commit(repo, "2024-02-02T00:00:00Z");
+    let o = run(repo, &["build", "--site", ".", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut got = BTreeMap::new();
+    for f in std::fs::read_dir(repo.join("public")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "xml") {
+            got.extend(read_lastmods(&f));
+        }
+    }
+    assert_eq!(
+        got["https://example.com/posts/a/"],
+        "2024-01-01T00:00:00+00:00"
+    );
+    assert_eq!(
+        got["https://example.com/fr/posts/b/"],
+        "2024-02-02T00:00:00+00:00"
+    );
+}
