@@ -277,16 +277,17 @@ struct HistoryRead {
     notes: Vec<String>,
 }
 
-/// A history read running beside the scan; dropping it waits, so no work outlives the run.
-struct PendingHistory(
-    Option<std::thread::JoinHandle<HistoryRead>>,
-    Option<HistoryRead>,
-);
+/// A history read running beside the scan (or already done, or not needed); dropping it
+/// waits, so no work outlives the run.
+struct PendingHistory {
+    thread: Option<std::thread::JoinHandle<HistoryRead>>,
+    done: Option<HistoryRead>,
+}
 
 impl PendingHistory {
     /// Waits for the read and files its messages into the outcome.
     fn wait(mut self, outcome: &mut Outcome) -> Option<git::GitHistory> {
-        let read = match self.0.take().map(|h| h.join()) {
+        let read = match self.thread.take().map(|h| h.join()) {
             Some(Ok(read)) => read,
             Some(Err(_)) => HistoryRead {
                 warnings: vec![
@@ -294,7 +295,7 @@ impl PendingHistory {
                 ],
                 ..Default::default()
             },
-            None => self.1.take().unwrap_or_default(),
+            None => self.done.take().unwrap_or_default(),
         };
         outcome.warnings.extend(read.warnings);
         outcome.notes.extend(read.notes);
@@ -304,7 +305,7 @@ impl PendingHistory {
 
 impl Drop for PendingHistory {
     fn drop(&mut self) {
-        if let Some(h) = self.0.take() {
+        if let Some(h) = self.thread.take() {
             let _ = h.join();
         }
     }
@@ -318,7 +319,10 @@ fn start_git_history(settings: &Settings) -> PendingHistory {
         .iter()
         .any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     if !needed {
-        return PendingHistory(None, None);
+        return PendingHistory {
+            thread: None,
+            done: None,
+        };
     }
     let dir = history_dir(settings);
     let opts = git::GitOptions {
@@ -333,9 +337,15 @@ fn start_git_history(settings: &Settings) -> PendingHistory {
         .name("git-history".into())
         .spawn(move || git_history(&thread_dir, &opts));
     match spawned {
-        Ok(h) => PendingHistory(Some(h), None),
+        Ok(h) => PendingHistory {
+            thread: Some(h),
+            done: None,
+        },
         // No thread to be had: read it here, in turn.
-        Err(_) => PendingHistory(None, Some(git_history(&dir, &opts))),
+        Err(_) => PendingHistory {
+            thread: None,
+            done: Some(git_history(&dir, &opts)),
+        },
     }
 }
 
@@ -363,13 +373,29 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
     let mut read = HistoryRead::default();
     match git::read_history(dir, opts) {
         Ok(git::GitProbe::Ready(h)) => {
-            read.notes.push(format!(
-                "git: {} of {} tracked content files dated from {}",
-                h.committed_files(),
-                h.tracked_files(),
-                h.repo_root().display()
-            ));
+            read.notes.push(if opts.states_only {
+                format!(
+                    "git: {} tracked content files in {} (no dates needed: git is not a lastmod source)",
+                    h.tracked_files(),
+                    h.repo_root().display()
+                )
+            } else {
+                format!(
+                    "git: {} of {} tracked content files dated from {}",
+                    h.committed_files(),
+                    h.tracked_files(),
+                    h.repo_root().display()
+                )
+            });
             read.history = Some(h);
+        }
+        // Without git among the sources the clone's depth changes nothing worth a warning.
+        Ok(git::GitProbe::Shallow { repo_root, history }) if opts.states_only => {
+            read.notes.push(format!(
+                "{} is a shallow clone (no matter: git is not a lastmod source)",
+                repo_root.display()
+            ));
+            read.history = Some(history);
         }
         Ok(git::GitProbe::Shallow { repo_root, history }) => {
             read.warnings.push(format!(

@@ -246,6 +246,16 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
         err.contains("fetch-depth: 0") && err.contains("git fetch --unshallow"),
         "{err}"
     );
+
+    // Without git among the sources the depth does not matter: no warning, same rules.
+    std::fs::write(
+        clone.join("sitemap.toml"),
+        "lastmod = [\"published\", \"mtime\"]\n",
+    )
+    .unwrap();
+    let (got2, o) = build_in(&clone, &[], &clone.join("public"));
+    assert_eq!(got2, got);
+    assert!(!stderr(&o).contains("shallow"), "{}", text(&o));
 }
 
 #[test]
