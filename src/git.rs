@@ -71,6 +71,13 @@ pub enum GitProbe {
     NoRepository,
     /// No `git` program on PATH.
     NoGit,
+    /// No `git` program on PATH, but the content dir is inside a checkout (a `.git` above it):
+    /// committed and uncommitted files cannot be told apart, and mtimes there are checkout
+    /// times, so none can be trusted.
+    NoGitInCheckout {
+        /// The folder holding `.git`.
+        repo_root: PathBuf,
+    },
 }
 
 /// Every tracked file's state under one content dir, built once per run.
@@ -181,7 +188,12 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let found = match locate(&dir_abs)? {
         Located::Repo(found) => found,
         Located::NoRepository => return Ok(GitProbe::NoRepository),
-        Located::NoGit => return Ok(GitProbe::NoGit),
+        Located::NoGit => {
+            return Ok(match checkout_around(&dir_abs) {
+                Some(repo_root) => GitProbe::NoGitInCheckout { repo_root },
+                None => GitProbe::NoGit,
+            })
+        }
     };
     let root = found.root.as_path();
     let prefix = found.prefix;
@@ -227,6 +239,14 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     } else {
         GitProbe::Ready(history)
     })
+}
+
+/// The nearest folder at or above `dir` holding a `.git` (a folder, or a file in worktrees and
+/// submodules), for when git itself cannot be asked.
+fn checkout_around(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|a| a.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// Where the content dir sits in git's view of the world.
@@ -761,6 +781,16 @@ mod tests {
                 ("both.md".to_string(), GitFileState::Modified),
             ]
         );
+    }
+
+    #[test]
+    fn a_checkout_is_found_from_below_without_git() {
+        let d = tempfile::tempdir().unwrap();
+        let deep = d.path().join("site/content/blog");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(checkout_around(&deep), None);
+        std::fs::write(d.path().join("site/.git"), "gitdir: elsewhere\n").unwrap();
+        assert_eq!(checkout_around(&deep), Some(d.path().join("site")));
     }
 
     #[test]

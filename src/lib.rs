@@ -142,7 +142,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // lastmod
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
-    let history = pending_history.wait(&mut outcome);
+    let (history, blind) = pending_history.wait(&mut outcome);
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let lookup = |p: &Path| -> FileHistory {
         match &history {
@@ -154,7 +154,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
                 }
                 git::GitFileState::Unknown => FileHistory::Unknown,
             },
-            // No repository (or no git): mtime is a fair last resort.
+            // A checkout without git: every mtime may be the checkout time.
+            None if blind => FileHistory::Unknown,
+            // No repository: mtime is a fair last resort.
             None => FileHistory::Untracked,
         }
     };
@@ -273,6 +275,8 @@ pub fn scan_options(settings: &Settings) -> ScanOptions {
 #[derive(Default)]
 struct HistoryRead {
     history: Option<git::GitHistory>,
+    /// Inside a checkout git cannot read: no file's mtime can be trusted.
+    blind: bool,
     warnings: Vec<String>,
     notes: Vec<String>,
 }
@@ -286,7 +290,7 @@ struct PendingHistory {
 
 impl PendingHistory {
     /// Waits for the read and files its messages into the outcome.
-    fn wait(mut self, outcome: &mut Outcome) -> Option<git::GitHistory> {
+    fn wait(mut self, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
         let read = match self.thread.take().map(|h| h.join()) {
             Some(Ok(read)) => read,
             Some(Err(_)) => HistoryRead {
@@ -299,7 +303,7 @@ impl PendingHistory {
         };
         outcome.warnings.extend(read.warnings);
         outcome.notes.extend(read.notes);
-        read.history
+        (read.history, read.blind)
     }
 }
 
@@ -410,6 +414,13 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
         Ok(git::GitProbe::NoGit) => read
             .notes
             .push("git is not installed: lastmod falls back to the next source".into()),
+        Ok(git::GitProbe::NoGitInCheckout { repo_root }) => {
+            read.notes.push(format!(
+                "git is not installed but {} is a git checkout: no git dates, and no mtimes (they are checkout times); install git for git dates",
+                repo_root.display()
+            ));
+            read.blind = true;
+        }
         Err(e) => read.warnings.push(format!(
             "git history could not be read ({e}): lastmod falls back to the next source"
         )),

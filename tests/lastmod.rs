@@ -476,3 +476,43 @@ fn every_hugo_language_content_dir_gets_git_dates() {
         "2024-02-02T00:00:00+00:00"
     );
 }
+
+#[test]
+fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
+    let no_git = tempfile::tempdir().unwrap();
+    let run_without_git = |cwd: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+            .args(["build", "--site", ".", "--verbose"])
+            .current_dir(cwd)
+            .env("PATH", no_git.path())
+            .env_remove("SOURCE_DATE_EPOCH")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        (read_lastmods(&cwd.join("public/sitemap.xml")), stderr(&o))
+    };
+    let files = [
+        ("config.toml", ZOLA_CONFIG),
+        ("content/page.md", "+++\n+++\n"),
+        ("content/dated.md", "+++\ndate = 2021-02-03\n+++\n"),
+    ];
+
+    let plain = tempfile::tempdir().unwrap();
+    write_tree(plain.path(), &files);
+    let (got, err) = run_without_git(plain.path());
+    assert_eq!(
+        got["https://example.com/page/"],
+        "2020-01-01T00:00:00+00:00"
+    );
+    assert_eq!(err.matches("git is not installed").count(), 1, "{err}");
+
+    // In a checkout the mtime may be the checkout time: the page goes without.
+    let repo = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q"]);
+    write_tree(repo.path(), &files);
+    commit(repo.path(), "2024-01-01T00:00:00Z");
+    let (got, err) = run_without_git(repo.path());
+    assert_eq!(got["https://example.com/page/"], "");
+    assert_eq!(got["https://example.com/dated/"], "2021-02-03");
+    assert_eq!(err.matches("git is not installed").count(), 1, "{err}");
+}
