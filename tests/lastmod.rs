@@ -516,3 +516,35 @@ fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
     assert_eq!(got["https://example.com/dated/"], "2021-02-03");
     assert_eq!(err.matches("git is not installed").count(), 1, "{err}");
 }
+
+#[test]
+fn naive_times_take_the_site_zone_and_git_dates_keep_their_own() {
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path();
+    git(repo, &["init", "-q"]);
+    write_tree(
+        repo,
+        &[
+            ("config.toml", ZOLA_CONFIG),
+            ("sitemap.toml", "timezone = \"Asia/Kolkata\"\n"),
+            (
+                "content/naive.md",
+                "+++\nupdated = 2024-01-01T10:00:00\n+++\n",
+            ),
+            ("content/day.md", "+++\nupdated = 2024-01-05\n+++\n"),
+            ("content/committed.md", "+++\n+++\n"),
+        ],
+    );
+    commit(repo, "2024-02-02T00:00:00-08:00");
+    let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
+    assert_eq!(
+        got,
+        expect(&[
+            ("/", "2024-02-02T00:00:00-08:00"),
+            ("/committed/", "2024-02-02T00:00:00-08:00"),
+            // A date-only value stays date-only.
+            ("/day/", "2024-01-05"),
+            ("/naive/", "2024-01-01T10:00:00+05:30"),
+        ])
+    );
+}
