@@ -354,13 +354,37 @@ fn start_git_history(settings: &Settings) -> PendingHistory {
 }
 
 /// The one folder whose history covers every content root: the content dir, or, for Hugo
-/// sites with a content dir per language, the folder they share.
+/// sites with a content dir per language, the folder they share within the site. A root
+/// outside the site is left out rather than widening the read past the repository: its files
+/// then get no git date and no mtime, never a checkout time.
 fn history_dir(settings: &Settings) -> PathBuf {
     let roots = content_roots(settings);
-    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    if roots.len() < 2 {
+        // As given: the scanned paths are spelled the same way, so they match it directly.
+        return settings.content_dir.clone();
+    }
+    // Absolute, with `..` folded (a contentDir of `../elsewhere` must not look inside).
+    let abs = |p: &Path| {
+        let full = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut out = PathBuf::new();
+        for c in full.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
+    };
+    let site = abs(&settings.site_dir);
     let mut dir = abs(&settings.content_dir);
     for r in roots.iter().skip(1) {
         let other = abs(&r.dir);
+        if !other.starts_with(&site) || !dir.starts_with(&site) {
+            continue;
+        }
         while !other.starts_with(&dir) {
             match dir.parent() {
                 Some(p) => dir = p.to_path_buf(),

@@ -292,6 +292,13 @@ fn a_content_dir_nested_in_the_repository_maps_its_paths() {
             ("/one/", "2024-01-01T00:00:00+00:00"),
         ])
     );
+    // And from a sibling folder, through `..`.
+    let (again, _) = build_in(
+        &repo.join("other"),
+        &["--site", "../site", "--quiet"],
+        &repo.join("site/public"),
+    );
+    assert_eq!(again, got);
 }
 
 #[test]
