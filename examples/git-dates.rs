@@ -29,7 +29,7 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Ok(GitProbe::Shallow { repo_root }) => {
+        Ok(GitProbe::Shallow { repo_root, .. }) => {
             eprintln!("{}: shallow clone, git dates not used", repo_root.display());
             ExitCode::from(1)
         }

@@ -52,6 +52,27 @@ pub enum LastmodSource {
     Published,
     /// The file's modification time (outside git, or for uncommitted files).
     Mtime,
+    /// Front matter `date` alone (Hugo's `date` in `[frontmatter] lastmod`).
+    Date,
+    /// Front matter `publishDate`, `pubdate` or `published` alone (Hugo's `publishDate`).
+    PublishDate,
+    /// The date a file name starts with, `YYYY-MM-DD` (Hugo's `:filename`).
+    FileName,
+}
+
+impl LastmodSource {
+    /// The name sitemap.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LastmodSource::FrontMatter => "front_matter",
+            LastmodSource::Git => "git",
+            LastmodSource::Published => "published",
+            LastmodSource::Mtime => "mtime",
+            LastmodSource::Date => "date",
+            LastmodSource::PublishDate => "publish_date",
+            LastmodSource::FileName => "file_name",
+        }
+    }
 }
 
 /// Which git date counts as a file's last change.
@@ -236,6 +257,8 @@ pub struct Settings {
     pub lastmod: Vec<LastmodSource>,
     /// Which git date.
     pub git_date: GitDateKind,
+    /// Why the lastmod order is what it is, when the site's config chose it (for `--verbose`).
+    pub lastmod_notes: Vec<String>,
     /// Static URLs.
     pub extra_urls: Vec<ExtraUrl>,
     /// The sitemap's file name.
@@ -256,6 +279,71 @@ pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
     LastmodSource::Published,
     LastmodSource::Mtime,
 ];
+
+/// Hugo's own `[frontmatter] lastmod` default (its `:default`), aliases left to the mapping.
+const HUGO_DEFAULT_LASTMOD: [&str; 4] = [":git", "lastmod", "date", "publishdate"];
+
+/// The lastmod order a Hugo site's config asks for, in sitemapgen's sources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HugoLastmod {
+    /// Sources in Hugo's order; `:git` only when git info is on.
+    pub sources: Vec<LastmodSource>,
+    /// Entries sitemapgen cannot read (custom front matter keys), for a note.
+    pub skipped: Vec<String>,
+}
+
+/// Maps Hugo's `[frontmatter] lastmod` list (or its default) onto sitemapgen's sources.
+///
+/// Hugo reads git dates only with `enableGitInfo` on, so `:git` is dropped when it is off:
+/// the sitemap then says what the site's own pages say (`.Lastmod`).
+pub fn hugo_lastmod(list: Option<&[String]>, git_info: bool) -> HugoLastmod {
+    let list: Vec<String> = list
+        .map(|l| l.to_vec())
+        .unwrap_or_else(|| HUGO_DEFAULT_LASTMOD.iter().map(|s| s.to_string()).collect());
+    let mut out = HugoLastmod {
+        sources: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let expanded = list.iter().flat_map(|k| {
+        if k.eq_ignore_ascii_case(":default") {
+            HUGO_DEFAULT_LASTMOD.iter().map(|s| s.to_string()).collect()
+        } else {
+            vec![k.clone()]
+        }
+    });
+    for key in expanded {
+        let source = match key.to_ascii_lowercase().as_str() {
+            ":git" if git_info => Some(LastmodSource::Git),
+            ":git" => None,
+            // Our front-matter source reads these four keys together.
+            "lastmod" | "modified" | "updated" | "last_modified_at" => {
+                Some(LastmodSource::FrontMatter)
+            }
+            "date" => Some(LastmodSource::Date),
+            "publishdate" | "pubdate" | "published" => Some(LastmodSource::PublishDate),
+            ":filemodtime" => Some(LastmodSource::Mtime),
+            ":filename" => Some(LastmodSource::FileName),
+            _ => {
+                out.skipped.push(key.clone());
+                None
+            }
+        };
+        if let Some(s) = source {
+            if !out.sources.contains(&s) {
+                out.sources.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Hugo's `enableGitInfo`, which Hugo also takes from `HUGO_ENABLEGITINFO` (as CI sets it).
+fn hugo_git_info(site: &SiteConfig) -> bool {
+    std::env::var("HUGO_ENABLEGITINFO")
+        .ok()
+        .and_then(|v| v.trim().parse::<bool>().ok())
+        .unwrap_or(site.enable_git_info)
+}
 
 /// Reads `sitemap.toml` (the one named, else `SITE/sitemap.toml` with `--site`, else
 /// `./sitemap.toml`, when present), the site's own config, and applies the command-line
@@ -398,6 +486,8 @@ pub fn resolve(
         ));
     }
 
+    let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
+
     Ok(Settings {
         config_file,
         site_dir,
@@ -420,13 +510,60 @@ pub fn resolve(
         stylesheet: file.stylesheet,
         images: file.images.unwrap_or(false),
         timezone,
-        lastmod: file.lastmod.unwrap_or_else(|| DEFAULT_LASTMOD.to_vec()),
-        git_date: file.git_date.unwrap_or_default(),
+        lastmod,
+        git_date,
+        lastmod_notes,
         extra_urls: file.extra_urls.unwrap_or_default(),
         file_name,
         x_default: file.x_default,
         site,
     })
+}
+
+/// The lastmod order and git date: sitemap.toml's, else a Hugo site's own, else the default.
+fn resolve_lastmod(
+    file: &FileConfig,
+    site: &SiteConfig,
+    style: Style,
+) -> (Vec<LastmodSource>, GitDateKind, Vec<String>) {
+    if let Some(order) = &file.lastmod {
+        return (order.clone(), file.git_date.unwrap_or_default(), Vec::new());
+    }
+    if style != Style::Hugo {
+        return (
+            DEFAULT_LASTMOD.to_vec(),
+            file.git_date.unwrap_or_default(),
+            Vec::new(),
+        );
+    }
+    let git_info = hugo_git_info(site);
+    let hugo = hugo_lastmod(site.frontmatter_lastmod.as_deref(), git_info);
+    let mut notes = vec![format!(
+        "lastmod order from the Hugo config{}: {}{}",
+        if site.frontmatter_lastmod.is_some() {
+            "'s [frontmatter] lastmod"
+        } else {
+            " (Hugo's default)"
+        },
+        hugo.sources
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        if git_info {
+            ""
+        } else {
+            "; no git dates, as enableGitInfo is off (set lastmod in sitemap.toml to use them anyway)"
+        }
+    )];
+    for key in &hugo.skipped {
+        notes.push(format!(
+            "Hugo [frontmatter] lastmod entry '{key}' is not a date sitemapgen reads: skipped"
+        ));
+    }
+    // Hugo's `:git` is the author date; sitemap.toml can still ask for the committer's.
+    let git_date = file.git_date.unwrap_or(GitDateKind::Author);
+    (hugo.sources, git_date, notes)
 }
 
 /// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.
@@ -548,5 +685,82 @@ mod tests {
         assert_eq!(c.git_date, Some(GitDateKind::Author));
         assert_eq!(c.extra_urls.unwrap().len(), 2);
         assert_eq!(c.style, Some(Style::Zola));
+    }
+
+    #[test]
+    fn hugo_lastmod_maps_hugos_order_and_honours_enable_git_info() {
+        use LastmodSource::*;
+        let on = hugo_lastmod(None, true);
+        assert_eq!(on.sources, vec![Git, FrontMatter, Date, PublishDate]);
+        let off = hugo_lastmod(None, false);
+        assert_eq!(off.sources, vec![FrontMatter, Date, PublishDate]);
+        let list: Vec<String> = [
+            "lastmod",
+            ":fileModTime",
+            ":default",
+            "expiryDate",
+            "pubDate",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let got = hugo_lastmod(Some(&list), true);
+        // :default expands in place; repeats keep their first position.
+        assert_eq!(
+            got.sources,
+            vec![FrontMatter, Mtime, Git, Date, PublishDate]
+        );
+        assert_eq!(got.skipped, vec!["expiryDate".to_string()]);
+        let by_name = vec![":filename".to_string(), ":git".to_string()];
+        assert_eq!(hugo_lastmod(Some(&by_name), false).sources, vec![FileName]);
+    }
+
+    #[test]
+    fn a_hugo_site_takes_its_own_order_unless_sitemap_toml_sets_one() {
+        let mut site = SiteConfig {
+            style: Style::Hugo,
+            enable_git_info: true,
+            ..Default::default()
+        };
+        let (order, git_date, notes) = resolve_lastmod(&FileConfig::default(), &site, Style::Hugo);
+        assert_eq!(order[0], LastmodSource::Git);
+        assert_eq!(
+            git_date,
+            GitDateKind::Author,
+            "Hugo's :git is the author date"
+        );
+        assert!(notes[0].contains("Hugo's default"), "{notes:?}");
+        site.frontmatter_lastmod = Some(vec!["date".into(), ":git".into()]);
+        let (order, _, _) = resolve_lastmod(&FileConfig::default(), &site, Style::Hugo);
+        assert_eq!(order, vec![LastmodSource::Date, LastmodSource::Git]);
+        let file = FileConfig {
+            lastmod: Some(vec![LastmodSource::Mtime]),
+            ..Default::default()
+        };
+        let (order, git_date, notes) = resolve_lastmod(&file, &site, Style::Hugo);
+        assert_eq!(
+            (order, git_date, notes.len()),
+            (vec![LastmodSource::Mtime], GitDateKind::Committer, 0)
+        );
+        let (order, _, _) = resolve_lastmod(&FileConfig::default(), &site, Style::Zola);
+        assert_eq!(order, DEFAULT_LASTMOD.to_vec());
+    }
+
+    #[test]
+    fn every_source_reads_back_under_its_own_name() {
+        use LastmodSource::*;
+        for s in [
+            FrontMatter,
+            Git,
+            Published,
+            Mtime,
+            Date,
+            PublishDate,
+            FileName,
+        ] {
+            let text = format!("lastmod = [\"{}\"]\n", s.as_str());
+            let c = parse_file_config(&text, Path::new("s.toml")).unwrap();
+            assert_eq!(c.lastmod.unwrap(), vec![s]);
+        }
     }
 }

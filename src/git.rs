@@ -35,6 +35,9 @@ pub enum GitDate {
 pub struct GitOptions {
     /// Committer (default) or author date.
     pub date: GitDate,
+    /// Only tell committed files from uncommitted ones, without reading the log: all that the
+    /// mtime source needs when git dates are not asked for.
+    pub states_only: bool,
 }
 
 /// What git says about one file.
@@ -56,14 +59,25 @@ pub enum GitProbe {
     /// History read: ask it about each file.
     Ready(GitHistory),
     /// A shallow clone: every file would get the boundary commit's date, so git is not trusted.
+    /// The history still tells committed files (all [`GitFileState::Unknown`]) from modified
+    /// and untracked ones, whose mtime stays honest.
     Shallow {
         /// The repository's top folder, for the warning.
         repo_root: PathBuf,
+        /// The working-tree states, without any date.
+        history: GitHistory,
     },
     /// The content dir is not inside a git work tree.
     NoRepository,
     /// No `git` program on PATH.
     NoGit,
+    /// No `git` program on PATH, but the content dir is inside a checkout (a `.git` above it):
+    /// committed and uncommitted files cannot be told apart, and mtimes there are checkout
+    /// times, so none can be trusted.
+    NoGitInCheckout {
+        /// The folder holding `.git`.
+        repo_root: PathBuf,
+    },
 }
 
 /// Every tracked file's state under one content dir, built once per run.
@@ -174,13 +188,13 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let found = match locate(&dir_abs)? {
         Located::Repo(found) => found,
         Located::NoRepository => return Ok(GitProbe::NoRepository),
-        Located::NoGit => return Ok(GitProbe::NoGit),
+        Located::NoGit => {
+            return Ok(match checkout_around(&dir_abs) {
+                Some(repo_root) => GitProbe::NoGitInCheckout { repo_root },
+                None => GitProbe::NoGit,
+            })
+        }
     };
-    if found.shallow {
-        return Ok(GitProbe::Shallow {
-            repo_root: found.root,
-        });
-    }
     let root = found.root.as_path();
     let prefix = found.prefix;
 
@@ -195,7 +209,8 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     };
     let files = std::thread::scope(|scope| {
         let status = scope.spawn(|| uncommitted(root, &prefix));
-        if found.has_commits && !files.is_empty() {
+        // A shallow log ends at the boundary commit, which would date every file: skip it.
+        if found.has_commits && !found.shallow && !opts.states_only && !files.is_empty() {
             spawn_log(root, log_prefix, opts)?.walk(&mut files, &prefix)?;
         }
         let status = status
@@ -209,13 +224,29 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         }
         Ok::<_, Error>(files)
     })?;
-    Ok(GitProbe::Ready(GitHistory {
+    let history = GitHistory {
         dir: dir_abs,
         dir_real,
-        repo_root: found.root,
+        repo_root: found.root.clone(),
         prefix,
         files,
-    }))
+    };
+    Ok(if found.shallow {
+        GitProbe::Shallow {
+            repo_root: found.root,
+            history,
+        }
+    } else {
+        GitProbe::Ready(history)
+    })
+}
+
+/// The nearest folder at or above `dir` holding a `.git` (a folder, or a file in worktrees and
+/// submodules), for when git itself cannot be asked.
+fn checkout_around(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|a| a.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// Where the content dir sits in git's view of the world.
@@ -750,6 +781,16 @@ mod tests {
                 ("both.md".to_string(), GitFileState::Modified),
             ]
         );
+    }
+
+    #[test]
+    fn a_checkout_is_found_from_below_without_git() {
+        let d = tempfile::tempdir().unwrap();
+        let deep = d.path().join("site/content/blog");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(checkout_around(&deep), None);
+        std::fs::write(d.path().join("site/.git"), "gitdir: elsewhere\n").unwrap();
+        assert_eq!(checkout_around(&deep), Some(d.path().join("site")));
     }
 
     #[test]

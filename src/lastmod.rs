@@ -5,7 +5,7 @@
 use crate::config::LastmodSource;
 use crate::date::W3cDate;
 use crate::route::{Kind, Page, Route};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -96,7 +96,7 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
     let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) = input
         .sources
         .iter()
-        .partition(|s| matches!(s, LastmodSource::FrontMatter | LastmodSource::Published));
+        .partition(|s| !matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     for (i, r) in routes.iter().enumerate() {
         let Some(p) = r.page else { continue };
         let page = &pages[p];
@@ -184,6 +184,12 @@ fn own_lastmod(
                 .or(page.fm.publish_date)
                 .or(route.file_date)
                 .map(|d| (d, Origin::Published)),
+            LastmodSource::Date => page.fm.date.map(|d| (d, Origin::Published)),
+            LastmodSource::PublishDate => page.fm.publish_date.map(|d| (d, Origin::Published)),
+            LastmodSource::FileName => route
+                .file_date
+                .or_else(|| name_date(&page.file.path))
+                .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
                 match *history.get_or_insert_with(|| (input.history)(&page.file.path)) {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
@@ -205,6 +211,21 @@ fn own_lastmod(
         }
     }
     None
+}
+
+/// The `YYYY-MM-DD` a file name starts with (a bundle's `index.md` takes its folder's name),
+/// as Hugo's `:filename` reads it.
+fn name_date(path: &Path) -> Option<W3cDate> {
+    let stem = path.file_stem()?.to_str()?;
+    let name = if stem == "index" || stem.starts_with("index.") {
+        path.parent()?.file_name()?.to_str()?
+    } else {
+        stem
+    };
+    let head = name.get(..10)?;
+    NaiveDate::parse_from_str(head, "%Y-%m-%d")
+        .ok()
+        .map(W3cDate::Date)
 }
 
 /// A file's mtime as a UTC date-time, capped at `SOURCE_DATE_EPOCH`.
@@ -397,5 +418,33 @@ mod tests {
                 origin: Origin::Rollup
             }
         );
+    }
+
+    #[test]
+    fn hugo_sources_read_one_date_each() {
+        let mut named = page(FrontMatter {
+            date: Some(d("2021-01-01")),
+            publish_date: Some(d("2022-02-02")),
+            ..Default::default()
+        });
+        named.file.path = "/site/content/post/2020-05-06-hello/index.md".into();
+        let pages = vec![named];
+        let routes = vec![Route::for_page(
+            0,
+            &pages[0],
+            Kind::Page,
+            "/p/".into(),
+            "en",
+            "p".into(),
+        )];
+        let none = |_: &Path| FileHistory::Untracked;
+        let first = |src: LastmodSource| {
+            assign(&routes, &pages, &input(&[src], &none)).lastmods[0].map(|l| l.date.to_string())
+        };
+        assert_eq!(first(LastmodSource::Date).unwrap(), "2021-01-01");
+        assert_eq!(first(LastmodSource::PublishDate).unwrap(), "2022-02-02");
+        assert_eq!(first(LastmodSource::FileName).unwrap(), "2020-05-06");
+        assert_eq!(name_date(Path::new("/c/2020-13-01-x.md")), None);
+        assert_eq!(name_date(Path::new("/c/é.md")), None);
     }
 }

@@ -209,8 +209,19 @@ fn a_shallow_clone_is_detected_and_not_trusted() {
     );
 
     match read_history(&clone.join("content"), &GitOptions::default()).unwrap() {
-        GitProbe::Shallow { repo_root } => {
-            assert_eq!(repo_root, fs::canonicalize(&clone).unwrap())
+        GitProbe::Shallow { repo_root, history } => {
+            assert_eq!(repo_root, fs::canonicalize(&clone).unwrap());
+            // No dates, but committed and untracked files are still told apart.
+            assert_eq!(history.committed_files(), 0);
+            assert_eq!(
+                history.state(&clone.join("content/a.md")),
+                GitFileState::Unknown
+            );
+            fs::write(clone.join("content/new.md"), "n").unwrap();
+            assert_eq!(
+                history.state(&clone.join("content/new.md")),
+                GitFileState::Untracked
+            );
         }
         other => panic!("expected a shallow clone, got {other:?}"),
     }
@@ -339,9 +350,29 @@ fn author_date_on_request_committer_date_by_default() {
         &r.root,
         GitOptions {
             date: GitDate::Author,
+            ..Default::default()
         },
     );
     assert_eq!(date(&author, "a.md"), "2010-10-10T10:10:10+02:00");
+}
+
+#[test]
+fn states_only_skips_the_dates_but_not_the_working_tree() {
+    let r = Repo::new();
+    r.write("a.md", "a");
+    r.write("b.md", "b");
+    r.commit("2020-01-01T00:00:00+00:00");
+    r.write("b.md", "b2");
+    let h = history(
+        &r.root,
+        GitOptions {
+            states_only: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(h.committed_files(), 0);
+    assert_eq!(h.state(Path::new("a.md")), GitFileState::Unknown);
+    assert_eq!(h.state(Path::new("b.md")), GitFileState::Modified);
 }
 
 #[test]
