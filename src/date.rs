@@ -49,7 +49,12 @@ impl W3cDate {
         }
         match self {
             W3cDate::Date(_) => W3cDate::Date(now.date_naive()),
-            W3cDate::DateTime(_) => W3cDate::DateTime(now.fixed_offset()),
+            // Whole seconds: a crawler needs no more, and nanoseconds would only add noise.
+            W3cDate::DateTime(_) => W3cDate::DateTime(
+                DateTime::from_timestamp(now.timestamp(), 0)
+                    .unwrap_or(now)
+                    .fixed_offset(),
+            ),
         }
     }
 
@@ -103,10 +108,15 @@ impl W3cDate {
 
 impl Ord for W3cDate {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Equal instants fall back to a fixed order so sorting stays deterministic.
+        // Equal instants fall back to a fixed order (date-only first, then by offset) so
+        // sorting and "newest" stay deterministic.
+        let rank = |d: &W3cDate| match d {
+            W3cDate::Date(_) => (0, 0),
+            W3cDate::DateTime(dt) => (1, dt.offset().local_minus_utc()),
+        };
         self.instant()
             .cmp(&other.instant())
-            .then_with(|| self.to_string().cmp(&other.to_string()))
+            .then_with(|| rank(self).cmp(&rank(other)))
     }
 }
 
@@ -353,7 +363,9 @@ mod tests {
 
     #[test]
     fn future_dates_clamp_to_now_in_their_own_precision() {
-        let now = Utc.with_ymd_and_hms(2024, 5, 6, 7, 8, 9).unwrap();
+        // A clock with nanoseconds: the clamped value keeps whole seconds only.
+        let now = Utc.with_ymd_and_hms(2024, 5, 6, 7, 8, 9).unwrap()
+            + chrono::Duration::nanoseconds(123_456);
         let d = W3cDate::parse("2099-01-01", &SiteTz::Utc).unwrap();
         assert_eq!(d.clamp_to(now).to_string(), "2024-05-06");
         let dt = W3cDate::parse("2099-01-01T00:00:00Z", &SiteTz::Utc).unwrap();

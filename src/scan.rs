@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -67,24 +68,55 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             .dir
             .canonicalize()
             .map_err(|e| Error::io(&root.dir, e))?;
-        let walker = WalkDir::new(&root.dir)
+        // Each top-level entry is walked on its own core; concatenated in sorted order, the
+        // result is exactly what one sorted walk would give.
+        let mut top: Vec<PathBuf> = std::fs::read_dir(&root.dir)
+            .map_err(|e| Error::io(&root.dir, e))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| Error::io(&root.dir, e))?;
+        top.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+        let walk = Walk {
+            root,
+            canonical_root: &canonical_root,
+            opts,
+            exclude: &exclude,
+        };
+        let parts: Vec<Result<Vec<SourceFile>>> = top.par_iter().map(|p| walk.subtree(p)).collect();
+        for part in parts {
+            out.extend(part?);
+        }
+    }
+    Ok(out)
+}
+
+/// One content root's walk, shared by the tasks that walk its top-level entries.
+struct Walk<'a> {
+    root: &'a ContentRoot,
+    canonical_root: &'a Path,
+    opts: &'a ScanOptions,
+    exclude: &'a GlobSet,
+}
+
+impl Walk<'_> {
+    /// The page files at or below `start` (a top-level file or folder of the root), sorted.
+    fn subtree(&self, start: &Path) -> Result<Vec<SourceFile>> {
+        let mut out = Vec::new();
+        let walker = WalkDir::new(start)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| {
-                e.depth() == 0 || {
-                    let name = e.file_name().to_string_lossy();
-                    let hidden = name.starts_with('.');
-                    // Hidden files are never pages; hidden folders depend on the generator.
-                    !(hidden && (!e.file_type().is_dir() || opts.skip_hidden_dirs))
-                }
+                let hidden = e.file_name().as_encoded_bytes().first() == Some(&b'.');
+                // Hidden files are never pages; hidden folders depend on the generator.
+                !(hidden && (!e.file_type().is_dir() || self.opts.skip_hidden_dirs))
             });
         for entry in walker {
             let entry = entry.map_err(|e| {
                 let path = e
                     .path()
                     .map(Path::to_path_buf)
-                    .unwrap_or_else(|| root.dir.clone());
+                    .unwrap_or_else(|| start.to_path_buf());
                 Error::io(
                     path,
                     e.into_io_error()
@@ -98,17 +130,17 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
                 let Ok(target) = path.canonicalize() else {
                     continue;
                 };
-                if !target.starts_with(&canonical_root) || !target.is_file() {
+                if !target.starts_with(self.canonical_root) || !target.is_file() {
                     continue;
                 }
             } else if !ft.is_file() {
                 continue;
             }
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if !opts.extensions.iter().any(|x| x == ext) {
+            if !self.opts.extensions.iter().any(|x| x == ext) {
                 continue;
             }
-            let rel_path = path.strip_prefix(&root.dir).unwrap_or(path);
+            let rel_path = path.strip_prefix(&self.root.dir).unwrap_or(path);
             let Some(rel) = rel_path.to_str() else {
                 return Err(Error::input(
                     path,
@@ -117,17 +149,17 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
                 ));
             };
             let rel = rel.replace('\\', "/");
-            if exclude.is_match(&rel) {
+            if self.exclude.is_match(&rel) {
                 continue;
             }
             out.push(SourceFile {
                 rel,
                 path: path.to_path_buf(),
-                root_lang: root.lang.clone(),
+                root_lang: self.root.lang.clone(),
             });
         }
+        Ok(out)
     }
-    Ok(out)
 }
 
 #[cfg(test)]
