@@ -622,7 +622,10 @@ mod tests {
             "base_url = \"https://z.org\"\n[slugify]\npaths = \"sometimes\"\n",
         )]);
         let err = load(d.path(), Style::Auto).unwrap_err().to_string();
-        assert!(err.contains("slugify.paths") && err.contains("sometimes"), "{err}");
+        assert!(
+            err.contains("slugify.paths") && err.contains("sometimes"),
+            "{err}"
+        );
         let d = site(&[(
             "config.toml",
             "base_url = \"https://z.org\"\nexclude_paginated_pages_in_sitemap = \"some\"\n",

@@ -2,9 +2,7 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use super::{
-    join_path, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing,
-};
+use super::{join_path, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::siteconfig::Taxonomy;
@@ -611,7 +609,10 @@ mod tests {
     /// (date, slug) as Zola reads a name: the slug is the whole name when none is cut off.
     fn show(n: &str) -> (Option<String>, String) {
         match name_date(n, &SiteTz::Utc) {
-            Some(d) => (d.date.map(|d| d.to_string()), d.slug.unwrap_or(n).to_string()),
+            Some(d) => (
+                d.date.map(|d| d.to_string()),
+                d.slug.unwrap_or(n).to_string(),
+            ),
             None => (None, n.to_string()),
         }
     }
@@ -639,7 +640,10 @@ mod tests {
             show("2023-01-08T10:20:30-x"),
             d("2023-01-08", "2023-01-08T10:20:30-x")
         );
-        assert_eq!(show("2023-13-01-badmonth"), (None, "2023-13-01-badmonth".into()));
+        assert_eq!(
+            show("2023-13-01-badmonth"),
+            (None, "2023-13-01-badmonth".into())
+        );
         // Zola's pattern admits February 30th and cuts the slug; its date parser then fails.
         assert_eq!(show("2023-02-30-feb"), (None, "feb".into()));
         assert_eq!(show("plain"), (None, "plain".into()));
@@ -653,7 +657,10 @@ mod tests {
         assert!(p.is_section && p.lang == "fr" && p.dirs == ["blog"]);
         let p = pl("blog/trip/index.md");
         assert!(!p.is_section && p.name == "trip" && p.dirs == ["blog"]);
-        assert_eq!((p.folder.clone(), p.key.as_str()), (vec!["blog", "trip"], "blog/trip/index"));
+        assert_eq!(
+            (p.folder.clone(), p.key.as_str()),
+            (vec!["blog", "trip"], "blog/trip/index")
+        );
         let p = pl("blog/trip/index.fr.md");
         assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
         // The default language's code stays in the name, as Zola keeps it.
@@ -668,7 +675,10 @@ mod tests {
         // An unknown language code is an error on a multilingual site, a plain dot otherwise.
         assert!(place("blog/post.v2.fr.md", &["fr"], "en").is_err());
         assert!(place("blog/post.de.md", &["fr"], "en").is_err());
-        assert_eq!(place("blog/1.2.md", &[], "en").unwrap().unwrap().name, "1.2");
+        assert_eq!(
+            place("blog/1.2.md", &[], "en").unwrap().unwrap().name,
+            "1.2"
+        );
         assert!(place("index.md", &[], "en").is_err());
         // `index.v2.md` is colocated in Zola (the name before the first dot is `index`).
         let p = place("a/b/index.v2.md", &[], "en").unwrap().unwrap();
