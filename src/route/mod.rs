@@ -194,6 +194,13 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
         Style::Hugo => HugoRouter.route(pages, ctx)?,
         Style::Plain | Style::Auto => PlainRouter.route(pages, ctx)?,
     };
+    // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
+    // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
+    if let Some(setting) = ctx.settings.trailing_slash {
+        for r in &mut routing.routes {
+            r.path = apply_trailing_slash(std::mem::take(&mut r.path), Some(setting));
+        }
+    }
     check_routes(&routing, pages, ctx)?;
     // A `.` or `..` segment is resolved by every browser and server: list where it lands.
     for r in &mut routing.routes {
