@@ -571,7 +571,7 @@ mod features {
         let o = run(d.path(), &["build", "--site", site, "--quiet"]);
         assert!(o.status.success(), "{}", text(&o));
         let out = d.path().join("public/sitemap.xml");
-        super::common::validate_with_xsd(&[out.clone()]);
+        super::common::validate_with_xsd(std::slice::from_ref(&out));
         let xml = std::fs::read_to_string(out).unwrap();
         let block = |loc: &str| -> String {
             let at = xml

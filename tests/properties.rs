@@ -122,12 +122,12 @@ fn check_sources(files: &BTreeSet<String>, sources: &[String], mode: Mode) {
 }
 
 /// The files an error names: the file it is about and any other one its message mentions.
-fn named_files(e: &Error, files: &BTreeSet<String>, content: &Path) -> Vec<(String, String)> {
+fn named_files(e: &Error, content: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     match e {
         Error::Many(list) => {
             for e in list {
-                out.extend(named_files(e, files, content));
+                out.extend(named_files(e, content));
             }
         }
         Error::Input { path, message, .. } => {
@@ -164,7 +164,7 @@ proptest! {
                 }
             }
             Err(e) => {
-                let named = named_files(&e, &files, &content);
+                let named = named_files(&e, &content);
                 prop_assert!(!named.is_empty(), "an error naming no file: {}", e);
                 for (file, message) in &named {
                     prop_assert!(files.contains(file), "the error names {} (not in the tree): {}", file, e);
@@ -201,7 +201,7 @@ fn two_files_one_url_is_an_error_naming_both() {
     for f in &files {
         assert!(text.contains(f.as_str()), "{f} not named in: {text}");
     }
-    assert_eq!(named_files(&e, &files, &content).len(), 2, "{text}");
+    assert_eq!(named_files(&e, &content).len(), 2, "{text}");
 }
 
 #[test]

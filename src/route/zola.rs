@@ -282,8 +282,8 @@ impl Router for ZolaRouter {
         // Every language has a home page, with or without an `_index.md`.
         for lang in std::iter::once(default_lang).chain(others.iter().copied()) {
             let key = (lang.to_string(), String::new());
-            if !section_route.contains_key(&key) {
-                section_route.insert(key, out.routes.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = section_route.entry(key) {
+                e.insert(out.routes.len());
                 out.routes.push(Route::generated(
                     Kind::Home,
                     join_path([prefix(lang).as_str()], true),
