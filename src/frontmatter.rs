@@ -56,6 +56,9 @@ pub struct FrontMatter {
     /// Taxonomy terms: top-level lists (`tags = [...]`) and Zola's `[taxonomies]` table, by
     /// lower-cased taxonomy name, sorted by name (terms in the order written).
     pub taxonomies: Vec<(String, Vec<String>)>,
+    /// Names (lower-cased) of the taxonomies that came from Zola's `[taxonomies]` table: Zola
+    /// reads terms from there only, never from top-level lists.
+    pub taxonomy_table: Vec<String>,
     /// `lang` (when set in front matter rather than in the file name).
     pub lang: Option<String>,
     /// Zola section `transparent = true`.
@@ -1275,6 +1278,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>, body_line: usize) -> Result<FrontMatter> 
                         )
                     })?;
                     fm.taxonomies.push((name.to_lowercase(), list));
+                    fm.taxonomy_table.push(name.to_lowercase());
                 }
             }
             k if NOT_TAXONOMIES.contains(&k) => {}
@@ -1954,9 +1958,11 @@ mod tests {
                 )
             ]
         );
+        assert_eq!(f.taxonomy_table, ["tags", "categories"]);
         let f = fm("---\ntags: [b, a]\nSeries: [\"S1\"]\naliases: [\"/x/\"]\noutputs: [html]\nempty: []\nnumbers: [2023]\nmixed: [a, {b: 1}]\n---\n");
         let names: Vec<&str> = f.taxonomies.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["numbers", "series", "tags"]);
+        assert!(f.taxonomy_table.is_empty());
         assert_eq!(f.taxonomies[2].1, ["b", "a"]);
         assert_eq!(f.taxonomies[0].1, ["2023"]);
         assert_eq!(fails("+++\n[taxonomies]\ntags = \"one\"\n+++\n").0, 3);

@@ -66,6 +66,10 @@ pub struct SiteConfig {
     pub enable_git_info: bool,
     /// Hugo `[frontmatter] lastmod`, lower-cased.
     pub frontmatter_lastmod: Option<Vec<String>>,
+    /// Zola `[slugify] paths_keep_dates`: a file-name date stays in the slug.
+    pub paths_keep_dates: bool,
+    /// Zola `exclude_paginated_pages_in_sitemap = "all"`: pagers are left out.
+    pub exclude_paginated_pages: bool,
 }
 
 /// One language of the site.
@@ -133,6 +137,8 @@ impl Default for SiteConfig {
             build_expired: false,
             enable_git_info: false,
             frontmatter_lastmod: None,
+            paths_keep_dates: false,
+            exclude_paginated_pages: false,
         }
     }
 }
@@ -289,7 +295,27 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
     if let Some(s) = get(&v, "slugify") {
         c.slugify_paths = get_str(s, "paths").unwrap_or_else(|| "on".into());
         c.slugify_taxonomies = get_str(s, "taxonomies").unwrap_or_else(|| "on".into());
+        c.paths_keep_dates = get_bool(s, "paths_keep_dates").unwrap_or(false);
     }
+    // Zola refuses a strategy it does not know; so do we, rather than guess the URLs.
+    for (key, value) in [
+        ("slugify.paths", &c.slugify_paths),
+        ("slugify.taxonomies", &c.slugify_taxonomies),
+    ] {
+        value
+            .parse::<crate::slugify::SlugStrategy>()
+            .map_err(|m| bad(format!("{key}: {m}")))?;
+    }
+    c.exclude_paginated_pages = match get(&v, "exclude_paginated_pages_in_sitemap") {
+        None => false,
+        Some(Value::String(s)) if s == "all" => true,
+        Some(Value::String(s)) if s == "none" => false,
+        Some(other) => {
+            return Err(bad(format!(
+                "exclude_paginated_pages_in_sitemap is {other}: Zola accepts \"all\" or \"none\""
+            )))
+        }
+    };
     c.taxonomies = zola_taxonomies(get(&v, "taxonomies")).map_err(bad)?;
     c.languages.push(Language {
         code: c.default_language.clone(),
@@ -620,6 +646,7 @@ mod tests {
         assert_eq!(c.style, Style::Zola);
         assert_eq!(c.base_url.as_deref(), Some("https://z.org"));
         assert_eq!(c.taxonomies[0].paginate_by, Some(2));
+        assert!(!c.paths_keep_dates && !c.exclude_paginated_pages);
         assert_eq!(
             c.languages
                 .iter()
@@ -627,6 +654,31 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["en", "fr"]
         );
+    }
+
+    #[test]
+    fn reads_zola_slugify_and_pagination_keys_and_refuses_unknown_values() {
+        let d = site(&[(
+            "zola.toml",
+            "base_url = \"https://z.org\"\nexclude_paginated_pages_in_sitemap = \"all\"\n[slugify]\npaths = \"safe\"\npaths_keep_dates = true\n",
+        )]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert!(c.paths_keep_dates && c.exclude_paginated_pages);
+        assert_eq!(c.slugify_paths, "safe");
+        let d = site(&[(
+            "config.toml",
+            "base_url = \"https://z.org\"\n[slugify]\npaths = \"sometimes\"\n",
+        )]);
+        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        assert!(
+            err.contains("slugify.paths") && err.contains("sometimes"),
+            "{err}"
+        );
+        let d = site(&[(
+            "config.toml",
+            "base_url = \"https://z.org\"\nexclude_paginated_pages_in_sitemap = \"some\"\n",
+        )]);
+        assert!(load(d.path(), Style::Auto).is_err());
     }
 
     #[test]

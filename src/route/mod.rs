@@ -194,7 +194,14 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
         Style::Hugo => HugoRouter.route(pages, ctx)?,
         Style::Plain | Style::Auto => PlainRouter.route(pages, ctx)?,
     };
-    check_routes(&routing, pages)?;
+    // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
+    // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
+    if let Some(setting) = ctx.settings.trailing_slash {
+        for r in &mut routing.routes {
+            r.path = apply_trailing_slash(std::mem::take(&mut r.path), Some(setting));
+        }
+    }
+    check_routes(&routing, pages, ctx)?;
     // A `.` or `..` segment is resolved by every browser and server: list where it lands.
     for r in &mut routing.routes {
         if r.path.split('/').any(|s| s == "." || s == "..") || r.path.contains("//") {
@@ -205,9 +212,12 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
 }
 
 /// Refuses routes that leave the site, and two files that claim one URL.
-fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
+///
+/// URLs are compared as browsers resolve them (`/a/./b/` is `/a/b/`) on each language's base
+/// URL, so two languages' pages with one `path` collide, and multihost languages do not.
+fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result<()> {
     let mut errors = Vec::new();
-    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut seen: HashMap<(&str, String), usize> = HashMap::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
             let file = r
@@ -220,7 +230,14 @@ fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
         if !r.listed {
             continue;
         }
-        if let Some(&j) = seen.get(&(r.lang.as_str(), r.path.as_str())) {
+        let base = ctx
+            .settings
+            .site
+            .language(&r.lang)
+            .and_then(|l| l.base_url.as_deref())
+            .unwrap_or("");
+        let key = (base, normalize(&r.path));
+        if let Some(&j) = seen.get(&key) {
             let other = &routing.routes[j];
             match (r.page, other.page) {
                 (Some(a), Some(b)) => errors.push(Error::input(
@@ -243,7 +260,7 @@ fn check_routes(routing: &Routing, pages: &[Page]) -> Result<()> {
                 (None, None) => {}
             }
         } else {
-            seen.insert((r.lang.as_str(), r.path.as_str()), i);
+            seen.insert(key, i);
         }
     }
     match Error::from_many(errors) {

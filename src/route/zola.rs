@@ -2,14 +2,12 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use super::{
-    join_path, split_lang, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing,
-};
+use super::{join_path, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
 use crate::date::{SiteTz, W3cDate};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The Zola mapper.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,14 +15,25 @@ pub struct ZolaRouter;
 
 /// Where a file sits, once its name has been read.
 struct Placed<'a> {
-    /// Folder segments, as written (Zola never slugifies folder names).
+    /// Folder segments of the URL, as written (Zola never slugifies folder names); for a
+    /// colocated `index.md` its own folder is not one of them.
     dirs: Vec<&'a str>,
+    /// The folder the file is in, relative to the content dir (what a draft section prunes).
+    folder: Vec<&'a str>,
     /// The name the slug comes from (file stem, or the folder of a colocated `index.md`).
     name: &'a str,
     lang: String,
     is_section: bool,
     /// The file's path without its language suffix: shared by its translations.
     key: String,
+}
+
+/// What Zola makes of one loaded page (not a draft, not pruned).
+struct Loaded {
+    /// The sections that hold it: its folder's, then each parent of a transparent one.
+    sections: Vec<(String, String)>,
+    /// Its date as Zola sorts by it (front matter, else a valid file-name date).
+    date: bool,
 }
 
 impl Router for ZolaRouter {
@@ -38,9 +47,11 @@ impl Router for ZolaRouter {
             .map(|l| l.code.as_str())
             .filter(|c| *c != default_lang)
             .collect();
+        // The config stage has refused unknown strategies already.
         let paths_strategy: SlugStrategy = site.slugify_paths.parse().unwrap_or(SlugStrategy::On);
         let tax_strategy: SlugStrategy =
             site.slugify_taxonomies.parse().unwrap_or(SlugStrategy::On);
+        let with_pagers = !site.exclude_paginated_pages;
         let prefix = |lang: &str| {
             if lang == default_lang {
                 String::new()
@@ -49,41 +60,140 @@ impl Router for ZolaRouter {
             }
         };
 
-        let placed: Vec<Placed> = pages
-            .iter()
-            .map(|p| place(&p.file.rel, &others, default_lang))
-            .collect();
-
-        // Sections by (language, folder).
-        let mut sections: HashMap<(String, String), usize> = HashMap::new();
-        for (i, pl) in placed.iter().enumerate() {
-            if pl.is_section {
-                sections.insert((pl.lang.clone(), pl.dirs.join("/")), i);
+        let mut out = Routing::default();
+        let mut errors = Vec::new();
+        let mut placed: Vec<Option<Placed>> = Vec::with_capacity(pages.len());
+        for (i, p) in pages.iter().enumerate() {
+            match place(&p.file.rel, &others, default_lang) {
+                Ok(Some(pl)) => placed.push(Some(pl)),
+                Ok(None) => {
+                    out.excluded.push(Excluded {
+                        page: i,
+                        reason: Reason::NotAPage,
+                    });
+                    placed.push(None);
+                }
+                Err(msg) => {
+                    errors.push(Error::input(p.file.path.clone(), None, msg));
+                    placed.push(None);
+                }
             }
         }
+        if let Some(e) = Error::from_many(errors) {
+            return Err(e);
+        }
+
+        // Zola skips the whole folder of a draft section, every language's files in it, but
+        // still loads the other languages' sections of that folder itself.
         let is_draft = |i: usize| pages[i].fm.draft == Some(true) && !s.include_drafts;
-
-        let mut out = Routing::default();
-        // Route index of each section's list page, by (language, folder).
-        let mut section_route: HashMap<(String, String), usize> = HashMap::new();
-        // Listed pages per section, to count pagers and roll dates up.
-        let mut members: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-        let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
-
+        let draft_dirs: HashSet<String> = placed
+            .iter()
+            .enumerate()
+            .filter_map(|(i, pl)| pl.as_ref().map(|pl| (i, pl)))
+            .filter(|(i, pl)| pl.is_section && is_draft(*i))
+            .map(|(_, pl)| pl.dirs.join("/"))
+            .collect();
+        let pruned = |folder: &[&str], strict: bool| {
+            let top = if strict {
+                folder.len()
+            } else {
+                folder.len() + 1
+            };
+            (0..top).any(|depth| draft_dirs.contains(&folder[..depth].join("/")))
+        };
+        let mut loaded = vec![false; pages.len()];
+        // Loaded sections by (language, folder).
+        let mut sections: HashMap<(String, String), usize> = HashMap::new();
         for (i, pl) in placed.iter().enumerate() {
-            let fm = &pages[i].fm;
-            // A draft section takes its whole subtree with it.
-            let pruned = (0..=pl.dirs.len()).any(|depth| {
-                let key = (pl.lang.clone(), pl.dirs[..depth].join("/"));
-                sections.get(&key).is_some_and(|&j| j != i && is_draft(j))
-            });
-            if pruned || is_draft(i) {
+            let Some(pl) = pl else { continue };
+            let gone = if pl.is_section {
+                is_draft(i) || pruned(&pl.folder, true)
+            } else {
+                is_draft(i) || pruned(&pl.folder, false)
+            };
+            if gone {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::Draft,
                 });
                 continue;
             }
+            loaded[i] = true;
+            if pl.is_section {
+                sections.insert((pl.lang.clone(), pl.dirs.join("/")), i);
+            }
+        }
+
+        // File-name dates and each page's sections.
+        let mut file_dates: Vec<Option<W3cDate>> = vec![None; pages.len()];
+        let mut slugs: Vec<String> = vec![String::new(); pages.len()];
+        let mut info: Vec<Option<Loaded>> = (0..pages.len()).map(|_| None).collect();
+        for (i, pl) in placed.iter().enumerate() {
+            let Some(pl) = pl else { continue };
+            if !loaded[i] || pl.is_section {
+                continue;
+            }
+            let fm = &pages[i].fm;
+            let named = name_date(pl.name, &s.timezone);
+            let stem = match &named {
+                Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
+                _ => pl.name,
+            };
+            let file_date = named.and_then(|d| d.date);
+            file_dates[i] = file_date;
+            slugs[i] = zola_slugify(fm.slug.as_deref().unwrap_or(stem), paths_strategy);
+            if fm.render == Some(false) {
+                // Not in any section, not rendered; still a taxonomy term member.
+                info[i] = Some(Loaded {
+                    sections: Vec::new(),
+                    date: false,
+                });
+                continue;
+            }
+            let mut chain = Vec::new();
+            let mut depth = pl.dirs.len();
+            loop {
+                let key = (pl.lang.clone(), pl.dirs[..depth].join("/"));
+                let Some(&sec) = sections.get(&key) else {
+                    break;
+                };
+                chain.push(key);
+                if !pages[sec].fm.transparent || depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            info[i] = Some(Loaded {
+                sections: chain,
+                date: fm.date.is_some() || file_date.is_some(),
+            });
+        }
+        // Whether a page survives its section's sort: Zola renders only the pages it could sort.
+        let sorted_in = |sec: usize, p: usize, date: bool| -> bool {
+            let fm = &pages[p].fm;
+            match pages[sec].fm.sort_by.as_deref() {
+                Some("date") => date,
+                Some("update_date") => date || fm.updated.is_some(),
+                Some("title" | "title_bytes") => fm.title.is_some(),
+                Some("weight") => fm.weight.is_some(),
+                _ => true,
+            }
+        };
+
+        // Route index of each section's list page, by (language, folder).
+        let mut section_route: HashMap<(String, String), usize> = HashMap::new();
+        // Written pages per nearest section, to roll dates up.
+        let mut members: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+        // Pages each section paginates.
+        let mut paginated: HashMap<(String, String), usize> = HashMap::new();
+        let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
+
+        for (i, pl) in placed.iter().enumerate() {
+            let Some(pl) = pl else { continue };
+            if !loaded[i] {
+                continue;
+            }
+            let fm = &pages[i].fm;
             let lp = prefix(&pl.lang);
             if pl.is_section {
                 let path = join_path(
@@ -96,23 +206,17 @@ impl Router for ZolaRouter {
                     Kind::Section
                 };
                 let mut r = Route::for_page(i, &pages[i], kind, path, &pl.lang, pl.key.clone());
-                if fm.redirect_to.is_some() {
-                    out.excluded.push(Excluded {
-                        page: i,
-                        reason: Reason::Redirect,
-                    });
-                    r.listed = false;
+                let reason = if fm.redirect_to.is_some() {
+                    Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
-                    out.excluded.push(Excluded {
-                        page: i,
-                        reason: Reason::NotRendered,
-                    });
-                    r.listed = false;
+                    Some(Reason::NotRendered)
                 } else if fm.sitemap_exclude {
-                    out.excluded.push(Excluded {
-                        page: i,
-                        reason: Reason::SitemapOff,
-                    });
+                    Some(Reason::SitemapOff)
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    out.excluded.push(Excluded { page: i, reason });
                     r.listed = false;
                 }
                 section_route.insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
@@ -120,14 +224,25 @@ impl Router for ZolaRouter {
                 out.routes.push(r);
                 continue;
             }
-            if fm.render == Some(false) {
+            let Some(li) = &info[i] else { continue };
+            let written = fm.render != Some(false)
+                && (li.sections.is_empty()
+                    || li
+                        .sections
+                        .iter()
+                        .any(|k| sorted_in(sections[k], i, li.date)));
+            for k in &li.sections {
+                if sorted_in(sections[k], i, li.date) {
+                    *paginated.entry(k.clone()).or_default() += 1;
+                }
+            }
+            if !written {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::NotRendered,
                 });
                 continue;
             }
-            let (file_date, rest) = date_prefix(pl.name, &s.timezone);
             let path = match fm.path.as_deref().map(str::trim) {
                 Some(p) => {
                     let p = p.trim_start_matches('/');
@@ -137,21 +252,15 @@ impl Router for ZolaRouter {
                         format!("/{}/", p.trim_end_matches('/'))
                     }
                 }
-                None => {
-                    let slug = match &fm.slug {
-                        Some(sl) => zola_slugify(sl, paths_strategy),
-                        None => zola_slugify(rest, paths_strategy),
-                    };
-                    join_path(
-                        std::iter::once(lp.as_str())
-                            .chain(pl.dirs.iter().copied())
-                            .chain([slug.as_str()]),
-                        true,
-                    )
-                }
+                None => join_path(
+                    std::iter::once(lp.as_str())
+                        .chain(pl.dirs.iter().copied())
+                        .chain([slugs[i].as_str()]),
+                    true,
+                ),
             };
             let mut r = Route::for_page(i, &pages[i], Kind::Page, path, &pl.lang, pl.key.clone());
-            r.file_date = file_date;
+            r.file_date = file_dates[i];
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
                     page: i,
@@ -173,8 +282,8 @@ impl Router for ZolaRouter {
         // Every language has a home page, with or without an `_index.md`.
         for lang in std::iter::once(default_lang).chain(others.iter().copied()) {
             let key = (lang.to_string(), String::new());
-            if !section_route.contains_key(&key) && !sections.contains_key(&key) {
-                section_route.insert(key, out.routes.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = section_route.entry(key) {
+                e.insert(out.routes.len());
                 out.routes.push(Route::generated(
                     Kind::Home,
                     join_path([prefix(lang).as_str()], true),
@@ -192,13 +301,14 @@ impl Router for ZolaRouter {
                     .extend(list.iter().filter_map(|&p| page_route[p]));
             }
         }
-        let section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
-        for (lang, dir) in section_keys {
+        let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
+        section_keys.sort();
+        for (lang, dir) in &section_keys {
             if dir.is_empty() {
                 continue;
             }
             let dirs: Vec<&str> = dir.split('/').collect();
-            let parent = nearest_section(&sections, &lang, &dirs[..dirs.len() - 1]);
+            let parent = nearest_section(&sections, lang, &dirs[..dirs.len() - 1]);
             let parent = section_route
                 .get(&(lang.clone(), parent))
                 .copied()
@@ -211,33 +321,26 @@ impl Router for ZolaRouter {
             }
         }
 
-        // Pagers: page 2 onwards (page 1 is a redirect to the section itself).
-        for ((lang, dir), &sr) in section_route.clone().iter() {
+        // Pagers: page 2 onwards (page 1 is a redirect to the section itself), only for
+        // sections Zola writes (a redirect or `render = false` section writes no pagers).
+        for key in &section_keys {
+            let sr = section_route[key];
             let Some(i) = out.routes[sr].page else {
                 continue;
             };
             let fm = &pages[i].fm;
-            let (Some(by), true) = (fm.paginate_by, out.routes[sr].listed) else {
+            let (Some(by), true, true) = (fm.paginate_by, out.routes[sr].listed, with_pagers)
+            else {
                 continue;
             };
             let pp = fm.paginate_path.clone().unwrap_or_else(|| "page".into());
-            let count = members
-                .get(&(lang.clone(), dir.clone()))
-                .map(|l| {
-                    l.iter()
-                        .filter(|&&p| {
-                            fm.sort_by.as_deref() != Some("date")
-                                || pages[p].fm.date.is_some()
-                                || out.routes[page_route[p].unwrap_or(sr)].file_date.is_some()
-                        })
-                        .count()
-                })
-                .unwrap_or(0);
+            let count = paginated.get(key).copied().unwrap_or(0);
             let base = out.routes[sr].path.clone();
-            add_pagers(&mut out, sr, &base, &pp, count, by, lang);
+            add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
 
-        // Taxonomies, per language.
+        // Taxonomies, per language, with terms from the `[taxonomies]` table of every loaded
+        // page (a `render = false` page is still a member).
         for lang in std::iter::once(default_lang).chain(others.iter().copied()) {
             let taxonomies: &[Taxonomy] = site
                 .language(lang)
@@ -245,35 +348,42 @@ impl Router for ZolaRouter {
                 .unwrap_or(&[]);
             let lp = prefix(lang);
             for tax in taxonomies.iter().filter(|t| t.render) {
-                let tax_slug = zola_slugify(&tax.name, tax_strategy);
-                let list_path = join_path([lp.as_str(), tax_slug.as_str()], true);
-                let list_route = out.routes.len();
-                out.routes.push(Route::generated(
-                    Kind::Taxonomy,
-                    list_path,
-                    lang,
-                    format!("taxonomy:{}", tax.name),
-                ));
-                // Terms that slugify alike are one term.
-                let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+                let wanted = tax.name.to_lowercase();
+                // Terms that slugify alike are one term: members counted, written ones rolled up.
+                let mut terms: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
                 for (i, pl) in placed.iter().enumerate() {
-                    let Some(r) = page_route[i] else { continue };
-                    // A page left out of the sitemap is still rendered, so still a term member.
-                    if pl.lang != lang || pl.is_section {
+                    let Some(pl) = pl else { continue };
+                    if info[i].is_none() || pl.lang != lang {
                         continue;
                     }
-                    for (name, values) in &pages[i].fm.taxonomies {
-                        if *name == tax.name {
-                            for v in values {
-                                terms
-                                    .entry(zola_slugify(v, tax_strategy))
-                                    .or_default()
-                                    .push(r);
-                            }
+                    let fm = &pages[i].fm;
+                    if !fm.taxonomy_table.contains(&wanted) {
+                        continue;
+                    }
+                    for (name, values) in &fm.taxonomies {
+                        if *name != wanted {
+                            continue;
+                        }
+                        for v in values {
+                            let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
+                            t.0 += 1;
+                            t.1.extend(page_route[i]);
                         }
                     }
                 }
-                for (term, routes) in terms {
+                // Zola writes no page at all for a taxonomy without terms.
+                if terms.is_empty() {
+                    continue;
+                }
+                let tax_slug = zola_slugify(&tax.name, tax_strategy);
+                let list_route = out.routes.len();
+                out.routes.push(Route::generated(
+                    Kind::Taxonomy,
+                    join_path([lp.as_str(), tax_slug.as_str()], true),
+                    lang,
+                    format!("taxonomy:{}", tax.name),
+                ));
+                for (term, (count, routes)) in terms {
                     let path = join_path([lp.as_str(), tax_slug.as_str(), term.as_str()], true);
                     let tr = out.routes.len();
                     let mut route = Route::generated(
@@ -282,19 +392,11 @@ impl Router for ZolaRouter {
                         lang,
                         format!("term:{}/{}", tax.name, term),
                     );
-                    route.rollup = routes.clone();
+                    route.rollup = routes;
                     out.routes.push(route);
                     out.routes[list_route].rollup.push(tr);
-                    if let Some(by) = tax.paginate_by {
-                        add_pagers(
-                            &mut out,
-                            tr,
-                            &path,
-                            &tax.paginate_path,
-                            routes.len(),
-                            by,
-                            lang,
-                        );
+                    if let (Some(by), true) = (tax.paginate_by, with_pagers) {
+                        add_pagers(&mut out, tr, &path, &tax.paginate_path, count, by, lang);
                     }
                 }
             }
@@ -346,79 +448,157 @@ fn nearest_section(
     String::new()
 }
 
-fn place<'a>(rel: &'a str, others: &[&str], default_lang: &str) -> Placed<'a> {
+/// Reads a content-relative file path as Zola does: `Ok(None)` for a file Zola skips (an
+/// `_index.*.md` of a language the site does not have), `Err` where Zola refuses to build.
+fn place<'a>(
+    rel: &'a str,
+    others: &[&str],
+    default_lang: &str,
+) -> std::result::Result<Option<Placed<'a>>, String> {
     let mut dirs: Vec<&str> = rel.split('/').collect();
     let file = dirs.pop().unwrap_or("");
+    let folder = dirs.clone();
     let stem = file.strip_suffix(".md").unwrap_or(file);
-    let (base, lang) = split_lang(stem, others);
-    let lang = lang.unwrap_or(default_lang).to_string();
-    let key_base = match rel.rsplit_once('/') {
-        Some((d, _)) => format!("{d}/{base}"),
-        None => base.to_string(),
+    let dir_key = |name: &str| match rel.rsplit_once('/') {
+        Some((d, _)) => format!("{d}/{name}"),
+        None => name.to_string(),
     };
-    match base {
-        "_index" => Placed {
+    if stem == "_index" || stem.starts_with("_index.") {
+        // Only `_index.md` and `_index.{other language}.md` are sections; Zola skips the rest.
+        let lang = match stem.strip_prefix("_index.") {
+            None => default_lang,
+            Some(code) if others.contains(&code) => code,
+            Some(_) => return Ok(None),
+        };
+        return Ok(Some(Placed {
             dirs,
+            folder,
             name: "",
-            lang,
+            lang: lang.to_string(),
             is_section: true,
-            key: key_base,
-        },
-        "index" if !dirs.is_empty() => {
-            let name = dirs.pop().unwrap_or("");
-            Placed {
-                dirs,
-                name,
-                lang,
-                is_section: false,
-                key: key_base,
+            key: dir_key("_index"),
+        }));
+    }
+    // Zola splits the language at the first dot, and only on a multilingual site.
+    let (name, lang) = match stem.split_once('.') {
+        Some((base, code)) if !others.is_empty() => {
+            if code == default_lang {
+                (stem, default_lang)
+            } else if others.contains(&code) {
+                (base, code)
+            } else {
+                return Err(format!(
+                    "the file name has the language code '{code}', which is not in the Zola config's [languages] (Zola refuses to build): add the language or rename the file"
+                ));
             }
         }
-        _ => Placed {
-            dirs,
-            name: base,
-            lang,
-            is_section: false,
-            key: key_base,
-        },
+        _ => (stem, default_lang),
+    };
+    let colocated = !dirs.is_empty() && stem.split('.').next() == Some("index");
+    if dirs.is_empty() && name == "index" {
+        return Err(
+            "content/index.md would be the home page, which is content/_index.md in Zola (Zola refuses to build): rename it".into(),
+        );
     }
+    let key = dir_key(name);
+    let name = if colocated {
+        let folder_name = dirs.pop().unwrap_or("");
+        if name == "index" {
+            folder_name
+        } else {
+            name
+        }
+    } else {
+        name
+    };
+    Ok(Some(Placed {
+        dirs,
+        folder,
+        name,
+        lang: lang.to_string(),
+        is_section: false,
+        key,
+    }))
 }
 
-/// Zola's file-name date: `2024-01-02`, optionally with a time and offset, at the start of
-/// the name. Followed by an optional space and `_` or `-`, it is cut from the slug.
-fn date_prefix<'a>(name: &'a str, tz: &SiteTz) -> (Option<W3cDate>, &'a str) {
-    if name.len() < 10 || !name.is_char_boundary(10) {
-        return (None, name);
-    }
-    let Some(date) = W3cDate::parse(&name[..10], tz) else {
-        return (None, name);
+/// A date at the start of a file name, as Zola's pattern reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct NameDate<'a> {
+    /// The date, when it is a real one (Zola's pattern admits `2023-02-30`, its parser not).
+    date: Option<W3cDate>,
+    /// The rest of the name after the separator, when there is one.
+    slug: Option<&'a str>,
+}
+
+/// Zola's file-name date: `YYYY-MM-DD`, optionally `Thh:mm:ss[.frac]` with `Z` or `±hh:mm`,
+/// then optionally one whitespace, `_` or `-`, and the slug.
+fn name_date<'a>(name: &'a str, tz: &SiteTz) -> Option<NameDate<'a>> {
+    let b = name.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
     };
+    let two = |at: usize| -> Option<u8> {
+        digits(at..at + 2).then(|| (b[at] - b'0') * 10 + (b[at + 1] - b'0'))
+    };
+    if !(digits(0..4) && b.get(4) == Some(&b'-') && b.get(7) == Some(&b'-')) {
+        return None;
+    }
+    let (month, day) = (two(5)?, two(8)?);
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
     let mut end = 10;
-    let mut value = date;
-    // A time needs `T`, the clock and an offset (`Z` or `±hh:mm`), as Zola's pattern does.
-    if name[10..].starts_with('T') {
-        for len in [20usize, 25] {
-            if let Some(candidate) = name.get(..len) {
-                let offset_ok = candidate.ends_with('Z')
-                    || candidate
-                        .as_bytes()
-                        .get(19)
-                        .is_some_and(|b| *b == b'+' || *b == b'-');
-                if let (true, Some(dt)) = (offset_ok, W3cDate::parse(candidate, tz)) {
-                    value = dt;
-                    end = len;
-                    break;
-                }
-            }
+    if b.get(10) == Some(&b'T') {
+        if let Some(len) = time_len(&b[11..]) {
+            end = 11 + len;
         }
     }
+    let date = W3cDate::parse(&name[..end], tz);
     let rest = &name[end..];
-    let after_space = rest
-        .strip_prefix(|c: char| c.is_whitespace())
-        .unwrap_or(rest);
-    match after_space.strip_prefix(['_', '-']) {
-        Some(slug) if !slug.is_empty() => (Some(value), slug),
-        _ => (Some(value), name),
+    let rest = match rest.chars().next() {
+        Some(c) if c.is_whitespace() => &rest[c.len_utf8()..],
+        _ => rest,
+    };
+    let slug = rest
+        .strip_prefix(['_', '-'])
+        .filter(|s| !s.is_empty() && !s.contains('\n'));
+    Some(NameDate { date, slug })
+}
+
+/// The length of `hh:mm:ss[.frac](Z|±hh:mm)` at the start of `b`, if it is there.
+fn time_len(b: &[u8]) -> Option<usize> {
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let num = |i: usize| (b[i] - b'0') * 10 + (b[i + 1] - b'0');
+    if !(d(0) && d(1) && b.get(2) == Some(&b':') && d(3) && d(4) && b.get(5) == Some(&b':'))
+        || !(d(6) && d(7))
+    {
+        return None;
+    }
+    if num(0) > 23 || num(3) > 59 || num(6) > 60 {
+        return None;
+    }
+    let mut i = 8;
+    if b.get(i) == Some(&b'.') && d(i + 1) {
+        i += 1;
+        while d(i) {
+            i += 1;
+        }
+    }
+    match b.get(i) {
+        Some(b'Z') => Some(i + 1),
+        Some(b'+' | b'-')
+            if d(i + 1)
+                && d(i + 2)
+                && b.get(i + 3) == Some(&b':')
+                && d(i + 4)
+                && d(i + 5)
+                && num(i + 1) <= 23
+                && num(i + 4) <= 59 =>
+        {
+            Some(i + 6)
+        }
+        _ => None,
     }
 }
 
@@ -426,58 +606,82 @@ fn date_prefix<'a>(name: &'a str, tz: &SiteTz) -> (Option<W3cDate>, &'a str) {
 mod tests {
     use super::*;
 
+    /// (date, slug) as Zola reads a name: the slug is the whole name when none is cut off.
+    fn show(n: &str) -> (Option<String>, String) {
+        match name_date(n, &SiteTz::Utc) {
+            Some(d) => (
+                d.date.map(|d| d.to_string()),
+                d.slug.unwrap_or(n).to_string(),
+            ),
+            None => (None, n.to_string()),
+        }
+    }
+
     #[test]
     fn date_prefixes_as_zola_reads_them() {
-        let tz = SiteTz::Utc;
-        let show = |n: &str| {
-            let (d, s) = date_prefix(n, &tz);
-            (d.map(|d| d.to_string()), s.to_string())
-        };
-        assert_eq!(
-            show("2023-01-01-foo"),
-            (Some("2023-01-01".into()), "foo".into())
-        );
-        assert_eq!(
-            show("2023-01-02_bar"),
-            (Some("2023-01-02".into()), "bar".into())
-        );
-        assert_eq!(
-            show("2023-01-03 - baz"),
-            (Some("2023-01-03".into()), " baz".into())
-        );
-        assert_eq!(
-            show("2023-01-04 qux"),
-            (Some("2023-01-04".into()), "2023-01-04 qux".into())
-        );
+        let d = |date: &str, slug: &str| (Some(date.to_string()), slug.to_string());
+        assert_eq!(show("2023-01-01-foo"), d("2023-01-01", "foo"));
+        assert_eq!(show("2023-01-02_bar"), d("2023-01-02", "bar"));
+        assert_eq!(show("2023-01-03 - baz"), d("2023-01-03", " baz"));
+        assert_eq!(show("2023-01-03 _baz"), d("2023-01-03", "baz"));
+        assert_eq!(show("2023-01-04 qux"), d("2023-01-04", "2023-01-04 qux"));
         assert_eq!(
             show("2023-01-05T10:20:30Z-timed"),
-            (Some("2023-01-05T10:20:30+00:00".into()), "timed".into())
+            d("2023-01-05T10:20:30+00:00", "timed")
         );
         assert_eq!(
             show("2019-09-09T01:02:03+05:00-p-filename-dt"),
-            (
-                Some("2019-09-09T01:02:03+05:00".into()),
-                "p-filename-dt".into()
-            )
+            d("2019-09-09T01:02:03+05:00", "p-filename-dt")
         );
+        assert_eq!(show("2023-01-06"), d("2023-01-06", "2023-01-06"));
+        assert_eq!(show("2023-01-07-"), d("2023-01-07", "2023-01-07-"));
+        // A time without an offset is not part of Zola's pattern: the date alone is read.
         assert_eq!(
-            show("2023-01-06"),
-            (Some("2023-01-06".into()), "2023-01-06".into())
+            show("2023-01-08T10:20:30-x"),
+            d("2023-01-08", "2023-01-08T10:20:30-x")
         );
         assert_eq!(
             show("2023-13-01-badmonth"),
             (None, "2023-13-01-badmonth".into())
         );
+        // Zola's pattern admits February 30th and cuts the slug; its date parser then fails.
+        assert_eq!(show("2023-02-30-feb"), (None, "feb".into()));
         assert_eq!(show("plain"), (None, "plain".into()));
+        assert_eq!(show("2023-1-01-x"), (None, "2023-1-01-x".into()));
     }
 
     #[test]
     fn places_sections_colocated_pages_and_languages() {
-        let p = place("blog/_index.fr.md", &["fr"], "en");
+        let pl = |rel| place(rel, &["fr"], "en").unwrap().unwrap();
+        let p = pl("blog/_index.fr.md");
         assert!(p.is_section && p.lang == "fr" && p.dirs == ["blog"]);
-        let p = place("blog/trip/index.md", &["fr"], "en");
+        let p = pl("blog/trip/index.md");
         assert!(!p.is_section && p.name == "trip" && p.dirs == ["blog"]);
-        let p = place("docs/explicit.en.md", &["fr"], "en");
+        assert_eq!(
+            (p.folder.clone(), p.key.as_str()),
+            (vec!["blog", "trip"], "blog/trip/index")
+        );
+        let p = pl("blog/trip/index.fr.md");
+        assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
+        // The default language's code stays in the name, as Zola keeps it.
+        let p = pl("docs/explicit.en.md");
         assert_eq!((p.name, p.lang.as_str()), ("explicit.en", "en"));
+        let p = pl("_foo.md");
+        assert!(!p.is_section && p.name == "_foo" && p.dirs.is_empty());
+        // Zola skips `_index` files of languages it does not have, the default's code too.
+        assert!(place("blog/_index.de.md", &["fr"], "en").unwrap().is_none());
+        assert!(place("blog/_index.en.md", &["fr"], "en").unwrap().is_none());
+        assert!(place("blog/_index.fr.md", &[], "en").unwrap().is_none());
+        // An unknown language code is an error on a multilingual site, a plain dot otherwise.
+        assert!(place("blog/post.v2.fr.md", &["fr"], "en").is_err());
+        assert!(place("blog/post.de.md", &["fr"], "en").is_err());
+        assert_eq!(
+            place("blog/1.2.md", &[], "en").unwrap().unwrap().name,
+            "1.2"
+        );
+        assert!(place("index.md", &[], "en").is_err());
+        // `index.v2.md` is colocated in Zola (the name before the first dot is `index`).
+        let p = place("a/b/index.v2.md", &[], "en").unwrap().unwrap();
+        assert_eq!((p.name, p.dirs.clone()), ("index.v2", vec!["a"]));
     }
 }
