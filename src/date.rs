@@ -42,19 +42,15 @@ impl W3cDate {
         }
     }
 
-    /// This date, or `now` in the same precision when this one lies in the future.
+    /// This date, or today's date when this one lies in the future.
+    ///
+    /// Today rather than the instant: the build time is no page's last change, and a date
+    /// keeps the output byte-stable across the runs of one day.
     pub fn clamp_to(self, now: DateTime<Utc>) -> W3cDate {
-        if !self.is_after(now) {
-            return self;
-        }
-        match self {
-            W3cDate::Date(_) => W3cDate::Date(now.date_naive()),
-            // Whole seconds: a crawler needs no more, and nanoseconds would only add noise.
-            W3cDate::DateTime(_) => W3cDate::DateTime(
-                DateTime::from_timestamp(now.timestamp(), 0)
-                    .unwrap_or(now)
-                    .fixed_offset(),
-            ),
+        if self.is_after(now) {
+            W3cDate::Date(now.date_naive())
+        } else {
+            self
         }
     }
 
@@ -362,14 +358,13 @@ mod tests {
     }
 
     #[test]
-    fn future_dates_clamp_to_now_in_their_own_precision() {
-        // A clock with nanoseconds: the clamped value keeps whole seconds only.
+    fn future_dates_clamp_to_today() {
         let now = Utc.with_ymd_and_hms(2024, 5, 6, 7, 8, 9).unwrap()
             + chrono::Duration::nanoseconds(123_456);
         let d = W3cDate::parse("2099-01-01", &SiteTz::Utc).unwrap();
         assert_eq!(d.clamp_to(now).to_string(), "2024-05-06");
         let dt = W3cDate::parse("2099-01-01T00:00:00Z", &SiteTz::Utc).unwrap();
-        assert_eq!(dt.clamp_to(now).to_string(), "2024-05-06T07:08:09+00:00");
+        assert_eq!(dt.clamp_to(now).to_string(), "2024-05-06");
         let past = W3cDate::parse("2001-01-01", &SiteTz::Utc).unwrap();
         assert_eq!(past.clamp_to(now), past);
     }

@@ -103,10 +103,8 @@ pub fn build(
     let rules = compile_rules(settings, &origin)?;
     let bases = language_bases(settings)?;
     let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
-    let loc_of = |r: &Route| {
-        let path = crate::route::apply_trailing_slash(r.path.clone(), settings.trailing_slash);
-        loc::absolute(base_for(&r.lang), &path)
-    };
+    // The route stage has already applied `trailing_slash`.
+    let loc_of = |r: &Route| loc::absolute(base_for(&r.lang), &r.path);
 
     let mut out = Built::default();
     let mut errors = Vec::new();
