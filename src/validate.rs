@@ -915,14 +915,19 @@ fn valid_priority(s: &str) -> bool {
     s.parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))
 }
 
+fn hex_value(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
+        // Byte-wise: slicing the str after a `%` could split a multi-byte character.
         if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
+            if let (Some(h), Some(l)) = (hex_value(b[i + 1]), hex_value(b[i + 2])) {
+                out.push(h * 16 + l);
                 i += 3;
                 continue;
             }
@@ -2077,6 +2082,15 @@ fn sniff_kind(path: &Path) -> Option<SitemapKind> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn percent_decoding_never_splits_a_character() {
+        assert_eq!(percent_decode("/a%20b/"), "/a b/");
+        assert_eq!(percent_decode("/%C3%BC/"), "/ü/");
+        // A `%` before a multi-byte character is kept as it is, not sliced through.
+        assert_eq!(percent_decode("/%é%/x%4"), "/%é%/x%4");
+    }
+
     use super::*;
 
     fn check(xml: &str) -> FileReport {
