@@ -653,24 +653,41 @@ fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
     N { v, at }
 }
 
-fn from_pod(p: gray_matter::Pod) -> N<'static> {
-    use gray_matter::Pod;
-    N::new(match p {
-        Pod::Null => V::Null,
-        Pod::String(s) => V::Str(Cow::Owned(s)),
-        Pod::Integer(i) => V::Int(i),
-        Pod::Float(f) => V::Float(f),
-        Pod::Boolean(b) => V::Bool(b),
-        Pod::Array(a) => V::List(a.into_iter().map(from_pod).collect()),
-        Pod::Hash(h) => {
-            let mut m: Vec<_> = h
-                .into_iter()
-                .map(|(k, v)| (Cow::<str>::Owned(k), from_pod(v)))
-                .collect();
-            // The YAML engine hands back a hash map: sort so every run sees the same order.
+/// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they
+/// were: keys as strings (other keys dropped), the last of keys that read alike wins, maps
+/// sorted by key, aliases and bad values null.
+fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
+    use yaml_rust2::Yaml;
+    N::new(match y {
+        Yaml::Real(s) => V::Float(s.parse().unwrap_or(0.0)),
+        Yaml::Integer(i) => V::Int(i),
+        Yaml::String(s) => V::Str(Cow::Owned(s)),
+        Yaml::Boolean(b) => V::Bool(b),
+        Yaml::Array(a) => V::List(a.into_iter().map(from_yaml).collect()),
+        Yaml::Hash(h) => {
+            let mut m: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(h.len());
+            for (k, v) in h {
+                let key = match k {
+                    Yaml::String(s) | Yaml::Real(s) => s,
+                    Yaml::Boolean(b) => b.to_string(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Null => "null".to_string(),
+                    _ => continue,
+                };
+                m.push((Cow::Owned(key), from_yaml(v)));
+            }
+            // Stable: among keys that read alike the last stays last, and is the one kept.
             m.sort_by(|a, b| a.0.cmp(&b.0));
-            V::Map(m)
+            let mut out: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(m.len());
+            for kv in m {
+                match out.last_mut() {
+                    Some(last) if last.0 == kv.0 => *last = kv,
+                    _ => out.push(kv),
+                }
+            }
+            V::Map(out)
         }
+        _ => V::Null,
     })
 }
 
@@ -912,21 +929,20 @@ fn parse_layout(
             }
         }
         Format::Yaml => {
-            let pod = <gray_matter::engine::YAML as gray_matter::engine::Engine>::parse(block)
-                .map_err(|e| {
-                    let msg = match e {
-                        gray_matter::Error::DeserializeError(m) => m,
-                        other => other.to_string(),
-                    };
-                    let (msg, line) = split_yaml_error(&msg);
-                    let line = line.map_or(layout.open_line, |l| layout.block_line + l - 1);
-                    Error::input(
-                        path,
-                        Some(line),
-                        format!("invalid YAML front matter: {msg}"),
-                    )
-                })?;
-            from_pod(pod)
+            // yaml-rust2 directly (gray_matter's engine, without its deep copies and hash map).
+            let docs = yaml_rust2::YamlLoader::load_from_str(block).map_err(|e| {
+                let msg = e.to_string();
+                let (msg, line) = split_yaml_error(&msg);
+                let line = line.map_or(layout.open_line, |l| layout.block_line + l - 1);
+                Error::input(
+                    path,
+                    Some(line),
+                    format!("invalid YAML front matter: {msg}"),
+                )
+            })?;
+            docs.into_iter()
+                .next()
+                .map_or_else(|| N::new(V::Null), from_yaml)
         }
         Format::Json => {
             let value: serde_json::Value = serde_json::from_str(block).map_err(|e| {

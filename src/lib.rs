@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub now: DateTime<Utc>,
     /// Told how far reading the pages has got (the long stage), for a progress bar.
     pub progress: Option<Progress>,
+    /// Fill [`Outcome::listed`] (what `list` prints); off saves a path per URL.
+    pub sources: bool,
 }
 
 impl Default for RunOptions {
@@ -48,6 +50,7 @@ impl Default for RunOptions {
         RunOptions {
             now: Utc::now(),
             progress: None,
+            sources: true,
         }
     }
 }
@@ -154,14 +157,12 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             Ok(Page { file, fm, images })
         })
         .collect();
-    let mut pages = Vec::with_capacity(read.len());
     let mut errors = Vec::new();
-    for r in read {
-        match r {
-            Ok(p) => pages.push(p),
-            Err(e) => errors.push(e),
-        }
-    }
+    // Collected in place (same allocation): a second vector of pages would double the peak.
+    let mut pages: Vec<Page> = read
+        .into_iter()
+        .filter_map(|r| r.map_err(|e| errors.push(e)).ok())
+        .collect();
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
     }
@@ -211,16 +212,18 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // entries
     let built = entries::build(&routing.routes, &pages, &assigned.lastmods, settings)?;
-    outcome.listed = built
-        .routes
-        .iter()
-        .map(|r| Listed {
-            source: r
-                .and_then(|r| routing.routes[r].page)
-                .map(|p| pages[p].file.path.clone()),
-            lastmod: r.and_then(|r| assigned.lastmods[r]),
-        })
-        .collect();
+    if opts.sources {
+        outcome.listed = built
+            .routes
+            .iter()
+            .map(|r| Listed {
+                source: r
+                    .and_then(|r| routing.routes[r].page)
+                    .map(|p| pages[p].file.path.clone()),
+                lastmod: r.and_then(|r| assigned.lastmods[r]),
+            })
+            .collect();
+    }
     outcome.entries = built.entries;
     let mut skipped: Vec<Skipped> = routing
         .excluded

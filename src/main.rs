@@ -136,6 +136,8 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
             .then(DelayedBar::start);
     let opts = RunOptions {
         progress: bar.as_ref().map(DelayedBar::progress),
+        // Only `list` prints each URL's source file.
+        sources: matches!(cli.command, Some(Command::List { .. })),
         ..RunOptions::default()
     };
     // The bar goes away before anything else is printed.

@@ -104,7 +104,9 @@ impl Walk<'_> {
         let mut out = Vec::new();
         let walker = WalkDir::new(start)
             .follow_links(false)
-            .sort_by_file_name()
+            // Siblings share their parent's path string, so comparing whole paths as bytes
+            // orders them by file name, without parsing each path's components per compare.
+            .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
             .into_iter()
             .filter_entry(|e| {
                 let hidden = e.file_name().as_encoded_bytes().first() == Some(&b'.');

@@ -79,11 +79,23 @@ impl Router for HugoRouter {
         // Headless bundles are not rendered but still make their top-level folder a section.
         let mut headless: Vec<usize> = Vec::new();
 
+        // Files of one folder come together: what their folder is, is looked up once.
+        let mut leaf_memo: Option<(Option<&str>, &[&str], bool, bool)> = None;
+        let mut chain_memo: Option<(&str, &[&str], Vec<usize>)> = None;
         for (i, pl) in placed.iter().enumerate() {
             let page = &pages[i];
             let root_lang = page.file.root_lang.as_deref();
-            let own_dir_is_leaf = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
-            if leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs) || (own_dir_is_leaf && !pl.is_leaf) {
+            let (own_dir_is_leaf, under_leaf) = match leaf_memo {
+                Some((r, d, own, under)) if r == root_lang && d == &pl.dirs[..] => (own, under),
+                _ if leaf_dirs.is_empty() => (false, false),
+                _ => {
+                    let own = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
+                    let under = leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs);
+                    leaf_memo = Some((root_lang, &pl.dirs[..], own, under));
+                    (own, under)
+                }
+            };
+            if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::NotAPage,
@@ -104,7 +116,14 @@ impl Router for HugoRouter {
                 tax_files.insert((pl.lang.clone(), pl.dirs[0].to_string(), term), i);
                 continue;
             }
-            let eff = effective(i, pl, pages, &placed, &branch_dirs)?;
+            let chain = match &chain_memo {
+                Some((l, d, chain)) if *l == pl.lang && *d == &pl.dirs[..] => chain,
+                _ => {
+                    let chain = branch_chain(pl, &branch_dirs);
+                    &chain_memo.insert((pl.lang.as_str(), &pl.dirs[..], chain)).2
+                }
+            };
+            let eff = effective(i, pl, pages, &placed, chain)?;
             if eff.draft && !s.include_drafts {
                 out.excluded.push(Excluded {
                     page: i,
@@ -201,15 +220,26 @@ impl Router for HugoRouter {
             }
         }
         let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+        // Whether the last (language, top folder) seen has a section of its own.
+        let mut top_memo: Option<(&str, &str, bool)> = None;
         for (i, pl) in placed.iter().enumerate() {
-            if let (Some(r), Some(top)) = (page_route[i], pl.dirs.first()) {
+            if let (Some(r), Some(&top)) = (page_route[i], pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
                 let top_leaf = pl.is_leaf && pl.dirs.len() == 1;
-                if !pl.is_branch
-                    && !top_leaf
-                    && !section_route.contains_key(&(pl.lang.clone(), top.to_string()))
-                    && !branch_dirs.contains_key(&(pl.lang.clone(), top.to_string()))
-                {
+                if pl.is_branch || top_leaf {
+                    continue;
+                }
+                let has_section = match top_memo {
+                    Some((l, t, has)) if l == pl.lang && t == top => has,
+                    _ => {
+                        let key = (pl.lang.clone(), top.to_string());
+                        let has =
+                            section_route.contains_key(&key) || branch_dirs.contains_key(&key);
+                        top_memo = Some((pl.lang.as_str(), top, has));
+                        has
+                    }
+                };
+                if !has_section {
                     implicit
                         .entry((pl.lang.clone(), top.to_string()))
                         .or_default()
@@ -244,6 +274,7 @@ impl Router for HugoRouter {
         }
 
         // Roll dates up into the nearest section (home for top-level files).
+        let mut parent_memo: Option<(&str, &[&str], Option<usize>)> = None;
         for (i, pl) in placed.iter().enumerate() {
             let Some(r) = page_route[i] else { continue };
             let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf {
@@ -254,11 +285,18 @@ impl Router for HugoRouter {
             if pl.is_branch && pl.dirs.is_empty() {
                 continue;
             }
-            let parent = (0..=own_dirs.len()).rev().find_map(|d| {
-                section_route
-                    .get(&(pl.lang.clone(), own_dirs[..d].join("/")))
-                    .copied()
-            });
+            let parent = match parent_memo {
+                Some((l, d, p)) if l == pl.lang && d == own_dirs => p,
+                _ => {
+                    let p = (0..=own_dirs.len()).rev().find_map(|d| {
+                        section_route
+                            .get(&(pl.lang.clone(), own_dirs[..d].join("/")))
+                            .copied()
+                    });
+                    parent_memo = Some((pl.lang.as_str(), own_dirs, p));
+                    p
+                }
+            };
             if let Some(p) = parent {
                 if p != r {
                     out.routes[p].rollup.push(r);
@@ -432,6 +470,17 @@ fn translation_path(pl: &Placed) -> String {
 
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
 fn sanitize(s: &str, site: &SiteConfig) -> String {
+    // Plain ASCII names (nearly every folder and file) pass `MakePath` unchanged and lower
+    // as ASCII: skip the char-by-char work. `%` is left to `MakePath` (it checks hex digits).
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"./\\_#+~-@".contains(&b))
+    {
+        return if site.disable_path_to_lower {
+            s.to_string()
+        } else {
+            s.to_ascii_lowercase()
+        };
+    }
     let p = hugo_make_path(s, site.remove_path_accents);
     if site.disable_path_to_lower {
         p
@@ -652,13 +701,26 @@ fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> St
     }
 }
 
-/// Applies the cascades of the branch bundles above a page to its own values.
+/// The branch bundles at and above a page's folder in its language, nearest first.
+fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec<usize> {
+    (0..=pl.dirs.len())
+        .rev()
+        .filter_map(|depth| {
+            branches
+                .get(&(pl.lang.clone(), pl.dirs[..depth].join("/")))
+                .copied()
+        })
+        .collect()
+}
+
+/// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
+/// own values.
 fn effective(
     i: usize,
     pl: &Placed,
     pages: &[Page],
     placed: &[Placed],
-    branches: &HashMap<(String, String), usize>,
+    chain: &[usize],
 ) -> Result<Effective> {
     let fm: &FrontMatter = &pages[i].fm;
     let mut e = Effective {
@@ -675,10 +737,7 @@ fn effective(
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
-    for depth in (0..=pl.dirs.len()).rev() {
-        let Some(&b) = branches.get(&(pl.lang.clone(), pl.dirs[..depth].join("/"))) else {
-            continue;
-        };
+    for &b in chain {
         // A draft section takes its whole subtree with it.
         if pages[b].fm.draft == Some(true) {
             e.draft = true;
@@ -768,6 +827,23 @@ mod tests {
             expand_term_permalink("/topic/:slug/", "c++", "tags", true),
             "/topic/c-.html"
         );
+    }
+
+    #[test]
+    fn sanitize_ascii_shortcut_matches_make_path() {
+        for lower in [false, true] {
+            let site = SiteConfig {
+                disable_path_to_lower: !lower,
+                ..Default::default()
+            };
+            for s in [
+                "Blog", "a_b-C.d", "x#y+z~@w", "a\\b/c", "", "50%25", "a b", "Été",
+            ] {
+                let slow = hugo_make_path(s, site.remove_path_accents);
+                let slow = if lower { go_lower(&slow) } else { slow };
+                assert_eq!(sanitize(s, &site), slow, "{s:?}");
+            }
+        }
     }
 
     #[test]

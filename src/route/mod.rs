@@ -16,6 +16,7 @@ use crate::fields::{ChangeFreq, Priority};
 use crate::frontmatter::FrontMatter;
 use crate::scan::SourceFile;
 use chrono::{DateTime, Utc};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -217,7 +218,7 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
 /// URL, so two languages' pages with one `path` collide, and multihost languages do not.
 fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result<()> {
     let mut errors = Vec::new();
-    let mut seen: HashMap<(&str, String), usize> = HashMap::new();
+    let mut seen: HashMap<(&str, Cow<str>), usize> = HashMap::with_capacity(routing.routes.len());
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
             let file = r
@@ -236,7 +237,7 @@ fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result
             .language(&r.lang)
             .and_then(|l| l.base_url.as_deref())
             .unwrap_or("");
-        let key = (base, normalize(&r.path));
+        let key = (base, normalized(&r.path));
         if let Some(&j) = seen.get(&key) {
             let other = &routing.routes[j];
             match (r.page, other.page) {
@@ -295,6 +296,18 @@ pub fn join_path<'a>(segments: impl IntoIterator<Item = &'a str>, trailing_slash
         out.pop();
     }
     out
+}
+
+/// [`normalize`], borrowing the path when normalizing would not change it (most do not).
+fn normalized(path: &str) -> Cow<'_, str> {
+    if !path.starts_with('/')
+        || path.split('/').any(|s| s == "." || s == "..")
+        || path.contains("//")
+    {
+        Cow::Owned(normalize(path))
+    } else {
+        Cow::Borrowed(path)
+    }
 }
 
 /// Collapses `//` and resolves `.` and `..` segments (callers check for climbing out first).

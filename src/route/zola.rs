@@ -22,7 +22,7 @@ struct Placed<'a> {
     folder: Vec<&'a str>,
     /// The name the slug comes from (file stem, or the folder of a colocated `index.md`).
     name: &'a str,
-    lang: String,
+    lang: &'a str,
     is_section: bool,
     /// The file's path without its language suffix: shared by its translations.
     key: String,
@@ -30,8 +30,9 @@ struct Placed<'a> {
 
 /// What Zola makes of one loaded page (not a draft, not pruned).
 struct Loaded {
-    /// The sections that hold it: its folder's, then each parent of a transparent one.
-    sections: Vec<(String, String)>,
+    /// The sections that hold it (their page indices): its folder's, then each parent of a
+    /// transparent one.
+    sections: Vec<usize>,
     /// Its date as Zola sorts by it (front matter, else a valid file-name date).
     date: bool,
 }
@@ -94,6 +95,10 @@ impl Router for ZolaRouter {
             .map(|(_, pl)| pl.dirs.join("/"))
             .collect();
         let pruned = |folder: &[&str], strict: bool| {
+            // Most sites have no draft section: skip building a key per folder depth.
+            if draft_dirs.is_empty() {
+                return false;
+            }
             let top = if strict {
                 folder.len()
             } else {
@@ -120,7 +125,7 @@ impl Router for ZolaRouter {
             }
             loaded[i] = true;
             if pl.is_section {
-                sections.insert((pl.lang.clone(), pl.dirs.join("/")), i);
+                sections.insert((pl.lang.to_string(), pl.dirs.join("/")), i);
             }
         }
 
@@ -128,6 +133,8 @@ impl Router for ZolaRouter {
         let mut file_dates: Vec<Option<W3cDate>> = vec![None; pages.len()];
         let mut slugs: Vec<String> = vec![String::new(); pages.len()];
         let mut info: Vec<Option<Loaded>> = (0..pages.len()).map(|_| None).collect();
+        // Files of one folder come together: their section chain is looked up once.
+        let mut last_chain: Option<(&str, &[&str], Vec<usize>)> = None;
         for (i, pl) in placed.iter().enumerate() {
             let Some(pl) = pl else { continue };
             if !loaded[i] || pl.is_section {
@@ -150,19 +157,28 @@ impl Router for ZolaRouter {
                 });
                 continue;
             }
-            let mut chain = Vec::new();
-            let mut depth = pl.dirs.len();
-            loop {
-                let key = (pl.lang.clone(), pl.dirs[..depth].join("/"));
-                let Some(&sec) = sections.get(&key) else {
-                    break;
-                };
-                chain.push(key);
-                if !pages[sec].fm.transparent || depth == 0 {
-                    break;
+            let chain = match &last_chain {
+                Some((lang, dirs, chain)) if *lang == pl.lang && *dirs == &pl.dirs[..] => {
+                    chain.clone()
                 }
-                depth -= 1;
-            }
+                _ => {
+                    let mut chain = Vec::new();
+                    let mut depth = pl.dirs.len();
+                    loop {
+                        let key = (pl.lang.to_string(), pl.dirs[..depth].join("/"));
+                        let Some(&sec) = sections.get(&key) else {
+                            break;
+                        };
+                        chain.push(sec);
+                        if !pages[sec].fm.transparent || depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                    }
+                    last_chain = Some((pl.lang, &pl.dirs[..], chain.clone()));
+                    chain
+                }
+            };
             info[i] = Some(Loaded {
                 sections: chain,
                 date: fm.date.is_some() || file_date.is_some(),
@@ -184,8 +200,11 @@ impl Router for ZolaRouter {
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
         // Written pages per nearest section, to roll dates up.
         let mut members: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-        // Pages each section paginates.
-        let mut paginated: HashMap<(String, String), usize> = HashMap::new();
+        // Pages each section paginates, by the section's page index.
+        let mut paginated: Vec<usize> = vec![0; pages.len()];
+        // Written pages of the current folder, added to `members` when the folder changes.
+        let mut batch: Option<((&str, String), Vec<usize>)> = None;
+        let mut last_dirs: Option<(&str, &[&str])> = None;
         let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
 
         for (i, pl) in placed.iter().enumerate() {
@@ -194,7 +213,7 @@ impl Router for ZolaRouter {
                 continue;
             }
             let fm = &pages[i].fm;
-            let lp = prefix(&pl.lang);
+            let lp = prefix(pl.lang);
             if pl.is_section {
                 let path = join_path(
                     std::iter::once(lp.as_str()).chain(pl.dirs.iter().copied()),
@@ -205,7 +224,7 @@ impl Router for ZolaRouter {
                 } else {
                     Kind::Section
                 };
-                let mut r = Route::for_page(i, &pages[i], kind, path, &pl.lang, pl.key.clone());
+                let mut r = Route::for_page(i, &pages[i], kind, path, pl.lang, pl.key.clone());
                 let reason = if fm.redirect_to.is_some() {
                     Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
@@ -219,7 +238,7 @@ impl Router for ZolaRouter {
                     out.excluded.push(Excluded { page: i, reason });
                     r.listed = false;
                 }
-                section_route.insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
+                section_route.insert((pl.lang.to_string(), pl.dirs.join("/")), out.routes.len());
                 page_route[i] = Some(out.routes.len());
                 out.routes.push(r);
                 continue;
@@ -227,13 +246,10 @@ impl Router for ZolaRouter {
             let Some(li) = &info[i] else { continue };
             let written = fm.render != Some(false)
                 && (li.sections.is_empty()
-                    || li
-                        .sections
-                        .iter()
-                        .any(|k| sorted_in(sections[k], i, li.date)));
-            for k in &li.sections {
-                if sorted_in(sections[k], i, li.date) {
-                    *paginated.entry(k.clone()).or_default() += 1;
+                    || li.sections.iter().any(|&k| sorted_in(k, i, li.date)));
+            for &k in &li.sections {
+                if sorted_in(k, i, li.date) {
+                    paginated[k] += 1;
                 }
             }
             if !written {
@@ -259,7 +275,7 @@ impl Router for ZolaRouter {
                     true,
                 ),
             };
-            let mut r = Route::for_page(i, &pages[i], Kind::Page, path, &pl.lang, pl.key.clone());
+            let mut r = Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.clone());
             r.file_date = file_dates[i];
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
@@ -268,15 +284,28 @@ impl Router for ZolaRouter {
                 });
                 r.listed = false;
             }
-            members
-                .entry((
-                    pl.lang.clone(),
-                    nearest_section(&sections, &pl.lang, &pl.dirs),
-                ))
-                .or_default()
-                .push(i);
+            if last_dirs != Some((pl.lang, &pl.dirs[..])) {
+                last_dirs = Some((pl.lang, &pl.dirs[..]));
+                let key = (pl.lang, nearest_section(&sections, pl.lang, &pl.dirs));
+                if let Some((k, list)) = batch.replace((key, Vec::new())) {
+                    members
+                        .entry((k.0.to_string(), k.1))
+                        .or_default()
+                        .extend(list);
+                }
+            }
+            if let Some((_, list)) = &mut batch {
+                list.push(i);
+            }
             page_route[i] = Some(out.routes.len());
             out.routes.push(r);
+        }
+
+        if let Some((k, list)) = batch {
+            members
+                .entry((k.0.to_string(), k.1))
+                .or_default()
+                .extend(list);
         }
 
         // Every language has a home page, with or without an `_index.md`.
@@ -334,7 +363,7 @@ impl Router for ZolaRouter {
                 continue;
             };
             let pp = fm.paginate_path.clone().unwrap_or_else(|| "page".into());
-            let count = paginated.get(key).copied().unwrap_or(0);
+            let count = paginated[i];
             let base = out.routes[sr].path.clone();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
@@ -452,8 +481,8 @@ fn nearest_section(
 /// `_index.*.md` of a language the site does not have), `Err` where Zola refuses to build.
 fn place<'a>(
     rel: &'a str,
-    others: &[&str],
-    default_lang: &str,
+    others: &[&'a str],
+    default_lang: &'a str,
 ) -> std::result::Result<Option<Placed<'a>>, String> {
     let mut dirs: Vec<&str> = rel.split('/').collect();
     let file = dirs.pop().unwrap_or("");
@@ -474,7 +503,7 @@ fn place<'a>(
             dirs,
             folder,
             name: "",
-            lang: lang.to_string(),
+            lang,
             is_section: true,
             key: dir_key("_index"),
         }));
@@ -515,7 +544,7 @@ fn place<'a>(
         dirs,
         folder,
         name,
-        lang: lang.to_string(),
+        lang,
         is_section: false,
         key,
     }))
@@ -665,7 +694,7 @@ mod tests {
         assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
         // The default language's code stays in the name, as Zola keeps it.
         let p = pl("docs/explicit.en.md");
-        assert_eq!((p.name, p.lang.as_str()), ("explicit.en", "en"));
+        assert_eq!((p.name, p.lang), ("explicit.en", "en"));
         let p = pl("_foo.md");
         assert!(!p.is_section && p.name == "_foo" && p.dirs.is_empty());
         // Zola skips `_index` files of languages it does not have, the default's code too.

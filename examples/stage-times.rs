@@ -1,0 +1,59 @@
+//! Times the pipeline's stages one by one on a site (for performance work):
+//! `cargo run --release --example stage-times -- SITE_DIR [ROUNDS]`.
+
+use rayon::prelude::*;
+use sitemapgen::config::{self, Overrides};
+use sitemapgen::route::{self, Page, RouteContext};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() -> sitemapgen::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let site = PathBuf::from(args.next().unwrap_or_else(|| ".".into()));
+    let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(3);
+    let settings = config::load(&Overrides {
+        site: Some(site),
+        ..Default::default()
+    })?;
+    let origin = PathBuf::from("command line");
+    let t = Instant::now();
+    let files = sitemapgen::scan::scan(
+        &sitemapgen::content_roots(&settings),
+        &sitemapgen::scan_options(&settings),
+        &origin,
+    )?;
+    println!(
+        "scan         {:>8.3} s  {} files",
+        t.elapsed().as_secs_f64(),
+        files.len()
+    );
+    let t = Instant::now();
+    let lenient = settings.style == config::Style::Hugo;
+    let pages: Vec<Page> = files
+        .into_par_iter()
+        .map(|file| {
+            let (fm, _) =
+                sitemapgen::frontmatter::read_with(&file.path, &settings.timezone, false, lenient)?;
+            Ok(Page {
+                file,
+                fm,
+                images: Vec::new(),
+            })
+        })
+        .collect::<sitemapgen::Result<_>>()?;
+    println!("front matter {:>8.3} s", t.elapsed().as_secs_f64());
+    let ctx = RouteContext {
+        settings: &settings,
+        now: chrono::Utc::now(),
+    };
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let routing = route::route(&pages, &ctx)?;
+        println!(
+            "route        {:>8.3} s  {} routes",
+            t.elapsed().as_secs_f64(),
+            routing.routes.len()
+        );
+    }
+    Ok(())
+}
