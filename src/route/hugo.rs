@@ -10,6 +10,7 @@ use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, FrontMat
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use globset::Glob;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The Hugo mapper.
@@ -27,6 +28,27 @@ struct Placed<'a> {
     is_branch: bool,
     /// `index` (leaf bundle).
     is_leaf: bool,
+}
+
+/// What the main pass decides for one content file.
+enum Decision {
+    /// No URL, for this reason.
+    Skip(Reason),
+    /// A headless bundle: no URL, but its folder is still a section.
+    Headless,
+    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key).
+    TaxonomyFile(String, String, String),
+    /// A URL, with the reason it is built but not listed, if it is not.
+    Route(Route, Option<Reason>),
+}
+
+/// The folder facts one task last looked up (files of one folder come together).
+#[derive(Default)]
+struct Memo<'a> {
+    /// (content root language, folder, folder is a leaf bundle, folder is below one).
+    leaf: Option<(Option<&'a str>, &'a [&'a str], bool, bool)>,
+    /// (language, folder, branch bundles at and above it).
+    chain: Option<(&'a str, &'a [&'a str], Vec<usize>)>,
 }
 
 /// The values that decide publishing, after `cascade` has been applied.
@@ -79,130 +101,136 @@ impl Router for HugoRouter {
         // Headless bundles are not rendered but still make their top-level folder a section.
         let mut headless: Vec<usize> = Vec::new();
 
-        // Files of one folder come together: what their folder is, is looked up once.
-        let mut leaf_memo: Option<(Option<&str>, &[&str], bool, bool)> = None;
-        let mut chain_memo: Option<(&str, &[&str], Vec<usize>)> = None;
-        for (i, pl) in placed.iter().enumerate() {
-            let page = &pages[i];
-            let root_lang = page.file.root_lang.as_deref();
-            let (own_dir_is_leaf, under_leaf) = match leaf_memo {
-                Some((r, d, own, under)) if r == root_lang && d == &pl.dirs[..] => (own, under),
-                _ if leaf_dirs.is_empty() => (false, false),
-                _ => {
-                    let own = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
-                    let under = leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs);
-                    leaf_memo = Some((root_lang, &pl.dirs[..], own, under));
-                    (own, under)
+        // Each file's fate is decided on every core (files of one folder come together, so
+        // each task looks its folder up once), then the results are assembled in order.
+        let placed = &placed;
+        let decisions: Vec<Result<Decision>> = (0..placed.len())
+            .into_par_iter()
+            .with_min_len(256)
+            .map_init(Memo::default, |memo, i| -> Result<Decision> {
+                let pl = &placed[i];
+                let page = &pages[i];
+                let root_lang = page.file.root_lang.as_deref();
+                let (own_dir_is_leaf, under_leaf) = match memo.leaf {
+                    Some((r, d, own, under)) if r == root_lang && d == &pl.dirs[..] => (own, under),
+                    _ if leaf_dirs.is_empty() => (false, false),
+                    _ => {
+                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
+                        let under = leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs);
+                        memo.leaf = Some((root_lang, &pl.dirs[..], own, under));
+                        (own, under)
+                    }
+                };
+                if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
+                    return Ok(Decision::Skip(Reason::NotAPage));
                 }
-            };
-            if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotAPage,
-                });
-                continue;
-            }
-            // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
-            if pl.is_branch
-                && !pl.dirs.is_empty()
-                && pl.dirs.len() <= 2
-                && tax_names.contains(pl.dirs[0])
-            {
-                let term = pl
-                    .dirs
-                    .get(1)
-                    .map(|t| term_key(t, site))
-                    .unwrap_or_default();
-                tax_files.insert((pl.lang.clone(), pl.dirs[0].to_string(), term), i);
-                continue;
-            }
-            let chain = match &chain_memo {
-                Some((l, d, chain)) if *l == pl.lang && *d == &pl.dirs[..] => chain,
-                _ => {
-                    let chain = branch_chain(pl, &branch_dirs);
-                    &chain_memo.insert((pl.lang.as_str(), &pl.dirs[..], chain)).2
+                // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
+                if pl.is_branch
+                    && !pl.dirs.is_empty()
+                    && pl.dirs.len() <= 2
+                    && tax_names.contains(pl.dirs[0])
+                {
+                    let term = pl
+                        .dirs
+                        .get(1)
+                        .map(|t| term_key(t, site))
+                        .unwrap_or_default();
+                    return Ok(Decision::TaxonomyFile(
+                        pl.lang.clone(),
+                        pl.dirs[0].to_string(),
+                        term,
+                    ));
                 }
-            };
-            let eff = effective(i, pl, pages, &placed, chain)?;
-            if eff.draft && !s.include_drafts {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::Draft,
-                });
-                continue;
-            }
-            // publishDate defaults to date.
-            let publish = eff.publish_date.or(eff.date);
-            if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::Future,
-                });
-                continue;
-            }
-            if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::Expired,
-                });
-                continue;
-            }
-            if pl.is_leaf && eff.headless {
-                headless.push(i);
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotRendered,
-                });
-                continue;
-            }
-            let kind = if pl.is_branch {
-                if pl.dirs.is_empty() {
-                    Kind::Home
+                let chain = match &memo.chain {
+                    Some((l, d, chain)) if *l == pl.lang && *d == &pl.dirs[..] => chain,
+                    _ => {
+                        let chain = branch_chain(pl, &branch_dirs);
+                        &memo.chain.insert((pl.lang.as_str(), &pl.dirs[..], chain)).2
+                    }
+                };
+                let eff = effective(i, pl, pages, placed, chain)?;
+                if eff.draft && !s.include_drafts {
+                    return Ok(Decision::Skip(Reason::Draft));
+                }
+                // publishDate defaults to date.
+                let publish = eff.publish_date.or(eff.date);
+                if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+                    return Ok(Decision::Skip(Reason::Future));
+                }
+                if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+                    return Ok(Decision::Skip(Reason::Expired));
+                }
+                if pl.is_leaf && eff.headless {
+                    return Ok(Decision::Headless);
+                }
+                let kind = if pl.is_branch {
+                    if pl.dirs.is_empty() {
+                        Kind::Home
+                    } else {
+                        Kind::Section
+                    }
                 } else {
-                    Kind::Section
+                    Kind::Page
+                };
+                // A nested folder without `_index.md` is no section: its `_index` would not exist.
+                let path = page_path(page, pl, kind, site, &langs)?;
+                let key = page
+                    .fm
+                    .translation_key
+                    .clone()
+                    .map(|k| format!("key:{k}"))
+                    .unwrap_or_else(|| translation_path(pl));
+                let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
+                r.priority = eff
+                    .priority
+                    .or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
+                r.changefreq = eff
+                    .changefreq
+                    .or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
+                let not_rendered = matches!(
+                    eff.build.render,
+                    Some(BuildRender::Never | BuildRender::Link)
+                );
+                let not_listed =
+                    matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
+                let unlisted = if not_rendered || not_listed {
+                    // Hugo still counts these pages' dates in their sections.
+                    Some(Reason::NotRendered)
+                } else if eff.sitemap_exclude {
+                    Some(Reason::SitemapOff)
+                } else {
+                    None
+                };
+                r.listed = unlisted.is_none();
+                Ok(Decision::Route(r, unlisted))
+            })
+            .collect();
+        for (i, decision) in decisions.into_iter().enumerate() {
+            match decision? {
+                Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
+                Decision::Headless => {
+                    headless.push(i);
+                    out.excluded.push(Excluded {
+                        page: i,
+                        reason: Reason::NotRendered,
+                    });
                 }
-            } else {
-                Kind::Page
-            };
-            // A nested folder without `_index.md` is no section: its `_index` would not exist.
-            let path = page_path(page, pl, kind, site, &langs)?;
-            let key = page
-                .fm
-                .translation_key
-                .clone()
-                .map(|k| format!("key:{k}"))
-                .unwrap_or_else(|| translation_path(pl));
-            let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
-            r.priority = eff
-                .priority
-                .or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
-            r.changefreq = eff
-                .changefreq
-                .or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
-            let not_rendered = matches!(
-                eff.build.render,
-                Some(BuildRender::Never | BuildRender::Link)
-            );
-            let not_listed = matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
-            if not_rendered || not_listed {
-                // Hugo still counts these pages' dates in their sections.
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotRendered,
-                });
-                r.listed = false;
-            } else if eff.sitemap_exclude {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::SitemapOff,
-                });
-                r.listed = false;
+                Decision::TaxonomyFile(lang, tax, term) => {
+                    tax_files.insert((lang, tax, term), i);
+                }
+                Decision::Route(r, unlisted) => {
+                    if let Some(reason) = unlisted {
+                        out.excluded.push(Excluded { page: i, reason });
+                    }
+                    let pl = &placed[i];
+                    if pl.is_branch {
+                        section_route
+                            .insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
+                    }
+                    page_route[i] = Some(out.routes.len());
+                    out.routes.push(r);
+                }
             }
-            if pl.is_branch {
-                section_route.insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
-            }
-            page_route[i] = Some(out.routes.len());
-            out.routes.push(r);
         }
 
         // Homes and top-level sections exist even without `_index.md`.
