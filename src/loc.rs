@@ -23,7 +23,7 @@ pub fn encode_path(path: &str) -> String {
 }
 
 /// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
-fn is_path_safe(b: u8) -> bool {
+pub(crate) fn is_path_safe(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,

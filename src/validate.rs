@@ -610,32 +610,9 @@ impl ParsedUrl<'_> {
     }
 }
 
+/// Any RFC 3986 character outside `%` escapes: a path character, or `?`, `#`, `[`, `]`.
 fn is_unreserved_or_delim(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b':'
-                | b'/'
-                | b'?'
-                | b'#'
-                | b'['
-                | b']'
-                | b'@'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-        )
+    crate::loc::is_path_safe(b) || matches!(b, b'?' | b'#' | b'[' | b']')
 }
 
 /// Checks `s` is an absolute http(s) URL written with RFC 3986 characters only.
