@@ -32,11 +32,15 @@ fn main() -> sitemapgen::Result<()> {
     let pages: Vec<Page> = files
         .into_par_iter()
         .map(|file| {
-            let (fm, _) =
-                sitemapgen::frontmatter::read_with(&file.path, &settings.timezone, false, lenient)?;
+            let (fm, _) = sitemapgen::frontmatter::read_with(
+                &file.path(),
+                &settings.timezone,
+                false,
+                lenient,
+            )?;
             Ok(Page {
                 file,
-                fm,
+                fm: fm.into(),
                 images: Vec::new(),
             })
         })

@@ -113,7 +113,7 @@ pub fn build(
         if !r.listed {
             continue;
         }
-        let rel = r.page.map(|p| pages[p].file.rel.as_str());
+        let rel = r.page.map(|p| pages[p].file.rel.as_ref());
         let matching: Vec<&CompiledRule> = rules
             .iter()
             .filter(|c| {
@@ -135,10 +135,7 @@ pub fn build(
         }
         let loc = loc_of(r);
         if loc.len() > MAX_LOC_LEN {
-            let file = r
-                .page
-                .map(|p| pages[p].file.path.clone())
-                .unwrap_or_default();
+            let file = r.page.map(|p| pages[p].file.path()).unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
             continue;
         }
@@ -187,7 +184,7 @@ pub fn build(
     let mut order: Vec<usize> = (0..out.entries.len()).collect();
     order.sort_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc));
     let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page) {
-        Some(p) => pages[p].file.path.display().to_string(),
+        Some(p) => pages[p].file.path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
     for w in order.windows(2) {

@@ -139,6 +139,245 @@ pub struct Cascade {
     pub updated: Option<W3cDate>,
 }
 
+/// What the pipeline keeps of one page's front matter for the rest of the run: the fields most
+/// pages set, inline and small, and the ones few pages set boxed apart. A site of a million
+/// pages holds a million of these, so every byte here counts (see [`FrontMatter`] for the
+/// meaning of each field).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PageMeta {
+    /// Last change ([`FrontMatter::updated`]).
+    pub updated: Option<W3cDate>,
+    /// `date`.
+    pub date: Option<W3cDate>,
+    /// Publication date.
+    pub publish_date: Option<W3cDate>,
+    /// `priority`.
+    pub priority: Option<Priority>,
+    /// `changefreq`.
+    pub changefreq: Option<ChangeFreq>,
+    /// `draft` (or Hugo `published = false`).
+    pub draft: Option<bool>,
+    /// Zola `render`.
+    pub render: Option<bool>,
+    /// `sitemap = false` and its spellings.
+    pub sitemap_exclude: bool,
+    /// Whether `title` is set (Zola drops pages without one from a `sort_by = "title"` list).
+    pub has_title: bool,
+    /// Whether `weight` is set (the same for `sort_by = "weight"`).
+    pub has_weight: bool,
+    /// `slug`.
+    pub slug: Option<Box<str>>,
+    /// Zola `path`.
+    pub path: Option<Box<str>>,
+    /// Taxonomy terms.
+    pub terms: Terms,
+    /// The fields few pages set; `None` when the page sets none of them.
+    pub more: Option<Box<MetaMore>>,
+}
+
+/// The front matter fields few pages set, kept apart from [`PageMeta`] so most pages pay
+/// one pointer for them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MetaMore {
+    /// `title`, kept only where a URL is made from it (Hugo `:title` and `:slug`).
+    pub title: Option<String>,
+    /// Hugo `url`.
+    pub url: Option<String>,
+    /// Hugo `translationKey`.
+    pub translation_key: Option<String>,
+    /// Expiry date.
+    pub expiry_date: Option<W3cDate>,
+    /// Hugo `headless`.
+    pub headless: bool,
+    /// Hugo `_build`.
+    pub build: BuildOptions,
+    /// Hugo `cascade`.
+    pub cascade: Vec<Cascade>,
+    /// `lang`.
+    pub lang: Option<String>,
+    /// Zola section `transparent`.
+    pub transparent: bool,
+    /// Zola section `paginate_by`.
+    pub paginate_by: Option<u32>,
+    /// Zola section `paginate_path`.
+    pub paginate_path: Option<String>,
+    /// Zola section `sort_by`.
+    pub sort_by: Option<String>,
+    /// Zola section `redirect_to`.
+    pub redirect_to: Option<String>,
+}
+
+/// What a page without any of the rarer fields reads as.
+static NO_MORE: MetaMore = MetaMore {
+    title: None,
+    url: None,
+    translation_key: None,
+    expiry_date: None,
+    headless: false,
+    build: BuildOptions {
+        render: None,
+        list: None,
+    },
+    cascade: Vec::new(),
+    lang: None,
+    transparent: false,
+    paginate_by: None,
+    paginate_path: None,
+    sort_by: None,
+    redirect_to: None,
+};
+
+impl PageMeta {
+    /// Keeps what the pipeline needs of `fm`; `keep_title` keeps the title itself (only
+    /// Hugo permalinks make URLs from titles).
+    pub fn new(fm: FrontMatter, keep_title: bool) -> PageMeta {
+        let more = MetaMore {
+            title: if keep_title { fm.title.clone() } else { None },
+            url: fm.url,
+            translation_key: fm.translation_key,
+            expiry_date: fm.expiry_date,
+            headless: fm.headless,
+            build: fm.build,
+            cascade: fm.cascade,
+            lang: fm.lang,
+            transparent: fm.transparent,
+            paginate_by: fm.paginate_by,
+            paginate_path: fm.paginate_path,
+            sort_by: fm.sort_by,
+            redirect_to: fm.redirect_to,
+        };
+        PageMeta {
+            updated: fm.updated,
+            date: fm.date,
+            publish_date: fm.publish_date,
+            priority: fm.priority,
+            changefreq: fm.changefreq,
+            draft: fm.draft,
+            render: fm.render,
+            sitemap_exclude: fm.sitemap_exclude,
+            has_title: fm.title.is_some(),
+            has_weight: fm.weight.is_some(),
+            slug: fm.slug.map(String::into_boxed_str),
+            path: fm.path.map(String::into_boxed_str),
+            terms: Terms::new(&fm.taxonomies, &fm.taxonomy_table),
+            more: (more != NO_MORE).then(|| Box::new(more)),
+        }
+    }
+
+    /// The rarer fields (all unset for most pages).
+    pub fn more(&self) -> &MetaMore {
+        self.more.as_deref().unwrap_or(&NO_MORE)
+    }
+}
+
+impl From<FrontMatter> for PageMeta {
+    fn from(fm: FrontMatter) -> PageMeta {
+        PageMeta::new(fm, true)
+    }
+}
+
+/// A page's taxonomy terms in one allocation (most pages have a few tags, and a vector of
+/// vectors of strings would cost a dozen): for each taxonomy, by name, its terms and whether it
+/// came from Zola's `[taxonomies]` table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms(Option<Box<str>>);
+
+/// One taxonomy's terms on a page, from [`Terms::iter`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taxon<'a> {
+    /// The taxonomy, lower-cased.
+    pub name: &'a str,
+    /// Written in Zola's `[taxonomies]` table rather than as a top-level list.
+    pub from_table: bool,
+    /// Its terms, in the order written.
+    pub terms: TermIter<'a>,
+}
+
+/// The terms of one [`Taxon`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermIter<'a> {
+    rest: &'a str,
+    left: usize,
+}
+
+impl Terms {
+    /// Packs `taxonomies` (sorted by name), marking the names in `table`.
+    pub fn new(taxonomies: &[(String, Vec<String>)], table: &[String]) -> Terms {
+        if taxonomies.is_empty() {
+            return Terms(None);
+        }
+        // Each string is written as its byte length, `:`, then the string: any text fits.
+        let mut s = String::new();
+        let put = |s: &mut String, text: &str| {
+            s.push_str(&text.len().to_string());
+            s.push(':');
+            s.push_str(text);
+        };
+        for (name, terms) in taxonomies {
+            s.push(if table.contains(name) { 'T' } else { 'L' });
+            put(&mut s, name);
+            s.push_str(&terms.len().to_string());
+            s.push(';');
+            for t in terms {
+                put(&mut s, t);
+            }
+        }
+        Terms(Some(s.into_boxed_str()))
+    }
+
+    /// Each taxonomy with its terms, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = Taxon<'_>> {
+        let mut rest = self.0.as_deref().unwrap_or("");
+        std::iter::from_fn(move || {
+            let (flag, after) = rest.split_at_checked(1)?;
+            let (name, after) = take_counted(after)?;
+            let (count, after) = after.split_once(';')?;
+            let left: usize = count.parse().ok()?;
+            // Skip past this taxonomy's terms to find the next one.
+            let mut end = after;
+            for _ in 0..left {
+                end = take_counted(end)?.1;
+            }
+            let terms = TermIter {
+                rest: &after[..after.len() - end.len()],
+                left,
+            };
+            rest = end;
+            Some(Taxon {
+                name,
+                from_table: flag == "T",
+                terms,
+            })
+        })
+    }
+
+    /// The terms of taxonomy `name`, if the page has any.
+    pub fn get(&self, name: &str) -> Option<Taxon<'_>> {
+        self.iter().find(|t| t.name == name)
+    }
+}
+
+impl<'a> Iterator for TermIter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.left == 0 {
+            return None;
+        }
+        let (term, rest) = take_counted(self.rest)?;
+        self.rest = rest;
+        self.left -= 1;
+        Some(term)
+    }
+}
+
+/// Splits a `len:text` string off the front of `s`.
+fn take_counted(s: &str) -> Option<(&str, &str)> {
+    let (len, rest) = s.split_once(':')?;
+    let len: usize = len.parse().ok()?;
+    rest.split_at_checked(len)
+}
+
 /// The byte-order mark some editors put at the start of UTF-8 files.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -1909,6 +2148,55 @@ mod tests {
         assert_eq!(f.build.render, Some(BuildRender::Always));
         assert_eq!(f.build.list, None);
         assert_eq!(fails("+++\n_build = \"never\"\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn terms_pack_any_text_and_read_back_in_order() {
+        let taxonomies = vec![
+            ("authors".to_string(), vec![]),
+            (
+                "categories".to_string(),
+                vec!["12:x".to_string(), "a;b".to_string(), "".to_string()],
+            ),
+            (
+                "tags".to_string(),
+                vec!["Rust".to_string(), "日本".to_string()],
+            ),
+        ];
+        let t = Terms::new(&taxonomies, &["tags".to_string()]);
+        let read: Vec<(&str, bool, Vec<&str>)> = t
+            .iter()
+            .map(|x| (x.name, x.from_table, x.terms.collect()))
+            .collect();
+        assert_eq!(
+            read,
+            vec![
+                ("authors", false, vec![]),
+                ("categories", false, vec!["12:x", "a;b", ""]),
+                ("tags", true, vec!["Rust", "日本"]),
+            ]
+        );
+        assert_eq!(t.get("tags").map(|x| x.terms.count()), Some(2));
+        assert!(t.get("series").is_none());
+        assert_eq!(Terms::new(&[], &[]).iter().count(), 0);
+    }
+
+    #[test]
+    fn page_meta_boxes_only_the_rarer_fields() {
+        let plain = fm("+++\ntitle = \"T\"\ndate = 2024-01-02\nweight = 3\n[taxonomies]\ntags = [\"a\"]\n+++\n");
+        let m = PageMeta::new(plain, false);
+        assert!(m.more.is_none(), "{m:?}");
+        assert!(m.has_title && m.has_weight);
+        assert_eq!(m.date, W3cDate::parse("2024-01-02", &SiteTz::Utc));
+        assert_eq!(m.terms.get("tags").map(|t| t.from_table), Some(true));
+        assert_eq!(m.more().title, None);
+
+        let section = fm("+++\ntitle = \"T\"\npaginate_by = 5\nsort_by = \"date\"\n+++\n");
+        let m = PageMeta::new(section.clone(), true);
+        assert_eq!(m.more().paginate_by, Some(5));
+        assert_eq!(m.more().sort_by.as_deref(), Some("date"));
+        assert_eq!(m.more().title.as_deref(), Some("T"));
+        assert_eq!(PageMeta::new(section, false).more().title, None);
     }
 
     #[test]

@@ -115,7 +115,7 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
             if lm.date.is_after(input.now) {
                 out.warnings.push(format!(
                     "{}: lastmod {} is in the future; writing {} instead",
-                    page.file.path.display(),
+                    page.file.path().display(),
                     lm.date,
                     lm.date.clamp_to(input.now)
                 ));
@@ -188,19 +188,19 @@ fn own_lastmod(
             LastmodSource::PublishDate => page.fm.publish_date.map(|d| (d, Origin::Published)),
             LastmodSource::FileName => route
                 .file_date
-                .or_else(|| name_date(&page.file.path))
+                .or_else(|| name_date(&page.file.path()))
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
-                match *history.get_or_insert_with(|| (input.history)(&page.file.path)) {
+                match *history.get_or_insert_with(|| (input.history)(&page.file.path())) {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
                     _ => None,
                 }
             }
             LastmodSource::Mtime => {
-                let h = *history.get_or_insert_with(|| (input.history)(&page.file.path));
+                let h = *history.get_or_insert_with(|| (input.history)(&page.file.path()));
                 // Inside git a committed file's mtime is its checkout time: meaningless.
                 if matches!(h, FileHistory::Uncommitted | FileHistory::Untracked) {
-                    mtime(&page.file.path, input.source_date_epoch).map(|d| (d, Origin::Mtime))
+                    mtime(&page.file.path(), input.source_date_epoch).map(|d| (d, Origin::Mtime))
                 } else {
                     None
                 }
@@ -258,14 +258,18 @@ mod tests {
         W3cDate::parse(s, &SiteTz::Utc).unwrap()
     }
 
+    fn file(root: impl Into<std::path::PathBuf>, rel: &str) -> SourceFile {
+        let root = std::sync::Arc::new(crate::scan::ContentRoot {
+            dir: root.into(),
+            lang: None,
+        });
+        SourceFile::new(&root, rel)
+    }
+
     fn page(fm: FrontMatter) -> Page {
         Page {
-            file: SourceFile {
-                rel: "a.md".into(),
-                path: "/nonexistent/a.md".into(),
-                root_lang: None,
-            },
-            fm,
+            file: file("/nonexistent", "a.md"),
+            fm: fm.into(),
             images: vec![],
         }
     }
@@ -356,7 +360,7 @@ mod tests {
         let f = dir.path().join("a.md");
         std::fs::write(&f, "x").unwrap();
         let mut p = page(FrontMatter::default());
-        p.file.path = f.clone();
+        p.file = file(dir.path(), "a.md");
         let pages = vec![p];
         let routes = vec![Route::for_page(
             0,
@@ -427,7 +431,7 @@ mod tests {
             publish_date: Some(d("2022-02-02")),
             ..Default::default()
         });
-        named.file.path = "/site/content/post/2020-05-06-hello/index.md".into();
+        named.file = file("/site/content", "post/2020-05-06-hello/index.md");
         let pages = vec![named];
         let routes = vec![Route::for_page(
             0,

@@ -28,6 +28,7 @@ pub use error::{Error, Result};
 use chrono::{DateTime, Utc};
 use config::{LastmodSource, Settings, Style};
 use entries::Entry;
+use frontmatter::PageMeta;
 use lastmod::{FileHistory, Lastmod};
 use rayon::prelude::*;
 use route::{Page, Reason, RouteContext};
@@ -144,35 +145,45 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             (p.0)(n, total);
         }
     };
-    let read: Vec<Result<Page>> = files
+    let keep_title = keeps_titles(settings);
+    let read: Vec<Result<(Page, Vec<String>)>> = files
         .into_par_iter()
         .map(|file| {
-            let read = frontmatter::read_with(&file.path, &settings.timezone, want_body, lenient);
+            let read = frontmatter::read_with(&file.path(), &settings.timezone, want_body, lenient);
             tick();
-            let (fm, body) = read?;
+            let (mut fm, body) = read?;
             let images = body
                 .as_deref()
                 .map(images::image_sources)
                 .unwrap_or_default();
-            Ok(Page { file, fm, images })
+            let warnings = std::mem::take(&mut fm.warnings);
+            // Only the compact record outlives this closure: the page's share of the peak.
+            let fm = PageMeta::new(fm, keep_title);
+            Ok((Page { file, fm, images }, warnings))
         })
         .collect();
     let mut errors = Vec::new();
+    outcome
+        .warnings
+        .extend(settings.site.warnings.iter().cloned());
     // Collected in place (same allocation): a second vector of pages would double the peak.
-    let mut pages: Vec<Page> = read
+    let pages: Vec<Page> = read
         .into_iter()
-        .filter_map(|r| r.map_err(|e| errors.push(e)).ok())
+        .filter_map(|r| match r {
+            Ok((page, mut warnings)) => {
+                outcome.warnings.append(&mut warnings);
+                Some(page)
+            }
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        })
         .collect();
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
     }
     outcome.pages_read = pages.len();
-    outcome
-        .warnings
-        .extend(settings.site.warnings.iter().cloned());
-    for p in &mut pages {
-        outcome.warnings.append(&mut p.fm.warnings);
-    }
 
     // route
     let ctx = RouteContext {
@@ -219,7 +230,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             .map(|r| Listed {
                 source: r
                     .and_then(|r| routing.routes[r].page)
-                    .map(|p| pages[p].file.path.clone()),
+                    .map(|p| pages[p].file.path()),
                 lastmod: r.and_then(|r| assigned.lastmods[r]),
             })
             .collect();
@@ -230,7 +241,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .iter()
         .chain(&built.excluded)
         .map(|x| Skipped {
-            file: pages[x.page].file.path.clone(),
+            file: pages[x.page].file.path(),
             reason: x.reason,
         })
         .collect();
@@ -265,6 +276,17 @@ pub fn build(
     }
     let report = write::write(&outcome.entries, &write_options(settings))?;
     Ok((outcome, Some(report)))
+}
+
+/// Whether any URL is made from a page title (Hugo `:title`, and `:slug` without a slug), so
+/// titles must be kept past reading.
+fn keeps_titles(settings: &Settings) -> bool {
+    settings.style == Style::Hugo
+        && settings
+            .site
+            .permalinks
+            .iter()
+            .any(|(_, p)| p.contains(":title") || p.contains(":slug"))
 }
 
 fn origin(settings: &Settings) -> PathBuf {

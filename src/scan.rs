@@ -4,21 +4,41 @@ use crate::error::{Error, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use walkdir::WalkDir;
 
-/// One content file found by the scan.
+/// One content file found by the scan: 24 bytes plus its relative path, since a large site
+/// keeps one per page for the whole run (the full path is made when asked for).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceFile {
     /// Path relative to its content root, `/`-separated (`blog/post.md`).
-    pub rel: String,
-    /// Path on disk.
-    pub path: PathBuf,
+    pub rel: Box<str>,
+    /// The content root it was found in, shared by all its files.
+    pub root: Arc<ContentRoot>,
+}
+
+impl SourceFile {
+    /// A file at `rel` below `root`.
+    pub fn new(root: &Arc<ContentRoot>, rel: impl Into<Box<str>>) -> SourceFile {
+        SourceFile {
+            rel: rel.into(),
+            root: Arc::clone(root),
+        }
+    }
+
+    /// Path on disk (the content root joined with the relative path).
+    pub fn path(&self) -> PathBuf {
+        self.root.dir.join(&*self.rel)
+    }
+
     /// The language of the content root it was found in (Hugo per-language `contentDir`).
-    pub root_lang: Option<String>,
+    pub fn root_lang(&self) -> Option<&str> {
+        self.root.lang.as_deref()
+    }
 }
 
 /// One folder to scan.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContentRoot {
     /// The folder.
     pub dir: PathBuf,
@@ -77,7 +97,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             .map_err(|e| Error::io(&root.dir, e))?;
         top.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
         let walk = Walk {
-            root,
+            root: &Arc::new(root.clone()),
             canonical_root: &canonical_root,
             opts,
             exclude: &exclude,
@@ -92,7 +112,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
 
 /// One content root's walk, shared by the tasks that walk its top-level entries.
 struct Walk<'a> {
-    root: &'a ContentRoot,
+    root: &'a Arc<ContentRoot>,
     canonical_root: &'a Path,
     opts: &'a ScanOptions,
     exclude: &'a GlobSet,
@@ -154,11 +174,7 @@ impl Walk<'_> {
             if self.exclude.is_match(&rel) {
                 continue;
             }
-            out.push(SourceFile {
-                rel,
-                path: path.to_path_buf(),
-                root_lang: self.root.lang.clone(),
-            });
+            out.push(SourceFile::new(self.root, rel));
         }
         Ok(out)
     }
@@ -186,7 +202,7 @@ mod tests {
         scan(&roots, opts, Path::new("t"))
             .unwrap()
             .into_iter()
-            .map(|f| f.rel)
+            .map(|f| f.rel.into())
             .collect()
     }
 

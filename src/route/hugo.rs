@@ -6,7 +6,7 @@
 use super::{Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
-use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, FrontMatter};
+use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use globset::Glob;
@@ -84,7 +84,7 @@ impl Router for HugoRouter {
             .iter()
             .zip(pages)
             .filter(|(pl, _)| pl.is_leaf)
-            .map(|(pl, p)| (p.file.root_lang.as_deref(), pl.dirs.join("/")))
+            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.join("/")))
             .collect();
         let branch_dirs: HashMap<(String, String), usize> = placed
             .iter()
@@ -110,7 +110,7 @@ impl Router for HugoRouter {
             .map_init(Memo::default, |memo, i| -> Result<Decision> {
                 let pl = &placed[i];
                 let page = &pages[i];
-                let root_lang = page.file.root_lang.as_deref();
+                let root_lang = page.file.root_lang();
                 let (own_dir_is_leaf, under_leaf) = match memo.leaf {
                     Some((r, d, own, under)) if r == root_lang && d == &pl.dirs[..] => (own, under),
                     _ if leaf_dirs.is_empty() => (false, false),
@@ -176,6 +176,7 @@ impl Router for HugoRouter {
                 let path = page_path(page, pl, kind, site, &langs)?;
                 let key = page
                     .fm
+                    .more()
                     .translation_key
                     .clone()
                     .map(|k| format!("key:{k}"))
@@ -352,13 +353,11 @@ impl Router for HugoRouter {
                     if pl.lang != *lang {
                         continue;
                     }
-                    for (name, values) in &pages[i].fm.taxonomies {
-                        if *name == tax.name {
-                            for v in values {
-                                let k = term_key(v, site);
-                                if !k.is_empty() {
-                                    terms.entry(k).or_default().push(r);
-                                }
+                    if let Some(taxon) = pages[i].fm.terms.get(&tax.name) {
+                        for v in taxon.terms {
+                            let k = term_key(v, site);
+                            if !k.is_empty() {
+                                terms.entry(k).or_default().push(r);
                             }
                         }
                     }
@@ -467,15 +466,15 @@ fn leaf_ancestor(
 }
 
 fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &str) -> Placed<'a> {
-    let rel = page.file.rel.as_str();
+    let rel = page.file.rel.as_ref();
     let mut dirs: Vec<&str> = rel.split('/').collect();
     let file = dirs.pop().unwrap_or("");
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
     let lang = suffix
         .map(str::to_ascii_lowercase)
-        .or_else(|| page.file.root_lang.clone())
-        .or_else(|| page.fm.lang.clone())
+        .or_else(|| page.file.root_lang().map(str::to_string))
+        .or_else(|| page.fm.more().lang.clone())
         .unwrap_or_else(|| default_lang.to_string());
     Placed {
         dirs,
@@ -554,7 +553,13 @@ fn page_path(
     if kind == Kind::Home {
         return Ok(format!("{prefix}/"));
     }
-    if let Some(url) = fm.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+    if let Some(url) = fm
+        .more()
+        .url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+    {
         if kind == Kind::Section {
             let segs: Vec<String> = url
                 .split('/')
@@ -615,7 +620,7 @@ fn page_path(
             &dir_segs,
             site,
         )
-        .map_err(|m| Error::input(page.file.path.clone(), None, m))?;
+        .map_err(|m| Error::input(page.file.path(), None, m))?;
         let p = if ugly && expanded.ends_with('/') && expanded.len() > 1 {
             format!("{}.html", &expanded[..expanded.len() - 1])
         } else {
@@ -646,6 +651,7 @@ fn expand_page_permalink(
     let date = page.fm.date.or(page.fm.publish_date);
     let title_slug = page
         .fm
+        .more()
         .title
         .as_deref()
         .map(|t| sanitize(t, site))
@@ -750,15 +756,15 @@ fn effective(
     placed: &[Placed],
     chain: &[usize],
 ) -> Result<Effective> {
-    let fm: &FrontMatter = &pages[i].fm;
+    let fm: &PageMeta = &pages[i].fm;
     let mut e = Effective {
         draft: fm.draft.unwrap_or(false),
-        headless: fm.headless,
+        headless: fm.more().headless,
         sitemap_exclude: fm.sitemap_exclude,
-        build: fm.build.clone(),
+        build: fm.more().build.clone(),
         date: fm.date,
         publish_date: fm.publish_date,
-        expiry_date: fm.expiry_date,
+        expiry_date: fm.more().expiry_date,
         priority: fm.priority,
         changefreq: fm.changefreq,
     };
@@ -770,7 +776,7 @@ fn effective(
         if pages[b].fm.draft == Some(true) {
             e.draft = true;
         }
-        for c in &pages[b].fm.cascade {
+        for c in &pages[b].fm.more().cascade {
             if !cascade_targets(c, pl, &pages[i].file.rel, &placed[b])? {
                 continue;
             }
@@ -811,14 +817,14 @@ fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str, _from: &Placed) -> Resul
 }
 
 /// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
-fn apply_cascade(e: &mut Effective, own: &FrontMatter, c: &Cascade) {
+fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     if own.draft.is_none() {
         if let Some(d) = c.draft {
             e.draft = e.draft || d;
         }
     }
     if let Some(h) = c.headless {
-        e.headless = e.headless || (h && !own.headless);
+        e.headless = e.headless || (h && !own.more().headless);
     }
     if let Some(x) = c.sitemap_exclude {
         if !own.sitemap_exclude {

@@ -13,7 +13,7 @@ use crate::config::{Settings, Style};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::fields::{ChangeFreq, Priority};
-use crate::frontmatter::FrontMatter;
+use crate::frontmatter::PageMeta;
 use crate::scan::SourceFile;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
@@ -30,7 +30,7 @@ pub struct Page {
     /// Where it came from.
     pub file: SourceFile,
     /// What its front matter says.
-    pub fm: FrontMatter,
+    pub fm: PageMeta,
     /// Image sources from its body (only read when images are on).
     pub images: Vec<String>,
 }
@@ -221,10 +221,7 @@ fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result
     let mut seen: HashMap<(&str, Cow<str>), usize> = HashMap::with_capacity(routing.routes.len());
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r
-                .page
-                .map(|p| pages[p].file.path.clone())
-                .unwrap_or_default();
+            let file = r.page.map(|p| pages[p].file.path()).unwrap_or_default();
             errors.push(Error::input(file, None, msg));
             continue;
         }
@@ -242,16 +239,16 @@ fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result
             let other = &routing.routes[j];
             match (r.page, other.page) {
                 (Some(a), Some(b)) => errors.push(Error::input(
-                    pages[a].file.path.clone(),
+                    pages[a].file.path(),
                     None,
                     format!(
                         "publishes at {} like {}: give one of them another slug or path",
                         r.path,
-                        pages[b].file.path.display()
+                        pages[b].file.path().display()
                     ),
                 )),
                 (Some(a), None) | (None, Some(a)) => errors.push(Error::input(
-                    pages[a].file.path.clone(),
+                    pages[a].file.path(),
                     None,
                     format!(
                         "publishes at {}, a URL the generator uses for a generated page",

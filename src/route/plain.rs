@@ -23,11 +23,12 @@ impl Router for PlainRouter {
                 });
                 continue;
             }
-            let rel = page.file.rel.as_str();
+            let rel = page.file.rel.as_ref();
             let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
             let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
             let is_index = matches!(stem, "index" | "_index");
             let explicit = fm
+                .more()
                 .url
                 .as_deref()
                 .or(fm.path.as_deref())

@@ -75,7 +75,7 @@ impl Router for ZolaRouter {
                     placed.push(None);
                 }
                 Err(msg) => {
-                    errors.push(Error::input(p.file.path.clone(), None, msg));
+                    errors.push(Error::input(p.file.path(), None, msg));
                     placed.push(None);
                 }
             }
@@ -170,7 +170,7 @@ impl Router for ZolaRouter {
                             break;
                         };
                         chain.push(sec);
-                        if !pages[sec].fm.transparent || depth == 0 {
+                        if !pages[sec].fm.more().transparent || depth == 0 {
                             break;
                         }
                         depth -= 1;
@@ -187,11 +187,11 @@ impl Router for ZolaRouter {
         // Whether a page survives its section's sort: Zola renders only the pages it could sort.
         let sorted_in = |sec: usize, p: usize, date: bool| -> bool {
             let fm = &pages[p].fm;
-            match pages[sec].fm.sort_by.as_deref() {
+            match pages[sec].fm.more().sort_by.as_deref() {
                 Some("date") => date,
                 Some("update_date") => date || fm.updated.is_some(),
-                Some("title" | "title_bytes") => fm.title.is_some(),
-                Some("weight") => fm.weight.is_some(),
+                Some("title" | "title_bytes") => fm.has_title,
+                Some("weight") => fm.has_weight,
                 _ => true,
             }
         };
@@ -225,7 +225,7 @@ impl Router for ZolaRouter {
                     Kind::Section
                 };
                 let mut r = Route::for_page(i, &pages[i], kind, path, pl.lang, pl.key.clone());
-                let reason = if fm.redirect_to.is_some() {
+                let reason = if fm.more().redirect_to.is_some() {
                     Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
                     Some(Reason::NotRendered)
@@ -358,11 +358,16 @@ impl Router for ZolaRouter {
                 continue;
             };
             let fm = &pages[i].fm;
-            let (Some(by), true, true) = (fm.paginate_by, out.routes[sr].listed, with_pagers)
+            let (Some(by), true, true) =
+                (fm.more().paginate_by, out.routes[sr].listed, with_pagers)
             else {
                 continue;
             };
-            let pp = fm.paginate_path.clone().unwrap_or_else(|| "page".into());
+            let pp = fm
+                .more()
+                .paginate_path
+                .clone()
+                .unwrap_or_else(|| "page".into());
             let count = paginated[i];
             let base = out.routes[sr].path.clone();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
@@ -385,19 +390,15 @@ impl Router for ZolaRouter {
                     if info[i].is_none() || pl.lang != lang {
                         continue;
                     }
-                    let fm = &pages[i].fm;
-                    if !fm.taxonomy_table.contains(&wanted) {
+                    // Zola reads terms from the `[taxonomies]` table only.
+                    let Some(taxon) = pages[i].fm.terms.get(&wanted).filter(|t| t.from_table)
+                    else {
                         continue;
-                    }
-                    for (name, values) in &fm.taxonomies {
-                        if *name != wanted {
-                            continue;
-                        }
-                        for v in values {
-                            let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
-                            t.0 += 1;
-                            t.1.extend(page_route[i]);
-                        }
+                    };
+                    for v in taxon.terms {
+                        let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
+                        t.0 += 1;
+                        t.1.extend(page_route[i]);
                     }
                 }
                 // Zola writes no page at all for a taxonomy without terms.
