@@ -13,28 +13,31 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ZolaRouter;
 
-/// Where a file sits, once its name has been read.
+/// Where a file sits, once its name has been read. Kept for every file while routing, so it
+/// borrows from the file's path rather than owning parts of it.
 struct Placed<'a> {
-    /// Folder segments of the URL, as written (Zola never slugifies folder names); for a
-    /// colocated `index.md` its own folder is not one of them.
-    dirs: Vec<&'a str>,
+    /// The URL's folders, `/`-joined as written (Zola never slugifies folder names; "" at the
+    /// root); for a colocated `index.md` its own folder is not one of them.
+    dirs: &'a str,
     /// The folder the file is in, relative to the content dir (what a draft section prunes).
-    folder: Vec<&'a str>,
+    folder: &'a str,
     /// The name the slug comes from (file stem, or the folder of a colocated `index.md`).
     name: &'a str,
     lang: &'a str,
     is_section: bool,
-    /// The file's path without its language suffix: shared by its translations.
+    /// The file's path without its language suffix: shared by its translations. Only
+    /// multilingual sites need it; elsewhere it is empty.
     key: String,
 }
 
-/// What Zola makes of one loaded page (not a draft, not pruned).
-struct Loaded {
-    /// The sections that hold it (their page indices): its folder's, then each parent of a
-    /// transparent one.
-    sections: Vec<usize>,
-    /// Its date as Zola sorts by it (front matter, else a valid file-name date).
-    date: bool,
+/// `dirs` and each folder above it, deepest first: `a/b`, `a`, then the root, "".
+fn and_parents(dirs: &str) -> impl Iterator<Item = &str> {
+    let mut next = Some(dirs);
+    std::iter::from_fn(move || {
+        let cur = next?;
+        next = (!cur.is_empty()).then(|| cur.rsplit_once('/').map_or("", |(p, _)| p));
+        Some(cur)
+    })
 }
 
 impl Router for ZolaRouter {
@@ -87,34 +90,29 @@ impl Router for ZolaRouter {
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
         let is_draft = |i: usize| pages[i].fm.draft == Some(true) && !s.include_drafts;
-        let draft_dirs: HashSet<String> = placed
+        let draft_dirs: HashSet<&str> = placed
             .iter()
             .enumerate()
             .filter_map(|(i, pl)| pl.as_ref().map(|pl| (i, pl)))
             .filter(|(i, pl)| pl.is_section && is_draft(*i))
-            .map(|(_, pl)| pl.dirs.join("/"))
+            .map(|(_, pl)| pl.dirs)
             .collect();
-        let pruned = |folder: &[&str], strict: bool| {
-            // Most sites have no draft section: skip building a key per folder depth.
-            if draft_dirs.is_empty() {
-                return false;
-            }
-            let top = if strict {
-                folder.len()
-            } else {
-                folder.len() + 1
-            };
-            (0..top).any(|depth| draft_dirs.contains(&folder[..depth].join("/")))
+        // A section is pruned by a draft above it, a page also by a draft section of its own.
+        let pruned = |folder: &str, strict: bool| {
+            !draft_dirs.is_empty()
+                && and_parents(folder)
+                    .skip(usize::from(strict))
+                    .any(|d| draft_dirs.contains(d))
         };
         let mut loaded = vec![false; pages.len()];
         // Loaded sections by (language, folder).
-        let mut sections: HashMap<(String, String), usize> = HashMap::new();
+        let mut sections: HashMap<(&str, &str), usize> = HashMap::new();
         for (i, pl) in placed.iter().enumerate() {
             let Some(pl) = pl else { continue };
             let gone = if pl.is_section {
-                is_draft(i) || pruned(&pl.folder, true)
+                is_draft(i) || pruned(pl.folder, true)
             } else {
-                is_draft(i) || pruned(&pl.folder, false)
+                is_draft(i) || pruned(pl.folder, false)
             };
             if gone {
                 out.excluded.push(Excluded {
@@ -125,65 +123,10 @@ impl Router for ZolaRouter {
             }
             loaded[i] = true;
             if pl.is_section {
-                sections.insert((pl.lang.to_string(), pl.dirs.join("/")), i);
+                sections.insert((pl.lang, pl.dirs), i);
             }
         }
 
-        // File-name dates and each page's sections.
-        let mut file_dates: Vec<Option<W3cDate>> = vec![None; pages.len()];
-        let mut slugs: Vec<String> = vec![String::new(); pages.len()];
-        let mut info: Vec<Option<Loaded>> = (0..pages.len()).map(|_| None).collect();
-        // Files of one folder come together: their section chain is looked up once.
-        let mut last_chain: Option<(&str, &[&str], Vec<usize>)> = None;
-        for (i, pl) in placed.iter().enumerate() {
-            let Some(pl) = pl else { continue };
-            if !loaded[i] || pl.is_section {
-                continue;
-            }
-            let fm = &pages[i].fm;
-            let named = name_date(pl.name, &s.timezone);
-            let stem = match &named {
-                Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
-                _ => pl.name,
-            };
-            let file_date = named.and_then(|d| d.date);
-            file_dates[i] = file_date;
-            slugs[i] = zola_slugify(fm.slug.as_deref().unwrap_or(stem), paths_strategy);
-            if fm.render == Some(false) {
-                // Not in any section, not rendered; still a taxonomy term member.
-                info[i] = Some(Loaded {
-                    sections: Vec::new(),
-                    date: false,
-                });
-                continue;
-            }
-            let chain = match &last_chain {
-                Some((lang, dirs, chain)) if *lang == pl.lang && *dirs == &pl.dirs[..] => {
-                    chain.clone()
-                }
-                _ => {
-                    let mut chain = Vec::new();
-                    let mut depth = pl.dirs.len();
-                    loop {
-                        let key = (pl.lang.to_string(), pl.dirs[..depth].join("/"));
-                        let Some(&sec) = sections.get(&key) else {
-                            break;
-                        };
-                        chain.push(sec);
-                        if !pages[sec].fm.more().transparent || depth == 0 {
-                            break;
-                        }
-                        depth -= 1;
-                    }
-                    last_chain = Some((pl.lang, &pl.dirs[..], chain.clone()));
-                    chain
-                }
-            };
-            info[i] = Some(Loaded {
-                sections: chain,
-                date: fm.date.is_some() || file_date.is_some(),
-            });
-        }
         // Whether a page survives its section's sort: Zola renders only the pages it could sort.
         let sorted_in = |sec: usize, p: usize, date: bool| -> bool {
             let fm = &pages[p].fm;
@@ -203,9 +146,15 @@ impl Router for ZolaRouter {
         // Pages each section paginates, by the section's page index.
         let mut paginated: Vec<usize> = vec![0; pages.len()];
         // Written pages of the current folder, added to `members` when the folder changes.
-        let mut batch: Option<((&str, String), Vec<usize>)> = None;
-        let mut last_dirs: Option<(&str, &[&str])> = None;
+        let mut batch: Option<((&str, &str), Vec<usize>)> = None;
+        let mut last_dirs: Option<(&str, &str)> = None;
         let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
+        // Loaded pages (not sections), `render = false` ones too: members of taxonomy terms.
+        let mut member = vec![false; pages.len()];
+        // The sections that hold the pages of the current folder (their page indices): its
+        // own, then each parent of a transparent one. Files of a folder come together, so
+        // the chain is looked up once per folder.
+        let mut chain: (Option<(&str, &str)>, Vec<usize>) = (None, Vec::new());
 
         for (i, pl) in placed.iter().enumerate() {
             let Some(pl) = pl else { continue };
@@ -215,10 +164,7 @@ impl Router for ZolaRouter {
             let fm = &pages[i].fm;
             let lp = prefix(pl.lang);
             if pl.is_section {
-                let path = join_path(
-                    std::iter::once(lp.as_str()).chain(pl.dirs.iter().copied()),
-                    true,
-                );
+                let path = join_path([lp.as_str(), pl.dirs], true);
                 let kind = if pl.dirs.is_empty() {
                     Kind::Home
                 } else {
@@ -238,17 +184,40 @@ impl Router for ZolaRouter {
                     out.excluded.push(Excluded { page: i, reason });
                     r.listed = false;
                 }
-                section_route.insert((pl.lang.to_string(), pl.dirs.join("/")), out.routes.len());
+                section_route.insert((pl.lang.to_string(), pl.dirs.to_string()), out.routes.len());
                 page_route[i] = Some(out.routes.len());
                 out.routes.push(r);
                 continue;
             }
-            let Some(li) = &info[i] else { continue };
-            let written = fm.render != Some(false)
-                && (li.sections.is_empty()
-                    || li.sections.iter().any(|&k| sorted_in(k, i, li.date)));
-            for &k in &li.sections {
-                if sorted_in(k, i, li.date) {
+            member[i] = true;
+            let named = name_date(pl.name, &s.timezone);
+            let stem = match &named {
+                Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
+                _ => pl.name,
+            };
+            let file_date = named.and_then(|d| d.date);
+            // A `render = false` page is in no section and not rendered.
+            let rendered = fm.render != Some(false);
+            if rendered && chain.0 != Some((pl.lang, pl.dirs)) {
+                chain.1.clear();
+                for d in and_parents(pl.dirs) {
+                    let Some(&sec) = sections.get(&(pl.lang, d)) else {
+                        break;
+                    };
+                    chain.1.push(sec);
+                    if !pages[sec].fm.more().transparent {
+                        break;
+                    }
+                }
+                chain.0 = Some((pl.lang, pl.dirs));
+            }
+            let in_sections: &[usize] = if rendered { &chain.1 } else { &[] };
+            // Its date as Zola sorts by it (front matter, else a valid file-name date).
+            let date = rendered && (fm.date.is_some() || file_date.is_some());
+            let written = rendered
+                && (in_sections.is_empty() || in_sections.iter().any(|&k| sorted_in(k, i, date)));
+            for &k in in_sections {
+                if sorted_in(k, i, date) {
                     paginated[k] += 1;
                 }
             }
@@ -268,15 +237,13 @@ impl Router for ZolaRouter {
                         format!("/{}/", p.trim_end_matches('/'))
                     }
                 }
-                None => join_path(
-                    std::iter::once(lp.as_str())
-                        .chain(pl.dirs.iter().copied())
-                        .chain([slugs[i].as_str()]),
-                    true,
-                ),
+                None => {
+                    let slug = zola_slugify(fm.slug.as_deref().unwrap_or(stem), paths_strategy);
+                    join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
+                }
             };
             let mut r = Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.clone());
-            r.file_date = file_dates[i];
+            r.file_date = file_date;
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
                     page: i,
@@ -284,12 +251,12 @@ impl Router for ZolaRouter {
                 });
                 r.listed = false;
             }
-            if last_dirs != Some((pl.lang, &pl.dirs[..])) {
-                last_dirs = Some((pl.lang, &pl.dirs[..]));
-                let key = (pl.lang, nearest_section(&sections, pl.lang, &pl.dirs));
+            if last_dirs != Some((pl.lang, pl.dirs)) {
+                last_dirs = Some((pl.lang, pl.dirs));
+                let key = (pl.lang, nearest_section(&sections, pl.lang, pl.dirs));
                 if let Some((k, list)) = batch.replace((key, Vec::new())) {
                     members
-                        .entry((k.0.to_string(), k.1))
+                        .entry((k.0.to_string(), k.1.to_string()))
                         .or_default()
                         .extend(list);
                 }
@@ -303,7 +270,7 @@ impl Router for ZolaRouter {
 
         if let Some((k, list)) = batch {
             members
-                .entry((k.0.to_string(), k.1))
+                .entry((k.0.to_string(), k.1.to_string()))
                 .or_default()
                 .extend(list);
         }
@@ -336,10 +303,10 @@ impl Router for ZolaRouter {
             if dir.is_empty() {
                 continue;
             }
-            let dirs: Vec<&str> = dir.split('/').collect();
-            let parent = nearest_section(&sections, lang, &dirs[..dirs.len() - 1]);
+            let above = dir.rsplit_once('/').map_or("", |(p, _)| p);
+            let parent = nearest_section(&sections, lang, above);
             let parent = section_route
-                .get(&(lang.clone(), parent))
+                .get(&(lang.clone(), parent.to_string()))
                 .copied()
                 .or_else(|| section_route.get(&(lang.clone(), String::new())).copied());
             if let (Some(p), Some(&me)) = (parent, section_route.get(&(lang.clone(), dir.clone())))
@@ -387,7 +354,7 @@ impl Router for ZolaRouter {
                 let mut terms: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
                 for (i, pl) in placed.iter().enumerate() {
                     let Some(pl) = pl else { continue };
-                    if info[i].is_none() || pl.lang != lang {
+                    if !member[i] || pl.lang != lang {
                         continue;
                     }
                     // Zola reads terms from the `[taxonomies]` table only.
@@ -464,18 +431,14 @@ fn add_pagers(
 }
 
 /// The deepest folder at or above `dirs` that is a section in `lang` ("" is the root).
-fn nearest_section(
-    sections: &HashMap<(String, String), usize>,
+fn nearest_section<'a>(
+    sections: &HashMap<(&str, &str), usize>,
     lang: &str,
-    dirs: &[&str],
-) -> String {
-    for depth in (0..=dirs.len()).rev() {
-        let d = dirs[..depth].join("/");
-        if sections.contains_key(&(lang.to_string(), d.clone())) {
-            return d;
-        }
-    }
-    String::new()
+    dirs: &'a str,
+) -> &'a str {
+    and_parents(dirs)
+        .find(|d| sections.contains_key(&(lang, *d)))
+        .unwrap_or("")
 }
 
 /// Reads a content-relative file path as Zola does: `Ok(None)` for a file Zola skips (an
@@ -485,13 +448,13 @@ fn place<'a>(
     others: &[&'a str],
     default_lang: &'a str,
 ) -> std::result::Result<Option<Placed<'a>>, String> {
-    let mut dirs: Vec<&str> = rel.split('/').collect();
-    let file = dirs.pop().unwrap_or("");
-    let folder = dirs.clone();
+    let (folder, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.strip_suffix(".md").unwrap_or(file);
-    let dir_key = |name: &str| match rel.rsplit_once('/') {
-        Some((d, _)) => format!("{d}/{name}"),
-        None => name.to_string(),
+    // Only translations share keys: a site with one language needs none.
+    let dir_key = |name: &str| match folder {
+        _ if others.is_empty() => String::new(),
+        "" => name.to_string(),
+        d => format!("{d}/{name}"),
     };
     if stem == "_index" || stem.starts_with("_index.") {
         // Only `_index.md` and `_index.{other language}.md` are sections; Zola skips the rest.
@@ -501,7 +464,7 @@ fn place<'a>(
             Some(_) => return Ok(None),
         };
         return Ok(Some(Placed {
-            dirs,
+            dirs: folder,
             folder,
             name: "",
             lang,
@@ -524,22 +487,18 @@ fn place<'a>(
         }
         _ => (stem, default_lang),
     };
-    let colocated = !dirs.is_empty() && stem.split('.').next() == Some("index");
-    if dirs.is_empty() && name == "index" {
+    let colocated = !folder.is_empty() && stem.split('.').next() == Some("index");
+    if folder.is_empty() && name == "index" {
         return Err(
             "content/index.md would be the home page, which is content/_index.md in Zola (Zola refuses to build): rename it".into(),
         );
     }
     let key = dir_key(name);
-    let name = if colocated {
-        let folder_name = dirs.pop().unwrap_or("");
-        if name == "index" {
-            folder_name
-        } else {
-            name
-        }
+    let (dirs, name) = if colocated {
+        let (parent, folder_name) = folder.rsplit_once('/').unwrap_or(("", folder));
+        (parent, if name == "index" { folder_name } else { name })
     } else {
-        name
+        (folder, name)
     };
     Ok(Some(Placed {
         dirs,
@@ -681,16 +640,22 @@ mod tests {
     }
 
     #[test]
+    fn and_parents_walks_up_to_the_root() {
+        assert_eq!(
+            and_parents("a/b/c").collect::<Vec<_>>(),
+            ["a/b/c", "a/b", "a", ""]
+        );
+        assert_eq!(and_parents("").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
     fn places_sections_colocated_pages_and_languages() {
         let pl = |rel| place(rel, &["fr"], "en").unwrap().unwrap();
         let p = pl("blog/_index.fr.md");
-        assert!(p.is_section && p.lang == "fr" && p.dirs == ["blog"]);
+        assert!(p.is_section && p.lang == "fr" && p.dirs == "blog");
         let p = pl("blog/trip/index.md");
-        assert!(!p.is_section && p.name == "trip" && p.dirs == ["blog"]);
-        assert_eq!(
-            (p.folder.clone(), p.key.as_str()),
-            (vec!["blog", "trip"], "blog/trip/index")
-        );
+        assert!(!p.is_section && p.name == "trip" && p.dirs == "blog");
+        assert_eq!((p.folder, p.key.as_str()), ("blog/trip", "blog/trip/index"));
         let p = pl("blog/trip/index.fr.md");
         assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
         // The default language's code stays in the name, as Zola keeps it.
@@ -712,6 +677,8 @@ mod tests {
         assert!(place("index.md", &[], "en").is_err());
         // `index.v2.md` is colocated in Zola (the name before the first dot is `index`).
         let p = place("a/b/index.v2.md", &[], "en").unwrap().unwrap();
-        assert_eq!((p.name, p.dirs.clone()), ("index.v2", vec!["a"]));
+        assert_eq!((p.name, p.dirs, p.folder), ("index.v2", "a", "a/b"));
+        // A site with one language keys nothing.
+        assert_eq!(place("a/b.md", &[], "en").unwrap().unwrap().key, "");
     }
 }
