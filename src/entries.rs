@@ -106,9 +106,15 @@ pub fn build(
     // The route stage has already applied `trailing_slash`.
     let loc_of = |r: &Route| loc::absolute(base_for(&r.lang), &r.path);
 
-    let mut out = Built::default();
+    // Sized exactly: on a large site these are the run's biggest vectors, and one grown by
+    // doubling is up to half empty.
+    let listed = routes.iter().filter(|r| r.listed).count() + settings.extra_urls.len();
+    let mut out = Built {
+        entries: Vec::with_capacity(listed),
+        routes: Vec::with_capacity(listed),
+        excluded: Vec::new(),
+    };
     let mut errors = Vec::new();
-    let mut keep: Vec<usize> = Vec::new();
     for (i, r) in routes.iter().enumerate() {
         if !r.listed {
             continue;
@@ -167,7 +173,6 @@ pub fn build(
                 }
             }
         }
-        keep.push(i);
         out.entries.push(e);
         out.routes.push(Some(i));
     }
@@ -180,9 +185,10 @@ pub fn build(
         return Err(e);
     }
 
-    // Sort by loc; a loc listed twice is an error naming both sources.
+    // Sort by loc; a loc listed twice is an error naming both sources. The entries are
+    // moved into their sorted places, never copied: a second vector would double the peak.
     let mut order: Vec<usize> = (0..out.entries.len()).collect();
-    order.sort_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc));
+    order.sort_unstable_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc).then(a.cmp(&b)));
     let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page) {
         Some(p) => pages[p].file.path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
@@ -200,18 +206,27 @@ pub fn build(
             ));
         }
     }
-    let mut entries = Vec::with_capacity(order.len());
-    let mut srcs = Vec::with_capacity(order.len());
-    let mut taken: Vec<Option<Entry>> = out.entries.into_iter().map(Some).collect();
-    for k in order {
-        if let Some(e) = taken[k].take() {
-            entries.push(e);
-            srcs.push(out.routes[k]);
+    permute(&mut order, &mut out.entries, &mut out.routes);
+    Ok(out)
+}
+
+/// Puts `a[order[k]]` and `b[order[k]]` at `k`, in place, following each cycle of the
+/// permutation with swaps; `order` is used up as the record of where each cycle has been.
+fn permute<A, B>(order: &mut [usize], a: &mut [A], b: &mut [B]) {
+    const DONE: usize = usize::MAX;
+    for start in 0..order.len() {
+        let mut k = start;
+        while order[k] != DONE {
+            let from = order[k];
+            order[k] = DONE;
+            if from == start {
+                break;
+            }
+            a.swap(k, from);
+            b.swap(k, from);
+            k = from;
         }
     }
-    out.entries = entries;
-    out.routes = srcs;
-    Ok(out)
 }
 
 fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<CompiledRule>> {
@@ -259,6 +274,10 @@ fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
 
 /// Links the language versions of each page: every version lists all, itself included.
 fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
+    // One language, no alternates: skip grouping every URL under one empty key.
+    if !settings.site.is_multilingual() {
+        return;
+    }
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (k, r) in out.routes.iter().enumerate() {
         if let Some(r) = r {
@@ -275,7 +294,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     for members in groups.values() {
         let langs: Vec<&str> = members
             .iter()
-            .filter_map(|&k| out.routes[k].map(|r| routes[r].lang.as_str()))
+            .filter_map(|&k| out.routes[k].map(|r| &*routes[r].lang))
             .collect();
         let mut distinct = langs.clone();
         distinct.sort_unstable();
@@ -350,4 +369,26 @@ fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) 
     e.changefreq = changefreq.or(settings.default_changefreq);
     e.priority = priority.or(settings.default_priority);
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn permute_in_place_matches_a_copy(keys in proptest::collection::vec(0u8..20, 0..60)) {
+            // The order a sort by key gives, ties by position, as `build` makes it.
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            order.sort_unstable_by(|&x, &y| keys[x].cmp(&keys[y]).then(x.cmp(&y)));
+            let want_a: Vec<u8> = order.iter().map(|&k| keys[k]).collect();
+            let want_b: Vec<usize> = order.clone();
+            let mut a = keys.clone();
+            let mut b: Vec<usize> = (0..keys.len()).collect();
+            permute(&mut order, &mut a, &mut b);
+            prop_assert_eq!(a, want_a);
+            prop_assert_eq!(b, want_b);
+        }
+    }
 }

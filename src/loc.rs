@@ -53,10 +53,12 @@ pub fn absolute(base: &Url, path: &str) -> String {
     let base = base.as_str();
     let base = base.strip_suffix('/').unwrap_or(base);
     let path = path.strip_prefix('/').unwrap_or(path);
-    let mut out = String::with_capacity(base.len() + path.len() + 8);
+    let encoded = encode_path(path);
+    // Exactly sized: a large site keeps a million of these until they are written.
+    let mut out = String::with_capacity(base.len() + 1 + encoded.len());
     out.push_str(base);
     out.push('/');
-    out.push_str(&encode_path(path));
+    out.push_str(&encoded);
     out
 }
 

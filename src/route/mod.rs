@@ -17,8 +17,10 @@ use crate::frontmatter::PageMeta;
 use crate::scan::SourceFile;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 pub use hugo::HugoRouter;
 pub use plain::PlainRouter;
@@ -61,8 +63,8 @@ pub struct Route {
     pub kind: Kind,
     /// Decoded URL path below the language's base URL, starting with `/`.
     pub path: String,
-    /// Language code.
-    pub lang: String,
+    /// Language code (shared by every route in that language).
+    pub lang: Arc<str>,
     /// Routes that share a key are language versions of one page.
     pub key: String,
     /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
@@ -101,7 +103,7 @@ impl Route {
             page: None,
             kind,
             path,
-            lang: lang.to_string(),
+            lang: shared_lang(lang),
             key,
             file_date: None,
             rollup: Vec::new(),
@@ -110,6 +112,26 @@ impl Route {
             changefreq: None,
         }
     }
+}
+
+/// `code` as an `Arc` shared with the other routes in that language: a large site has a
+/// million routes and a handful of languages.
+fn shared_lang(code: &str) -> Arc<str> {
+    thread_local! {
+        static CODES: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
+    }
+    CODES.with(|codes| {
+        let mut codes = codes.borrow_mut();
+        if let Some(c) = codes.iter().find(|c| ***c == *code) {
+            return Arc::clone(c);
+        }
+        let c: Arc<str> = Arc::from(code);
+        // Bounded: codes come from site configs, but a long-lived caller may route many.
+        if codes.len() < 64 {
+            codes.push(Arc::clone(&c));
+        }
+        c
+    })
 }
 
 /// Why a content file has no entry.
@@ -203,6 +225,8 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
         }
     }
     check_routes(&routing, pages, ctx)?;
+    // The routes live until the entries are built: give back what growing them left unused.
+    routing.routes.shrink_to_fit();
     // A `.` or `..` segment is resolved by every browser and server: list where it lands.
     for r in &mut routing.routes {
         if r.path.split('/').any(|s| s == "." || s == "..") || r.path.contains("//") {
@@ -279,8 +303,16 @@ pub fn split_lang<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str
 }
 
 /// Joins segments into `/a/b/` (empty segments dropped; `/` alone for none).
-pub fn join_path<'a>(segments: impl IntoIterator<Item = &'a str>, trailing_slash: bool) -> String {
-    let mut out = String::from("/");
+pub fn join_path<'a>(
+    segments: impl IntoIterator<Item = &'a str, IntoIter: Clone>,
+    trailing_slash: bool,
+) -> String {
+    let segments = segments.into_iter();
+    // Sized up front: a route path lives for the whole run, and one grown by pushes has up
+    // to twice the room it needs.
+    let len: usize = segments.clone().map(|s| s.len() + 1).sum();
+    let mut out = String::with_capacity(len + 1);
+    out.push('/');
     for s in segments {
         let s = s.trim_matches('/');
         if s.is_empty() {
