@@ -63,7 +63,8 @@ use crate::config::{ExtraUrl, Settings};
 use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
 use crate::loc::{self, MAX_LOC_LEN};
-use crate::route::{Excluded, Page, Reason, Route};
+use crate::route::{Excluded, Reason, Route};
+use crate::scan::SourceFile;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
@@ -88,14 +89,24 @@ struct CompiledRule {
     rule: crate::config::Rule,
 }
 
+/// What entries need of the content files behind the routes (the routes' `page` indices).
+#[derive(Clone, Copy, Debug)]
+pub struct Sources<'a> {
+    /// The files, in page order.
+    pub files: &'a [SourceFile],
+    /// Each page's image sources, in page order; empty when images are off.
+    pub images: &'a [Vec<String>],
+}
+
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
 /// defaults, language alternates, images, and the static `extra_urls`.
 pub fn build(
     routes: &[Route],
-    pages: &[Page],
+    sources: &Sources,
     lastmods: &[Option<Lastmod>],
     settings: &Settings,
 ) -> Result<Built> {
+    let files = sources.files;
     let origin = settings
         .config_file
         .clone()
@@ -119,7 +130,7 @@ pub fn build(
         if !r.listed {
             continue;
         }
-        let rel = r.page.map(|p| pages[p].file.rel.as_ref());
+        let rel = r.page.map(|p| files[p].rel.as_ref());
         let matching: Vec<&CompiledRule> = rules
             .iter()
             .filter(|c| {
@@ -141,7 +152,7 @@ pub fn build(
         }
         let loc = loc_of(r);
         if loc.len() > MAX_LOC_LEN {
-            let file = r.page.map(|p| pages[p].file.path()).unwrap_or_default();
+            let file = r.page.map(|p| files[p].path()).unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
             continue;
         }
@@ -161,9 +172,14 @@ pub fn build(
                 let images: Vec<String> = page_url
                     .iter()
                     .flat_map(|u| {
-                        pages[p].images.iter().filter_map(move |src| {
-                            crate::images::resolve_image(src, u, base_for(&r.lang))
-                        })
+                        sources
+                            .images
+                            .get(p)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(move |src| {
+                                crate::images::resolve_image(src, u, base_for(&r.lang))
+                            })
                     })
                     .map(|u| u.to_string())
                     .take(MAX_IMAGES)
@@ -190,7 +206,7 @@ pub fn build(
     let mut order: Vec<usize> = (0..out.entries.len()).collect();
     order.sort_unstable_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc).then(a.cmp(&b)));
     let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page) {
-        Some(p) => pages[p].file.path().display().to_string(),
+        Some(p) => files[p].path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
     for w in order.windows(2) {

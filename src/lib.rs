@@ -32,7 +32,7 @@ use frontmatter::PageMeta;
 use lastmod::{FileHistory, Lastmod};
 use rayon::prelude::*;
 use route::{Page, Reason, RouteContext};
-use scan::{ContentRoot, ScanOptions};
+use scan::{ContentRoot, ScanOptions, SourceFile};
 use std::path::{Path, PathBuf};
 
 /// How a run behaves beyond its settings.
@@ -167,7 +167,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .warnings
         .extend(settings.site.warnings.iter().cloned());
     // Collected in place (same allocation): a second vector of pages would double the peak.
-    let pages: Vec<Page> = read
+    let mut pages: Vec<Page> = read
         .into_iter()
         .filter_map(|r| match r {
             Ok((page, mut warnings)) => {
@@ -183,6 +183,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
     }
+    // Collected in place into the larger read results' allocation: give back the difference.
+    pages.shrink_to_fit();
     outcome.pages_read = pages.len();
 
     // route
@@ -221,8 +223,26 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let assigned = lastmod::assign(&routing.routes, &pages, &input);
     outcome.warnings.extend(assigned.warnings);
 
+    // Front matter is done with: keep only the files (and images) and free the rest before
+    // the entries, the run's other large allocation, are made.
+    let (mut files, images): (Vec<SourceFile>, Vec<Vec<String>>) = if settings.images {
+        pages.into_iter().map(|p| (p.file, p.images)).unzip()
+    } else {
+        (pages.into_iter().map(|p| p.file).collect(), Vec::new())
+    };
+    // Collected in place, the files would keep the pages' whole allocation.
+    files.shrink_to_fit();
+
     // entries
-    let built = entries::build(&routing.routes, &pages, &assigned.lastmods, settings)?;
+    let built = entries::build(
+        &routing.routes,
+        &entries::Sources {
+            files: &files,
+            images: &images,
+        },
+        &assigned.lastmods,
+        settings,
+    )?;
     if opts.sources {
         outcome.listed = built
             .routes
@@ -230,7 +250,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             .map(|r| Listed {
                 source: r
                     .and_then(|r| routing.routes[r].page)
-                    .map(|p| pages[p].file.path()),
+                    .map(|p| files[p].path()),
                 lastmod: r.and_then(|r| assigned.lastmods[r]),
             })
             .collect();
@@ -241,7 +261,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .iter()
         .chain(&built.excluded)
         .map(|x| Skipped {
-            file: pages[x.page].file.path(),
+            file: files[x.page].path(),
             reason: x.reason,
         })
         .collect();

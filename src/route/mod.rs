@@ -18,7 +18,6 @@ use crate::scan::SourceFile;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -224,45 +223,97 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
             r.path = apply_trailing_slash(std::mem::take(&mut r.path), Some(setting));
         }
     }
-    check_routes(&routing, pages, ctx)?;
-    // The routes live until the entries are built: give back what growing them left unused.
-    routing.routes.shrink_to_fit();
-    // A `.` or `..` segment is resolved by every browser and server: list where it lands.
+    // Paths are checked as written (a `..` may climb above the root), then resolved as
+    // every browser and server resolves a `.` or `..` segment, then compared.
+    let mut errors = check_paths(&routing, pages);
     for r in &mut routing.routes {
-        if r.path.split('/').any(|s| s == "." || s == "..") || r.path.contains("//") {
-            r.path = normalize(&r.path);
+        if let Cow::Owned(p) = normalized(&r.path) {
+            r.path = p;
         }
     }
+    errors.extend(check_duplicates(&routing, pages, ctx));
+    errors.sort_by_key(|(i, _)| *i);
+    if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
+        return Err(e);
+    }
+    // The routes live until the entries are built: give back what growing them left unused.
+    routing.routes.shrink_to_fit();
     Ok(routing)
 }
 
-/// Refuses routes that leave the site, and two files that claim one URL.
-///
-/// URLs are compared as browsers resolve them (`/a/./b/` is `/a/b/`) on each language's base
-/// URL, so two languages' pages with one `path` collide, and multihost languages do not.
-fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result<()> {
+/// Routes that leave the site, by route index.
+fn check_paths(routing: &Routing, pages: &[Page]) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
-    let mut seen: HashMap<(&str, Cow<str>), usize> = HashMap::with_capacity(routing.routes.len());
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
             let file = r.page.map(|p| pages[p].file.path()).unwrap_or_default();
-            errors.push(Error::input(file, None, msg));
-            continue;
+            errors.push((i, Error::input(file, None, msg)));
         }
-        if !r.listed {
-            continue;
-        }
-        let base = ctx
-            .settings
-            .site
-            .language(&r.lang)
+    }
+    errors
+}
+
+/// Two files that claim one URL (or a file and a generated page), by the later route's
+/// index.
+///
+/// URLs are compared on each language's base URL, so two languages' pages with one `path`
+/// collide, and multihost languages do not. Paths are already resolved. The listed routes
+/// are sorted by URL through 8-byte records: a hash set of a million paths would be the
+/// largest allocation of the run.
+fn check_duplicates(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Vec<(usize, Error)> {
+    let site = &ctx.settings.site;
+    // Index 0 is the site's base URL; multihost languages have their own.
+    let mut bases: Vec<&str> = vec![""];
+    let mut base_of = |lang: &str| -> u32 {
+        let base = site
+            .language(lang)
             .and_then(|l| l.base_url.as_deref())
             .unwrap_or("");
-        let key = (base, normalized(&r.path));
-        if let Some(&j) = seen.get(&key) {
-            let other = &routing.routes[j];
-            match (r.page, other.page) {
-                (Some(a), Some(b)) => errors.push(Error::input(
+        match bases.iter().position(|b| *b == base) {
+            Some(k) => k as u32,
+            None => {
+                bases.push(base);
+                (bases.len() - 1) as u32
+            }
+        }
+    };
+    let routes = &routing.routes;
+    let mut order: Vec<(u32, u32)> = Vec::with_capacity(routes.len());
+    let mut last_lang: Option<(&str, u32)> = None;
+    for (i, r) in routes.iter().enumerate() {
+        if !r.listed || crate::loc::check_path(&r.path).is_err() {
+            continue;
+        }
+        let base = match last_lang {
+            Some((lang, b)) if lang == &*r.lang => b,
+            _ => {
+                let b = base_of(&r.lang);
+                last_lang = Some((&r.lang, b));
+                b
+            }
+        };
+        order.push((base, i as u32));
+    }
+    // Ties by route index: the first route of a URL is the one the others collide with.
+    order.sort_unstable_by(|a, b| {
+        (a.0, &routes[a.1 as usize].path, a.1).cmp(&(b.0, &routes[b.1 as usize].path, b.1))
+    });
+    let mut errors = Vec::new();
+    let mut first = None;
+    for &(base, i) in &order {
+        let i = i as usize;
+        let same = first
+            .is_some_and(|(fb, j): (u32, usize)| fb == base && routes[j].path == routes[i].path);
+        if !same {
+            first = Some((base, i));
+            continue;
+        }
+        let Some((_, j)) = first else { continue };
+        let (r, other) = (&routes[i], &routes[j]);
+        match (r.page, other.page) {
+            (Some(a), Some(b)) => errors.push((
+                i,
+                Error::input(
                     pages[a].file.path(),
                     None,
                     format!(
@@ -270,25 +321,23 @@ fn check_routes(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Result
                         r.path,
                         pages[b].file.path().display()
                     ),
-                )),
-                (Some(a), None) | (None, Some(a)) => errors.push(Error::input(
+                ),
+            )),
+            (Some(a), None) | (None, Some(a)) => errors.push((
+                i,
+                Error::input(
                     pages[a].file.path(),
                     None,
                     format!(
                         "publishes at {}, a URL the generator uses for a generated page",
                         r.path
                     ),
-                )),
-                (None, None) => {}
-            }
-        } else {
-            seen.insert(key, i);
+                ),
+            )),
+            (None, None) => {}
         }
     }
-    match Error::from_many(errors) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    errors
 }
 
 /// Splits a file stem's language suffix (`post.fr` -> `post`, `fr`) when it names one of

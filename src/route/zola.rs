@@ -64,7 +64,11 @@ impl Router for ZolaRouter {
             }
         };
 
-        let mut out = Routing::default();
+        // Nearly every file is a route: reserved up front, the vector is never doubled.
+        let mut out = Routing {
+            routes: Vec::with_capacity(pages.len() + 16),
+            excluded: Vec::new(),
+        };
         let mut errors = Vec::new();
         let mut placed: Vec<Option<Placed>> = Vec::with_capacity(pages.len());
         for (i, p) in pages.iter().enumerate() {
