@@ -27,7 +27,65 @@ struct Placed<'a> {
     is_section: bool,
     /// The file's path without its language suffix: shared by its translations. Only
     /// multilingual sites need it; elsewhere it is empty.
-    key: String,
+    key: &'a str,
+}
+
+/// A [`Placed`] as kept for every file while routing: each of its parts is a slice of the
+/// file's path (or one of the site's language codes), so offsets and an index say it all in
+/// 24 bytes instead of about 100.
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    /// Lengths of the prefixes `dirs`, `folder` and `key`.
+    dirs: u32,
+    folder: u32,
+    key: u32,
+    /// Where `name` is in the path.
+    name: (u32, u32),
+    /// 0 for the default language, else 1 + its index among the others.
+    lang: u16,
+    is_section: bool,
+}
+
+impl Spot {
+    fn new(pl: &Placed, rel: &str, others: &[&str]) -> Spot {
+        // `name` is a slice of `rel` (or empty): its offset is where it starts in memory.
+        let start = if pl.name.is_empty() {
+            0
+        } else {
+            (pl.name.as_ptr() as usize).saturating_sub(rel.as_ptr() as usize)
+        };
+        let lang = others
+            .iter()
+            .position(|o| *o == pl.lang)
+            .map_or(0, |k| k + 1);
+        Spot {
+            dirs: pl.dirs.len() as u32,
+            folder: pl.folder.len() as u32,
+            key: pl.key.len() as u32,
+            name: (start as u32, (start + pl.name.len()) as u32),
+            lang: lang as u16,
+            is_section: pl.is_section,
+        }
+    }
+
+    fn view<'a>(&self, rel: &'a str, default_lang: &'a str, others: &[&'a str]) -> Placed<'a> {
+        let part =
+            |r: std::ops::Range<u32>| rel.get(r.start as usize..r.end as usize).unwrap_or("");
+        Placed {
+            dirs: part(0..self.dirs),
+            folder: part(0..self.folder),
+            name: part(self.name.0..self.name.1),
+            lang: match self.lang {
+                0 => default_lang,
+                k => others
+                    .get(usize::from(k) - 1)
+                    .copied()
+                    .unwrap_or(default_lang),
+            },
+            is_section: self.is_section,
+            key: part(0..self.key),
+        }
+    }
 }
 
 /// `dirs` and each folder above it, deepest first: `a/b`, `a`, then the root, "".
@@ -70,10 +128,10 @@ impl Router for ZolaRouter {
             excluded: Vec::new(),
         };
         let mut errors = Vec::new();
-        let mut placed: Vec<Option<Placed>> = Vec::with_capacity(pages.len());
+        let mut placed: Vec<Option<Spot>> = Vec::with_capacity(pages.len());
         for (i, p) in pages.iter().enumerate() {
             match place(&p.file.rel, &others, default_lang) {
-                Ok(Some(pl)) => placed.push(Some(pl)),
+                Ok(Some(pl)) => placed.push(Some(Spot::new(&pl, &p.file.rel, &others))),
                 Ok(None) => {
                     out.excluded.push(Excluded {
                         page: i,
@@ -90,14 +148,13 @@ impl Router for ZolaRouter {
         if let Some(e) = Error::from_many(errors) {
             return Err(e);
         }
+        let at = |i: usize| placed[i].map(|sp| sp.view(&pages[i].file.rel, default_lang, &others));
 
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
         let is_draft = |i: usize| pages[i].fm.draft == Some(true) && !s.include_drafts;
-        let draft_dirs: HashSet<&str> = placed
-            .iter()
-            .enumerate()
-            .filter_map(|(i, pl)| pl.as_ref().map(|pl| (i, pl)))
+        let draft_dirs: HashSet<&str> = (0..placed.len())
+            .filter_map(|i| at(i).map(|pl| (i, pl)))
             .filter(|(i, pl)| pl.is_section && is_draft(*i))
             .map(|(_, pl)| pl.dirs)
             .collect();
@@ -111,8 +168,8 @@ impl Router for ZolaRouter {
         let mut loaded = vec![false; pages.len()];
         // Loaded sections by (language, folder).
         let mut sections: HashMap<(&str, &str), usize> = HashMap::new();
-        for (i, pl) in placed.iter().enumerate() {
-            let Some(pl) = pl else { continue };
+        for (i, is_loaded) in loaded.iter_mut().enumerate() {
+            let Some(pl) = at(i) else { continue };
             let gone = if pl.is_section {
                 is_draft(i) || pruned(pl.folder, true)
             } else {
@@ -125,7 +182,7 @@ impl Router for ZolaRouter {
                 });
                 continue;
             }
-            loaded[i] = true;
+            *is_loaded = true;
             if pl.is_section {
                 sections.insert((pl.lang, pl.dirs), i);
             }
@@ -160,8 +217,8 @@ impl Router for ZolaRouter {
         // the chain is looked up once per folder.
         let mut chain: (Option<(&str, &str)>, Vec<usize>) = (None, Vec::new());
 
-        for (i, pl) in placed.iter().enumerate() {
-            let Some(pl) = pl else { continue };
+        for i in 0..placed.len() {
+            let Some(pl) = at(i) else { continue };
             if !loaded[i] {
                 continue;
             }
@@ -174,7 +231,7 @@ impl Router for ZolaRouter {
                 } else {
                     Kind::Section
                 };
-                let mut r = Route::for_page(i, &pages[i], kind, path, pl.lang, pl.key.clone());
+                let mut r = Route::for_page(i, &pages[i], kind, path, pl.lang, pl.key.to_string());
                 let reason = if fm.more().redirect_to.is_some() {
                     Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
@@ -246,7 +303,8 @@ impl Router for ZolaRouter {
                     join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
                 }
             };
-            let mut r = Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.clone());
+            let mut r =
+                Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.to_string());
             r.file_date = file_date;
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
@@ -356,8 +414,8 @@ impl Router for ZolaRouter {
                 let wanted = tax.name.to_lowercase();
                 // Terms that slugify alike are one term: members counted, written ones rolled up.
                 let mut terms: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
-                for (i, pl) in placed.iter().enumerate() {
-                    let Some(pl) = pl else { continue };
+                for i in 0..placed.len() {
+                    let Some(pl) = at(i) else { continue };
                     if !member[i] || pl.lang != lang {
                         continue;
                     }
@@ -454,11 +512,12 @@ fn place<'a>(
 ) -> std::result::Result<Option<Placed<'a>>, String> {
     let (folder, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.strip_suffix(".md").unwrap_or(file);
-    // Only translations share keys: a site with one language needs none.
+    // Only translations share keys: a site with one language needs none. The key is
+    // `{folder}/{name}`, and `name` starts the file name: a prefix of the path.
     let dir_key = |name: &str| match folder {
-        _ if others.is_empty() => String::new(),
-        "" => name.to_string(),
-        d => format!("{d}/{name}"),
+        _ if others.is_empty() => "",
+        "" => rel.get(..name.len()).unwrap_or(""),
+        d => rel.get(..d.len() + 1 + name.len()).unwrap_or(""),
     };
     if stem == "_index" || stem.starts_with("_index.") {
         // Only `_index.md` and `_index.{other language}.md` are sections; Zola skips the rest.
@@ -644,6 +703,36 @@ mod tests {
     }
 
     #[test]
+    fn a_spot_reads_back_as_the_placement_it_was_made_from() {
+        let cases: [(&str, &[&str]); 8] = [
+            ("_index.md", &["fr", "pt-br"]),
+            ("blog/_index.fr.md", &["fr", "pt-br"]),
+            ("blog/trip/index.md", &["fr", "pt-br"]),
+            ("blog/trip/index.pt-br.md", &["fr", "pt-br"]),
+            ("docs/über uns.fr.md", &["fr", "pt-br"]),
+            ("x.md", &["fr"]),
+            ("a/b/index.v2.md", &[]),
+            ("a/b/c.md", &[]),
+        ];
+        for (rel, others) in cases {
+            let pl = place(rel, others, "en").unwrap().unwrap();
+            let back = Spot::new(&pl, rel, others).view(rel, "en", others);
+            assert_eq!(
+                (
+                    back.dirs,
+                    back.folder,
+                    back.name,
+                    back.lang,
+                    back.is_section,
+                    back.key
+                ),
+                (pl.dirs, pl.folder, pl.name, pl.lang, pl.is_section, pl.key),
+                "{rel}"
+            );
+        }
+    }
+
+    #[test]
     fn and_parents_walks_up_to_the_root() {
         assert_eq!(
             and_parents("a/b/c").collect::<Vec<_>>(),
@@ -659,7 +748,7 @@ mod tests {
         assert!(p.is_section && p.lang == "fr" && p.dirs == "blog");
         let p = pl("blog/trip/index.md");
         assert!(!p.is_section && p.name == "trip" && p.dirs == "blog");
-        assert_eq!((p.folder, p.key.as_str()), ("blog/trip", "blog/trip/index"));
+        assert_eq!((p.folder, p.key), ("blog/trip", "blog/trip/index"));
         let p = pl("blog/trip/index.fr.md");
         assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
         // The default language's code stays in the name, as Zola keeps it.
