@@ -41,7 +41,6 @@ fn main() -> sitemapgen::Result<()> {
             Ok(Page {
                 file,
                 fm: fm.into(),
-                images: Vec::new(),
             })
         })
         .collect::<sitemapgen::Result<_>>()?;

@@ -270,7 +270,6 @@ mod tests {
         Page {
             file: file("/nonexistent", "a.md"),
             fm: fm.into(),
-            images: vec![],
         }
     }
 

@@ -146,7 +146,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         }
     };
     let keep_title = keeps_titles(settings);
-    let read: Vec<Result<(Page, Vec<String>)>> = files
+    let read: Vec<Result<ReadPage>> = files
         .into_par_iter()
         .map(|file| {
             let read = frontmatter::read_with(&file.path(), &settings.timezone, want_body, lenient);
@@ -159,20 +159,29 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             let warnings = std::mem::take(&mut fm.warnings);
             // Only the compact record outlives this closure: the page's share of the peak.
             let fm = PageMeta::new(fm, keep_title);
-            Ok((Page { file, fm, images }, warnings))
+            Ok(ReadPage {
+                page: Page { file, fm },
+                images,
+                warnings,
+            })
         })
         .collect();
     let mut errors = Vec::new();
     outcome
         .warnings
         .extend(settings.site.warnings.iter().cloned());
+    // Each page's image sources, in page order, when images are on (entries use them).
+    let mut images: Vec<Vec<String>> = Vec::new();
     // Collected in place (same allocation): a second vector of pages would double the peak.
     let mut pages: Vec<Page> = read
         .into_iter()
         .filter_map(|r| match r {
-            Ok((page, mut warnings)) => {
-                outcome.warnings.append(&mut warnings);
-                Some(page)
+            Ok(mut read) => {
+                outcome.warnings.append(&mut read.warnings);
+                if want_body {
+                    images.push(read.images);
+                }
+                Some(read.page)
             }
             Err(e) => {
                 errors.push(e);
@@ -223,13 +232,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let assigned = lastmod::assign(&routing.routes, &pages, &input);
     outcome.warnings.extend(assigned.warnings);
 
-    // Front matter is done with: keep only the files (and images) and free the rest before
-    // the entries, the run's other large allocation, are made.
-    let (mut files, images): (Vec<SourceFile>, Vec<Vec<String>>) = if settings.images {
-        pages.into_iter().map(|p| (p.file, p.images)).unzip()
-    } else {
-        (pages.into_iter().map(|p| p.file).collect(), Vec::new())
-    };
+    // Front matter is done with: keep only the files and free the rest before the entries,
+    // the run's other large allocation, are made.
+    let mut files: Vec<SourceFile> = pages.into_iter().map(|p| p.file).collect();
     // Collected in place, the files would keep the pages' whole allocation.
     files.shrink_to_fit();
 
@@ -268,6 +273,15 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     outcome.skipped = skipped;
     Ok(outcome)
+}
+
+/// One page as the parallel read leaves it.
+struct ReadPage {
+    page: Page,
+    /// Image sources from its body (read only when images are on).
+    images: Vec<String>,
+    /// Values left out in lenient (Hugo) mode.
+    warnings: Vec<String>,
 }
 
 /// The write stage's options for these settings.

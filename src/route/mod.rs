@@ -32,8 +32,6 @@ pub struct Page {
     pub file: SourceFile,
     /// What its front matter says.
     pub fm: PageMeta,
-    /// Image sources from its body (only read when images are on).
-    pub images: Vec<String>,
 }
 
 /// What a URL is, in the generators' terms.

@@ -205,11 +205,18 @@ impl Router for ZolaRouter {
         // Written pages per nearest section, to roll dates up.
         let mut members: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
         // Pages each section paginates, by the section's page index.
-        let mut paginated: Vec<usize> = vec![0; pages.len()];
+        let mut paginated: Vec<u32> = vec![0; pages.len()];
         // Written pages of the current folder, added to `members` when the folder changes.
         let mut batch: Option<((&str, &str), Vec<usize>)> = None;
         let mut last_dirs: Option<(&str, &str)> = None;
-        let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
+        // Each page's route index, 4 bytes a page (`NONE` for none): kept for the taxonomies.
+        const NONE: u32 = u32::MAX;
+        let mut page_route: Vec<u32> = vec![NONE; pages.len()];
+        let route_of = |page_route: &[u32], p: usize| {
+            Some(page_route[p])
+                .filter(|&r| r != NONE)
+                .map(|r| r as usize)
+        };
         // Loaded pages (not sections), `render = false` ones too: members of taxonomy terms.
         let mut member = vec![false; pages.len()];
         // The sections that hold the pages of the current folder (their page indices): its
@@ -246,7 +253,7 @@ impl Router for ZolaRouter {
                     r.listed = false;
                 }
                 section_route.insert((pl.lang.to_string(), pl.dirs.to_string()), out.routes.len());
-                page_route[i] = Some(out.routes.len());
+                page_route[i] = out.routes.len() as u32;
                 out.routes.push(r);
                 continue;
             }
@@ -326,7 +333,7 @@ impl Router for ZolaRouter {
             if let Some((_, list)) = &mut batch {
                 list.push(i);
             }
-            page_route[i] = Some(out.routes.len());
+            page_route[i] = out.routes.len() as u32;
             out.routes.push(r);
         }
 
@@ -356,7 +363,7 @@ impl Router for ZolaRouter {
             if let Some(&sr) = section_route.get(&(lang.clone(), dir.clone())) {
                 out.routes[sr]
                     .rollup
-                    .extend(list.iter().filter_map(|&p| page_route[p]));
+                    .extend(list.iter().filter_map(|&p| route_of(&page_route, p)));
             }
         }
         let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
@@ -397,7 +404,7 @@ impl Router for ZolaRouter {
                 .paginate_path
                 .clone()
                 .unwrap_or_else(|| "page".into());
-            let count = paginated[i];
+            let count = paginated[i] as usize;
             let base = out.routes[sr].path.clone();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
@@ -427,7 +434,7 @@ impl Router for ZolaRouter {
                     for v in taxon.terms {
                         let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
                         t.0 += 1;
-                        t.1.extend(page_route[i]);
+                        t.1.extend(route_of(&page_route, i));
                     }
                 }
                 // Zola writes no page at all for a taxonomy without terms.
