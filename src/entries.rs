@@ -135,7 +135,7 @@ pub fn build(
             .iter()
             .filter(|c| {
                 if c.on_url {
-                    c.matcher.is_match(&r.path)
+                    c.matcher.is_match(&*r.path)
                 } else {
                     rel.is_some_and(|f| c.matcher.is_match(f))
                 }
@@ -297,7 +297,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (k, r) in out.routes.iter().enumerate() {
         if let Some(r) = r {
-            groups.entry(routes[*r].key.as_str()).or_default().push(k);
+            groups.entry(&*routes[*r].key).or_default().push(k);
         }
     }
     let hreflang = |lang: &str| {

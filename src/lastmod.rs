@@ -404,7 +404,7 @@ mod tests {
                 )
             })
             .collect();
-        routes[0].rollup = vec![1, 2];
+        routes[0].rollup = vec![1, 2].into();
         let none = |_: &Path| FileHistory::Untracked;
         let got = assign(
             &routes,

@@ -426,7 +426,7 @@ impl Router for HugoRouter {
                     r.changefreq = r
                         .changefreq
                         .or_else(|| site.language(lang).and_then(|l| l.changefreq));
-                    r.rollup = members;
+                    r.rollup = members.into();
                     if let Some(lr) = list_route {
                         let next = out.routes.len();
                         out.routes[lr].rollup.push(next);

@@ -59,15 +59,15 @@ pub struct Route {
     /// What it is.
     pub kind: Kind,
     /// Decoded URL path below the language's base URL, starting with `/`.
-    pub path: String,
+    pub path: Box<str>,
     /// Language code (shared by every route in that language).
     pub lang: Arc<str>,
     /// Routes that share a key are language versions of one page.
-    pub key: String,
+    pub key: Box<str>,
     /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
     pub file_date: Option<W3cDate>,
     /// Routes whose dates roll up into this one when it has none of its own.
-    pub rollup: Vec<usize>,
+    pub rollup: Rollup,
     /// False for a page that is built (and so feeds its section's dates) but not listed.
     pub listed: bool,
     /// `<priority>` as the generator resolves it (front matter, cascade, language default).
@@ -99,15 +99,61 @@ impl Route {
         Route {
             page: None,
             kind,
-            path,
+            path: path.into_boxed_str(),
             lang: shared_lang(lang),
-            key,
+            key: key.into_boxed_str(),
             file_date: None,
-            rollup: Vec::new(),
+            rollup: Rollup::default(),
             listed: true,
             priority: None,
             changefreq: None,
         }
+    }
+}
+
+/// The routes whose dates roll up into a list page. Pages, nearly all the routes, have
+/// none: an empty list is one null pointer rather than an empty vector's 24 bytes.
+#[derive(Clone, Debug, Default, PartialEq)]
+// The box is the point: 8 bytes on every route, and a growable vector behind it for the few
+// list pages that collect one member at a time.
+#[allow(clippy::box_collection)]
+pub struct Rollup(Option<Box<Vec<usize>>>);
+
+impl Rollup {
+    /// Adds one route.
+    pub fn push(&mut self, route: usize) {
+        self.0.get_or_insert_with(Default::default).push(route);
+    }
+}
+
+impl std::ops::Deref for Rollup {
+    type Target = [usize];
+
+    fn deref(&self) -> &[usize] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl From<Vec<usize>> for Rollup {
+    fn from(routes: Vec<usize>) -> Rollup {
+        Rollup((!routes.is_empty()).then(|| Box::new(routes)))
+    }
+}
+
+impl Extend<usize> for Rollup {
+    fn extend<I: IntoIterator<Item = usize>>(&mut self, routes: I) {
+        for r in routes {
+            self.push(r);
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Rollup {
+    type Item = &'a usize;
+    type IntoIter = std::slice::Iter<'a, usize>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
     }
 }
 
@@ -218,7 +264,7 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
     // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
     if let Some(setting) = ctx.settings.trailing_slash {
         for r in &mut routing.routes {
-            r.path = apply_trailing_slash(std::mem::take(&mut r.path), Some(setting));
+            r.path = apply_trailing_slash(std::mem::take(&mut r.path).into(), Some(setting)).into();
         }
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
@@ -226,7 +272,7 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
     let mut errors = check_paths(&routing, pages);
     for r in &mut routing.routes {
         if let Cow::Owned(p) = normalized(&r.path) {
-            r.path = p;
+            r.path = p.into();
         }
     }
     errors.extend(check_duplicates(&routing, pages, ctx));
@@ -423,6 +469,19 @@ fn last_segment_has_dot(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rollup_is_empty_until_pushed_and_keeps_order() {
+        let mut r = Rollup::default();
+        assert!(r.is_empty() && r.0.is_none());
+        assert_eq!(Rollup::from(Vec::new()), Rollup::default());
+        r.push(3);
+        r.extend([1, 2]);
+        assert_eq!(&*r, &[3, 1, 2]);
+        assert_eq!(r.iter().copied().sum::<usize>(), 6);
+        assert_eq!(Rollup::from(vec![3, 1, 2]), r);
+        assert!(std::mem::size_of::<Rollup>() <= 8);
+    }
 
     #[test]
     fn splits_known_language_suffixes_only() {

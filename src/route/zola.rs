@@ -458,7 +458,7 @@ impl Router for ZolaRouter {
                         lang,
                         format!("term:{}/{}", tax.name, term),
                     );
-                    route.rollup = routes;
+                    route.rollup = routes.into();
                     out.routes.push(route);
                     out.routes[list_route].rollup.push(tr);
                     if let (Some(by), true) = (tax.paginate_by, with_pagers) {
@@ -494,7 +494,7 @@ fn add_pagers(
             lang,
             format!("{}#{n}", out.routes[list].key),
         );
-        r.rollup = vec![list];
+        r.rollup = vec![list].into();
         out.routes.push(r);
     }
 }
