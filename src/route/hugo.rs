@@ -174,13 +174,12 @@ impl Router for HugoRouter {
                 };
                 // A nested folder without `_index.md` is no section: its `_index` would not exist.
                 let path = page_path(page, pl, kind, site, &langs)?;
-                let key = page
-                    .fm
-                    .more()
-                    .translation_key
-                    .clone()
-                    .map(|k| format!("key:{k}"))
-                    .unwrap_or_else(|| translation_path(pl));
+                // Only translations share keys: a site with one language needs none.
+                let key = match &page.fm.more().translation_key {
+                    _ if !multilingual => String::new(),
+                    Some(k) => format!("key:{k}"),
+                    None => translation_path(pl),
+                };
                 let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
                 r.priority = eff
                     .priority
