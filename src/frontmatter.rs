@@ -165,14 +165,21 @@ pub struct PageMeta {
     pub has_title: bool,
     /// Whether `weight` is set (the same for `sort_by = "weight"`).
     pub has_weight: bool,
-    /// `slug`.
-    pub slug: Option<Box<str>>,
-    /// Zola `path`.
-    pub path: Option<Box<str>>,
+    /// `slug` and Zola `path`, boxed together: most pages set neither.
+    pub names: Option<Box<Names>>,
     /// Taxonomy terms.
     pub terms: Terms,
     /// The fields few pages set; `None` when the page sets none of them.
     pub more: Option<Box<MetaMore>>,
+}
+
+/// A page's own URL names, when it sets any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// `slug`: replaces the last path segment.
+    pub slug: Option<String>,
+    /// Zola `path`: replaces the whole path.
+    pub path: Option<String>,
 }
 
 /// The front matter fields few pages set, kept apart from [`PageMeta`] so most pages pay
@@ -257,11 +264,25 @@ impl PageMeta {
             sitemap_exclude: fm.sitemap_exclude,
             has_title: fm.title.is_some(),
             has_weight: fm.weight.is_some(),
-            slug: fm.slug.map(String::into_boxed_str),
-            path: fm.path.map(String::into_boxed_str),
+            names: (fm.slug.is_some() || fm.path.is_some()).then(|| {
+                Box::new(Names {
+                    slug: fm.slug,
+                    path: fm.path,
+                })
+            }),
             terms: Terms::new(&fm.taxonomies, &fm.taxonomy_table),
             more: (more != NO_MORE).then(|| Box::new(more)),
         }
+    }
+
+    /// `slug`.
+    pub fn slug(&self) -> Option<&str> {
+        self.names.as_ref().and_then(|n| n.slug.as_deref())
+    }
+
+    /// Zola `path`.
+    pub fn path(&self) -> Option<&str> {
+        self.names.as_ref().and_then(|n| n.path.as_deref())
     }
 
     /// The rarer fields (all unset for most pages).

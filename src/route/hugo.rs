@@ -600,8 +600,7 @@ fn page_path(
         (&dir_segs[..], pl.stem)
     };
     let slug = fm
-        .slug
-        .as_deref()
+        .slug()
         .map(|s| sanitize(s, site).trim_matches('-').to_string())
         .filter(|s| !s.is_empty());
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());

@@ -31,7 +31,7 @@ impl Router for PlainRouter {
                 .more()
                 .url
                 .as_deref()
-                .or(fm.path.as_deref())
+                .or(fm.path())
                 .map(str::trim)
                 .filter(|p| !p.is_empty());
             let path = match explicit {
@@ -41,8 +41,8 @@ impl Router for PlainRouter {
                     join_path(dir.split('/').chain([file]), false)
                 }
                 None => {
-                    let name = fm.slug.as_deref().unwrap_or(stem);
-                    let last = if is_index && fm.slug.is_none() {
+                    let name = fm.slug().unwrap_or(stem);
+                    let last = if is_index && fm.slug().is_none() {
                         ""
                     } else {
                         name

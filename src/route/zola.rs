@@ -296,7 +296,7 @@ impl Router for ZolaRouter {
                 });
                 continue;
             }
-            let path = match fm.path.as_deref().map(str::trim) {
+            let path = match fm.path().map(str::trim) {
                 Some(p) => {
                     let p = p.trim_start_matches('/');
                     if p.is_empty() {
@@ -306,7 +306,7 @@ impl Router for ZolaRouter {
                     }
                 }
                 None => {
-                    let slug = zola_slugify(fm.slug.as_deref().unwrap_or(stem), paths_strategy);
+                    let slug = zola_slugify(fm.slug().unwrap_or(stem), paths_strategy);
                     join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
                 }
             };
