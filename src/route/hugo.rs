@@ -205,32 +205,55 @@ impl Router for HugoRouter {
                 Ok(Decision::Route(r, unlisted))
             })
             .collect();
-        for (i, decision) in decisions.into_iter().enumerate() {
-            match decision? {
-                Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
-                Decision::Headless => {
-                    headless.push(i);
-                    out.excluded.push(Excluded {
-                        page: i,
-                        reason: Reason::NotRendered,
-                    });
+        // The routes are collected into the decisions' own allocation (a route is no bigger
+        // than a decision): a second vector beside it would double routing's peak.
+        let mut failed = None;
+        let mut next_route = 0;
+        out.routes = decisions
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, decision)| {
+                if failed.is_some() {
+                    return None;
                 }
-                Decision::TaxonomyFile(lang, tax, term) => {
-                    tax_files.insert((lang, tax, term), i);
-                }
-                Decision::Route(r, unlisted) => {
-                    if let Some(reason) = unlisted {
+                match decision {
+                    Err(e) => {
+                        failed = Some(e);
+                        None
+                    }
+                    Ok(Decision::Skip(reason)) => {
                         out.excluded.push(Excluded { page: i, reason });
+                        None
                     }
-                    let pl = &placed[i];
-                    if pl.is_branch {
-                        section_route
-                            .insert((pl.lang.clone(), pl.dirs.join("/")), out.routes.len());
+                    Ok(Decision::Headless) => {
+                        headless.push(i);
+                        out.excluded.push(Excluded {
+                            page: i,
+                            reason: Reason::NotRendered,
+                        });
+                        None
                     }
-                    page_route[i] = Some(out.routes.len());
-                    out.routes.push(r);
+                    Ok(Decision::TaxonomyFile(lang, tax, term)) => {
+                        tax_files.insert((lang, tax, term), i);
+                        None
+                    }
+                    Ok(Decision::Route(r, unlisted)) => {
+                        if let Some(reason) = unlisted {
+                            out.excluded.push(Excluded { page: i, reason });
+                        }
+                        let pl = &placed[i];
+                        if pl.is_branch {
+                            section_route.insert((pl.lang.clone(), pl.dirs.join("/")), next_route);
+                        }
+                        page_route[i] = Some(next_route);
+                        next_route += 1;
+                        Some(r)
+                    }
                 }
-            }
+            })
+            .collect();
+        if let Some(e) = failed {
+            return Err(e);
         }
 
         // Homes and top-level sections exist even without `_index.md`.
