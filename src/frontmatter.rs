@@ -53,12 +53,12 @@ pub struct FrontMatter {
     pub weight: Option<i64>,
     /// `aliases`: redirects, never listed, read so `list` can report them.
     pub aliases: Vec<String>,
-    /// Taxonomy terms: top-level lists (`tags = [...]`) and Zola's `[taxonomies]` table, by
-    /// lower-cased taxonomy name, sorted by name (terms in the order written).
+    /// Taxonomy terms in top-level lists (`tags = [...]`, where Hugo reads them), by
+    /// lower-cased name, sorted by name (terms in the order written).
     pub taxonomies: Vec<(String, Vec<String>)>,
-    /// Names (lower-cased) of the taxonomies that came from Zola's `[taxonomies]` table: Zola
-    /// reads terms from there only, never from top-level lists.
-    pub taxonomy_table: Vec<String>,
+    /// Taxonomy terms in Zola's `[taxonomies]` table (where Zola reads them, and only there),
+    /// by lower-cased name, in the order written.
+    pub taxonomy_table: Vec<(String, Vec<String>)>,
     /// `lang` (when set in front matter rather than in the file name).
     pub lang: Option<String>,
     /// Zola section `transparent = true`.
@@ -298,8 +298,8 @@ impl From<FrontMatter> for PageMeta {
 }
 
 /// A page's taxonomy terms in one allocation (most pages have a few tags, and a vector of
-/// vectors of strings would cost a dozen): for each taxonomy, by name, its terms and whether it
-/// came from Zola's `[taxonomies]` table.
+/// vectors of strings would cost a dozen): for each taxonomy its name, its terms and whether
+/// they came from Zola's `[taxonomies]` table or a top-level list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Terms(Option<Box<str>>);
 
@@ -322,9 +322,9 @@ pub struct TermIter<'a> {
 }
 
 impl Terms {
-    /// Packs `taxonomies` (sorted by name), marking the names in `table`.
-    pub fn new(taxonomies: &[(String, Vec<String>)], table: &[String]) -> Terms {
-        if taxonomies.is_empty() {
+    /// Packs the top-level `lists` and the `table`'s taxonomies, in that order.
+    pub fn new(lists: &[(String, Vec<String>)], table: &[(String, Vec<String>)]) -> Terms {
+        if lists.is_empty() && table.is_empty() {
             return Terms(None);
         }
         // Each string is written as its byte length, `:`, then the string: any text fits.
@@ -334,8 +334,12 @@ impl Terms {
             s.push(':');
             s.push_str(text);
         };
-        for (name, terms) in taxonomies {
-            s.push(if table.contains(name) { 'T' } else { 'L' });
+        let marked = lists
+            .iter()
+            .map(|t| (t, 'L'))
+            .chain(table.iter().map(|t| (t, 'T')));
+        for ((name, terms), flag) in marked {
+            s.push(flag);
             put(&mut s, name);
             s.push_str(&terms.len().to_string());
             s.push(';');
@@ -346,7 +350,7 @@ impl Terms {
         Terms(Some(s.into_boxed_str()))
     }
 
-    /// Each taxonomy with its terms, in name order.
+    /// Each taxonomy with its terms: the top-level lists, then the table's.
     pub fn iter(&self) -> impl Iterator<Item = Taxon<'_>> {
         let mut rest = self.0.as_deref().unwrap_or("");
         std::iter::from_fn(move || {
@@ -372,9 +376,10 @@ impl Terms {
         })
     }
 
-    /// The terms of taxonomy `name`, if the page has any.
-    pub fn get(&self, name: &str) -> Option<Taxon<'_>> {
-        self.iter().find(|t| t.name == name)
+    /// The terms of taxonomy `name` from the table (Zola) or from a top-level list (Hugo).
+    pub fn get(&self, name: &str, from_table: bool) -> Option<Taxon<'_>> {
+        self.iter()
+            .find(|t| t.name == name && t.from_table == from_table)
     }
 }
 
@@ -1553,8 +1558,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>, body_line: usize) -> Result<FrontMatter> 
                             format!("`taxonomies.{name}` must be a list of terms"),
                         )
                     })?;
-                    fm.taxonomies.push((name.to_lowercase(), list));
-                    fm.taxonomy_table.push(name.to_lowercase());
+                    fm.taxonomy_table.push((name.to_lowercase(), list));
                 }
             }
             k if NOT_TAXONOMIES.contains(&k) => {}
@@ -2184,7 +2188,8 @@ mod tests {
                 vec!["Rust".to_string(), "日本".to_string()],
             ),
         ];
-        let t = Terms::new(&taxonomies, &["tags".to_string()]);
+        let table = vec![("tags".to_string(), vec!["zola".to_string()])];
+        let t = Terms::new(&taxonomies, &table);
         let read: Vec<(&str, bool, Vec<&str>)> = t
             .iter()
             .map(|x| (x.name, x.from_table, x.terms.collect()))
@@ -2194,11 +2199,16 @@ mod tests {
             vec![
                 ("authors", false, vec![]),
                 ("categories", false, vec!["12:x", "a;b", ""]),
-                ("tags", true, vec!["Rust", "日本"]),
+                ("tags", false, vec!["Rust", "日本"]),
+                ("tags", true, vec!["zola"]),
             ]
         );
-        assert_eq!(t.get("tags").map(|x| x.terms.count()), Some(2));
-        assert!(t.get("series").is_none());
+        // One name in both places: each generator finds its own.
+        let list: Vec<&str> = t.get("tags", false).unwrap().terms.collect();
+        let tab: Vec<&str> = t.get("tags", true).unwrap().terms.collect();
+        assert_eq!((list, tab), (vec!["Rust", "日本"], vec!["zola"]));
+        assert!(t.get("series", false).is_none());
+        assert!(t.get("categories", true).is_none());
         assert_eq!(Terms::new(&[], &[]).iter().count(), 0);
     }
 
@@ -2209,7 +2219,7 @@ mod tests {
         assert!(m.more.is_none(), "{m:?}");
         assert!(m.has_title && m.has_weight);
         assert_eq!(m.date, W3cDate::parse("2024-01-02", &SiteTz::Utc));
-        assert_eq!(m.terms.get("tags").map(|t| t.from_table), Some(true));
+        assert!(m.terms.get("tags", true).is_some() && m.terms.get("tags", false).is_none());
         assert_eq!(m.more().title, None);
 
         let section = fm("+++\ntitle = \"T\"\npaginate_by = 5\nsort_by = \"date\"\n+++\n");
@@ -2272,18 +2282,21 @@ mod tests {
 
     #[test]
     fn taxonomies_from_zola_table_and_top_level_lists() {
-        let f = fm("+++\n[taxonomies]\nTags = [\"Rust\", \"web\"]\ncategories = [\"dev\"]\n+++\n");
+        let f = fm("+++\ntags = [\"top\"]\n[taxonomies]\nTags = [\"Rust\", \"web\"]\ncategories = [\"dev\"]\n+++\n");
         assert_eq!(
-            f.taxonomies,
+            f.taxonomy_table,
             vec![
-                ("categories".to_string(), vec!["dev".to_string()]),
                 (
                     "tags".to_string(),
                     vec!["Rust".to_string(), "web".to_string()]
-                )
+                ),
+                ("categories".to_string(), vec!["dev".to_string()]),
             ]
         );
-        assert_eq!(f.taxonomy_table, ["tags", "categories"]);
+        assert_eq!(
+            f.taxonomies,
+            vec![("tags".to_string(), vec!["top".to_string()])]
+        );
         let f = fm("---\ntags: [b, a]\nSeries: [\"S1\"]\naliases: [\"/x/\"]\noutputs: [html]\nempty: []\nnumbers: [2023]\nmixed: [a, {b: 1}]\n---\n");
         let names: Vec<&str> = f.taxonomies.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["numbers", "series", "tags"]);

@@ -401,3 +401,30 @@ fn per_language_content_dirs_replace_the_default_one() {
         "{post}"
     );
 }
+
+/// Hugo reads terms from top-level lists only: a Zola-style `taxonomies` map is a plain param
+/// (Hugo 0.111.3 lists `/tags/top/` and nothing for `fromtable`).
+#[test]
+fn a_taxonomies_map_is_not_a_term_list() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            (
+                "content/a.md",
+                "---\ntitle: A\ntags: [top]\ntaxonomies:\n  tags: [fromtable]\n---\nx\n",
+            ),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/a/",
+            "https://example.org/categories/",
+            "https://example.org/tags/",
+            "https://example.org/tags/top/",
+        ])
+    );
+}

@@ -550,6 +550,25 @@ mod features {
     }
 
     #[test]
+    fn a_top_level_list_beside_the_table_adds_no_terms() {
+        let got = build(
+            &[
+                (
+                    "config.toml",
+                    &config("taxonomies = [{ name = \"tags\" }]\n"),
+                ),
+                (
+                    "content/e.md",
+                    "+++\ntags = [\"top-only\"]\n[taxonomies]\ntags = [\"from-table\"]\n+++\n",
+                ),
+            ],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(got, paths(&["/", "/e/", "/tags/", "/tags/from-table/"]));
+    }
+
+    #[test]
     fn languages_get_prefixes_and_reciprocal_alternates() {
         let d = tempfile::tempdir().unwrap();
         write_tree(

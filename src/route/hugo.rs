@@ -375,7 +375,7 @@ impl Router for HugoRouter {
                     if pl.lang != *lang {
                         continue;
                     }
-                    if let Some(taxon) = pages[i].fm.terms.get(&tax.name) {
+                    if let Some(taxon) = pages[i].fm.terms.get(&tax.name, false) {
                         for v in taxon.terms {
                             let k = term_key(v, site);
                             if !k.is_empty() {

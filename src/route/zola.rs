@@ -427,8 +427,7 @@ impl Router for ZolaRouter {
                         continue;
                     }
                     // Zola reads terms from the `[taxonomies]` table only.
-                    let Some(taxon) = pages[i].fm.terms.get(&wanted).filter(|t| t.from_table)
-                    else {
+                    let Some(taxon) = pages[i].fm.terms.get(&wanted, true) else {
                         continue;
                     };
                     for v in taxon.terms {
