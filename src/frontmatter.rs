@@ -492,24 +492,10 @@ pub fn read_with(
 
 /// Appends up to `want` bytes to `buf`; true when the file has no more.
 fn fill(file: &mut File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
-    let start = buf.len();
-    buf.resize(start + want, 0);
-    let mut filled = start;
-    while filled < buf.len() {
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => {
-                buf.truncate(filled);
-                return Ok(true);
-            }
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(filled);
-                return Err(e);
-            }
-        }
-    }
-    Ok(false)
+    // `read_to_end` reads into the vector's spare room without zeroing it first (a cost per
+    // file otherwise), and retries interrupted reads.
+    let got = file.take(want as u64).read_to_end(buf)?;
+    Ok(got < want)
 }
 
 const NOT_UTF8: &str = "the file is not valid UTF-8: save it as UTF-8";
