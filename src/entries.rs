@@ -158,10 +158,13 @@ pub fn build(
         }
         let mut e = Entry::new(loc);
         e.lastmod = lastmods[i].map(|l| l.date);
-        e.priority = r
-            .priority
-            .or_else(|| matching.iter().find_map(|c| c.rule.priority))
-            .or(settings.default_priority);
+        e.priority = if r.priority_off {
+            None
+        } else {
+            r.priority
+                .or_else(|| matching.iter().find_map(|c| c.rule.priority))
+                .or(settings.default_priority)
+        };
         e.changefreq = r
             .changefreq
             .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))

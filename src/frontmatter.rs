@@ -37,6 +37,9 @@ pub struct FrontMatter {
     pub priority: Option<Priority>,
     /// `changefreq` (same places as `priority`).
     pub changefreq: Option<ChangeFreq>,
+    /// Hugo: a negative `priority` (its "not set" value) on the page itself, which leaves
+    /// `<priority>` out even where the site or a cascade sets one.
+    pub priority_off: bool,
     /// `draft = true`, or Hugo `published = false`.
     pub draft: Option<bool>,
     /// `sitemap = false`, `sitemap.disable = true`, `noindex = true` (also under `extra`).
@@ -155,6 +158,8 @@ pub struct PageMeta {
     pub priority: Option<Priority>,
     /// `changefreq`.
     pub changefreq: Option<ChangeFreq>,
+    /// No `<priority>` at all ([`FrontMatter::priority_off`]).
+    pub priority_off: bool,
     /// `draft` (or Hugo `published = false`).
     pub draft: Option<bool>,
     /// Zola `render`.
@@ -259,6 +264,7 @@ impl PageMeta {
             publish_date: fm.publish_date,
             priority: fm.priority,
             changefreq: fm.changefreq,
+            priority_off: fm.priority_off,
             draft: fm.draft,
             render: fm.render,
             sitemap_exclude: fm.sitemap_exclude,
@@ -1017,7 +1023,9 @@ impl Ctx<'_> {
 
     /// A priority; `None` only in lenient mode, for a value Hugo accepts but writes no
     /// valid element for.
-    fn priority_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<Option<Priority>> {
+    ///
+    /// The flag is true for Hugo's negative "not set" priority, which is `None` too.
+    fn priority_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<(Option<Priority>, bool)> {
         if self.lenient {
             let v = match &node.v {
                 V::Float(f) => Some(*f),
@@ -1025,9 +1033,9 @@ impl Ctx<'_> {
                 V::Str(s) => s.trim().parse::<f64>().ok(),
                 _ => None,
             };
-            // Hugo's default priority is -1, meaning "not set".
+            // Hugo's default priority is -1, meaning "not set": Hugo omits the element.
             if v.is_some_and(|v| v < 0.0) {
-                return Ok(None);
+                return Ok((None, true));
             }
             if v.is_some_and(|v| v > 1.0) {
                 self.warn(
@@ -1039,10 +1047,10 @@ impl Ctx<'_> {
                         v.unwrap_or_default()
                     ),
                 );
-                return Ok(None);
+                return Ok((None, false));
             }
         }
-        self.priority(keys, node).map(Some)
+        self.priority(keys, node).map(|p| (Some(p), false))
     }
 
     /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
@@ -1334,6 +1342,8 @@ impl<'n, 'a> DateSlots<'n, 'a> {
 #[derive(Default)]
 struct SitemapFields {
     priority: Option<Priority>,
+    /// A negative (Hugo "not set") priority where `priority` is `None`.
+    priority_off: bool,
     changefreq: Option<ChangeFreq>,
     /// `Some(true)` when the table excludes the page, `Some(false)` when it says to keep it.
     exclude: Option<bool>,
@@ -1345,7 +1355,7 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
     let mut out = SitemapFields::default();
     let map_get = |m: &'n N<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
     if let Some(n) = map_get(map, "priority") {
-        out.priority = cx.priority_lenient(&keys("priority"), n)?;
+        (out.priority, out.priority_off) = cx.priority_lenient(&keys("priority"), n)?;
     }
     if let Some(n) = map_get(map, "changefreq") {
         out.changefreq = cx.changefreq_lenient(&keys("changefreq"), n)?;
@@ -1364,8 +1374,11 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
             out.exclude = Some(out.exclude == Some(true) || disable);
         }
         if let Some(n) = map_get(sm, "priority") {
-            let p = cx.priority_lenient(&sub("priority"), n)?;
-            out.priority = out.priority.or(p);
+            let (p, off) = cx.priority_lenient(&sub("priority"), n)?;
+            // A top-level value, set or "not set", comes first.
+            if out.priority.is_none() && !out.priority_off {
+                (out.priority, out.priority_off) = (p, off);
+            }
         }
         if let Some(n) = map_get(sm, "changefreq") {
             let c = cx.changefreq_lenient(&sub("changefreq"), n)?;
@@ -1576,6 +1589,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>, body_line: usize) -> Result<FrontMatter> 
         _ => SitemapFields::default(),
     };
     fm.priority = top.priority.or(extra.priority);
+    fm.priority_off = fm.priority.is_none() && (top.priority_off || extra.priority_off);
     fm.changefreq = top.changefreq.or(extra.changefreq);
     fm.sitemap_exclude = top.exclude == Some(true) || extra.exclude == Some(true);
     fm.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));
@@ -2072,6 +2086,8 @@ mod tests {
             "---\ntitle: x\nsitemap:\n  changefreq: every-now-and-then\n  priority: -1\n---\n",
         );
         assert_eq!((f.priority, f.changefreq), (None, None));
+        // -1 is Hugo's "not set": no warning, and no priority at all for the page.
+        assert!(f.priority_off);
         assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
         assert!(
             f.warnings[0].starts_with("content/p.md:4: ")
@@ -2080,7 +2096,7 @@ mod tests {
             f.warnings
         );
         let f = lenient("+++\n[sitemap]\npriority = 1.5\nchangefreq = \"weekly\"\n+++\n");
-        assert_eq!(f.priority, None);
+        assert_eq!((f.priority, f.priority_off), (None, false));
         assert_eq!(f.changefreq, Some(ChangeFreq::Weekly));
         assert!(
             f.warnings[0].contains("content/p.md:3:"),

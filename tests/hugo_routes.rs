@@ -428,3 +428,55 @@ fn a_taxonomies_map_is_not_a_term_list() {
         ])
     );
 }
+
+/// A page's negative `sitemap.priority` is Hugo's "not set": Hugo 0.111.3 writes no
+/// `<priority>` for it even under a site-wide one. Values the protocol forbids (Hugo writes
+/// them) are left out, and the site's values stand in.
+#[test]
+fn a_negative_page_priority_cancels_the_site_default() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[sitemap]\n  priority = 0.5\n  changefreq = \"weekly\"\n",
+            ),
+            ("content/a.md", "---\ntitle: A\nsitemap:\n  priority: -1\n---\nx\n"),
+            (
+                "content/b.md",
+                "---\ntitle: B\nsitemap:\n  priority: 1.5\n  changefreq: bogus\n---\nx\n",
+            ),
+            ("content/c.md", "---\ntitle: C\n---\nx\n"),
+        ],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        d.path(),
+        &[
+            "build",
+            "--site",
+            ".",
+            "--quiet",
+            "--output",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let url = |loc: &str, priority: bool| {
+        format!(
+            "  <url>\n    <loc>https://example.org/{loc}</loc>\n    <changefreq>weekly</changefreq>\n{}  </url>\n",
+            if priority { "    <priority>0.5</priority>\n" } else { "" }
+        )
+    };
+    let want = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{}{}{}{}</urlset>\n",
+        url("", true),
+        url("a/", false),
+        url("b/", true),
+        url("c/", true),
+    );
+    let path = out.path().join("sitemap.xml");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), want);
+    common::validate_with_xsd(&[path]);
+}

@@ -62,6 +62,8 @@ struct Effective {
     publish_date: Option<W3cDate>,
     expiry_date: Option<W3cDate>,
     priority: Option<crate::fields::Priority>,
+    /// The page's own negative priority: nothing cascades or defaults into it.
+    priority_off: bool,
     changefreq: Option<crate::fields::ChangeFreq>,
 }
 
@@ -181,9 +183,12 @@ impl Router for HugoRouter {
                     None => translation_path(pl),
                 };
                 let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
-                r.priority = eff
-                    .priority
-                    .or_else(|| site.language(&pl.lang).and_then(|l| l.priority));
+                r.priority = match eff.priority_off {
+                    true => None,
+                    false => eff
+                        .priority
+                        .or_else(|| site.language(&pl.lang).and_then(|l| l.priority)),
+                };
                 r.changefreq = eff
                     .changefreq
                     .or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
@@ -787,6 +792,7 @@ fn effective(
         publish_date: fm.publish_date,
         expiry_date: fm.more().expiry_date,
         priority: fm.priority,
+        priority_off: fm.priority_off,
         changefreq: fm.changefreq,
     };
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
@@ -861,7 +867,9 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     e.date = e.date.or(c.date);
     e.publish_date = e.publish_date.or(c.publish_date);
     e.expiry_date = e.expiry_date.or(c.expiry_date);
-    e.priority = e.priority.or(c.priority);
+    if !e.priority_off {
+        e.priority = e.priority.or(c.priority);
+    }
     e.changefreq = e.changefreq.or(c.changefreq);
 }
 

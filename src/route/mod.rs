@@ -72,6 +72,8 @@ pub struct Route {
     pub listed: bool,
     /// `<priority>` as the generator resolves it (front matter, cascade, language default).
     pub priority: Option<Priority>,
+    /// The page asks for no `<priority>` (Hugo's negative priority): no default applies.
+    pub priority_off: bool,
     /// `<changefreq>` as the generator resolves it.
     pub changefreq: Option<ChangeFreq>,
 }
@@ -89,6 +91,7 @@ impl Route {
         Route {
             page: Some(index),
             priority: page.fm.priority,
+            priority_off: page.fm.priority_off,
             changefreq: page.fm.changefreq,
             ..Route::generated(kind, path, lang, key)
         }
@@ -106,6 +109,7 @@ impl Route {
             rollup: Rollup::default(),
             listed: true,
             priority: None,
+            priority_off: false,
             changefreq: None,
         }
     }
