@@ -7,8 +7,8 @@ use common::{run, text, url_locs, write_tree};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// Builds the site in `dir` and returns the decoded locs of `file` in the output folder.
-fn urls(dir: &Path, file: &str) -> BTreeSet<String> {
+/// Builds the site in `dir` into a new temporary folder; the run must succeed.
+fn build_into(dir: &Path) -> (tempfile::TempDir, std::process::Output) {
     let out = tempfile::tempdir().unwrap();
     let o = run(
         dir,
@@ -16,12 +16,17 @@ fn urls(dir: &Path, file: &str) -> BTreeSet<String> {
             "build",
             "--site",
             ".",
-            "--quiet",
             "--output",
             out.path().to_str().unwrap(),
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
+    (out, o)
+}
+
+/// Builds the site in `dir` and returns the decoded locs of `file` in the output folder.
+fn urls(dir: &Path, file: &str) -> BTreeSet<String> {
+    let (out, _) = build_into(dir);
     let path = out.path().join(file);
     let xml = std::fs::read_to_string(&path).unwrap();
     common::validate_with_xsd(&[path]);
@@ -187,18 +192,7 @@ fn multihost_languages_use_their_own_base_url() {
             "https://example.fr/tags/",
         ])
     );
-    let out = tempfile::tempdir().unwrap();
-    let o = run(
-        d.path(),
-        &[
-            "build",
-            "--site",
-            ".",
-            "--output",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    let (_out, o) = build_into(d.path());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("https://example.com/, https://example.fr/") && err.contains("robots.txt"),
@@ -379,18 +373,7 @@ fn per_language_content_dirs_replace_the_default_one() {
             "https://example.org/myshow/",
         ])
     );
-    let out = tempfile::tempdir().unwrap();
-    let o = run(
-        d.path(),
-        &[
-            "build",
-            "--site",
-            ".",
-            "--output",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    let (out, _) = build_into(d.path());
     let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
     let post = xml
         .split("<url>")
@@ -450,19 +433,7 @@ fn a_negative_page_priority_cancels_the_site_default() {
             ("content/c.md", "---\ntitle: C\n---\nx\n"),
         ],
     );
-    let out = tempfile::tempdir().unwrap();
-    let o = run(
-        d.path(),
-        &[
-            "build",
-            "--site",
-            ".",
-            "--quiet",
-            "--output",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    let (out, _) = build_into(d.path());
     let url = |loc: &str, priority: bool| {
         format!(
             "  <url>\n    <loc>https://example.org/{loc}</loc>\n    <changefreq>weekly</changefreq>\n{}  </url>\n",
