@@ -11,6 +11,7 @@ use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use globset::Glob;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The Hugo mapper.
@@ -20,10 +21,12 @@ pub struct HugoRouter;
 /// Where a file sits.
 struct Placed<'a> {
     /// Folder segments relative to its content root.
-    dirs: Vec<&'a str>,
+    dirs: Box<[&'a str]>,
     /// File stem without the language suffix.
     stem: &'a str,
-    lang: String,
+    /// Borrowed from the file name, its content root, its front matter or the site (owned
+    /// only when a suffix needs lower-casing): no allocation per file.
+    lang: Cow<'a, str>,
     /// `_index` (branch bundle / section / home).
     is_branch: bool,
     /// `index` (leaf bundle).
@@ -92,7 +95,7 @@ impl Router for HugoRouter {
             .iter()
             .enumerate()
             .filter(|(_, pl)| pl.is_branch)
-            .map(|(i, pl)| ((pl.lang.clone(), pl.dirs.join("/")), i))
+            .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.join("/")), i))
             .collect();
 
         let mut out = Routing::default();
@@ -138,7 +141,7 @@ impl Router for HugoRouter {
                         .map(|t| term_key(t, site))
                         .unwrap_or_default();
                     return Ok(Decision::TaxonomyFile(
-                        pl.lang.clone(),
+                        pl.lang.to_string(),
                         pl.dirs[0].to_string(),
                         term,
                     ));
@@ -147,7 +150,7 @@ impl Router for HugoRouter {
                     Some((l, d, chain)) if *l == pl.lang && *d == &pl.dirs[..] => chain,
                     _ => {
                         let chain = branch_chain(pl, &branch_dirs);
-                        &memo.chain.insert((pl.lang.as_str(), &pl.dirs[..], chain)).2
+                        &memo.chain.insert((&*pl.lang, &pl.dirs[..], chain)).2
                     }
                 };
                 let eff = effective(i, pl, pages, placed, chain)?;
@@ -248,7 +251,8 @@ impl Router for HugoRouter {
                         }
                         let pl = &placed[i];
                         if pl.is_branch {
-                            section_route.insert((pl.lang.clone(), pl.dirs.join("/")), next_route);
+                            section_route
+                                .insert((pl.lang.to_string(), pl.dirs.join("/")), next_route);
                         }
                         page_route[i] = Some(next_route);
                         next_route += 1;
@@ -288,16 +292,16 @@ impl Router for HugoRouter {
                 let has_section = match top_memo {
                     Some((l, t, has)) if l == pl.lang && t == top => has,
                     _ => {
-                        let key = (pl.lang.clone(), top.to_string());
+                        let key = (pl.lang.to_string(), top.to_string());
                         let has =
                             section_route.contains_key(&key) || branch_dirs.contains_key(&key);
-                        top_memo = Some((pl.lang.as_str(), top, has));
+                        top_memo = Some((&*pl.lang, top, has));
                         has
                     }
                 };
                 if !has_section {
                     implicit
-                        .entry((pl.lang.clone(), top.to_string()))
+                        .entry((pl.lang.to_string(), top.to_string()))
                         .or_default()
                         .push(r);
                 }
@@ -306,7 +310,7 @@ impl Router for HugoRouter {
         for &i in &headless {
             let pl = &placed[i];
             if let Some(top) = pl.dirs.first().filter(|_| pl.dirs.len() > 1) {
-                let key = (pl.lang.clone(), top.to_string());
+                let key = (pl.lang.to_string(), top.to_string());
                 if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
                     implicit.entry(key).or_default();
                 }
@@ -346,10 +350,10 @@ impl Router for HugoRouter {
                 _ => {
                     let p = (0..=own_dirs.len()).rev().find_map(|d| {
                         section_route
-                            .get(&(pl.lang.clone(), own_dirs[..d].join("/")))
+                            .get(&(pl.lang.to_string(), own_dirs[..d].join("/")))
                             .copied()
                     });
-                    parent_memo = Some((pl.lang.as_str(), own_dirs, p));
+                    parent_memo = Some((&*pl.lang, own_dirs, p));
                     p
                 }
             };
@@ -492,19 +496,24 @@ fn leaf_ancestor(
     (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs[..d].join("/"))))
 }
 
-fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &str) -> Placed<'a> {
+fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a> {
     let rel = page.file.rel.as_ref();
     let mut dirs: Vec<&str> = rel.split('/').collect();
     let file = dirs.pop().unwrap_or("");
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
-    let lang = suffix
-        .map(str::to_ascii_lowercase)
-        .or_else(|| page.file.root_lang().map(str::to_string))
-        .or_else(|| page.fm.more().lang.clone())
-        .unwrap_or_else(|| default_lang.to_string());
+    let lang: Cow<'a, str> = match suffix {
+        Some(s) if s.bytes().any(|b| b.is_ascii_uppercase()) => s.to_ascii_lowercase().into(),
+        Some(s) => s.into(),
+        None => page
+            .file
+            .root_lang()
+            .or(page.fm.more().lang.as_deref())
+            .unwrap_or(default_lang)
+            .into(),
+    };
     Placed {
-        dirs,
+        dirs: dirs.into_boxed_slice(),
         stem,
         lang,
         is_branch: stem == "_index",
@@ -767,7 +776,7 @@ fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec
         .rev()
         .filter_map(|depth| {
             branches
-                .get(&(pl.lang.clone(), pl.dirs[..depth].join("/")))
+                .get(&(pl.lang.to_string(), pl.dirs[..depth].join("/")))
                 .copied()
         })
         .collect()
