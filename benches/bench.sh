@@ -222,7 +222,7 @@ if [[ $BENCH_HUGO == 1 ]] && command -v hugo >/dev/null && ((BENCH_HUGO_SIZE <= 
     n=$BENCH_HUGO_SIZE
     ensure_site "$n" hugo
     site=$SITE
-    HUGO_NOTE="$(hugo version | head -n 1)"
+    HUGO_NOTE="$(hugo version | sed -n 1p)"
     # One untimed run to disk, only to count the URLs Hugo lists.
     hugo_out=$BENCH_DIR/hugo-public
     rm -rf "$hugo_out"
