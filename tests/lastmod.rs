@@ -34,6 +34,14 @@ fn git_at(dir: &Path, args: &[&str], author: &str, committer: &str) -> Output {
     out
 }
 
+/// A new git repository in a temporary folder, holding `files` (not yet committed).
+fn repo_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    git(d.path(), &["init", "-q"]);
+    write_tree(d.path(), files);
+    d
+}
+
 fn git(dir: &Path, args: &[&str]) -> Output {
     git_at(dir, args, "2000-01-01T00:00:00Z", "2000-01-01T00:00:00Z")
 }
@@ -97,22 +105,17 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn renamed_nested_and_oddly_named_files_get_their_last_commit() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("README.md", "v1\n"),
+        ("content/_index.md", "+++\n+++\n"),
+        ("content/blog/_index.md", "+++\n+++\n"),
+        ("content/blog/old name.md", "+++\n+++\nfirst\n"),
+        ("content/blog/deep/nested/page.md", "+++\n+++\nfirst\n"),
+        ("content/über uns.md", "+++\n+++\nfirst\n"),
+        ("content/a b/c d.md", "+++\n+++\nfirst\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("config.toml", ZOLA_CONFIG),
-            ("README.md", "v1\n"),
-            ("content/_index.md", "+++\n+++\n"),
-            ("content/blog/_index.md", "+++\n+++\n"),
-            ("content/blog/old name.md", "+++\n+++\nfirst\n"),
-            ("content/blog/deep/nested/page.md", "+++\n+++\nfirst\n"),
-            ("content/über uns.md", "+++\n+++\nfirst\n"),
-            ("content/a b/c d.md", "+++\n+++\nfirst\n"),
-        ],
-    );
     commit(repo, "2024-01-01T10:00:00Z");
     std::fs::write(repo.join("content/über uns.md"), "+++\n+++\nsecond\n").unwrap();
     commit(repo, "2024-02-01T12:00:00+02:00");
@@ -150,18 +153,13 @@ fn renamed_nested_and_oddly_named_files_get_their_last_commit() {
 
 #[test]
 fn modified_and_untracked_files_take_their_mtime_committed_ones_never() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("content/committed.md", "+++\n+++\n"),
+        ("content/edited.md", "+++\n+++\nv1\n"),
+        ("content/staged.md", "+++\n+++\nv1\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("config.toml", ZOLA_CONFIG),
-            ("content/committed.md", "+++\n+++\n"),
-            ("content/edited.md", "+++\n+++\nv1\n"),
-            ("content/staged.md", "+++\n+++\nv1\n"),
-        ],
-    );
     commit(repo, "2024-01-01T00:00:00Z");
     // The committed file's mtime is later than its commit: it must not count.
     set_mtime(&repo.join("content/committed.md"), 1_718_000_000);
@@ -260,18 +258,13 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
 
 #[test]
 fn a_content_dir_nested_in_the_repository_maps_its_paths() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("site/config.toml", ZOLA_CONFIG),
+        ("site/content/one.md", "+++\n+++\n"),
+        ("site/content/docs/two.md", "+++\n+++\n"),
+        ("other/content/one.md", "x\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("site/config.toml", ZOLA_CONFIG),
-            ("site/content/one.md", "+++\n+++\n"),
-            ("site/content/docs/two.md", "+++\n+++\n"),
-            ("other/content/one.md", "x\n"),
-        ],
-    );
     commit(repo, "2024-01-01T00:00:00Z");
     std::fs::write(repo.join("site/content/docs/two.md"), "+++\n+++\nv2\n").unwrap();
     // A file of the same name elsewhere in the repository must not lend its date.
@@ -303,17 +296,12 @@ fn a_content_dir_nested_in_the_repository_maps_its_paths() {
 
 #[test]
 fn committer_date_by_default_author_date_on_request() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", "lastmod = [\"git\"]\n"),
+        ("content/page.md", "+++\n+++\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("config.toml", ZOLA_CONFIG),
-            ("sitemap.toml", "lastmod = [\"git\"]\n"),
-            ("content/page.md", "+++\n+++\n"),
-        ],
-    );
     // Written in 2023 in Paris, committed (rebased) in 2024 in New York.
     commit_apart(
         repo,
@@ -340,16 +328,11 @@ fn committer_date_by_default_author_date_on_request() {
 
 #[test]
 fn a_future_date_is_clamped_to_today_with_a_warning_naming_the_file() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("content/soon.md", "+++\nupdated = 2999-01-01\n+++\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("config.toml", ZOLA_CONFIG),
-            ("content/soon.md", "+++\nupdated = 2999-01-01\n+++\n"),
-        ],
-    );
     commit(repo, "2024-01-01T00:00:00Z");
     let before = chrono::Utc::now().date_naive().to_string();
     let (got, o) = build_in(repo, &["--site", "."], &repo.join("public"));
@@ -388,19 +371,14 @@ fn outside_git_mtime_is_the_last_resort_and_verbose_says_why() {
 
 #[test]
 fn hugo_sites_follow_enable_git_info_and_their_frontmatter_order() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        (
+            "hugo.toml",
+            "baseURL = \"https://example.com/\"\nenableGitInfo = true\n",
+        ),
+        ("content/posts/a.md", "---\ndate: 2020-02-02\n---\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            (
-                "hugo.toml",
-                "baseURL = \"https://example.com/\"\nenableGitInfo = true\n",
-            ),
-            ("content/posts/a.md", "---\ndate: 2020-02-02\n---\n"),
-        ],
-    );
     commit_apart(
         repo,
         "2023-05-05T10:00:00+02:00",
@@ -444,23 +422,18 @@ fn hugo_sites_follow_enable_git_info_and_their_frontmatter_order() {
 
 #[test]
 fn every_hugo_language_content_dir_gets_git_dates() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        (
+            "hugo.toml",
+            "baseURL = \"https://example.com/\"\nenableGitInfo = true\n\
+             defaultContentLanguage = \"en\"\ncontentDir = \"content_en\"\n\
+             [languages.en]\ncontentDir = \"content_en\"\nweight = 1\n\
+             [languages.fr]\ncontentDir = \"content_fr\"\nweight = 2\n",
+        ),
+        ("content_en/posts/a.md", "---\ntitle: A\n---\n"),
+        ("content_fr/posts/b.md", "---\ntitle: B\n---\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            (
-                "hugo.toml",
-                "baseURL = \"https://example.com/\"\nenableGitInfo = true\n\
-                 defaultContentLanguage = \"en\"\ncontentDir = \"content_en\"\n\
-                 [languages.en]\ncontentDir = \"content_en\"\nweight = 1\n\
-                 [languages.fr]\ncontentDir = \"content_fr\"\nweight = 2\n",
-            ),
-            ("content_en/posts/a.md", "---\ntitle: A\n---\n"),
-            ("content_fr/posts/b.md", "---\ntitle: B\n---\n"),
-        ],
-    );
     commit(repo, "2024-01-01T00:00:00Z");
     // Only the second language's dir changes: its history must be read too.
     std::fs::write(repo.join("content_fr/posts/b.md"), "---\ntitle: B2\n---\n").unwrap();
@@ -526,22 +499,17 @@ fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
 
 #[test]
 fn naive_times_take_the_site_zone_and_git_dates_keep_their_own() {
-    let d = tempfile::tempdir().unwrap();
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", "timezone = \"Asia/Kolkata\"\n"),
+        (
+            "content/naive.md",
+            "+++\nupdated = 2024-01-01T10:00:00\n+++\n",
+        ),
+        ("content/day.md", "+++\nupdated = 2024-01-05\n+++\n"),
+        ("content/committed.md", "+++\n+++\n"),
+    ]);
     let repo = d.path();
-    git(repo, &["init", "-q"]);
-    write_tree(
-        repo,
-        &[
-            ("config.toml", ZOLA_CONFIG),
-            ("sitemap.toml", "timezone = \"Asia/Kolkata\"\n"),
-            (
-                "content/naive.md",
-                "+++\nupdated = 2024-01-01T10:00:00\n+++\n",
-            ),
-            ("content/day.md", "+++\nupdated = 2024-01-05\n+++\n"),
-            ("content/committed.md", "+++\n+++\n"),
-        ],
-    );
     commit(repo, "2024-02-02T00:00:00-08:00");
     let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
     assert_eq!(
