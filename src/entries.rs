@@ -115,7 +115,7 @@ pub fn build(
     let bases = language_bases(settings)?;
     let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
     // The route stage has already applied `trailing_slash`.
-    let loc_of = |r: &Route| loc::absolute(base_for(&r.lang), &r.path);
+    let loc_of = |r: &Route| loc::absolute(base_for(r.lang()), &r.path);
 
     // Sized exactly: on a large site these are the run's biggest vectors, and one grown by
     // doubling is up to half empty.
@@ -130,7 +130,7 @@ pub fn build(
         if !r.listed {
             continue;
         }
-        let rel = r.page.map(|p| files[p].rel.as_ref());
+        let rel = r.page().map(|p| files[p].rel.as_ref());
         let matching: Vec<&CompiledRule> = rules
             .iter()
             .filter(|c| {
@@ -142,7 +142,7 @@ pub fn build(
             })
             .collect();
         if matching.iter().any(|c| c.rule.exclude) {
-            if let Some(p) = r.page {
+            if let Some(p) = r.page() {
                 out.excluded.push(Excluded {
                     page: p,
                     reason: Reason::ExcludedByConfig,
@@ -152,7 +152,7 @@ pub fn build(
         }
         let loc = loc_of(r);
         if loc.len() > MAX_LOC_LEN {
-            let file = r.page.map(|p| files[p].path()).unwrap_or_default();
+            let file = r.page().map(|p| files[p].path()).unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
             continue;
         }
@@ -170,7 +170,7 @@ pub fn build(
             .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
             .or(settings.default_changefreq);
         if settings.images {
-            if let Some(p) = r.page {
+            if let Some(p) = r.page() {
                 let page_url = Url::parse(&e.loc).ok();
                 let images: Vec<String> = page_url
                     .iter()
@@ -181,7 +181,7 @@ pub fn build(
                             .into_iter()
                             .flatten()
                             .filter_map(move |src| {
-                                crate::images::resolve_image(src, u, base_for(&r.lang))
+                                crate::images::resolve_image(src, u, base_for(r.lang()))
                             })
                     })
                     .map(|u| u.to_string())
@@ -208,7 +208,7 @@ pub fn build(
     // moved into their sorted places, never copied: a second vector would double the peak.
     let mut order: Vec<usize> = (0..out.entries.len()).collect();
     order.sort_unstable_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc).then(a.cmp(&b)));
-    let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page) {
+    let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page()) {
         Some(p) => files[p].path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
@@ -300,7 +300,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (k, r) in out.routes.iter().enumerate() {
         if let Some(r) = r {
-            groups.entry(&*routes[*r].key).or_default().push(k);
+            groups.entry(routes[*r].key()).or_default().push(k);
         }
     }
     let hreflang = |lang: &str| {
@@ -313,7 +313,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     for members in groups.values() {
         let langs: Vec<&str> = members
             .iter()
-            .filter_map(|&k| out.routes[k].map(|r| &*routes[r].lang))
+            .filter_map(|&k| out.routes[k].map(|r| routes[r].lang()))
             .collect();
         let mut distinct = langs.clone();
         distinct.sort_unstable();

@@ -98,7 +98,7 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
         .iter()
         .partition(|s| !matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     for (i, r) in routes.iter().enumerate() {
-        let Some(p) = r.page else { continue };
+        let Some(p) = r.page() else { continue };
         let page = &pages[p];
         let own = if r.kind == Kind::Page {
             own_lastmod(page, r, input, input.sources)
@@ -134,9 +134,8 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
         while let Some((r, children_done)) = stack.pop() {
             if children_done {
                 let below = routes[r]
-                    .rollup
-                    .iter()
-                    .filter_map(|&c| out.lastmods[c])
+                    .rollup()
+                    .filter_map(|c| out.lastmods[c])
                     .map(|l| l.date)
                     .max();
                 let own_written = out.lastmods[r].is_some() && file_dates[r].is_none();
@@ -158,7 +157,7 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
             }
             state[r] = 1;
             stack.push((r, true));
-            for &c in &routes[r].rollup {
+            for c in routes[r].rollup() {
                 if state[c] == 0 {
                     stack.push((c, false));
                 }
@@ -182,12 +181,12 @@ fn own_lastmod(
                 .fm
                 .date
                 .or(page.fm.publish_date)
-                .or(route.file_date)
+                .or(route.file_date())
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Date => page.fm.date.map(|d| (d, Origin::Published)),
             LastmodSource::PublishDate => page.fm.publish_date.map(|d| (d, Origin::Published)),
             LastmodSource::FileName => route
-                .file_date
+                .file_date()
                 .or_else(|| name_date(&page.file.path()))
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
@@ -404,7 +403,7 @@ mod tests {
                 )
             })
             .collect();
-        routes[0].rollup = vec![1, 2].into();
+        routes[0].add_rollup([1, 2]);
         let none = |_: &Path| FileHistory::Untracked;
         let got = assign(
             &routes,

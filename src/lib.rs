@@ -254,7 +254,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             .iter()
             .map(|r| Listed {
                 source: r
-                    .and_then(|r| routing.routes[r].page)
+                    .and_then(|r| routing.routes[r].page())
                     .map(|p| files[p].path()),
                 lastmod: r.and_then(|r| assigned.lastmods[r]),
             })

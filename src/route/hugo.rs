@@ -359,18 +359,18 @@ impl Router for HugoRouter {
             };
             if let Some(p) = parent {
                 if p != r {
-                    out.routes[p].rollup.push(r);
+                    out.routes[p].add_rollup([r]);
                 }
             }
         }
         let implicit_sections: Vec<(String, String, usize)> = section_route
             .iter()
-            .filter(|((_, d), &r)| !d.is_empty() && out.routes[r].page.is_none())
+            .filter(|((_, d), &r)| !d.is_empty() && out.routes[r].page().is_none())
             .map(|((l, d), &r)| (l.clone(), d.clone(), r))
             .collect();
         for (lang, _, r) in implicit_sections {
             if let Some(&home) = section_route.get(&(lang, String::new())) {
-                out.routes[home].rollup.push(r);
+                out.routes[home].add_rollup([r]);
             }
         }
 
@@ -457,10 +457,10 @@ impl Router for HugoRouter {
                     r.changefreq = r
                         .changefreq
                         .or_else(|| site.language(lang).and_then(|l| l.changefreq));
-                    r.rollup = members.into();
+                    r.add_rollup(members);
                     if let Some(lr) = list_route {
                         let next = out.routes.len();
-                        out.routes[lr].rollup.push(next);
+                        out.routes[lr].add_rollup([next]);
                     }
                     out.routes.push(r);
                 }
@@ -476,7 +476,7 @@ impl Router for HugoRouter {
             };
             if r.listed && kinds_off(kind) {
                 r.listed = false;
-                if let Some(page) = r.page {
+                if let Some(page) = r.page() {
                     out.excluded.push(Excluded {
                         page,
                         reason: Reason::NotRendered,

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::Mutex;
 
 pub use hugo::HugoRouter;
 pub use plain::PlainRouter;
@@ -52,31 +52,44 @@ pub enum Kind {
 }
 
 /// One URL the site publishes.
+///
+/// A large site has a route per page, all alive at once: 48 bytes plus its path, with the
+/// parts most routes lack (translation key, file-name date, roll-up list) boxed apart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Route {
-    /// Index into the pages slice of the content file behind it, if any.
-    pub page: Option<usize>,
+    /// Index into the pages slice of the content file behind it, or [`NO_PAGE`].
+    page: u32,
     /// What it is.
     pub kind: Kind,
-    /// Decoded URL path below the language's base URL, starting with `/`.
-    pub path: Box<str>,
-    /// Language code (shared by every route in that language).
-    pub lang: Arc<str>,
-    /// Routes that share a key are language versions of one page.
-    pub key: Box<str>,
-    /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
-    pub file_date: Option<W3cDate>,
-    /// Routes whose dates roll up into this one when it has none of its own.
-    pub rollup: Rollup,
     /// False for a page that is built (and so feeds its section's dates) but not listed.
     pub listed: bool,
-    /// `<priority>` as the generator resolves it (front matter, cascade, language default).
-    pub priority: Option<Priority>,
     /// The page asks for no `<priority>` (Hugo's negative priority): no default applies.
     pub priority_off: bool,
     /// `<changefreq>` as the generator resolves it.
     pub changefreq: Option<ChangeFreq>,
+    /// `<priority>` as the generator resolves it (front matter, cascade, language default).
+    pub priority: Option<Priority>,
+    /// Language code, shared by every route in that language.
+    lang: &'static LangCode,
+    /// Decoded URL path below the language's base URL, starting with `/`.
+    pub path: Box<str>,
+    /// The rarer parts; `None` when the route has none of them.
+    more: Option<Box<RouteMore>>,
 }
+
+/// The parts of a [`Route`] most routes lack.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RouteMore {
+    /// Routes that share a key are language versions of one page (multilingual sites only).
+    key: Box<str>,
+    /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
+    file_date: Option<W3cDate>,
+    /// Routes whose dates roll up into this one when it has none of its own (list pages).
+    rollup: Vec<u32>,
+}
+
+/// [`Route`]'s page index for a generated route.
+const NO_PAGE: u32 = u32::MAX;
 
 impl Route {
     /// A listed route for a content file, with the file's own priority and changefreq.
@@ -89,7 +102,8 @@ impl Route {
         key: String,
     ) -> Route {
         Route {
-            page: Some(index),
+            // A page index is far below u32::MAX: each page's record takes over 100 bytes.
+            page: u32::try_from(index).unwrap_or(NO_PAGE),
             priority: page.fm.priority,
             priority_off: page.fm.priority_off,
             changefreq: page.fm.changefreq,
@@ -99,86 +113,103 @@ impl Route {
 
     /// A listed route the generator makes with no content file behind it.
     pub fn generated(kind: Kind, path: String, lang: &str, key: String) -> Route {
-        Route {
-            page: None,
+        let mut r = Route {
+            page: NO_PAGE,
             kind,
-            path: path.into_boxed_str(),
-            lang: shared_lang(lang),
-            key: key.into_boxed_str(),
-            file_date: None,
-            rollup: Rollup::default(),
             listed: true,
-            priority: None,
             priority_off: false,
             changefreq: None,
+            priority: None,
+            lang: LangCode::shared(lang),
+            path: path.into_boxed_str(),
+            more: None,
+        };
+        if !key.is_empty() {
+            r.more_mut().key = key.into_boxed_str();
+        }
+        r
+    }
+
+    /// The index of the content file behind it, if any.
+    pub fn page(&self) -> Option<usize> {
+        (self.page != NO_PAGE).then_some(self.page as usize)
+    }
+
+    /// Its language code.
+    pub fn lang(&self) -> &'static str {
+        &self.lang.0
+    }
+
+    /// Its translation key: routes that share one are language versions of one page.
+    pub fn key(&self) -> &str {
+        self.more.as_ref().map_or("", |m| &m.key)
+    }
+
+    /// The date the generator takes from its file name.
+    pub fn file_date(&self) -> Option<W3cDate> {
+        self.more.as_ref().and_then(|m| m.file_date)
+    }
+
+    /// Sets the date the generator takes from its file name.
+    pub fn set_file_date(&mut self, date: Option<W3cDate>) {
+        if date.is_some() || self.more.is_some() {
+            self.more_mut().file_date = date;
         }
     }
-}
 
-/// The routes whose dates roll up into a list page. Pages, nearly all the routes, have
-/// none: an empty list is one null pointer rather than an empty vector's 24 bytes.
-#[derive(Clone, Debug, Default, PartialEq)]
-// The box is the point: 8 bytes on every route, and a growable vector behind it for the few
-// list pages that collect one member at a time.
-#[allow(clippy::box_collection)]
-pub struct Rollup(Option<Box<Vec<usize>>>);
-
-impl Rollup {
-    /// Adds one route.
-    pub fn push(&mut self, route: usize) {
-        self.0.get_or_insert_with(Default::default).push(route);
+    /// The routes whose dates roll up into this one.
+    pub fn rollup(&self) -> impl Iterator<Item = usize> + '_ {
+        self.more
+            .iter()
+            .flat_map(|m| m.rollup.iter().map(|&r| r as usize))
     }
-}
 
-impl std::ops::Deref for Rollup {
-    type Target = [usize];
-
-    fn deref(&self) -> &[usize] {
-        self.0.as_deref().map_or(&[], Vec::as_slice)
-    }
-}
-
-impl From<Vec<usize>> for Rollup {
-    fn from(routes: Vec<usize>) -> Rollup {
-        Rollup((!routes.is_empty()).then(|| Box::new(routes)))
-    }
-}
-
-impl Extend<usize> for Rollup {
-    fn extend<I: IntoIterator<Item = usize>>(&mut self, routes: I) {
-        for r in routes {
-            self.push(r);
+    /// Adds routes to those whose dates roll up into this one.
+    pub fn add_rollup(&mut self, routes: impl IntoIterator<Item = usize>) {
+        let mut routes = routes.into_iter().peekable();
+        if routes.peek().is_none() {
+            return;
         }
+        let list = &mut self.more_mut().rollup;
+        // Route indices share the page index's bound.
+        list.extend(routes.map(|r| u32::try_from(r).unwrap_or(NO_PAGE)));
+    }
+
+    fn more_mut(&mut self) -> &mut RouteMore {
+        self.more.get_or_insert_with(Default::default)
     }
 }
 
-impl<'a> IntoIterator for &'a Rollup {
-    type Item = &'a usize;
-    type IntoIter = std::slice::Iter<'a, usize>;
+/// A language code, interned: each distinct code is allocated once for the life of the
+/// process, so a route holds it in an 8-byte pointer. Codes come from site configs: a
+/// handful per site.
+#[derive(Debug, PartialEq)]
+struct LangCode(Box<str>);
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-/// `code` as an `Arc` shared with the other routes in that language: a large site has a
-/// million routes and a handful of languages.
-fn shared_lang(code: &str) -> Arc<str> {
-    thread_local! {
-        static CODES: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
-    }
-    CODES.with(|codes| {
-        let mut codes = codes.borrow_mut();
-        if let Some(c) = codes.iter().find(|c| ***c == *code) {
-            return Arc::clone(c);
+impl LangCode {
+    /// The one shared copy of `code`.
+    fn shared(code: &str) -> &'static LangCode {
+        thread_local! {
+            static SEEN: RefCell<Vec<&'static LangCode>> = const { RefCell::new(Vec::new()) };
         }
-        let c: Arc<str> = Arc::from(code);
-        // Bounded: codes come from site configs, but a long-lived caller may route many.
-        if codes.len() < 64 {
-            codes.push(Arc::clone(&c));
+        static ALL: Mutex<Vec<&'static LangCode>> = Mutex::new(Vec::new());
+        // Threads keep their own list: routes are made on every core, a lock per route would
+        // make them queue.
+        if let Some(c) = SEEN.with(|s| s.borrow().iter().copied().find(|c| *c.0 == *code)) {
+            return c;
         }
+        let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+        let c = match all.iter().copied().find(|c| *c.0 == *code) {
+            Some(c) => c,
+            None => {
+                let c: &'static LangCode = Box::leak(Box::new(LangCode(code.into())));
+                all.push(c);
+                c
+            }
+        };
+        SEEN.with(|s| s.borrow_mut().push(c));
         c
-    })
+    }
 }
 
 /// Why a content file has no entry.
@@ -294,7 +325,7 @@ fn check_paths(routing: &Routing, pages: &[Page]) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r.page.map(|p| pages[p].file.path()).unwrap_or_default();
+            let file = r.page().map(|p| pages[p].file.path()).unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
     }
@@ -333,10 +364,10 @@ fn check_duplicates(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Ve
             continue;
         }
         let base = match last_lang {
-            Some((lang, b)) if lang == &*r.lang => b,
+            Some((lang, b)) if lang == r.lang() => b,
             _ => {
-                let b = base_of(&r.lang);
-                last_lang = Some((&r.lang, b));
+                let b = base_of(r.lang());
+                last_lang = Some((r.lang(), b));
                 b
             }
         };
@@ -358,7 +389,7 @@ fn check_duplicates(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Ve
         }
         let Some((_, j)) = first else { continue };
         let (r, other) = (&routes[i], &routes[j]);
-        match (r.page, other.page) {
+        match (r.page(), other.page()) {
             (Some(a), Some(b)) => errors.push((
                 i,
                 Error::input(
@@ -475,16 +506,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_rollup_is_empty_until_pushed_and_keeps_order() {
-        let mut r = Rollup::default();
-        assert!(r.is_empty() && r.0.is_none());
-        assert_eq!(Rollup::from(Vec::new()), Rollup::default());
-        r.push(3);
-        r.extend([1, 2]);
-        assert_eq!(&*r, &[3, 1, 2]);
-        assert_eq!(r.iter().copied().sum::<usize>(), 6);
-        assert_eq!(Rollup::from(vec![3, 1, 2]), r);
-        assert!(std::mem::size_of::<Rollup>() <= 8);
+    fn a_route_boxes_only_what_it_has() {
+        let mut r = Route::generated(Kind::Section, "/a/".into(), "fr", String::new());
+        assert!(r.more.is_none() && r.key().is_empty() && r.page().is_none());
+        r.add_rollup([]);
+        r.set_file_date(None);
+        assert!(r.more.is_none());
+        r.add_rollup([3]);
+        r.add_rollup([1, 2]);
+        assert_eq!(r.rollup().collect::<Vec<_>>(), [3, 1, 2]);
+        assert_eq!(r.lang(), "fr");
+        // One copy per code, whichever thread asks.
+        let other = std::thread::spawn(|| LangCode::shared("fr"))
+            .join()
+            .unwrap();
+        assert!(std::ptr::eq(r.lang, other));
+        let keyed = Route::generated(Kind::Page, "/b/".into(), "en", "b".into());
+        assert_eq!((keyed.key(), keyed.lang()), ("b", "en"));
+        assert!(std::mem::size_of::<Route>() <= 48);
     }
 
     #[test]

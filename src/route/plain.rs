@@ -83,7 +83,7 @@ impl Router for PlainRouter {
             .position(|r| r.kind == Kind::Home)
             .unwrap_or(0);
         let members: Vec<usize> = (0..out.routes.len()).filter(|&r| r != home).collect();
-        out.routes[home].rollup = members.into();
+        out.routes[home].add_rollup(members);
         Ok(out)
     }
 }

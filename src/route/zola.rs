@@ -312,7 +312,7 @@ impl Router for ZolaRouter {
             };
             let mut r =
                 Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.to_string());
-            r.file_date = file_date;
+            r.set_file_date(file_date);
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
                     page: i,
@@ -361,9 +361,7 @@ impl Router for ZolaRouter {
         // Dates roll up: pages into their section, sections into their parent section.
         for ((lang, dir), list) in &members {
             if let Some(&sr) = section_route.get(&(lang.clone(), dir.clone())) {
-                out.routes[sr]
-                    .rollup
-                    .extend(list.iter().filter_map(|&p| route_of(&page_route, p)));
+                out.routes[sr].add_rollup(list.iter().filter_map(|&p| route_of(&page_route, p)));
             }
         }
         let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
@@ -381,7 +379,7 @@ impl Router for ZolaRouter {
             if let (Some(p), Some(&me)) = (parent, section_route.get(&(lang.clone(), dir.clone())))
             {
                 if p != me {
-                    out.routes[p].rollup.push(me);
+                    out.routes[p].add_rollup([me]);
                 }
             }
         }
@@ -390,7 +388,7 @@ impl Router for ZolaRouter {
         // sections Zola writes (a redirect or `render = false` section writes no pagers).
         for key in &section_keys {
             let sr = section_route[key];
-            let Some(i) = out.routes[sr].page else {
+            let Some(i) = out.routes[sr].page() else {
                 continue;
             };
             let fm = &pages[i].fm;
@@ -457,9 +455,9 @@ impl Router for ZolaRouter {
                         lang,
                         format!("term:{}/{}", tax.name, term),
                     );
-                    route.rollup = routes.into();
+                    route.add_rollup(routes);
                     out.routes.push(route);
-                    out.routes[list_route].rollup.push(tr);
+                    out.routes[list_route].add_rollup([tr]);
                     if let (Some(by), true) = (tax.paginate_by, with_pagers) {
                         add_pagers(&mut out, tr, &path, &tax.paginate_path, count, by, lang);
                     }
@@ -491,9 +489,9 @@ fn add_pagers(
             Kind::Pager,
             path,
             lang,
-            format!("{}#{n}", out.routes[list].key),
+            format!("{}#{n}", out.routes[list].key()),
         );
-        r.rollup = vec![list].into();
+        r.add_rollup([list]);
         out.routes.push(r);
     }
 }
