@@ -69,6 +69,9 @@ use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
 
+/// [`Built::routes`] for an entry with no route behind it (`extra_urls`).
+pub const NO_ROUTE: u32 = u32::MAX;
+
 /// The most images one `<url>` may carry (Google's limit).
 pub const MAX_IMAGES: usize = 1000;
 
@@ -77,10 +80,20 @@ pub const MAX_IMAGES: usize = 1000;
 pub struct Built {
     /// Sorted by `loc`, unique.
     pub entries: Vec<Entry>,
-    /// For each entry, the route it came from (`None` for `extra_urls`).
-    pub routes: Vec<Option<usize>>,
+    /// For each entry, the route it came from, or [`NO_ROUTE`] for `extra_urls`; see
+    /// [`Built::route`]. Four bytes an entry: there may be a million.
+    pub routes: Vec<u32>,
     /// Pages dropped by `exclude` rules.
     pub excluded: Vec<Excluded>,
+}
+
+impl Built {
+    /// The route entry `k` came from (`None` for `extra_urls`).
+    pub fn route(&self, k: usize) -> Option<usize> {
+        Some(self.routes[k])
+            .filter(|&r| r != NO_ROUTE)
+            .map(|r| r as usize)
+    }
 }
 
 struct CompiledRule {
@@ -100,8 +113,11 @@ pub struct Sources<'a> {
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
 /// defaults, language alternates, images, and the static `extra_urls`.
+///
+/// Each listed route's path is taken as its loc is made (the routes keep their other parts),
+/// so a path and its loc are not both held for every URL at once.
 pub fn build(
-    routes: &[Route],
+    routes: &mut [Route],
     sources: &Sources,
     lastmods: &[Option<Lastmod>],
     settings: &Settings,
@@ -126,7 +142,7 @@ pub fn build(
         excluded: Vec::new(),
     };
     let mut errors = Vec::new();
-    for (i, r) in routes.iter().enumerate() {
+    for (i, r) in routes.iter_mut().enumerate() {
         if !r.listed {
             continue;
         }
@@ -151,6 +167,7 @@ pub fn build(
             continue;
         }
         let loc = loc_of(r);
+        r.path = Box::default();
         if loc.len() > MAX_LOC_LEN {
             let file = r.page().map(|p| files[p].path()).unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
@@ -171,6 +188,7 @@ pub fn build(
             .or(settings.default_changefreq);
         if settings.images {
             if let Some(p) = r.page() {
+                let base = base_for(r.lang());
                 let page_url = Url::parse(&e.loc).ok();
                 let images: Vec<String> = page_url
                     .iter()
@@ -180,9 +198,7 @@ pub fn build(
                             .get(p)
                             .into_iter()
                             .flatten()
-                            .filter_map(move |src| {
-                                crate::images::resolve_image(src, u, base_for(r.lang()))
-                            })
+                            .filter_map(move |src| crate::images::resolve_image(src, u, base))
                     })
                     .map(|u| u.to_string())
                     .take(MAX_IMAGES)
@@ -193,12 +209,13 @@ pub fn build(
             }
         }
         out.entries.push(e);
-        out.routes.push(Some(i));
+        // Route indices share the page index's bound (see `Route`).
+        out.routes.push(i as u32);
     }
     add_alternates(&mut out, routes, settings);
     for extra in &settings.extra_urls {
         out.entries.push(extra_entry(extra, settings, &origin)?);
-        out.routes.push(None);
+        out.routes.push(NO_ROUTE);
     }
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
@@ -206,20 +223,24 @@ pub fn build(
 
     // Sort by loc; a loc listed twice is an error naming both sources. The entries are
     // moved into their sorted places, never copied: a second vector would double the peak.
-    let mut order: Vec<usize> = (0..out.entries.len()).collect();
-    order.sort_unstable_by(|&a, &b| out.entries[a].loc.cmp(&out.entries[b].loc).then(a.cmp(&b)));
-    let source = |k: usize| match out.routes[k].and_then(|r| routes[r].page()) {
+    let mut order: Vec<u32> = (0..out.entries.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (ea, eb) = (&out.entries[a as usize], &out.entries[b as usize]);
+        ea.loc.cmp(&eb.loc).then(a.cmp(&b))
+    });
+    let source = |k: u32| match out.route(k as usize).and_then(|r| routes[r].page()) {
         Some(p) => files[p].path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
     for w in order.windows(2) {
-        if out.entries[w[0]].loc == out.entries[w[1]].loc {
+        let (a, b) = (&out.entries[w[0] as usize], &out.entries[w[1] as usize]);
+        if a.loc == b.loc {
             return Err(Error::input(
                 source(w[0]),
                 None,
                 format!(
                     "{} is also the URL of {}: two sources cannot share one URL",
-                    out.entries[w[0]].loc,
+                    a.loc,
                     source(w[1])
                 ),
             ));
@@ -231,12 +252,12 @@ pub fn build(
 
 /// Puts `a[order[k]]` and `b[order[k]]` at `k`, in place, following each cycle of the
 /// permutation with swaps; `order` is used up as the record of where each cycle has been.
-fn permute<A, B>(order: &mut [usize], a: &mut [A], b: &mut [B]) {
-    const DONE: usize = usize::MAX;
+fn permute<A, B>(order: &mut [u32], a: &mut [A], b: &mut [B]) {
+    const DONE: u32 = u32::MAX;
     for start in 0..order.len() {
         let mut k = start;
         while order[k] != DONE {
-            let from = order[k];
+            let from = order[k] as usize;
             order[k] = DONE;
             if from == start {
                 break;
@@ -298,9 +319,9 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
         return;
     }
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (k, r) in out.routes.iter().enumerate() {
-        if let Some(r) = r {
-            groups.entry(routes[*r].key()).or_default().push(k);
+    for k in 0..out.routes.len() {
+        if let Some(r) = out.route(k) {
+            groups.entry(routes[r].key()).or_default().push(k);
         }
     }
     let hreflang = |lang: &str| {
@@ -313,7 +334,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     for members in groups.values() {
         let langs: Vec<&str> = members
             .iter()
-            .filter_map(|&k| out.routes[k].map(|r| routes[r].lang()))
+            .filter_map(|&k| out.route(k).map(|r| routes[r].lang()))
             .collect();
         let mut distinct = langs.clone();
         distinct.sort_unstable();
@@ -399,10 +420,10 @@ mod tests {
         #[test]
         fn permute_in_place_matches_a_copy(keys in proptest::collection::vec(0u8..20, 0..60)) {
             // The order a sort by key gives, ties by position, as `build` makes it.
-            let mut order: Vec<usize> = (0..keys.len()).collect();
-            order.sort_unstable_by(|&x, &y| keys[x].cmp(&keys[y]).then(x.cmp(&y)));
-            let want_a: Vec<u8> = order.iter().map(|&k| keys[k]).collect();
-            let want_b: Vec<usize> = order.clone();
+            let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+            order.sort_unstable_by(|&x, &y| keys[x as usize].cmp(&keys[y as usize]).then(x.cmp(&y)));
+            let want_a: Vec<u8> = order.iter().map(|&k| keys[k as usize]).collect();
+            let want_b: Vec<usize> = order.iter().map(|&k| k as usize).collect();
             let mut a = keys.clone();
             let mut b: Vec<usize> = (0..keys.len()).collect();
             permute(&mut order, &mut a, &mut b);

@@ -201,7 +201,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         settings,
         now: opts.now,
     };
-    let routing = route::route(&pages, &ctx)?;
+    let mut routing = route::route(&pages, &ctx)?;
 
     // lastmod
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
@@ -240,7 +240,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // entries
     let built = entries::build(
-        &routing.routes,
+        &mut routing.routes,
         &entries::Sources {
             files: &files,
             images: &images,
@@ -249,9 +249,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         settings,
     )?;
     if opts.sources {
-        outcome.listed = built
-            .routes
-            .iter()
+        outcome.listed = (0..built.routes.len())
+            .map(|k| built.route(k))
             .map(|r| Listed {
                 source: r
                     .and_then(|r| routing.routes[r].page())

@@ -202,12 +202,12 @@ impl Router for ZolaRouter {
 
         // Route index of each section's list page, by (language, folder).
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
-        // Written pages per nearest section, to roll dates up.
-        let mut members: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+        // Written pages per nearest section, to roll dates up (u32: one per page).
+        let mut members: BTreeMap<(String, String), Vec<u32>> = BTreeMap::new();
         // Pages each section paginates, by the section's page index.
         let mut paginated: Vec<u32> = vec![0; pages.len()];
         // Written pages of the current folder, added to `members` when the folder changes.
-        let mut batch: Option<((&str, &str), Vec<usize>)> = None;
+        let mut batch: Option<((&str, &str), Vec<u32>)> = None;
         let mut last_dirs: Option<(&str, &str)> = None;
         // Each page's route index, 4 bytes a page (`NONE` for none): kept for the taxonomies.
         const NONE: u32 = u32::MAX;
@@ -331,7 +331,7 @@ impl Router for ZolaRouter {
                 }
             }
             if let Some((_, list)) = &mut batch {
-                list.push(i);
+                list.push(i as u32);
             }
             page_route[i] = out.routes.len() as u32;
             out.routes.push(r);
@@ -361,7 +361,10 @@ impl Router for ZolaRouter {
         // Dates roll up: pages into their section, sections into their parent section.
         for ((lang, dir), list) in &members {
             if let Some(&sr) = section_route.get(&(lang.clone(), dir.clone())) {
-                out.routes[sr].add_rollup(list.iter().filter_map(|&p| route_of(&page_route, p)));
+                out.routes[sr].add_rollup(
+                    list.iter()
+                        .filter_map(|&p| route_of(&page_route, p as usize)),
+                );
             }
         }
         let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
@@ -418,7 +421,8 @@ impl Router for ZolaRouter {
             for tax in taxonomies.iter().filter(|t| t.render) {
                 let wanted = tax.name.to_lowercase();
                 // Terms that slugify alike are one term: members counted, written ones rolled up.
-                let mut terms: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
+                // Route indices as u32: a term of a large site lists many thousand pages.
+                let mut terms: BTreeMap<String, (usize, Vec<u32>)> = BTreeMap::new();
                 for i in 0..placed.len() {
                     let Some(pl) = at(i) else { continue };
                     if !member[i] || pl.lang != lang {
@@ -431,7 +435,7 @@ impl Router for ZolaRouter {
                     for v in taxon.terms {
                         let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
                         t.0 += 1;
-                        t.1.extend(route_of(&page_route, i));
+                        t.1.extend(page_route.get(i).filter(|&&r| r != NONE));
                     }
                 }
                 // Zola writes no page at all for a taxonomy without terms.
@@ -455,7 +459,7 @@ impl Router for ZolaRouter {
                         lang,
                         format!("term:{}/{}", tax.name, term),
                     );
-                    route.add_rollup(routes);
+                    route.add_rollup(routes.into_iter().map(|r| r as usize));
                     out.routes.push(route);
                     out.routes[list_route].add_rollup([tr]);
                     if let (Some(by), true) = (tax.paginate_by, with_pagers) {
