@@ -152,8 +152,6 @@ pub struct PageMeta {
     pub updated: Option<W3cDate>,
     /// `date`.
     pub date: Option<W3cDate>,
-    /// Publication date.
-    pub publish_date: Option<W3cDate>,
     /// `priority`.
     pub priority: Option<Priority>,
     /// `changefreq`.
@@ -197,6 +195,8 @@ pub struct MetaMore {
     pub url: Option<String>,
     /// Hugo `translationKey`.
     pub translation_key: Option<String>,
+    /// Publication date (Hugo's `publishDate` and its aliases; Zola has none).
+    pub publish_date: Option<W3cDate>,
     /// Expiry date.
     pub expiry_date: Option<W3cDate>,
     /// Hugo `headless`.
@@ -224,6 +224,7 @@ static NO_MORE: MetaMore = MetaMore {
     title: None,
     url: None,
     translation_key: None,
+    publish_date: None,
     expiry_date: None,
     headless: false,
     build: BuildOptions {
@@ -247,6 +248,7 @@ impl PageMeta {
             title: if keep_title { fm.title.clone() } else { None },
             url: fm.url,
             translation_key: fm.translation_key,
+            publish_date: fm.publish_date,
             expiry_date: fm.expiry_date,
             headless: fm.headless,
             build: fm.build,
@@ -261,7 +263,6 @@ impl PageMeta {
         PageMeta {
             updated: fm.updated,
             date: fm.date,
-            publish_date: fm.publish_date,
             priority: fm.priority,
             changefreq: fm.changefreq,
             priority_off: fm.priority_off,

@@ -180,11 +180,13 @@ fn own_lastmod(
             LastmodSource::Published => page
                 .fm
                 .date
-                .or(page.fm.publish_date)
+                .or(page.fm.more().publish_date)
                 .or(route.file_date())
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Date => page.fm.date.map(|d| (d, Origin::Published)),
-            LastmodSource::PublishDate => page.fm.publish_date.map(|d| (d, Origin::Published)),
+            LastmodSource::PublishDate => {
+                page.fm.more().publish_date.map(|d| (d, Origin::Published))
+            }
             LastmodSource::FileName => route
                 .file_date()
                 .or_else(|| name_date(&page.file.path()))

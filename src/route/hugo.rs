@@ -683,7 +683,7 @@ fn expand_page_permalink(
     dir_segs: &[String],
     site: &SiteConfig,
 ) -> std::result::Result<String, String> {
-    let date = page.fm.date.or(page.fm.publish_date);
+    let date = page.fm.date.or(page.fm.more().publish_date);
     let title_slug = page
         .fm
         .more()
@@ -798,7 +798,7 @@ fn effective(
         sitemap_exclude: fm.sitemap_exclude,
         build: fm.more().build.clone(),
         date: fm.date,
-        publish_date: fm.publish_date,
+        publish_date: fm.more().publish_date,
         expiry_date: fm.more().expiry_date,
         priority: fm.priority,
         priority_off: fm.priority_off,
