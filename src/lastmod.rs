@@ -92,7 +92,8 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
     }
     // List pages (home, sections, taxonomies) change when the pages below them do, so only
     // a date written in their front matter stands alone; a file date competes with the rollup.
-    let mut file_dates: Vec<Option<Lastmod>> = vec![None; routes.len()];
+    // Which list pages have only such a date (a byte a route, not a date).
+    let mut file_only = vec![false; routes.len()];
     let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) = input
         .sources
         .iter()
@@ -106,12 +107,13 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
             match own_lastmod(page, r, input, &written) {
                 Some(l) => Some(l),
                 None => {
-                    file_dates[i] = own_lastmod(page, r, input, &from_file);
-                    None
+                    let from_file = own_lastmod(page, r, input, &from_file);
+                    file_only[i] = from_file.is_some();
+                    from_file
                 }
             }
         };
-        if let Some(mut lm) = own.or(file_dates[i]) {
+        if let Some(mut lm) = own {
             if lm.date.is_after(input.now) {
                 out.warnings.push(format!(
                     "{}: lastmod {} is in the future; writing {} instead",
@@ -138,7 +140,7 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
                     .filter_map(|c| out.lastmods[c])
                     .map(|l| l.date)
                     .max();
-                let own_written = out.lastmods[r].is_some() && file_dates[r].is_none();
+                let own_written = out.lastmods[r].is_some() && !file_only[r];
                 if !own_written {
                     if let Some(date) = below {
                         if out.lastmods[r].is_none_or(|l| date > l.date) {
