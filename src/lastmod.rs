@@ -107,9 +107,9 @@ pub fn assign(routes: &[Route], pages: &[Page], input: &LastmodInput) -> Assigne
             match own_lastmod(page, r, input, &written) {
                 Some(l) => Some(l),
                 None => {
-                    let from_file = own_lastmod(page, r, input, &from_file);
-                    file_only[i] = from_file.is_some();
-                    from_file
+                    let dated = own_lastmod(page, r, input, &from_file);
+                    file_only[i] = dated.is_some();
+                    dated
                 }
             }
         };
