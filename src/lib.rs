@@ -161,8 +161,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             let fm = PageMeta::new(fm, keep_title);
             Ok(ReadPage {
                 page: Page { file, fm },
-                images,
-                warnings,
+                rest: (!images.is_empty() || !warnings.is_empty())
+                    .then(|| Box::new(ReadRest { images, warnings })),
             })
         })
         .collect();
@@ -176,10 +176,11 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut pages: Vec<Page> = read
         .into_iter()
         .filter_map(|r| match r {
-            Ok(mut read) => {
-                outcome.warnings.append(&mut read.warnings);
+            Ok(read) => {
+                let rest = read.rest.map(|r| *r).unwrap_or_default();
+                outcome.warnings.extend(rest.warnings);
                 if want_body {
-                    images.push(read.images);
+                    images.push(rest.images);
                 }
                 Some(read.page)
             }
@@ -274,9 +275,16 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// One page as the parallel read leaves it.
+/// One page as the parallel read leaves it: one of these for every page is held at once.
 struct ReadPage {
     page: Page,
+    /// What few pages have; `None` for the rest (8 bytes rather than two vectors' 48).
+    rest: Option<Box<ReadRest>>,
+}
+
+/// The rarer part of a [`ReadPage`].
+#[derive(Default)]
+struct ReadRest {
     /// Image sources from its body (read only when images are on).
     images: Vec<String>,
     /// Values left out in lenient (Hugo) mode.
