@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ZolaRouter;
 
-/// Where a file sits, once its name has been read. Kept for every file while routing, so it
-/// borrows from the file's path rather than owning parts of it.
+/// Where a file sits, once its name has been read: slices of the file's path, made again
+/// wherever needed rather than kept for every file.
 struct Placed<'a> {
     /// The URL's folders, `/`-joined as written (Zola never slugifies folder names; "" at the
     /// root); for a colocated `index.md` its own folder is not one of them.
@@ -28,68 +28,6 @@ struct Placed<'a> {
     /// The file's path without its language suffix: shared by its translations. Only
     /// multilingual sites need it; elsewhere it is empty.
     key: &'a str,
-}
-
-/// A [`Placed`] as kept for every file while routing: each of its parts is a slice of the
-/// file's path (or one of the site's language codes), so offsets and an index say it all in
-/// 14 bytes instead of about 100.
-#[derive(Clone, Copy, Debug)]
-struct Spot {
-    /// Lengths of the prefixes `dirs`, `folder` and `key`.
-    dirs: u16,
-    folder: u16,
-    key: u16,
-    /// Where `name` is in the path.
-    name: (u16, u16),
-    /// 0 for the default language, else 1 + its index among the others.
-    lang: u16,
-    is_section: bool,
-}
-
-impl Spot {
-    /// `None` for a path too long for 16-bit offsets (64 KiB; no file system allows one).
-    fn new(pl: &Placed, rel: &str, others: &[&str]) -> Option<Spot> {
-        // `name` is a slice of `rel` (or empty): its offset is where it starts in memory.
-        let start = if pl.name.is_empty() {
-            0
-        } else {
-            (pl.name.as_ptr() as usize).saturating_sub(rel.as_ptr() as usize)
-        };
-        let lang = others
-            .iter()
-            .position(|o| *o == pl.lang)
-            .map_or(0, |k| k + 1);
-        let short = |n: usize| u16::try_from(n).ok();
-        Some(Spot {
-            dirs: short(pl.dirs.len())?,
-            folder: short(pl.folder.len())?,
-            key: short(pl.key.len())?,
-            name: (short(start)?, short(start + pl.name.len())?),
-            lang: short(lang)?,
-            is_section: pl.is_section,
-        })
-    }
-
-    fn view<'a>(&self, rel: &'a str, default_lang: &'a str, others: &[&'a str]) -> Placed<'a> {
-        let part = |r: std::ops::Range<u16>| {
-            rel.get(usize::from(r.start)..usize::from(r.end))
-                .unwrap_or("")
-        };
-        Placed {
-            dirs: part(0..self.dirs),
-            folder: part(0..self.folder),
-            name: part(self.name.0..self.name.1),
-            lang: match self.lang {
-                0 => default_lang,
-                k => others
-                    .get(usize::from(k) - 1)
-                    .copied()
-                    .unwrap_or(default_lang),
-            },
-            is_section: self.is_section,
-            key: part(0..self.key),
-        }
-    }
 }
 
 /// `dirs` and each folder above it, deepest first: `a/b`, `a`, then the root, "".
@@ -131,46 +69,42 @@ impl Router for ZolaRouter {
             routes: Vec::with_capacity(pages.len() + 16),
             excluded: Vec::new(),
         };
+        // Every file is placed here once to report every bad name; nothing is kept per file
+        // (a million pages would hold a million placements through routing, the run's peak),
+        // so the main loop places each file again, which costs less than keeping them.
         let mut errors = Vec::new();
-        let mut placed: Vec<Option<Spot>> = Vec::with_capacity(pages.len());
+        let mut section_files = Vec::new();
         for (i, p) in pages.iter().enumerate() {
             match place(&p.file.rel, &others, default_lang) {
-                Ok(Some(pl)) => match Spot::new(&pl, &p.file.rel, &others) {
-                    Some(spot) => placed.push(Some(spot)),
-                    None => {
-                        errors.push(Error::input(
-                            p.file.path(),
-                            None,
-                            "its path is over 65,535 bytes long: shorten it",
-                        ));
-                        placed.push(None);
+                Ok(Some(pl)) => {
+                    if pl.is_section {
+                        section_files.push(i);
                     }
-                },
-                Ok(None) => {
-                    out.excluded.push(Excluded {
-                        page: i,
-                        reason: Reason::NotAPage,
-                    });
-                    placed.push(None);
                 }
-                Err(msg) => {
-                    errors.push(Error::input(p.file.path(), None, msg));
-                    placed.push(None);
-                }
+                Ok(None) => out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::NotAPage,
+                }),
+                Err(msg) => errors.push(Error::input(p.file.path(), None, msg)),
             }
         }
         if let Some(e) = Error::from_many(errors) {
             return Err(e);
         }
-        let at = |i: usize| placed[i].map(|sp| sp.view(&pages[i].file.rel, default_lang, &others));
+        // Every name is good now: `None` only for the files Zola ignores.
+        let at = |i: usize| {
+            place(&pages[i].file.rel, &others, default_lang)
+                .ok()
+                .flatten()
+        };
 
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
         let is_draft = |i: usize| pages[i].fm.draft == Some(true) && !s.include_drafts;
-        let draft_dirs: HashSet<&str> = (0..placed.len())
-            .filter_map(|i| at(i).map(|pl| (i, pl)))
-            .filter(|(i, pl)| pl.is_section && is_draft(*i))
-            .map(|(_, pl)| pl.dirs)
+        let draft_dirs: HashSet<&str> = section_files
+            .iter()
+            .filter_map(|&i| at(i).filter(|_| is_draft(i)))
+            .map(|pl| pl.dirs)
             .collect();
         // A section is pruned by a draft above it, a page also by a draft section of its own.
         let pruned = |folder: &str, strict: bool| {
@@ -179,25 +113,12 @@ impl Router for ZolaRouter {
                     .skip(usize::from(strict))
                     .any(|d| draft_dirs.contains(d))
         };
-        let mut loaded = vec![false; pages.len()];
+        // Whether Zola loads the file at all.
+        let loaded = |i: usize, pl: &Placed| !(is_draft(i) || pruned(pl.folder, pl.is_section));
         // Loaded sections by (language, folder).
         let mut sections: HashMap<(&str, &str), usize> = HashMap::new();
-        for (i, is_loaded) in loaded.iter_mut().enumerate() {
-            let Some(pl) = at(i) else { continue };
-            let gone = if pl.is_section {
-                is_draft(i) || pruned(pl.folder, true)
-            } else {
-                is_draft(i) || pruned(pl.folder, false)
-            };
-            if gone {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::Draft,
-                });
-                continue;
-            }
-            *is_loaded = true;
-            if pl.is_section {
+        for &i in &section_files {
+            if let Some(pl) = at(i).filter(|pl| loaded(i, pl)) {
                 sections.insert((pl.lang, pl.dirs), i);
             }
         }
@@ -216,31 +137,68 @@ impl Router for ZolaRouter {
 
         // Route index of each section's list page, by (language, folder).
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
-        // Written pages per nearest section, to roll dates up (u32: one per page).
+        // Routes of the written pages per nearest section, to roll dates up (u32: one per page).
         let mut members: BTreeMap<(String, String), Vec<u32>> = BTreeMap::new();
         // Pages each section paginates, by the section's page index.
-        let mut paginated: Vec<u32> = vec![0; pages.len()];
+        let mut paginated: HashMap<usize, u32> = HashMap::new();
         // Written pages of the current folder, added to `members` when the folder changes.
         let mut batch: Option<((&str, &str), Vec<u32>)> = None;
         let mut last_dirs: Option<(&str, &str)> = None;
-        // Each page's route index, 4 bytes a page (`NONE` for none): kept for the taxonomies.
-        const NONE: u32 = u32::MAX;
-        let mut page_route: Vec<u32> = vec![NONE; pages.len()];
-        let route_of = |page_route: &[u32], p: usize| {
-            Some(page_route[p])
-                .filter(|&r| r != NONE)
-                .map(|r| r as usize)
-        };
-        // Loaded pages (not sections), `render = false` ones too: members of taxonomy terms.
-        let mut member = vec![false; pages.len()];
         // The sections that hold the pages of the current folder (their page indices): its
         // own, then each parent of a transparent one. Files of a folder come together, so
         // the chain is looked up once per folder.
         let mut chain: (Option<(&str, &str)>, Vec<usize>) = (None, Vec::new());
+        // Taxonomy terms by language and taxonomy (the rendered ones, in the config's order),
+        // gathered from every loaded page (a `render = false` one too) as it is routed. Terms
+        // that slugify alike are one term: members counted, the routes of written ones kept
+        // (u32: a term of a large site lists many thousand pages).
+        let langs: Vec<&str> = std::iter::once(default_lang)
+            .chain(others.iter().copied())
+            .collect();
+        let taxonomies_of = |lang: &str| -> Vec<&Taxonomy> {
+            site.language(lang)
+                .and_then(|l| l.taxonomies.as_deref())
+                .unwrap_or(&[])
+                .iter()
+                .filter(|t| t.render)
+                .collect()
+        };
+        let taxonomies: Vec<Vec<&Taxonomy>> = langs.iter().map(|l| taxonomies_of(l)).collect();
+        let wanted: Vec<Vec<String>> = taxonomies
+            .iter()
+            .map(|ts| ts.iter().map(|t| t.name.to_lowercase()).collect())
+            .collect();
+        type Terms = BTreeMap<String, (usize, Vec<u32>)>;
+        let mut terms: Vec<Vec<Terms>> = taxonomies
+            .iter()
+            .map(|ts| ts.iter().map(|_| Terms::new()).collect())
+            .collect();
+        let mut add_terms = |i: usize, lang: &str, route: Option<u32>| {
+            let Some(k) = langs.iter().position(|l| *l == lang) else {
+                return;
+            };
+            for t in 0..taxonomies[k].len() {
+                // Zola reads terms from the `[taxonomies]` table only.
+                let Some(taxon) = pages[i].fm.terms.get(&wanted[k][t], true) else {
+                    continue;
+                };
+                for v in taxon.terms {
+                    let e = terms[k][t]
+                        .entry(zola_slugify(v, tax_strategy))
+                        .or_default();
+                    e.0 += 1;
+                    e.1.extend(route);
+                }
+            }
+        };
 
-        for i in 0..placed.len() {
+        for i in 0..pages.len() {
             let Some(pl) = at(i) else { continue };
-            if !loaded[i] {
+            if !loaded(i, &pl) {
+                out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::Draft,
+                });
                 continue;
             }
             let fm = &pages[i].fm;
@@ -267,11 +225,9 @@ impl Router for ZolaRouter {
                     r.listed = false;
                 }
                 section_route.insert((pl.lang.to_string(), pl.dirs.to_string()), out.routes.len());
-                page_route[i] = out.routes.len() as u32;
                 out.routes.push(r);
                 continue;
             }
-            member[i] = true;
             let named = name_date(pl.name, &s.timezone);
             let stem = match &named {
                 Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
@@ -300,7 +256,7 @@ impl Router for ZolaRouter {
                 && (in_sections.is_empty() || in_sections.iter().any(|&k| sorted_in(k, i, date)));
             for &k in in_sections {
                 if sorted_in(k, i, date) {
-                    paginated[k] += 1;
+                    *paginated.entry(k).or_default() += 1;
                 }
             }
             if !written {
@@ -308,6 +264,7 @@ impl Router for ZolaRouter {
                     page: i,
                     reason: Reason::NotRendered,
                 });
+                add_terms(i, pl.lang, None);
                 continue;
             }
             let path = match fm.path().map(str::trim) {
@@ -344,10 +301,12 @@ impl Router for ZolaRouter {
                         .extend(list);
                 }
             }
+            // Route indices share the page index's bound (see `Route`).
+            let route = out.routes.len() as u32;
             if let Some((_, list)) = &mut batch {
-                list.push(i as u32);
+                list.push(route);
             }
-            page_route[i] = out.routes.len() as u32;
+            add_terms(i, pl.lang, Some(route));
             out.routes.push(r);
         }
 
@@ -375,10 +334,7 @@ impl Router for ZolaRouter {
         // Dates roll up: pages into their section, sections into their parent section.
         for ((lang, dir), list) in &members {
             if let Some(&sr) = section_route.get(&(lang.clone(), dir.clone())) {
-                out.routes[sr].add_rollup(
-                    list.iter()
-                        .filter_map(|&p| route_of(&page_route, p as usize)),
-                );
+                out.routes[sr].add_rollup(list.iter().map(|&r| r as usize));
             }
         }
         let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
@@ -419,39 +375,16 @@ impl Router for ZolaRouter {
                 .paginate_path
                 .clone()
                 .unwrap_or_else(|| "page".into());
-            let count = paginated[i] as usize;
+            let count = paginated.get(&i).copied().unwrap_or(0) as usize;
             let base = out.routes[sr].path.clone();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
 
-        // Taxonomies, per language, with terms from the `[taxonomies]` table of every loaded
-        // page (a `render = false` page is still a member).
-        for lang in std::iter::once(default_lang).chain(others.iter().copied()) {
-            let taxonomies: &[Taxonomy] = site
-                .language(lang)
-                .and_then(|l| l.taxonomies.as_deref())
-                .unwrap_or(&[]);
+        // Taxonomies, per language, with the terms gathered above.
+        for ((lang, taxonomies), terms) in langs.iter().zip(&taxonomies).zip(terms) {
+            let lang = *lang;
             let lp = prefix(lang);
-            for tax in taxonomies.iter().filter(|t| t.render) {
-                let wanted = tax.name.to_lowercase();
-                // Terms that slugify alike are one term: members counted, written ones rolled up.
-                // Route indices as u32: a term of a large site lists many thousand pages.
-                let mut terms: BTreeMap<String, (usize, Vec<u32>)> = BTreeMap::new();
-                for i in 0..placed.len() {
-                    let Some(pl) = at(i) else { continue };
-                    if !member[i] || pl.lang != lang {
-                        continue;
-                    }
-                    // Zola reads terms from the `[taxonomies]` table only.
-                    let Some(taxon) = pages[i].fm.terms.get(&wanted, true) else {
-                        continue;
-                    };
-                    for v in taxon.terms {
-                        let t = terms.entry(zola_slugify(v, tax_strategy)).or_default();
-                        t.0 += 1;
-                        t.1.extend(page_route.get(i).filter(|&&r| r != NONE));
-                    }
-                }
+            for (tax, terms) in taxonomies.iter().zip(terms) {
                 // Zola writes no page at all for a taxonomy without terms.
                 if terms.is_empty() {
                     continue;
@@ -722,44 +655,6 @@ mod tests {
         assert_eq!(show("2023-02-30-feb"), (None, "feb".into()));
         assert_eq!(show("plain"), (None, "plain".into()));
         assert_eq!(show("2023-1-01-x"), (None, "2023-1-01-x".into()));
-    }
-
-    #[test]
-    fn a_spot_reads_back_as_the_placement_it_was_made_from() {
-        let cases: [(&str, &[&str]); 8] = [
-            ("_index.md", &["fr", "pt-br"]),
-            ("blog/_index.fr.md", &["fr", "pt-br"]),
-            ("blog/trip/index.md", &["fr", "pt-br"]),
-            ("blog/trip/index.pt-br.md", &["fr", "pt-br"]),
-            ("docs/über uns.fr.md", &["fr", "pt-br"]),
-            ("x.md", &["fr"]),
-            ("a/b/index.v2.md", &[]),
-            ("a/b/c.md", &[]),
-        ];
-        for (rel, others) in cases {
-            let pl = place(rel, others, "en").unwrap().unwrap();
-            let back = Spot::new(&pl, rel, others).unwrap().view(rel, "en", others);
-            assert_eq!(
-                (
-                    back.dirs,
-                    back.folder,
-                    back.name,
-                    back.lang,
-                    back.is_section,
-                    back.key
-                ),
-                (pl.dirs, pl.folder, pl.name, pl.lang, pl.is_section, pl.key),
-                "{rel}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_spot_is_small_and_refuses_paths_past_16_bits() {
-        assert!(std::mem::size_of::<Option<Spot>>() <= 16);
-        let long = format!("{}/post.md", "d".repeat(70_000));
-        let pl = place(&long, &[], "en").unwrap().unwrap();
-        assert!(Spot::new(&pl, &long, &[]).is_none());
     }
 
     #[test]
