@@ -85,6 +85,21 @@ pub struct Built {
     pub routes: Vec<u32>,
     /// Pages dropped by `exclude` rules.
     pub excluded: Vec<Excluded>,
+    /// On a multihost site, each host's share of `entries` (which are then sorted by host,
+    /// then by loc); empty elsewhere.
+    pub hosts: Vec<Host>,
+}
+
+/// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
+/// sitemap of their own, in a folder named for the language, as Hugo writes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Host {
+    /// The language code, and the folder below the output folder.
+    pub lang: String,
+    /// The language's base URL.
+    pub base_url: Url,
+    /// Its entries, a range of [`Built::entries`].
+    pub entries: std::ops::Range<usize>,
 }
 
 impl Built {
@@ -140,6 +155,7 @@ pub fn build(
         entries: Vec::with_capacity(listed),
         routes: Vec::with_capacity(listed),
         excluded: Vec::new(),
+        hosts: Vec::new(),
     };
     let mut errors = Vec::new();
     for (i, r) in routes.iter_mut().enumerate() {
@@ -223,11 +239,38 @@ pub fn build(
 
     // Sort by loc; a loc listed twice is an error naming both sources. The entries are
     // moved into their sorted places, never copied: a second vector would double the peak.
+    // On a multihost site, by host first: each host's entries are one run.
+    let hosts = multihost_bases(settings, &bases);
+    let host_of = |loc: &str| -> u16 {
+        let under = hosts
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, base))| loc.starts_with(base.as_str()))
+            .max_by_key(|(_, (_, base))| base.as_str().len());
+        // An `extra_urls` entry under no language's base goes with the default language's.
+        under.map_or(0, |(k, _)| k as u16)
+    };
+    let groups: Vec<u16> = if hosts.is_empty() {
+        Vec::new()
+    } else {
+        out.entries.iter().map(|e| host_of(&e.loc)).collect()
+    };
+    let group = |k: u32| groups.get(k as usize).copied().unwrap_or(0);
     let mut order: Vec<u32> = (0..out.entries.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| {
         let (ea, eb) = (&out.entries[a as usize], &out.entries[b as usize]);
-        ea.loc.cmp(&eb.loc).then(a.cmp(&b))
+        (group(a), &ea.loc, a).cmp(&(group(b), &eb.loc, b))
     });
+    let mut start = 0;
+    for (k, (lang, base)) in hosts.iter().enumerate() {
+        let len = groups.iter().filter(|&&g| usize::from(g) == k).count();
+        out.hosts.push(Host {
+            lang: lang.to_string(),
+            base_url: (*base).clone(),
+            entries: start..start + len,
+        });
+        start += len;
+    }
     let source = |k: u32| match out.route(k as usize).and_then(|r| routes[r].page()) {
         Some(p) => files[p].path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
@@ -292,6 +335,26 @@ fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<Co
             })
         })
         .collect()
+}
+
+/// On a multihost site, each language with its base URL, the default language first (the
+/// host of `extra_urls` under no language); empty elsewhere.
+fn multihost_bases<'a>(
+    settings: &'a Settings,
+    bases: &'a HashMap<String, Url>,
+) -> Vec<(&'a str, &'a Url)> {
+    let site = &settings.site;
+    if !site.is_multihost() {
+        return Vec::new();
+    }
+    let default = site.default_language.as_str();
+    let mut hosts: Vec<(&str, &Url)> = site
+        .languages
+        .iter()
+        .filter_map(|l| bases.get(&l.code).map(|b| (l.code.as_str(), b)))
+        .collect();
+    hosts.sort_by_key(|(code, _)| *code != default);
+    hosts
 }
 
 /// Each language's own base URL (Hugo multihost), checked like the site's.

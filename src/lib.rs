@@ -87,8 +87,10 @@ pub struct Skipped {
 /// Everything a run found, before anything is written.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
-    /// The entries to write, sorted by loc.
+    /// The entries to write, sorted by loc (on a multihost site by host, then loc).
     pub entries: Vec<Entry>,
+    /// A multihost site's hosts, each with its share of `entries`; empty elsewhere.
+    pub hosts: Vec<entries::Host>,
     /// Parallel to `entries`.
     pub listed: Vec<Listed>,
     /// Pages left out.
@@ -261,6 +263,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             .collect();
     }
     outcome.entries = built.entries;
+    outcome.hosts = built.hosts;
     let mut skipped: Vec<Skipped> = routing
         .excluded
         .iter()
@@ -306,6 +309,44 @@ pub fn write_options(settings: &Settings) -> write::WriteOptions {
     }
 }
 
+/// One sitemap to write: its options and its share of the outcome's entries.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// Where it goes and how it is named.
+    pub opts: write::WriteOptions,
+    /// Its entries, a range of [`Outcome::entries`].
+    pub entries: std::ops::Range<usize>,
+    /// The folder below the output folder (a multihost site's language), `None` for the one
+    /// sitemap of other sites.
+    pub subdir: Option<String>,
+}
+
+/// The sitemaps a build writes: one, or one per host of a multihost site, each in a folder
+/// named for its language below the output folder (as Hugo writes `public/fr/sitemap.xml`).
+pub fn outputs(settings: &Settings, outcome: &Outcome) -> Vec<Output> {
+    if outcome.hosts.is_empty() {
+        return vec![Output {
+            opts: write_options(settings),
+            entries: 0..outcome.entries.len(),
+            subdir: None,
+        }];
+    }
+    outcome
+        .hosts
+        .iter()
+        .map(|h| {
+            let mut opts = write_options(settings);
+            opts.output_dir = settings.output_dir.join(&h.lang);
+            opts.base_url = h.base_url.to_string();
+            Output {
+                opts,
+                entries: h.entries.clone(),
+                subdir: Some(h.lang.clone()),
+            }
+        })
+        .collect()
+}
+
 /// Generates and writes the sitemap; nothing is written when any input is bad.
 pub fn build(
     settings: &Settings,
@@ -315,7 +356,14 @@ pub fn build(
     if outcome.disabled.is_some() {
         return Ok((outcome, None));
     }
-    let report = write::write(&outcome.entries, &write_options(settings))?;
+    let mut report = write::WriteReport::default();
+    for out in outputs(settings, &outcome) {
+        let one = write::write(&outcome.entries[out.entries], &out.opts)?;
+        report.files.extend(one.files);
+        report.urls += one.urls;
+        report.removed.extend(one.removed);
+        report.robots_updated |= one.robots_updated;
+    }
     Ok((outcome, Some(report)))
 }
 

@@ -100,12 +100,37 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
-/// The sitemap (or index) file build writes for these settings.
-pub fn sitemap_path(settings: &Settings) -> PathBuf {
+/// The sitemap (or index) files build writes: one, or one per host of a multihost site.
+pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
     let gz = if settings.gzip { ".gz" } else { "" };
-    settings
-        .output_dir
-        .join(format!("{}{gz}", settings.file_name))
+    crate::outputs(settings, outcome)
+        .iter()
+        .map(|o| {
+            o.opts
+                .output_dir
+                .join(format!("{}{gz}", settings.file_name))
+        })
+        .collect()
+}
+
+/// The sitemap files for JSON output (none when the site turns its sitemap off).
+fn json_sitemaps(settings: &Settings, outcome: &Outcome) -> Vec<String> {
+    if outcome.disabled.is_some() {
+        return Vec::new();
+    }
+    sitemap_paths(settings, outcome)
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+/// The sitemap files for a message: `a`, `a and b`, `a, b and c`.
+fn paths_text(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 /// Pages left out, bundle resources not counted (they never were pages).
@@ -171,6 +196,7 @@ pub fn summary(
 ) {
     let counts = counts(outcome);
     if v.format == Format::Json {
+        let sitemaps = json_sitemaps(settings, outcome);
         let files: Vec<String> = written
             .map(|w| w.files.iter().map(|f| f.display().to_string()).collect())
             .unwrap_or_default();
@@ -184,7 +210,8 @@ pub fn summary(
         let json = serde_json::json!({
             "urls": outcome.entries.len(),
             "pages_read": outcome.pages_read,
-            "sitemap": outcome.disabled.is_none().then(|| sitemap_path(settings).display().to_string()),
+            "sitemap": sitemaps.first(),
+            "sitemaps": sitemaps,
             "files": files,
             "removed": removed,
             "robots_txt_updated": written.is_some_and(|w| w.robots_updated),
@@ -214,28 +241,33 @@ pub fn summary(
             );
         }
         if w.robots_updated && v.verbose {
-            eprintln!(
-                "{} updated {}",
-                label("note"),
-                settings
-                    .output_dir
-                    .join(crate::write::ROBOTS_NAME)
-                    .display()
-            );
+            let robots: Vec<PathBuf> = crate::outputs(settings, outcome)
+                .iter()
+                .map(|o| o.opts.output_dir.join(crate::write::ROBOTS_NAME))
+                .collect();
+            // A multihost site has one per host; the report says only that one changed.
+            let which = if robots.len() == 1 {
+                ""
+            } else {
+                "one or more of "
+            };
+            eprintln!("{} updated {which}{}", label("note"), paths_text(&robots));
         }
     }
-    let target = sitemap_path(settings).display().to_string();
-    let parts = written.map_or(1, |w| {
+    let targets = sitemap_paths(settings, outcome);
+    let target = paths_text(&targets);
+    // Each file named is a sitemap or an index; any other sitemap file is an index's part.
+    let parts = written.map_or(0, |w| {
         w.files
             .iter()
             .filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz"))
             .count()
+            .saturating_sub(targets.len())
     });
-    // An index plus its parts: say how many parts, the index being the file named.
-    let files = if parts > 1 {
-        format!(" (an index of {} parts)", parts - 1)
-    } else {
-        String::new()
+    let files = match (parts, targets.len()) {
+        (0, _) => String::new(),
+        (n, 1) => format!(" (an index of {n} parts)"),
+        (n, _) => format!(" (indexes of {n} parts in all)"),
     };
     let urls = outcome.entries.len();
     eprintln!(
@@ -322,49 +354,76 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     if outcome.disabled.is_some() {
         return Ok(diff);
     }
-    let opts = crate::write_options(settings);
-    let files: Vec<OutputFile> = crate::write::render(&outcome.entries, &opts)?;
     let mut old_urls: BTreeMap<String, String> = BTreeMap::new();
     let mut new_urls: BTreeMap<String, String> = BTreeMap::new();
-    let mut old_parts: BTreeSet<String> = BTreeSet::new();
-    let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    for f in &files {
-        let path = settings.output_dir.join(&f.name);
-        collect_urls(
-            &plain_bytes(&f.name, &f.bytes),
-            &mut new_urls,
-            &mut BTreeSet::new(),
-            &settings.base_url,
-        );
-        match std::fs::read(&path) {
-            Ok(disk) => {
-                collect_urls(
-                    &plain_bytes(&f.name, &disk),
-                    &mut old_urls,
-                    &mut old_parts,
-                    &settings.base_url,
-                );
-                if disk != f.bytes {
-                    diff.differing.push(f.name.clone());
+    for out in crate::outputs(settings, outcome) {
+        let opts = &out.opts;
+        let base = url::Url::parse(&opts.base_url).map_err(|e| {
+            Error::config(
+                settings.config_file.clone().unwrap_or_default(),
+                None,
+                format!("base URL '{}': {e}", opts.base_url),
+            )
+        })?;
+        // File names as the user sees them below the output folder (`fr/sitemap.xml`).
+        let shown = |name: &str| match &out.subdir {
+            Some(d) => format!("{d}/{name}"),
+            None => name.to_string(),
+        };
+        let files: Vec<OutputFile> =
+            crate::write::render(&outcome.entries[out.entries.clone()], opts)?;
+        let mut old_parts: BTreeSet<String> = BTreeSet::new();
+        let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        for f in &files {
+            let path = opts.output_dir.join(&f.name);
+            collect_urls(
+                &plain_bytes(&f.name, &f.bytes),
+                &mut new_urls,
+                &mut BTreeSet::new(),
+                &base,
+            );
+            match std::fs::read(&path) {
+                Ok(disk) => {
+                    collect_urls(
+                        &plain_bytes(&f.name, &disk),
+                        &mut old_urls,
+                        &mut old_parts,
+                        &base,
+                    );
+                    if disk != f.bytes {
+                        diff.differing.push(shown(&f.name));
+                    }
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    diff.missing.push(shown(&f.name))
+                }
+                Err(e) => return Err(Error::io(path, e)),
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => diff.missing.push(f.name.clone()),
-            Err(e) => return Err(Error::io(path, e)),
         }
-    }
-    // Parts the old index lists that build would no longer write.
-    for part in old_parts {
-        if !written.contains(part.as_str()) {
-            let path = settings.output_dir.join(&part);
-            if let Ok(disk) = std::fs::read(&path) {
-                collect_urls(
-                    &plain_bytes(&part, &disk),
-                    &mut old_urls,
-                    &mut BTreeSet::new(),
-                    &settings.base_url,
-                );
+        // Parts the old index lists that build would no longer write.
+        for part in old_parts {
+            if !written.contains(part.as_str()) {
+                let path = opts.output_dir.join(&part);
+                if let Ok(disk) = std::fs::read(&path) {
+                    collect_urls(
+                        &plain_bytes(&part, &disk),
+                        &mut old_urls,
+                        &mut BTreeSet::new(),
+                        &base,
+                    );
+                }
+                diff.extra.push(shown(&part));
             }
-            diff.extra.push(part);
+        }
+        if opts.robots_txt {
+            let path = opts.output_dir.join(crate::write::ROBOTS_NAME);
+            let existing = match std::fs::read(&path) {
+                Ok(b) => Some(b),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => return Err(Error::io(path, e)),
+            };
+            let want = crate::write::robots_txt(existing.as_deref(), opts)?;
+            diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
         }
     }
     for (loc, lm) in &new_urls {
@@ -379,16 +438,6 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         .filter(|l| !new_urls.contains_key(*l))
         .cloned()
         .collect();
-    if opts.robots_txt {
-        let path = settings.output_dir.join(crate::write::ROBOTS_NAME);
-        let existing = match std::fs::read(&path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(path, e)),
-        };
-        let want = crate::write::robots_txt(existing.as_deref(), &opts)?;
-        diff.robots_stale = existing.as_deref() != Some(want.as_slice());
-    }
     Ok(diff)
 }
 
@@ -465,6 +514,7 @@ fn collect_urls(
 /// Prints `check`'s report.
 pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: &Verbosity) {
     if v.format == Format::Json {
+        let sitemaps = json_sitemaps(settings, outcome);
         let json = serde_json::json!({
             "clean": diff.is_clean(),
             "added": diff.added,
@@ -475,7 +525,8 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
             "differing": diff.differing,
             "robots_txt_stale": diff.robots_stale,
             "urls": outcome.entries.len(),
-            "sitemap": outcome.disabled.is_none().then(|| sitemap_path(settings).display().to_string()),
+            "sitemap": sitemaps.first(),
+            "sitemaps": sitemaps,
             "excluded_total": left_out_total(outcome),
             "warnings": outcome.warnings,
         });
@@ -497,9 +548,11 @@ pub fn print_check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: 
     let dir = settings.output_dir.display();
     if diff.is_clean() {
         if !v.quiet {
+            let paths = sitemap_paths(settings, outcome);
             eprintln!(
-                "{dir}/{} is up to date ({} URLs)",
-                settings.file_name,
+                "{} {} up to date ({} URLs)",
+                paths_text(&paths),
+                if paths.len() == 1 { "is" } else { "are" },
                 thousands(outcome.entries.len())
             );
         }

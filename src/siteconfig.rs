@@ -149,6 +149,12 @@ impl SiteConfig {
         self.languages.len() > 1
     }
 
+    /// True when every language has a base URL of its own (Hugo multihost): each gets its own
+    /// sitemap, in a folder named for it.
+    pub fn is_multihost(&self) -> bool {
+        self.languages.len() > 1 && self.languages.iter().all(|l| l.base_url.is_some())
+    }
+
     /// The language with this code.
     pub fn language(&self, code: &str) -> Option<&Language> {
         self.languages.iter().find(|l| l.code == code)
@@ -558,17 +564,26 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
         w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
     });
-    // Hugo writes one sitemap per host; ours lists every language in one file.
-    let hosts: Vec<&str> = c
-        .languages
-        .iter()
-        .filter_map(|l| l.base_url.as_deref())
-        .collect();
-    if !hosts.is_empty() {
-        warnings.push(format!(
-            "languages with their own baseURL ({}): the one sitemap lists URLs on every host, which search engines accept only when all hosts are verified together (Search Console) or the sitemap is named in each host's robots.txt",
-            hosts.join(", ")
-        ));
+    // Multihost: every language on a host of its own, each with its own sitemap. Hugo refuses
+    // a config that gives some languages a baseURL and not others.
+    let hosted = c.languages.iter().filter(|l| l.base_url.is_some()).count();
+    if hosted > 0 && hosted < c.languages.len() && c.languages.len() > 1 {
+        let missing: Vec<&str> = c
+            .languages
+            .iter()
+            .filter(|l| l.base_url.is_none())
+            .map(|l| l.code.as_str())
+            .collect();
+        return Err(bad(format!(
+            "baseURL must be set on all or none of the languages (Hugo refuses to build); missing on {}",
+            missing.join(", ")
+        )));
+    }
+    if c.is_multihost() && c.base_url.is_none() {
+        // Hugo needs no top-level baseURL then: the default language's stands for the site.
+        c.base_url = c
+            .language(&c.default_language)
+            .and_then(|l| l.base_url.clone());
     }
     c.warnings = warnings
         .into_iter()

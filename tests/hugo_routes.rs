@@ -158,8 +158,10 @@ fn languages_in_subdirs_ugly_urls_permalinks_and_content_dirs() {
 }
 
 /// Multihost: each language on its own `baseURL`, no `/lang/` prefix; `post.de.md` names no
-/// configured language, so it is an English page called `post.de`. One file lists all hosts,
-/// with a warning saying what that needs.
+/// configured language, so it is an English page called `post.de`. Each host gets a sitemap of
+/// its own in a folder named for the language, as Hugo writes `public/en/sitemap.xml` and
+/// `public/fr/sitemap.xml` (and none at the top), each listing only its own host's URLs and
+/// linking the other host's translations.
 #[test]
 fn multihost_languages_use_their_own_base_url() {
     let d = tempfile::tempdir().unwrap();
@@ -177,7 +179,7 @@ fn multihost_languages_use_their_own_base_url() {
         ],
     );
     assert_eq!(
-        urls(d.path(), "sitemap.xml"),
+        urls(d.path(), "en/sitemap.xml"),
         set(&[
             "https://example.com/",
             "https://example.com/about/",
@@ -186,16 +188,77 @@ fn multihost_languages_use_their_own_base_url() {
             "https://example.com/blog/post/",
             "https://example.com/categories/",
             "https://example.com/tags/",
+        ])
+    );
+    let (out, o) = build_into(d.path());
+    assert!(!out.path().join("sitemap.xml").exists());
+    let fr = std::fs::read_to_string(out.path().join("fr/sitemap.xml")).unwrap();
+    assert_eq!(
+        url_locs(&fr),
+        set(&[
             "https://example.fr/",
             "https://example.fr/about/",
             "https://example.fr/categories/",
             "https://example.fr/tags/",
         ])
     );
-    let (_out, o) = build_into(d.path());
-    let err = String::from_utf8_lossy(&o.stderr);
+    // Translations still point across hosts.
     assert!(
-        err.contains("https://example.com/, https://example.fr/") && err.contains("robots.txt"),
+        fr.contains(
+            r#"<xhtml:link rel="alternate" hreflang="en" href="https://example.com/about/"/>"#
+        ),
+        "{fr}"
+    );
+    common::validate_with_xsd(&[out.path().join("fr/sitemap.xml")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("warning"), "{err}");
+    assert!(
+        err.contains("/en/sitemap.xml and ") && err.contains("/fr/sitemap.xml in "),
+        "{err}"
+    );
+    // `check` compares both hosts' files: clean right after the build, and it names a
+    // missing one by its folder.
+    let check = || {
+        let dir = out.path().to_str().unwrap();
+        run(d.path(), &["check", "--site", ".", "--output", dir])
+    };
+    let c = check();
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c));
+    std::fs::remove_file(out.path().join("fr/sitemap.xml")).unwrap();
+    let c = check();
+    assert_eq!(c.status.code(), Some(1), "{}", text(&c));
+    assert!(text(&c).contains("fr/sitemap.xml"), "{}", text(&c));
+}
+
+/// Hugo multihost needs no top-level `baseURL`, and refuses a config where only some languages
+/// have one; so do we, naming the config and the languages without one.
+#[test]
+fn multihost_base_urls_are_all_or_none() {
+    let d = tempfile::tempdir().unwrap();
+    let langs = "defaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n  baseURL = \"https://example.com/\"\n[languages.fr]\n  weight = 2\n  baseURL = \"https://example.fr/\"\n";
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", langs),
+            ("content/about.md", "---\ntitle: A\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "en/sitemap.xml"),
+        set(&[
+            "https://example.com/",
+            "https://example.com/about/",
+            "https://example.com/categories/",
+            "https://example.com/tags/",
+        ])
+    );
+    let mixed = langs.replace("  baseURL = \"https://example.fr/\"\n", "");
+    write_tree(d.path(), &[("hugo.toml", mixed.as_str())]);
+    let o = run(d.path(), &["build", "--site", "."]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = text(&o);
+    assert!(
+        err.contains("hugo.toml") && err.contains("all or none") && err.contains("missing on fr"),
         "{err}"
     );
 }
