@@ -232,10 +232,14 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         now: opts.now,
         source_date_epoch: lastmod::source_date_epoch(),
     };
+    // Routing is done with the front matter: keep only what lastmod reads, in the pages' own
+    // allocation (collected in place), before lastmod adds its own vectors.
+    let mut pages: Vec<lastmod::Dated> = pages.into_iter().map(lastmod::Dated::from).collect();
+    pages.shrink_to_fit();
     let assigned = lastmod::assign(&routing.routes, &pages, &input);
     outcome.warnings.extend(assigned.warnings);
 
-    // Front matter is done with: keep only the files and free the rest before the entries,
+    // Dates are assigned: keep only the files and free the rest before the entries,
     // the run's other large allocation, are made.
     let mut files: Vec<SourceFile> = pages.into_iter().map(|p| p.file).collect();
     // Collected in place, the files would keep the pages' whole allocation.
