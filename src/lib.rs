@@ -428,12 +428,11 @@ pub fn scan_options(settings: &Settings) -> ScanOptions {
         Style::Hugo => (&["md", "markdown", "mdown", "html", "htm", "org"], true),
         Style::Plain | Style::Auto => (&["md", "markdown", "html"], true),
     };
-    let mut exclude = settings.exclude.clone();
-    exclude.extend(settings.site.ignored_content.iter().cloned());
     ScanOptions {
         extensions: extensions.iter().map(|s| s.to_string()).collect(),
         skip_hidden_dirs,
-        exclude,
+        exclude: settings.exclude.clone(),
+        ignored_absolute: settings.site.ignored_content.clone(),
     }
 }
 

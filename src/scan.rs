@@ -55,6 +55,10 @@ pub struct ScanOptions {
     pub skip_hidden_dirs: bool,
     /// Globs over the content-relative path; a match drops the file.
     pub exclude: Vec<String>,
+    /// Globs over the file's absolute path, as Zola matches its `ignored_content` (the
+    /// content folder canonicalized, then the file's relative path): `*.tmp.md` and
+    /// `**/drafts/**` match, `drafts/**` matches nothing.
+    pub ignored_absolute: Vec<String>,
 }
 
 /// Builds a glob set, naming the bad pattern on error.
@@ -72,6 +76,7 @@ pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
 /// Walks every root in sorted order and returns the page files.
 pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<Vec<SourceFile>> {
     let exclude = glob_set(&opts.exclude, origin)?;
+    let ignored = glob_set(&opts.ignored_absolute, origin)?;
     let mut out = Vec::new();
     for root in roots {
         if !root.dir.is_dir() {
@@ -101,6 +106,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             canonical_root: &canonical_root,
             opts,
             exclude: &exclude,
+            ignored: &ignored,
         };
         let parts: Vec<Result<Vec<SourceFile>>> = top.par_iter().map(|p| walk.subtree(p)).collect();
         for part in parts {
@@ -116,6 +122,7 @@ struct Walk<'a> {
     canonical_root: &'a Path,
     opts: &'a ScanOptions,
     exclude: &'a GlobSet,
+    ignored: &'a GlobSet,
 }
 
 impl Walk<'_> {
@@ -171,7 +178,10 @@ impl Walk<'_> {
                 ));
             };
             let rel = rel.replace('\\', "/");
-            if self.exclude.is_match(&rel) {
+            if self.exclude.is_match(&rel)
+                || (!self.ignored.is_empty()
+                    && self.ignored.is_match(self.canonical_root.join(&rel)))
+            {
                 continue;
             }
             out.push(SourceFile::new(self.root, rel));
@@ -223,6 +233,7 @@ mod tests {
             extensions: vec!["md".into()],
             skip_hidden_dirs: false,
             exclude: vec!["*.tmp.md".into()],
+            ignored_absolute: vec![],
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -232,10 +243,48 @@ mod tests {
             extensions: vec!["md".into(), "markdown".into()],
             skip_hidden_dirs: true,
             exclude: vec![],
+            ignored_absolute: vec![],
         };
         assert_eq!(
             rels(d.path(), &opts),
             ["a/_index.md", "a/x.md", "b.md", "o.markdown", "wip.tmp.md"]
+        );
+    }
+
+    #[test]
+    fn ignored_content_matches_the_absolute_path_as_zola_does() {
+        let d = tree(&[
+            "drafts/a.md",
+            "blog/drafts/b.md",
+            "blog/c.tmp.md",
+            "blog/d.md",
+        ]);
+        let opts = |globs: &[&str]| ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: false,
+            exclude: vec![],
+            ignored_absolute: globs.iter().map(|g| g.to_string()).collect(),
+        };
+        // Anchored at the content folder: the absolute path never starts there.
+        assert_eq!(
+            rels(d.path(), &opts(&["drafts/**"])),
+            [
+                "blog/c.tmp.md",
+                "blog/d.md",
+                "blog/drafts/b.md",
+                "drafts/a.md"
+            ]
+        );
+        assert_eq!(
+            rels(d.path(), &opts(&["**/drafts/**", "*.tmp.md"])),
+            ["blog/d.md"]
+        );
+        // The same glob as an `exclude` of ours is relative to the content folder.
+        let mut relative = opts(&[]);
+        relative.exclude = vec!["drafts/**".into()];
+        assert_eq!(
+            rels(d.path(), &relative),
+            ["blog/c.tmp.md", "blog/d.md", "blog/drafts/b.md"]
         );
     }
 
@@ -251,6 +300,7 @@ mod tests {
             extensions: vec!["md".into()],
             skip_hidden_dirs: true,
             exclude: vec![],
+            ignored_absolute: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
     }
@@ -265,6 +315,7 @@ mod tests {
             extensions: vec!["md".into()],
             skip_hidden_dirs: true,
             exclude: vec![],
+            ignored_absolute: vec![],
         };
         let err = scan(&roots, &opts, Path::new("sitemap.toml"))
             .unwrap_err()
