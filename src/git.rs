@@ -93,12 +93,33 @@ pub struct GitHistory {
     prefix: Vec<u8>,
     /// Repository-relative path bytes of each file git knows under the content dir.
     files: FileStates,
+    /// Submodules below the content dir: this repository's log never sees their files.
+    submodules: Vec<Submodule>,
+}
+
+/// A submodule below the content dir, with its own history.
+#[derive(Debug)]
+struct Submodule {
+    /// Its folder relative to the outer repository's top folder, with a trailing `/`.
+    prefix: Vec<u8>,
+    /// Its history; `None` when it is not checked out or cannot be read, so that its files
+    /// get no git date and no mtime (a checkout's mtimes are checkout times).
+    history: Option<GitHistory>,
+    /// A shallow clone: its files are known but undated.
+    shallow: bool,
 }
 
 impl GitHistory {
     /// What git says about `path` (absolute, or relative to the dir given to [`read_history`]).
     pub fn state(&self, path: &Path) -> GitFileState {
-        match self.key(path) {
+        let key = self.key(path);
+        if let Some((sub, rest)) = key.as_deref().and_then(|k| self.submodule_of(k)) {
+            return match &sub.history {
+                Some(h) => h.state(&bytes_to_path(rest)),
+                None => GitFileState::Unknown,
+            };
+        }
+        match key {
             Some(key) => match self.files.get(key.as_slice()) {
                 Some(state) => *state,
                 // Under the content dir but not in the index: untracked or ignored.
@@ -113,17 +134,52 @@ impl GitHistory {
         &self.repo_root
     }
 
-    /// How many files under the content dir got a commit date.
+    /// How many files under the content dir got a commit date (submodules' included).
     pub fn committed_files(&self) -> usize {
-        self.files
+        let own = self
+            .files
             .values()
             .filter(|s| matches!(s, GitFileState::Committed(_)))
-            .count()
+            .count();
+        own + self
+            .sub_histories()
+            .map(GitHistory::committed_files)
+            .sum::<usize>()
     }
 
-    /// How many files under the content dir git tracks (the index).
+    /// How many files under the content dir git tracks (the index; submodules' included).
     pub fn tracked_files(&self) -> usize {
         self.files.len()
+            + self
+                .sub_histories()
+                .map(GitHistory::tracked_files)
+                .sum::<usize>()
+    }
+
+    /// The submodules below the content dir that are shallow clones (their files get no git
+    /// date), nested ones included.
+    pub fn shallow_submodules(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for sub in &self.submodules {
+            if let Some(h) = &sub.history {
+                if sub.shallow {
+                    out.push(h.repo_root.clone());
+                }
+                out.extend(h.shallow_submodules());
+            }
+        }
+        out
+    }
+
+    fn sub_histories(&self) -> impl Iterator<Item = &GitHistory> {
+        self.submodules.iter().filter_map(|s| s.history.as_ref())
+    }
+
+    /// The submodule holding the file at repository-relative `key`, and the rest of the key.
+    fn submodule_of<'k>(&self, key: &'k [u8]) -> Option<(&Submodule, &'k [u8])> {
+        self.submodules
+            .iter()
+            .find_map(|s| key.strip_prefix(s.prefix.as_slice()).map(|rest| (s, rest)))
     }
 
     /// The repository-relative key of `path`, or None when it lies outside the content dir.
@@ -198,7 +254,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let root = found.root.as_path();
     let prefix = found.prefix;
 
-    let (mut files, total) = tracked(root, &prefix)?;
+    let (mut files, total, gitlinks) = tracked(root, &prefix)?;
     // A pathspec makes git diff each commit twice (to simplify history, then to print), about
     // +40% time; when the content dir is most of the repository, reading the whole log and
     // skipping the few other paths here is cheaper. Small sites in big repositories keep it.
@@ -224,12 +280,17 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         }
         Ok::<_, Error>(files)
     })?;
+    let submodules = gitlinks
+        .iter()
+        .map(|link| read_submodule(root, link, opts))
+        .collect();
     let history = GitHistory {
         dir: dir_abs,
         dir_real,
         repo_root: found.root.clone(),
         prefix,
         files,
+        submodules,
     };
     Ok(if found.shallow {
         GitProbe::Shallow {
@@ -336,26 +397,60 @@ fn limit_to(cmd: &mut Command, prefix: &[u8]) {
     }
 }
 
-/// The index under the content dir (every tracked file, not yet dated), and how many files
-/// the whole index holds.
-fn tracked(root: &Path, prefix: &[u8]) -> Result<(FileStates, usize)> {
+/// The index under the content dir (every tracked file, not yet dated), how many files the
+/// whole index holds, and the submodules (gitlinks) under the content dir.
+fn tracked(root: &Path, prefix: &[u8]) -> Result<(FileStates, usize, Vec<GitPath>)> {
     let out = git(root)
-        .args(["ls-files", "-z", "--full-name"])
+        .args(["ls-files", "-z", "--full-name", "--stage"])
         .output()
         .map_err(|e| Error::io(root, e))?;
     if !out.status.success() {
-        return Err(failed(root, "ls-files", &out));
+        return Err(failed(root, "ls-files --stage", &out));
     }
     let mut total = 0;
     let mut files = HashMap::new();
-    // Unmerged paths appear once per stage: the map keeps one, the count may run high.
-    for path in out.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
-        total += 1;
-        if path.starts_with(prefix) {
+    let mut gitlinks = Vec::new();
+    // `<mode> <object> <stage>\t<path>`. Unmerged paths appear once per stage: the map keeps
+    // one, the count may run high.
+    for rec in out.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
+        let Some(tab) = rec.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let (mode, path) = (&rec[..tab], &rec[tab + 1..]);
+        if !path.starts_with(prefix) {
+            total += 1;
+        } else if mode.starts_with(b"160000") {
+            gitlinks.push(Box::from(path));
+        } else {
+            total += 1;
             files.insert(Box::from(path), GitFileState::Unknown);
         }
     }
-    Ok((files, total))
+    Ok((files, total, gitlinks))
+}
+
+/// Reads a submodule's own history (its files are not in the outer log). One that is not
+/// checked out (no `.git` in its folder) or cannot be read gets none: its files are undated.
+fn read_submodule(root: &Path, link: &[u8], opts: &GitOptions) -> Submodule {
+    let mut prefix = link.to_vec();
+    prefix.push(b'/');
+    let dir = root.join(bytes_to_path(link));
+    // Without its own `.git`, git would answer for the outer repository instead.
+    let probe = if dir.join(".git").exists() {
+        read_history(&dir, opts).ok()
+    } else {
+        None
+    };
+    let (history, shallow) = match probe {
+        Some(GitProbe::Ready(h)) => (Some(h), false),
+        Some(GitProbe::Shallow { history, .. }) => (Some(history), true),
+        _ => (None, false),
+    };
+    Submodule {
+        prefix,
+        history,
+        shallow,
+    }
 }
 
 /// Tracked files with uncommitted changes, staged or not, from `git status`.

@@ -580,6 +580,15 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
                     h.repo_root().display()
                 )
             });
+            if !opts.states_only {
+                for sub in h.shallow_submodules() {
+                    read.warnings.push(format!(
+                        "submodule {} is a shallow clone: its files get no git date. Fetch its full history: `submodules: true` with `fetch-depth: 0` in actions/checkout, or `git -C {} fetch --unshallow`",
+                        sub.display(),
+                        sub.display()
+                    ));
+                }
+            }
             read.history = Some(h);
         }
         // Without git among the sources the clone's depth changes nothing worth a warning.

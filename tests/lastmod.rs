@@ -523,3 +523,84 @@ fn naive_times_take_the_site_zone_and_git_dates_keep_their_own() {
         ])
     );
 }
+
+/// Docs kept in a git submodule below `content/`: the outer log never sees their files, and
+/// their mtimes are checkout times, so their dates come from the submodule's own history.
+/// A submodule that is not checked out, or a shallow one, dates nothing (with a warning for
+/// the shallow one).
+#[test]
+fn files_in_a_submodule_get_the_submodules_commit_dates() {
+    let d = tempfile::tempdir().unwrap();
+    let docs = d.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    git(&docs, &["init", "-q"]);
+    write_tree(
+        &docs,
+        &[("guide.md", "+++\n+++\nv1\n"), ("faq.md", "+++\n+++\n")],
+    );
+    commit(&docs, "2023-05-05T05:00:00Z");
+    std::fs::write(docs.join("guide.md"), "+++\n+++\nv2\n").unwrap();
+    commit(&docs, "2023-06-06T06:00:00Z");
+
+    let site = d.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    git(&site, &["init", "-q"]);
+    write_tree(
+        &site,
+        &[
+            ("config.toml", ZOLA_CONFIG),
+            ("content/own.md", "+++\n+++\n"),
+        ],
+    );
+    let url = format!("file://{}", docs.display());
+    let allow = ["-c", "protocol.file.allow=always"];
+    let add = [
+        &allow[..],
+        &["submodule", "add", "-q", &url, "content/docs"],
+    ]
+    .concat();
+    git(&site, &add);
+    commit(&site, "2024-01-01T00:00:00Z");
+    // A checkout's mtimes say nothing: make them loud so a leak would show.
+    for f in ["content/docs/guide.md", "content/docs/faq.md"] {
+        set_mtime(&site.join(f), 1_718_841_600); // 2024-06-20
+    }
+
+    let (got, o) = build_in(&site, &["--site", "."], &site.join("public"));
+    assert_eq!(
+        got,
+        expect(&[
+            ("/", "2024-01-01T00:00:00+00:00"),
+            ("/docs/faq/", "2023-05-05T05:00:00+00:00"),
+            ("/docs/guide/", "2023-06-06T06:00:00+00:00"),
+            ("/own/", "2024-01-01T00:00:00+00:00"),
+        ])
+    );
+    assert!(!stderr(&o).contains("warning"), "{}", text(&o));
+
+    // A shallow clone of the site with a shallow submodule: the submodule's files are known to
+    // git but undated, so they get neither a git date nor their mtime, and a warning says why.
+    let site_url = format!("file://{}", site.display());
+    let clone = d.path().join("clone");
+    git(d.path(), &["clone", "-q", &site_url, "clone"]);
+    let update = [
+        &allow[..],
+        &["submodule", "update", "-q", "--init", "--depth", "1"],
+    ]
+    .concat();
+    git(&clone, &update);
+    let (got, o) = build_in(&clone, &["--site", "."], &clone.join("public"));
+    assert_eq!(got["https://example.com/docs/guide/"], "");
+    assert_eq!(got["https://example.com/own/"], "2024-01-01T00:00:00+00:00");
+    let err = stderr(&o);
+    assert!(
+        err.contains("submodule") && err.contains("shallow clone") && err.contains("--unshallow"),
+        "{err}"
+    );
+
+    // Not checked out: its folder is empty, so there is nothing to date.
+    let bare = d.path().join("bare");
+    git(d.path(), &["clone", "-q", &site_url, "bare"]);
+    let (got, _) = build_in(&bare, &["--site", "."], &bare.join("public"));
+    assert!(!got.contains_key("https://example.com/docs/guide/"));
+}
