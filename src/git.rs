@@ -3,7 +3,8 @@
 //!
 //! Four git processes per run, whatever the size of the tree: `rev-parse` (where is the
 //! repository, is it shallow, has it any commit), `ls-files` (the tracked set, so the walk can
-//! stop once every file has a date), `status` (uncommitted changes) and the one `log`.
+//! stop once every file has a date, and the submodules), `status` (uncommitted changes) and
+//! the one `log`; the same four again for each submodule below the content dir.
 
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
