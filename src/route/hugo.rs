@@ -99,7 +99,14 @@ impl Router for HugoRouter {
             .collect();
 
         let mut out = Routing::default();
-        let mut page_route: Vec<Option<usize>> = vec![None; pages.len()];
+        // Each page's route index, 4 bytes a page (`NONE` for none).
+        const NONE: u32 = u32::MAX;
+        let mut page_route: Vec<u32> = vec![NONE; pages.len()];
+        let route_of = |page_route: &[u32], i: usize| {
+            Some(page_route[i])
+                .filter(|&r| r != NONE)
+                .map(|r| r as usize)
+        };
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
         // Content files of taxonomy and term pages, by (lang, taxonomy, term key).
         let mut tax_files: HashMap<(String, String, String), usize> = HashMap::new();
@@ -254,7 +261,8 @@ impl Router for HugoRouter {
                             section_route
                                 .insert((pl.lang.to_string(), pl.dirs.join("/")), next_route);
                         }
-                        page_route[i] = Some(next_route);
+                        // Route indices share the page index's bound (see `Route`).
+                        page_route[i] = next_route as u32;
                         next_route += 1;
                         Some(r)
                     }
@@ -264,6 +272,9 @@ impl Router for HugoRouter {
         if let Some(e) = failed {
             return Err(e);
         }
+        // Collected in place, the routes hold the decisions' larger allocation: give the
+        // difference back now, not after the rest of routing has added its own.
+        out.routes.shrink_to_fit();
 
         // Homes and top-level sections exist even without `_index.md`.
         for lang in &langs {
@@ -283,7 +294,7 @@ impl Router for HugoRouter {
         // Whether the last (language, top folder) seen has a section of its own.
         let mut top_memo: Option<(&str, &str, bool)> = None;
         for (i, pl) in placed.iter().enumerate() {
-            if let (Some(r), Some(&top)) = (page_route[i], pl.dirs.first()) {
+            if let (Some(r), Some(&top)) = (route_of(&page_route, i), pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
                 let top_leaf = pl.is_leaf && pl.dirs.len() == 1;
                 if pl.is_branch || top_leaf {
@@ -336,7 +347,9 @@ impl Router for HugoRouter {
         // Roll dates up into the nearest section (home for top-level files).
         let mut parent_memo: Option<(&str, &[&str], Option<usize>)> = None;
         for (i, pl) in placed.iter().enumerate() {
-            let Some(r) = page_route[i] else { continue };
+            let Some(r) = route_of(&page_route, i) else {
+                continue;
+            };
             let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf {
                 &pl.dirs[..pl.dirs.len().saturating_sub(1)]
             } else {
@@ -380,7 +393,9 @@ impl Router for HugoRouter {
             for tax in &site.taxonomies {
                 let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
                 for (i, pl) in placed.iter().enumerate() {
-                    let Some(r) = page_route[i] else { continue };
+                    let Some(r) = route_of(&page_route, i) else {
+                        continue;
+                    };
                     if pl.lang != *lang {
                         continue;
                     }
