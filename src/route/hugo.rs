@@ -20,8 +20,8 @@ pub struct HugoRouter;
 
 /// Where a file sits.
 struct Placed<'a> {
-    /// Folder segments relative to its content root.
-    dirs: Box<[&'a str]>,
+    /// Its folder relative to its content root.
+    dirs: Dirs<'a>,
     /// File stem without the language suffix.
     stem: &'a str,
     /// Borrowed from the file name, its content root, its front matter or the site (owned
@@ -31,6 +31,55 @@ struct Placed<'a> {
     is_branch: bool,
     /// `index` (leaf bundle).
     is_leaf: bool,
+}
+
+/// A file's folder relative to its content root, `/`-joined ("" at the root): a slice of its
+/// path, so placing a file allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Dirs<'a>(&'a str);
+
+impl<'a> Dirs<'a> {
+    fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many folders deep.
+    fn len(self) -> usize {
+        self.iter().count()
+    }
+
+    /// The folder names, outermost first.
+    fn iter(self) -> impl Iterator<Item = &'a str> {
+        self.0.split('/').filter(|d| !d.is_empty())
+    }
+
+    fn first(self) -> Option<&'a str> {
+        self.iter().next()
+    }
+
+    fn last(self) -> Option<&'a str> {
+        self.0.rsplit('/').next().filter(|d| !d.is_empty())
+    }
+
+    fn get(self, k: usize) -> Option<&'a str> {
+        self.iter().nth(k)
+    }
+
+    /// The outermost `depth` folders, `/`-joined.
+    fn prefix(self, depth: usize) -> Dirs<'a> {
+        if depth == 0 {
+            return Dirs("");
+        }
+        match self.0.match_indices('/').nth(depth - 1) {
+            Some((i, _)) => Dirs(&self.0[..i]),
+            None => self,
+        }
+    }
+
+    /// All of it, `/`-joined.
+    fn joined(self) -> &'a str {
+        self.0
+    }
 }
 
 /// What the main pass decides for one content file.
@@ -49,9 +98,9 @@ enum Decision {
 #[derive(Default)]
 struct Memo<'a> {
     /// (content root language, folder, folder is a leaf bundle, folder is below one).
-    leaf: Option<(Option<&'a str>, &'a [&'a str], bool, bool)>,
+    leaf: Option<(Option<&'a str>, Dirs<'a>, bool, bool)>,
     /// (language, folder, branch bundles at and above it).
-    chain: Option<(&'a str, &'a [&'a str], Vec<usize>)>,
+    chain: Option<(&'a str, Dirs<'a>, Vec<usize>)>,
 }
 
 /// The values that decide publishing, after `cascade` has been applied.
@@ -89,13 +138,13 @@ impl Router for HugoRouter {
             .iter()
             .zip(pages)
             .filter(|(pl, _)| pl.is_leaf)
-            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.join("/")))
+            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined().to_string()))
             .collect();
         let branch_dirs: HashMap<(String, String), usize> = placed
             .iter()
             .enumerate()
             .filter(|(_, pl)| pl.is_branch)
-            .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.join("/")), i))
+            .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
             .collect();
 
         let mut out = Routing::default();
@@ -124,12 +173,12 @@ impl Router for HugoRouter {
                 let page = &pages[i];
                 let root_lang = page.file.root_lang();
                 let (own_dir_is_leaf, under_leaf) = match memo.leaf {
-                    Some((r, d, own, under)) if r == root_lang && d == &pl.dirs[..] => (own, under),
+                    Some((r, d, own, under)) if r == root_lang && d == pl.dirs => (own, under),
                     _ if leaf_dirs.is_empty() => (false, false),
                     _ => {
-                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.join("/")));
-                        let under = leaf_ancestor(&leaf_dirs, root_lang, &pl.dirs);
-                        memo.leaf = Some((root_lang, &pl.dirs[..], own, under));
+                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.joined().to_string()));
+                        let under = leaf_ancestor(&leaf_dirs, root_lang, pl.dirs);
+                        memo.leaf = Some((root_lang, pl.dirs, own, under));
                         (own, under)
                     }
                 };
@@ -137,11 +186,11 @@ impl Router for HugoRouter {
                     return Ok(Decision::Skip(Reason::NotAPage));
                 }
                 // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
-                if pl.is_branch
-                    && !pl.dirs.is_empty()
-                    && pl.dirs.len() <= 2
-                    && tax_names.contains(pl.dirs[0])
-                {
+                let taxonomy = (pl.is_branch && pl.dirs.len() <= 2)
+                    .then(|| pl.dirs.first())
+                    .flatten()
+                    .filter(|t| tax_names.contains(t));
+                if let Some(tax) = taxonomy {
                     let term = pl
                         .dirs
                         .get(1)
@@ -149,15 +198,15 @@ impl Router for HugoRouter {
                         .unwrap_or_default();
                     return Ok(Decision::TaxonomyFile(
                         pl.lang.to_string(),
-                        pl.dirs[0].to_string(),
+                        tax.to_string(),
                         term,
                     ));
                 }
                 let chain = match &memo.chain {
-                    Some((l, d, chain)) if *l == pl.lang && *d == &pl.dirs[..] => chain,
+                    Some((l, d, chain)) if *l == pl.lang && *d == pl.dirs => chain,
                     _ => {
                         let chain = branch_chain(pl, &branch_dirs);
-                        &memo.chain.insert((&*pl.lang, &pl.dirs[..], chain)).2
+                        &memo.chain.insert((&*pl.lang, pl.dirs, chain)).2
                     }
                 };
                 let eff = effective(i, pl, pages, placed, chain)?;
@@ -258,8 +307,10 @@ impl Router for HugoRouter {
                         }
                         let pl = &placed[i];
                         if pl.is_branch {
-                            section_route
-                                .insert((pl.lang.to_string(), pl.dirs.join("/")), next_route);
+                            section_route.insert(
+                                (pl.lang.to_string(), pl.dirs.joined().to_string()),
+                                next_route,
+                            );
                         }
                         // Route indices share the page index's bound (see `Route`).
                         page_route[i] = next_route as u32;
@@ -294,7 +345,7 @@ impl Router for HugoRouter {
         // Whether the last (language, top folder) seen has a section of its own.
         let mut top_memo: Option<(&str, &str, bool)> = None;
         for (i, pl) in placed.iter().enumerate() {
-            if let (Some(r), Some(&top)) = (route_of(&page_route, i), pl.dirs.first()) {
+            if let (Some(r), Some(top)) = (route_of(&page_route, i), pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
                 let top_leaf = pl.is_leaf && pl.dirs.len() == 1;
                 if pl.is_branch || top_leaf {
@@ -345,15 +396,15 @@ impl Router for HugoRouter {
         }
 
         // Roll dates up into the nearest section (home for top-level files).
-        let mut parent_memo: Option<(&str, &[&str], Option<usize>)> = None;
+        let mut parent_memo: Option<(&str, Dirs, Option<usize>)> = None;
         for (i, pl) in placed.iter().enumerate() {
             let Some(r) = route_of(&page_route, i) else {
                 continue;
             };
-            let own_dirs: &[&str] = if pl.is_branch || pl.is_leaf {
-                &pl.dirs[..pl.dirs.len().saturating_sub(1)]
+            let own_dirs = if pl.is_branch || pl.is_leaf {
+                pl.dirs.prefix(pl.dirs.len().saturating_sub(1))
             } else {
-                &pl.dirs
+                pl.dirs
             };
             if pl.is_branch && pl.dirs.is_empty() {
                 continue;
@@ -363,7 +414,7 @@ impl Router for HugoRouter {
                 _ => {
                     let p = (0..=own_dirs.len()).rev().find_map(|d| {
                         section_route
-                            .get(&(pl.lang.to_string(), own_dirs[..d].join("/")))
+                            .get(&(pl.lang.to_string(), own_dirs.prefix(d).joined().to_string()))
                             .copied()
                     });
                     parent_memo = Some((&*pl.lang, own_dirs, p));
@@ -506,15 +557,14 @@ impl Router for HugoRouter {
 fn leaf_ancestor(
     leaf_dirs: &HashSet<(Option<&str>, String)>,
     root: Option<&str>,
-    dirs: &[&str],
+    dirs: Dirs,
 ) -> bool {
-    (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs[..d].join("/"))))
+    (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs.prefix(d).joined().to_string())))
 }
 
 fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a> {
     let rel = page.file.rel.as_ref();
-    let mut dirs: Vec<&str> = rel.split('/').collect();
-    let file = dirs.pop().unwrap_or("");
+    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
     let lang: Cow<'a, str> = match suffix {
@@ -528,7 +578,7 @@ fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a
             .into(),
     };
     Placed {
-        dirs: dirs.into_boxed_slice(),
+        dirs: Dirs(dirs),
         stem,
         lang,
         is_branch: stem == "_index",
@@ -538,7 +588,7 @@ fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a
 
 /// The key translations share: the path without language, or `translationKey`.
 fn translation_path(pl: &Placed) -> String {
-    let mut k = pl.dirs.join("/");
+    let mut k = pl.dirs.joined().to_string();
     if !pl.is_branch && !pl.is_leaf {
         k.push('/');
         k.push_str(pl.stem);
@@ -646,7 +696,7 @@ fn page_path(
     let (parent_segs, file_name) = if pl.is_leaf {
         (
             &dir_segs[..dir_segs.len().saturating_sub(1)],
-            pl.dirs.last().copied().unwrap_or(""),
+            pl.dirs.last().unwrap_or(""),
         )
     } else {
         (&dir_segs[..], pl.stem)
@@ -791,7 +841,10 @@ fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec
         .rev()
         .filter_map(|depth| {
             branches
-                .get(&(pl.lang.to_string(), pl.dirs[..depth].join("/")))
+                .get(&(
+                    pl.lang.to_string(),
+                    pl.dirs.prefix(depth).joined().to_string(),
+                ))
                 .copied()
         })
         .collect()
@@ -899,6 +952,31 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
 
 #[cfg(test)]
 mod tests {
+    use super::Dirs;
+
+    #[test]
+    fn dirs_read_like_the_list_of_folders() {
+        let d = Dirs("blog/2024/trip");
+        assert_eq!(
+            (d.len(), d.first(), d.last(), d.get(1)),
+            (3, Some("blog"), Some("trip"), Some("2024"))
+        );
+        assert_eq!(d.iter().collect::<Vec<_>>(), ["blog", "2024", "trip"]);
+        let joined: Vec<&str> = (0..=4).map(|k| d.prefix(k).joined()).collect();
+        assert_eq!(
+            joined,
+            ["", "blog", "blog/2024", "blog/2024/trip", "blog/2024/trip"]
+        );
+        let root = Dirs("");
+        assert!(
+            root.is_empty()
+                && root.iter().count() == 0
+                && root.first().is_none()
+                && root.last().is_none()
+        );
+        assert_eq!(root.prefix(1), root);
+    }
+
     use super::*;
 
     /// Hugo 0.111's output for these slugs under `/:year/:slug/`, and a term under
