@@ -514,3 +514,109 @@ fn a_negative_page_priority_cancels_the_site_default() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), want);
     common::validate_with_xsd(&[path]);
 }
+
+/// Sections Hugo 0.111 hides and what survives them: below a future, draft or expired
+/// section no page is built, and nested sections are not listed but still give their terms;
+/// a section without `_index.md` is named in lower case even with `disablePathToLower`, and a
+/// nested section implies it; a headless bundle's terms are listed; a leaf bundle shadows the
+/// page of the same name; a section `url` ending in a file name gets no slash.
+#[test]
+fn hidden_sections_implicit_sections_headless_terms_and_shadowed_pages() {
+    let d = tempfile::tempdir().unwrap();
+    let fm = |extra: &str| format!("---\ntitle: t\n{extra}---\n");
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisablePathToLower = true\n",
+            ),
+            ("content/fut/_index.md", &fm("date: 2030-01-01\n")),
+            ("content/fut/a.md", &fm("tags: [ta]\n")),
+            ("content/fut/sub/_index.md", &fm("tags: [ts]\n")),
+            ("content/fut/sub/b.md", &fm("tags: [tb]\n")),
+            ("content/fut/nosec/deeper/_index.md", &fm("tags: [td]\n")),
+            ("content/drafty/_index.md", &fm("draft: true\n")),
+            ("content/drafty/inner/_index.md", &fm("categories: [cin]\n")),
+            ("content/drafty/x.md", &fm("")),
+            ("content/old/_index.md", &fm("expiryDate: 2020-01-01\n")),
+            ("content/old/y.md", &fm("tags: [told]\n")),
+            ("content/Misc/deep/er/_index.md", &fm("")),
+            ("content/notes/post.md", &fm("tags: [shadowed]\n")),
+            ("content/notes/post/index.md", &fm("")),
+            ("content/shop/_index.md", &fm("url: /Shop/Index.html\n")),
+            (
+                "content/bund/hl/index.md",
+                &fm("headless: true\ntags: [fromheadless]\n"),
+            ),
+            ("content/bund/page.md", &fm("")),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/Misc/deep/er/",
+            "https://example.org/Shop/Index.html",
+            "https://example.org/bund/",
+            "https://example.org/bund/page/",
+            "https://example.org/categories/",
+            "https://example.org/categories/cin/",
+            "https://example.org/misc/",
+            "https://example.org/notes/",
+            "https://example.org/notes/post/",
+            "https://example.org/tags/",
+            "https://example.org/tags/fromheadless/",
+            "https://example.org/tags/td/",
+            "https://example.org/tags/ts/",
+        ])
+    );
+}
+
+/// Permalink dates as Hugo formats them: year, day of the year and weekday unpadded; a page
+/// without `date` or `publishDate` takes its `lastmod`, and one with none of them Go's zero
+/// time (0001-01-01, a Monday); a pattern without a final `/` ends like one with it.
+#[test]
+fn permalink_dates_are_formatted_as_hugo_formats_them() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n  posts = \"/:year/:yearday/:weekday/:slug\"\n  notes = \"/:year/:month/:day/:monthname/:weekdayname/:title\"\n";
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", config),
+            (
+                "content/posts/a.md",
+                "---\ntitle: A\ndate: 2021-03-04\n---\n",
+            ),
+            ("content/posts/b.md", "---\ntitle: B\n---\n"),
+            (
+                "content/notes/c.md",
+                "---\ntitle: C\nlastmod: 2022-05-06\n---\n",
+            ),
+            ("content/notes/d.md", "---\ntitle: D\n---\n"),
+        ],
+    );
+    let pages = [
+        "https://example.org/1/01/01/january/monday/d",
+        "https://example.org/1/1/1/b",
+        "https://example.org/2021/63/4/a",
+        "https://example.org/2022/05/06/may/friday/c",
+    ];
+    let lists = ["", "categories", "notes", "posts", "tags"];
+    let want = |end: &str| -> BTreeSet<String> {
+        let mut all: BTreeSet<String> = pages.iter().map(|p| format!("{p}{end}")).collect();
+        all.insert("https://example.org/".into());
+        all.extend(
+            lists[1..]
+                .iter()
+                .map(|l| format!("https://example.org/{l}{end}")),
+        );
+        all
+    };
+    assert_eq!(urls(d.path(), "sitemap.xml"), want("/"));
+    write_tree(
+        d.path(),
+        &[("hugo.toml", &format!("uglyURLs = true\n{config}"))],
+    );
+    assert_eq!(urls(d.path(), "sitemap.xml"), want(".html"));
+}

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
+use chrono::{Datelike, NaiveDate};
 use globset::Glob;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -185,6 +186,16 @@ impl Router for HugoRouter {
                 if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
                     return Ok(Decision::Skip(Reason::NotAPage));
                 }
+                // `post.md` beside a leaf bundle `post/index.md`: Hugo keeps the bundle only.
+                if !pl.is_leaf && !pl.is_branch && !leaf_dirs.is_empty() {
+                    let bundle = match pl.dirs.joined() {
+                        "" => pl.stem.to_string(),
+                        d => format!("{d}/{}", pl.stem),
+                    };
+                    if leaf_dirs.contains(&(root_lang, bundle)) {
+                        return Ok(Decision::Skip(Reason::NotAPage));
+                    }
+                }
                 // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
                 let taxonomy = (pl.is_branch && pl.dirs.len() <= 2)
                     .then(|| pl.dirs.first())
@@ -220,6 +231,25 @@ impl Router for HugoRouter {
                 }
                 if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
                     return Ok(Decision::Skip(Reason::Expired));
+                }
+                // Below a draft, future or expired section Hugo 0.111 builds no page; the
+                // sections below it are not rendered either, but their terms still count.
+                let hidden_by = chain.iter().filter(|&&b| b != i).find_map(|&b| {
+                    let sec = &pages[b].fm;
+                    let publish = sec.more().publish_date.or(sec.date);
+                    let expiry = sec.more().expiry_date;
+                    if sec.draft == Some(true) && !s.include_drafts {
+                        Some(Reason::Draft)
+                    } else if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+                        Some(Reason::Future)
+                    } else if expiry.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+                        Some(Reason::Expired)
+                    } else {
+                        None
+                    }
+                });
+                if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
+                    return Ok(Decision::Skip(reason));
                 }
                 if pl.is_leaf && eff.headless {
                     return Ok(Decision::Headless);
@@ -257,7 +287,9 @@ impl Router for HugoRouter {
                 );
                 let not_listed =
                     matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
-                let unlisted = if not_rendered || not_listed {
+                let unlisted = if let Some(reason) = hidden_by {
+                    Some(reason)
+                } else if not_rendered || not_listed {
                     // Hugo still counts these pages' dates in their sections.
                     Some(Reason::NotRendered)
                 } else if eff.sitemap_exclude {
@@ -346,9 +378,11 @@ impl Router for HugoRouter {
         let mut top_memo: Option<(&str, &str, bool)> = None;
         for (i, pl) in placed.iter().enumerate() {
             if let (Some(r), Some(top)) = (route_of(&page_route, i), pl.dirs.first()) {
-                // A top-level leaf bundle (`content/about/index.md`) is a page, not a section.
-                let top_leaf = pl.is_leaf && pl.dirs.len() == 1;
-                if pl.is_branch || top_leaf {
+                // A top-level leaf bundle (`content/about/index.md`) is a page, not a section;
+                // a top-level `_index.md` is the section itself. A nested section implies its
+                // top-level one, as a page does.
+                let top_level = pl.dirs.len() == 1;
+                if (pl.is_leaf || pl.is_branch) && top_level {
                     continue;
                 }
                 let has_section = match top_memo {
@@ -380,7 +414,9 @@ impl Router for HugoRouter {
         }
         for ((lang, top), _) in implicit {
             let prefix = lang_prefix(site, &lang, multilingual);
-            let seg = sanitize(&top, site);
+            // Hugo names a section without `_index.md` by its lower-cased key, even with
+            // `disablePathToLower` (one with `_index.md` keeps its folder's case).
+            let seg = sanitize(&top, site).to_lowercase();
             let path = if site.ugly_urls {
                 format!("{prefix}/{seg}.html")
             } else {
@@ -444,9 +480,11 @@ impl Router for HugoRouter {
             for tax in &site.taxonomies {
                 let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
                 for (i, pl) in placed.iter().enumerate() {
-                    let Some(r) = route_of(&page_route, i) else {
+                    // A headless bundle has no URL, but Hugo still lists its terms.
+                    let r = route_of(&page_route, i);
+                    if r.is_none() && headless.binary_search(&i).is_err() {
                         continue;
-                    };
+                    }
                     if pl.lang != *lang {
                         continue;
                     }
@@ -454,7 +492,7 @@ impl Router for HugoRouter {
                         for v in taxon.terms {
                             let k = term_key(v, site);
                             if !k.is_empty() {
-                                terms.entry(k).or_default().push(r);
+                                terms.entry(k).or_default().extend(r);
                             }
                         }
                     }
@@ -618,6 +656,12 @@ fn sanitize(s: &str, site: &SiteConfig) -> String {
 }
 
 /// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
+/// Go's zero time's date, 0001-01-01: what Hugo's permalinks use for a page without a date.
+const GO_ZERO_DATE: NaiveDate = match NaiveDate::from_ymd_opt(1, 1, 1) {
+    Some(d) => d,
+    None => NaiveDate::MIN,
+};
+
 fn go_lower(s: &str) -> String {
     s.chars()
         .map(|c| c.to_lowercase().next().unwrap_or(c))
@@ -667,9 +711,12 @@ fn page_path(
                 .filter(|s| !s.is_empty())
                 .map(|s| sanitize(s, site))
                 .collect();
-            // Like a page's, an absolute section `url` takes no language prefix.
+            // Like a page's, an absolute section `url` takes no language prefix; and like a
+            // page's, one ending in a file name (`/a/b.html`) gets no slash after it.
             let prefix = if url.starts_with('/') { "" } else { &prefix };
-            return Ok(format!("{prefix}/{}/", segs.join("/")));
+            let file = segs.last().is_some_and(|s| s.contains('.'));
+            let slash = if file { "" } else { "/" };
+            return Ok(format!("{prefix}/{}{slash}", segs.join("/")));
         }
         // A page's `url` is taken as written; without a leading slash it is language-relative.
         let mut p = if url.starts_with('/') {
@@ -721,10 +768,12 @@ fn page_path(
             site,
         )
         .map_err(|m| Error::input(page.file.path(), None, m))?;
-        let p = if ugly && expanded.ends_with('/') && expanded.len() > 1 {
-            format!("{}.html", &expanded[..expanded.len() - 1])
-        } else {
-            expanded
+        // A pattern with or without a final `/` ends alike: `/` or, ugly, `.html`.
+        let bare = expanded.trim_end_matches('/');
+        let p = match (bare.is_empty(), ugly) {
+            (true, _) => "/".to_string(),
+            (false, true) => format!("{bare}.html"),
+            (false, false) => format!("{bare}/"),
         };
         return Ok(format!("{prefix}{p}"));
     }
@@ -748,7 +797,14 @@ fn expand_page_permalink(
     dir_segs: &[String],
     site: &SiteConfig,
 ) -> std::result::Result<String, String> {
-    let date = page.fm.date.or(page.fm.more().publish_date);
+    // Hugo's page date: `date`, else `publishDate`, else `lastmod`; a page with none has Go's
+    // zero time, 0001-01-01 (a Monday), so `:year` gives `1` (Hugo formats it unpadded).
+    let date = page
+        .fm
+        .date
+        .or(page.fm.more().publish_date)
+        .or(page.fm.updated)
+        .map_or(GO_ZERO_DATE, |d| d.date());
     let title_slug = page
         .fm
         .more()
@@ -768,21 +824,15 @@ fn expand_page_permalink(
                 .find(|c: char| !c.is_ascii_alphanumeric())
                 .map_or(rest.len(), |e| pos + 1 + e);
             let token = &rest[pos + 1..tok_end];
-            let need_date = || {
-                date.ok_or_else(|| {
-                    format!(
-                        "the permalink pattern '{pattern}' uses :{token} but the page has no date"
-                    )
-                })
-            };
+            // As Hugo formats them: year, day of the year and weekday number unpadded.
             let value = match token {
-                "year" => need_date()?.date().format("%Y").to_string(),
-                "month" => need_date()?.date().format("%m").to_string(),
-                "monthname" => go_lower(&need_date()?.date().format("%B").to_string()),
-                "day" => need_date()?.date().format("%d").to_string(),
-                "yearday" => need_date()?.date().format("%j").to_string(),
-                "weekday" => need_date()?.date().format("%w").to_string(),
-                "weekdayname" => go_lower(&need_date()?.date().format("%A").to_string()),
+                "year" => date.year().to_string(),
+                "month" => date.format("%m").to_string(),
+                "monthname" => go_lower(&date.format("%B").to_string()),
+                "day" => date.format("%d").to_string(),
+                "yearday" => date.ordinal().to_string(),
+                "weekday" => date.weekday().num_days_from_sunday().to_string(),
+                "weekdayname" => go_lower(&date.format("%A").to_string()),
                 "slug" => slug.map(str::to_string).unwrap_or_else(|| {
                     if title_slug.is_empty() {
                         sanitize(file_name, site)
@@ -876,10 +926,6 @@ fn effective(
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
     for &b in chain {
-        // A draft section takes its whole subtree with it.
-        if pages[b].fm.draft == Some(true) {
-            e.draft = true;
-        }
         for c in &pages[b].fm.more().cascade {
             if !cascade_targets(c, pl, &pages[i].file.rel, &placed[b])? {
                 continue;

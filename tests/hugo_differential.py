@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Differential check against a real Hugo: random small Hugo sites, each built by `hugo` and by
+sitemapgen, and their sitemaps' URL sets compared (XML-unescaped, percent-decoded).
+
+    cargo build --release
+    python3 tests/hugo_differential.py 0 200      # seeds 0..199; needs `hugo` on PATH
+
+The sites mix sections with and without `_index.md`, leaf and headless bundles, drafts, past
+and future dates, expiry dates, `slug`, `url`, tags and categories, cascades, `_build`,
+`uglyURLs`, `disablePathToLower` and `[permalinks]`, over names with spaces, accents and
+capitals. Sites that differ are kept in WORK (default a temporary folder) and printed with the
+URLs only Hugo lists and only sitemapgen lists; the exit status is 1 when any differs. Not run
+by CI (it needs Hugo); written against Hugo 0.111.3, where 450 seeds gave no difference.
+Deliberate differences are never generated: `sitemap.disable`, `_build.render = "link"`,
+`build` without the underscore, `%XX` in names, and two files claiming one URL (an error here).
+"""
+import os, random, subprocess, shutil, sys, re, urllib.parse, html, tempfile
+HERE = os.path.dirname(os.path.abspath(__file__))
+SG = os.environ.get("SITEMAPGEN", os.path.join(HERE, "..", "target", "release", "sitemapgen"))
+WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="hugo-diff-")
+WORDS=["alpha","Beta","gamma","délta","eps ilon","zeta","Eta_x","theta","iota","kappa-k","lambda","Mu"]
+def locs(path):
+    if not os.path.exists(path): return None
+    x=open(path,encoding="utf-8").read()
+    out=set()
+    for m in re.finditer(r"<loc>(.*?)</loc>",x):
+        u=html.unescape(m.group(1))
+        out.add(urllib.parse.unquote(u))
+    return out
+def fm(d, style):
+    # YAML front matter
+    lines=["---"]
+    for k,v in d.items():
+        if isinstance(v,bool): lines.append(f"{k}: {'true' if v else 'false'}")
+        elif isinstance(v,list):
+            q='"'
+            items=', '.join(q+x+q for x in v)
+            lines.append(f"{k}: [{items}]")
+        elif isinstance(v,dict):
+            lines.append(f"{k}:")
+            for kk,vv in v.items():
+                if isinstance(vv,dict):
+                    lines.append(f"  {kk}:")
+                    for k3,v3 in vv.items(): lines.append(f"    {k3}: {v3}")
+                else: lines.append(f"  {kk}: {vv}")
+        else: lines.append(f"{k}: {v}")
+    lines.append("---")
+    return "\n".join(lines)+"\nbody\n"
+def gen(seed, d):
+    r=random.Random(seed)
+    cfg=['baseURL = "https://example.org/"', 'title = "x"']
+    if r.random()<0.3: cfg.append("uglyURLs = true")
+    if r.random()<0.2: cfg.append("disablePathToLower = true")
+    if r.random()<0.3:
+        pats=r.choice([':year/:month/:slug/', '/:section/:title/', '/x/:filename/', '/:year/:slug', '/posts/:title'])
+        cfg.append(f'[permalinks]\n  posts = "{pats}"')
+    open(os.path.join(d,"hugo.toml"),"w").write("\n".join(cfg)+"\n")
+    secs=["posts","docs","notes","Misc"]
+    n=r.randint(3,14)
+    made=set()
+    for i in range(n):
+        sec=r.choice(secs+[""])
+        sub=r.choice(["","","sub","Deep/er"])
+        name=r.choice(WORDS)+str(r.randint(0,3))
+        kind=r.random()
+        parts=[p for p in [sec,sub] if p]
+        if kind<0.2:
+            rel=os.path.join(*(parts+[name,"index.md"]))
+        elif kind<0.3 and parts:
+            rel=os.path.join(*(parts+["_index.md"]))
+        else:
+            rel=os.path.join(*(parts+[name+".md"]))
+        if rel in made: continue
+        made.add(rel)
+        f={"title": '"'+r.choice(WORDS)+' '+str(i)+'"'}
+        x=r.random()
+        if x<0.5: f["date"]=r.choice(["2021-03-04","2022-11-30T10:00:00Z","2030-01-01","2019-07-07T23:30:00+05:00"])
+        if r.random()<0.1: f["draft"]=True
+        if r.random()<0.1: f["expiryDate"]=r.choice(["2020-01-01","2035-01-01"])
+        if r.random()<0.1: f["publishDate"]=r.choice(["2020-01-01","2035-01-01"])
+        if r.random()<0.15: f["slug"]='"'+r.choice(WORDS)+'"'
+        if r.random()<0.07: f["url"]='"'+r.choice(["/custom/"+name+"/","custom-"+name,"/a/b.html"])+'"'
+        if r.random()<0.3: f["tags"]=[r.choice(WORDS) for _ in range(r.randint(1,2))]
+        if r.random()<0.1: f["categories"]=[r.choice(WORDS)]
+        if rel.endswith("index.md") and not rel.endswith("_index.md") and r.random()<0.15: f["headless"]=True
+        if rel.endswith("_index.md") and r.random()<0.3:
+            f["cascade"]={"_build":{"list":"never"}} if r.random()<0.5 else {"draft":"true"}
+        if r.random()<0.08: f["_build"]={"render":"never"} if r.random()<0.5 else {"list":"never"}
+        p=os.path.join(d,"content",rel)
+        os.makedirs(os.path.dirname(p),exist_ok=True)
+        open(p,"w").write(fm(f,"yaml"))
+def run(seed):
+    d=os.path.join(WORK, f"s{seed}")
+    shutil.rmtree(d,ignore_errors=True); os.makedirs(d)
+    gen(seed,d)
+    h=subprocess.run(["hugo","--quiet","-s",d,"-d",d+"/public"],capture_output=True,text=True)
+    if h.returncode!=0: return ("hugo-fail",h.stderr[:300])
+    s=subprocess.run([SG,"--site",d,"--output",d+"/out","--quiet"],capture_output=True,text=True)
+    if s.returncode!=0: return ("sg-fail",s.stderr[:500])
+    a=locs(d+"/public/sitemap.xml"); b=locs(d+"/out/sitemap.xml")
+    if a!=b: return ("diff", sorted(a-b), sorted(b-a))
+    shutil.rmtree(d)
+    return None
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    bad = 0
+    for seed in range(int(sys.argv[1]), int(sys.argv[2])):
+        res = run(seed)
+        if res:
+            bad += 1
+            print(seed, res)
+    print(f"{bad} of {int(sys.argv[2]) - int(sys.argv[1])} sites differ (kept in {WORK})")
+    sys.exit(1 if bad else 0)
