@@ -79,6 +79,11 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
     let ignored = glob_set(&opts.ignored_absolute, origin)?;
     let mut out = Vec::new();
     for root in roots {
+        // A language's own `contentDir` may not exist yet (nothing translated): Hugo builds
+        // that language with no pages, and so do we. The site's content folder must exist.
+        if root.lang.is_some() && !root.dir.exists() {
+            continue;
+        }
         if !root.dir.is_dir() {
             return Err(Error::config(
                 origin,
@@ -303,6 +308,30 @@ mod tests {
             ignored_absolute: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
+    }
+
+    #[test]
+    fn a_missing_language_content_dir_is_empty() {
+        let d = tree(&["en/a.md"]);
+        let roots = [
+            ContentRoot {
+                dir: d.path().join("en"),
+                lang: Some("en".into()),
+            },
+            ContentRoot {
+                dir: d.path().join("fr"),
+                lang: Some("fr".into()),
+            },
+        ];
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+            ignored_absolute: vec![],
+        };
+        let files = scan(&roots, &opts, Path::new("hugo.toml")).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!((&*files[0].rel, files[0].root_lang()), ("a.md", Some("en")));
     }
 
     #[test]

@@ -1,24 +1,50 @@
 #!/usr/bin/env python3
 """Differential check against a real Hugo: random small Hugo sites, each built by `hugo` and by
-sitemapgen, and their sitemaps' URL sets compared (XML-unescaped, percent-decoded).
+sitemapgen, and their sitemaps compared.
 
     cargo build --release
     python3 tests/hugo_differential.py 0 200      # seeds 0..199; needs `hugo` on PATH
 
 The sites mix sections with and without `_index.md`, leaf and headless bundles, drafts, past
-and future dates, expiry dates, `slug`, `url`, tags and categories, cascades, `_build`,
-`uglyURLs`, `disablePathToLower` and `[permalinks]`, over names with spaces, accents and
-capitals. Sites that differ are kept in WORK (default a temporary folder) and printed with the
-URLs only Hugo lists and only sitemapgen lists; the exit status is 1 when any differs. Not run
-by CI (it needs Hugo); written against Hugo 0.111.3, where 450 seeds gave no difference.
-Deliberate differences are never generated: `sitemap.disable`, `_build.render = "link"`,
-`build` without the underscore, `%XX` in names, and two files claiming one URL (an error here).
+and future dates, expiry dates, `slug`, `url`, `lastmod`, tags and categories, cascades,
+`_build`, `sitemap` priority and changefreq (per page and per site), `uglyURLs`,
+`disablePathToLower`, `[permalinks]`, and two or three languages (file suffixes or a
+`contentDir` each, `defaultContentLanguageInSubdir`, `translationKey`), over names with
+spaces, accents and capitals. It compares the URL sets (XML-unescaped, percent-decoded; Hugo's
+per-language sitemaps together) and, for regular pages, lastmod (as an instant), changefreq
+and priority. List pages' lastmod is left out: it follows our own roll-up rule (the newest
+date below), which Hugo's does not (its home ignores top-level pages). So is a future lastmod,
+which we write as today. FIELDS=0 compares URLs only.
+
+Sites that differ are kept in WORK (default a temporary folder) and printed; the exit status is
+1 when any differs. Not run by CI (it needs Hugo); written against Hugo 0.111.3, where 300
+seeds gave no difference. Deliberate differences are never generated: `sitemap.disable`,
+`_build.render = "link"`, `build` without the underscore, `%XX` in names, and two files
+claiming one URL (an error here; Hugo lists the URL twice).
 """
 import os, random, subprocess, shutil, sys, re, urllib.parse, html, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SG = os.environ.get("SITEMAPGEN", os.path.join(HERE, "..", "target", "release", "sitemapgen"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="hugo-diff-")
 WORDS=["alpha","Beta","gamma","délta","eps ilon","zeta","Eta_x","theta","iota","kappa-k","lambda","Mu"]
+def fields(path):
+    """loc -> (lastmod as a UTC instant, changefreq, priority) for every <url>."""
+    import datetime
+    out={}
+    if not os.path.exists(path): return out
+    x=open(path,encoding="utf-8").read()
+    for block in x.split("<url>")[1:]:
+        def get(tag):
+            m=re.search(f"<{tag}>(.*?)</{tag}>",block)
+            return m.group(1) if m else None
+        loc=urllib.parse.unquote(html.unescape(get("loc")))
+        lm=get("lastmod")
+        if lm:
+            if len(lm)==10: lm+="T00:00:00+00:00"
+            lm=datetime.datetime.fromisoformat(lm.replace("Z","+00:00")).astimezone(datetime.timezone.utc).isoformat()
+        pr=get("priority")
+        out[loc]=(lm,get("changefreq"),float(pr) if pr else None)
+    return out
 def locs(path):
     if not os.path.exists(path): return None
     x=open(path,encoding="utf-8").read()
@@ -49,11 +75,26 @@ def fm(d, style):
 def gen(seed, d):
     r=random.Random(seed)
     cfg=['baseURL = "https://example.org/"', 'title = "x"']
+    multi = r.random()<0.6
+    if multi:
+        cfg.append('defaultContentLanguage = "en"')
+        if r.random()<0.4: cfg.append('defaultContentLanguageInSubdir = true')
     if r.random()<0.3: cfg.append("uglyURLs = true")
     if r.random()<0.2: cfg.append("disablePathToLower = true")
+    site_sitemap = r.random()<0.3
     if r.random()<0.3:
         pats=r.choice([':year/:month/:slug/', '/:section/:title/', '/x/:filename/', '/:year/:slug', '/posts/:title'])
         cfg.append(f'[permalinks]\n  posts = "{pats}"')
+    langs=["en"]
+    if multi:
+        langs=["en","fr"]+(["de"] if r.random()<0.5 else [])
+        sep_dirs = r.random()<0.3
+        for k,l in enumerate(langs):
+            cfg.append(f"[languages.{l}]\n  weight = {k+1}" + (f'\n  contentDir = "content_{l}"' if sep_dirs else ""))
+    else:
+        sep_dirs=False
+    if site_sitemap:
+        cfg.append('[sitemap]\n  changefreq = "monthly"\n  priority = 0.5')
     open(os.path.join(d,"hugo.toml"),"w").write("\n".join(cfg)+"\n")
     secs=["posts","docs","notes","Misc"]
     n=r.randint(3,14)
@@ -79,14 +120,29 @@ def gen(seed, d):
         if r.random()<0.1: f["expiryDate"]=r.choice(["2020-01-01","2035-01-01"])
         if r.random()<0.1: f["publishDate"]=r.choice(["2020-01-01","2035-01-01"])
         if r.random()<0.15: f["slug"]='"'+r.choice(WORDS)+'"'
-        if r.random()<0.07: f["url"]='"'+r.choice(["/custom/"+name+"/","custom-"+name,"/a/b.html"])+'"'
+        if r.random()<0.07: f["url"]='"'+r.choice(["/custom/"+name+"/","custom-"+name,f"/a/b{i}.html"])+'"'
         if r.random()<0.3: f["tags"]=[r.choice(WORDS) for _ in range(r.randint(1,2))]
         if r.random()<0.1: f["categories"]=[r.choice(WORDS)]
         if rel.endswith("index.md") and not rel.endswith("_index.md") and r.random()<0.15: f["headless"]=True
         if rel.endswith("_index.md") and r.random()<0.3:
             f["cascade"]={"_build":{"list":"never"}} if r.random()<0.5 else {"draft":"true"}
         if r.random()<0.08: f["_build"]={"render":"never"} if r.random()<0.5 else {"list":"never"}
-        p=os.path.join(d,"content",rel)
+        if r.random()<0.15:
+            sm={}
+            if r.random()<0.7: sm["changefreq"]=r.choice(["weekly","daily","yearly"])
+            if r.random()<0.7: sm["priority"]=r.choice(["0.3","0.8","1.0","-1"])
+            if sm: f["sitemap"]=sm
+        if r.random()<0.05: f["lastmod"]=r.choice(["2023-08-09","2024-01-02T03:04:05+01:00"])
+        root="content"
+        if multi:
+            l=r.choice(langs)
+            if sep_dirs:
+                root="content_"+l
+            elif l!="en" or r.random()<0.2:
+                base,ext=os.path.splitext(rel)
+                rel=base+"."+l+ext
+            if r.random()<0.1: f["translationKey"]='"k'+str(r.randint(0,2))+'"'
+        p=os.path.join(d,root,rel)
         os.makedirs(os.path.dirname(p),exist_ok=True)
         open(p,"w").write(fm(f,"yaml"))
 def run(seed):
@@ -97,8 +153,37 @@ def run(seed):
     if h.returncode!=0: return ("hugo-fail",h.stderr[:300])
     s=subprocess.run([SG,"--site",d,"--output",d+"/out","--quiet"],capture_output=True,text=True)
     if s.returncode!=0: return ("sg-fail",s.stderr[:500])
-    a=locs(d+"/public/sitemap.xml"); b=locs(d+"/out/sitemap.xml")
+    a=set()
+    for root,_,files in os.walk(d+"/public"):
+        for f in files:
+            if f=="sitemap.xml":
+                got=locs(os.path.join(root,f))
+                a|={u for u in got if not u.endswith("/sitemap.xml")}
+    b=locs(d+"/out/sitemap.xml")
     if a!=b: return ("diff", sorted(a-b), sorted(b-a))
+    if os.environ.get("FIELDS", "1") != "0":
+        fa={}
+        for root,_,files in os.walk(d+"/public"):
+            for f in files:
+                if f=="sitemap.xml": fa.update(fields(os.path.join(root,f)))
+        fb=fields(d+"/out/sitemap.xml")
+        # Only regular pages: list pages' lastmod follows our own roll-up rule (the newest
+        # date below), which Hugo does not (its home ignores top-level pages).
+        lst=subprocess.run([SG,"list","--site",d],capture_output=True,text=True).stdout
+        pages=set()
+        for line in lst.splitlines():
+            cols=line.split("\t")
+            if len(cols)>=6 and cols[5] not in ("-","") and "/_index" not in cols[5]:
+                pages.add(urllib.parse.unquote(cols[0]))
+        import datetime
+        today=datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+        def same(h, o):
+            # A future lastmod is written as today here (never a future date), as-is by Hugo.
+            if h[0] and o[0] and h[0][:10] > today and o[0][:10] == today:
+                return h[1:] == o[1:]
+            return h == o
+        bad=[(k,fa[k],fb[k]) for k in sorted(fb) if k in fa and k in pages and not same(fa[k],fb[k])]
+        if bad: return ("fields", bad[:6])
     shutil.rmtree(d)
     return None
 if __name__ == "__main__":

@@ -620,3 +620,44 @@ fn permalink_dates_are_formatted_as_hugo_formats_them() {
     );
     assert_eq!(urls(d.path(), "sitemap.xml"), want(".html"));
 }
+
+/// A headless bundle is not listed, but Hugo counts its date in the sections above it (as it
+/// does a `render = never` page's), and its terms are listed. A language whose `contentDir`
+/// does not exist yet just has no pages.
+#[test]
+fn headless_bundles_date_their_sections_and_missing_language_dirs_are_empty() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n  contentDir = \"content\"\n[languages.fr]\n  weight = 2\n  contentDir = \"content_fr\"\n",
+            ),
+            ("content/sec/p.md", "---\ntitle: p\ndate: 2020-01-01\n---\n"),
+            (
+                "content/sec/deep/index.md",
+                "---\ntitle: d\ndate: 2022-02-02\nheadless: true\ntags: [hl]\n---\n",
+            ),
+        ],
+    );
+    let (out, _) = build_into(d.path());
+    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let lastmod_of = |loc: &str| {
+        let at = xml.find(&format!("<loc>{loc}</loc>")).unwrap();
+        let rest = &xml[at..xml[at..].find("</url>").unwrap() + at];
+        rest.split("<lastmod>").nth(1).map(|l| l[..10].to_string())
+    };
+    assert_eq!(
+        lastmod_of("https://example.org/sec/").as_deref(),
+        Some("2022-02-02")
+    );
+    assert_eq!(
+        lastmod_of("https://example.org/sec/p/").as_deref(),
+        Some("2020-01-01")
+    );
+    let locs = url_locs(&xml);
+    assert!(locs.contains("https://example.org/tags/hl/"), "{locs:?}");
+    assert!(!locs.iter().any(|l| l.contains("/deep/")), "{locs:?}");
+    assert!(locs.contains("https://example.org/fr/"), "{locs:?}");
+}

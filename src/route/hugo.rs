@@ -87,8 +87,6 @@ impl<'a> Dirs<'a> {
 enum Decision {
     /// No URL, for this reason.
     Skip(Reason),
-    /// A headless bundle: no URL, but its folder is still a section.
-    Headless,
     /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key).
     TaxonomyFile(String, String, String),
     /// A URL, with the reason it is built but not listed, if it is not.
@@ -160,8 +158,6 @@ impl Router for HugoRouter {
         let mut section_route: HashMap<(String, String), usize> = HashMap::new();
         // Content files of taxonomy and term pages, by (lang, taxonomy, term key).
         let mut tax_files: HashMap<(String, String, String), usize> = HashMap::new();
-        // Headless bundles are not rendered but still make their top-level folder a section.
-        let mut headless: Vec<usize> = Vec::new();
 
         // Each file's fate is decided on every core (files of one folder come together, so
         // each task looks its folder up once), then the results are assembled in order.
@@ -251,9 +247,8 @@ impl Router for HugoRouter {
                 if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
                     return Ok(Decision::Skip(reason));
                 }
-                if pl.is_leaf && eff.headless {
-                    return Ok(Decision::Headless);
-                }
+                // A headless bundle is not rendered, but Hugo counts its dates and terms.
+                let headless = pl.is_leaf && eff.headless;
                 let kind = if pl.is_branch {
                     if pl.dirs.is_empty() {
                         Kind::Home
@@ -289,7 +284,7 @@ impl Router for HugoRouter {
                     matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
                 let unlisted = if let Some(reason) = hidden_by {
                     Some(reason)
-                } else if not_rendered || not_listed {
+                } else if not_rendered || not_listed || headless {
                     // Hugo still counts these pages' dates in their sections.
                     Some(Reason::NotRendered)
                 } else if eff.sitemap_exclude {
@@ -319,14 +314,6 @@ impl Router for HugoRouter {
                     }
                     Ok(Decision::Skip(reason)) => {
                         out.excluded.push(Excluded { page: i, reason });
-                        None
-                    }
-                    Ok(Decision::Headless) => {
-                        headless.push(i);
-                        out.excluded.push(Excluded {
-                            page: i,
-                            reason: Reason::NotRendered,
-                        });
                         None
                     }
                     Ok(Decision::TaxonomyFile(lang, tax, term)) => {
@@ -403,15 +390,6 @@ impl Router for HugoRouter {
                 }
             }
         }
-        for &i in &headless {
-            let pl = &placed[i];
-            if let Some(top) = pl.dirs.first().filter(|_| pl.dirs.len() > 1) {
-                let key = (pl.lang.to_string(), top.to_string());
-                if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
-                    implicit.entry(key).or_default();
-                }
-            }
-        }
         for ((lang, top), _) in implicit {
             let prefix = lang_prefix(site, &lang, multilingual);
             // Hugo names a section without `_index.md` by its lower-cased key, even with
@@ -480,11 +458,9 @@ impl Router for HugoRouter {
             for tax in &site.taxonomies {
                 let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
                 for (i, pl) in placed.iter().enumerate() {
-                    // A headless bundle has no URL, but Hugo still lists its terms.
-                    let r = route_of(&page_route, i);
-                    if r.is_none() && headless.binary_search(&i).is_err() {
+                    let Some(r) = route_of(&page_route, i) else {
                         continue;
-                    }
+                    };
                     if pl.lang != *lang {
                         continue;
                     }
@@ -492,7 +468,7 @@ impl Router for HugoRouter {
                         for v in taxon.terms {
                             let k = term_key(v, site);
                             if !k.is_empty() {
-                                terms.entry(k).or_default().extend(r);
+                                terms.entry(k).or_default().push(r);
                             }
                         }
                     }
