@@ -10,7 +10,8 @@ and future dates, expiry dates, `slug`, `url`, `lastmod`, tags and categories, c
 `_build`, `sitemap` priority and changefreq (per page and per site), `uglyURLs`,
 `disablePathToLower`, `[permalinks]`, and two or three languages (file suffixes or a
 `contentDir` each, `defaultContentLanguageInSubdir`, `translationKey`), over names with
-spaces, accents and capitals. It compares the URL sets (XML-unescaped, percent-decoded; Hugo's
+spaces, accents and capitals (NAMES=punctuation: `+ . & ' # @ , ; = ~ ( ) [ ]` and CJK too).
+It compares the URL sets (XML-unescaped, percent-decoded; Hugo's
 per-language sitemaps together) and, for regular pages, lastmod (as an instant), changefreq
 and priority. List pages' lastmod is left out: it follows our own roll-up rule (the newest
 date below), which Hugo's does not (its home ignores top-level pages). So is a future lastmod,
@@ -27,6 +28,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SG = os.environ.get("SITEMAPGEN", os.path.join(HERE, "..", "target", "release", "sitemapgen"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="hugo-diff-")
 WORDS=["alpha","Beta","gamma","délta","eps ilon","zeta","Eta_x","theta","iota","kappa-k","lambda","Mu"]
+# NAMES=punctuation: names, titles and terms full of the characters paths and URLs treat apart.
+if os.environ.get("NAMES") == "punctuation":
+    WORDS=["C++","node.js","R&D","über","日本語","a b","Tom's","x_y","Hello World","MiXeD","dash-ed",
+           "dot.ted","plus+","hash#tag","at@x","comma,x","semi;x","eq=x","tilde~x","(paren)","[brack]"]
 def fields(path):
     """loc -> (lastmod as a UTC instant, changefreq, priority) for every <url>."""
     import datetime

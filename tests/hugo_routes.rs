@@ -661,3 +661,39 @@ fn headless_bundles_date_their_sections_and_missing_language_dirs_are_empty() {
     assert!(!locs.iter().any(|l| l.contains("/deep/")), "{locs:?}");
     assert!(locs.contains("https://example.org/fr/"), "{locs:?}");
 }
+
+/// A leaf bundle shadows only the page of its own language and name: `post.fr.md` beside an
+/// English `post/index.md` is the French page (Hugo 0.111.3 lists both).
+#[test]
+fn a_leaf_bundle_shadows_only_its_own_languages_page() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n[languages.fr]\n  weight = 2\n",
+            ),
+            ("content/docs/post/index.md", "---\ntitle: en bundle\n---\n"),
+            ("content/docs/post.fr.md", "---\ntitle: fr page\n---\n"),
+            ("content/docs/other.md", "---\ntitle: en page\n---\n"),
+            ("content/docs/other/index.md", "---\ntitle: en bundle\n---\n"),
+        ],
+    );
+    let got = urls(d.path(), "sitemap.xml");
+    let docs: Vec<&str> = got
+        .iter()
+        .map(String::as_str)
+        .filter(|u| u.contains("/docs/"))
+        .collect();
+    assert_eq!(
+        docs,
+        [
+            "https://example.org/docs/",
+            "https://example.org/docs/other/",
+            "https://example.org/docs/post/",
+            "https://example.org/fr/docs/",
+            "https://example.org/fr/docs/post/",
+        ]
+    );
+}

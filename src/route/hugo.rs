@@ -139,6 +139,12 @@ impl Router for HugoRouter {
             .filter(|(pl, _)| pl.is_leaf)
             .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined().to_string()))
             .collect();
+        // Leaf bundles by (language, folder): each shadows a page of its language and name.
+        let leaf_langs: HashSet<(&str, &str)> = placed
+            .iter()
+            .filter(|pl| pl.is_leaf)
+            .map(|pl| (&*pl.lang, pl.dirs.joined()))
+            .collect();
         let branch_dirs: HashMap<(String, String), usize> = placed
             .iter()
             .enumerate()
@@ -182,13 +188,14 @@ impl Router for HugoRouter {
                 if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
                     return Ok(Decision::Skip(Reason::NotAPage));
                 }
-                // `post.md` beside a leaf bundle `post/index.md`: Hugo keeps the bundle only.
-                if !pl.is_leaf && !pl.is_branch && !leaf_dirs.is_empty() {
+                // `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps
+                // the bundle only.
+                if !pl.is_leaf && !pl.is_branch && !leaf_langs.is_empty() {
                     let bundle = match pl.dirs.joined() {
                         "" => pl.stem.to_string(),
                         d => format!("{d}/{}", pl.stem),
                     };
-                    if leaf_dirs.contains(&(root_lang, bundle)) {
+                    if leaf_langs.contains(&(&*pl.lang, bundle.as_str())) {
                         return Ok(Decision::Skip(Reason::NotAPage));
                     }
                 }
