@@ -7,8 +7,9 @@ sitemapgen, and their sitemaps compared.
 
 The sites mix sections with and without `_index.md`, leaf and headless bundles, drafts, past
 and future dates, expiry dates, `slug`, `url`, `lastmod`, tags and categories, cascades,
-`_build`, `sitemap` priority and changefreq (per page and per site), `uglyURLs`,
-`disablePathToLower`, `[permalinks]`, and two or three languages (file suffixes or a
+`_build`, `aliases`, `sitemap` priority and changefreq (per page and per site), `uglyURLs`,
+`disablePathToLower`, `removePathAccents`, `disableKinds`, custom `[taxonomies]`, page and
+term `[permalinks]`, and two or three languages (file suffixes or a
 `contentDir` each, `defaultContentLanguageInSubdir`, `translationKey`), over names with
 spaces, accents and capitals (NAMES=punctuation: `+ . & ' # @ , ; = ~ ( ) [ ]` and CJK too).
 It compares the URL sets (XML-unescaped, percent-decoded; Hugo's
@@ -86,6 +87,12 @@ def gen(seed, d):
         if r.random()<0.4: cfg.append('defaultContentLanguageInSubdir = true')
     if r.random()<0.3: cfg.append("uglyURLs = true")
     if r.random()<0.2: cfg.append("disablePathToLower = true")
+    if r.random()<0.2: cfg.append("removePathAccents = true")
+    if r.random()<0.3:
+        kinds=[k for k in ["section","taxonomy","term","home","RSS"] if r.random()<0.35]
+        cfg.append("disableKinds = [" + ", ".join('"'+k+'"' for k in kinds) + "]")
+        if "taxonomy" in kinds: cfg.append('ignoreErrors = ["error-disable-taxonomy"]')
+    tax_variant = r.random()
     site_sitemap = r.random()<0.3
     if r.random()<0.3:
         pats=r.choice([':year/:month/:slug/', '/:section/:title/', '/x/:filename/', '/:year/:slug', '/posts/:title'])
@@ -98,6 +105,12 @@ def gen(seed, d):
             cfg.append(f"[languages.{l}]\n  weight = {k+1}" + (f'\n  contentDir = "content_{l}"' if sep_dirs else ""))
     else:
         sep_dirs=False
+    if tax_variant < 0.15:
+        cfg.append('[taxonomies]\n  tag = "tags"\n  series = "series"')
+    elif tax_variant < 0.25:
+        cfg.append('[taxonomies]\n  category = "categories"')
+    if r.random() < 0.2 and not any(c.startswith("[permalinks]") for c in cfg):
+        cfg.append('[permalinks]\n  tags = "/topic/:slug/"\n  series = "/s/:title"')
     if site_sitemap:
         cfg.append('[sitemap]\n  changefreq = "monthly"\n  priority = 0.5')
     open(os.path.join(d,"hugo.toml"),"w").write("\n".join(cfg)+"\n")
@@ -128,6 +141,8 @@ def gen(seed, d):
         if r.random()<0.07: f["url"]='"'+r.choice(["/custom/"+name+"/","custom-"+name,f"/a/b{i}.html"])+'"'
         if r.random()<0.3: f["tags"]=[r.choice(WORDS) for _ in range(r.randint(1,2))]
         if r.random()<0.1: f["categories"]=[r.choice(WORDS)]
+        if r.random()<0.15: f["series"]=[r.choice(WORDS)]
+        if r.random()<0.05: f["aliases"]=["/old/"+str(i)+"/"]
         if rel.endswith("index.md") and not rel.endswith("_index.md") and r.random()<0.15: f["headless"]=True
         if rel.endswith("_index.md") and r.random()<0.3:
             f["cascade"]={"_build":{"list":"never"}} if r.random()<0.5 else {"draft":"true"}

@@ -751,14 +751,7 @@ fn page_path(
             site,
         )
         .map_err(|m| Error::input(page.file.path(), None, m))?;
-        // A pattern with or without a final `/` ends alike: `/` or, ugly, `.html`.
-        let bare = expanded.trim_end_matches('/');
-        let p = match (bare.is_empty(), ugly) {
-            (true, _) => "/".to_string(),
-            (false, true) => format!("{bare}.html"),
-            (false, false) => format!("{bare}/"),
-        };
-        return Ok(format!("{prefix}{p}"));
+        return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
     }
     let last = slug.unwrap_or_else(|| sanitize(file_name, site));
     let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
@@ -860,11 +853,17 @@ fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> St
         .replace(":slug", term)
         .replace(":title", term)
         .replace(":section", tax);
-    let p = super::normalize(&permalink_unescape(&p));
-    if ugly && p.ends_with('/') && p.len() > 1 {
-        format!("{}.html", &p[..p.len() - 1])
-    } else {
-        p
+    end_permalink(&super::normalize(&permalink_unescape(&p)), ugly)
+}
+
+/// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
+/// with `uglyURLs`, in `.html`.
+fn end_permalink(path: &str, ugly: bool) -> String {
+    let bare = path.trim_end_matches('/');
+    match (bare.is_empty(), ugly) {
+        (true, _) => "/".to_string(),
+        (false, true) => format!("{bare}.html"),
+        (false, false) => format!("{bare}/"),
     }
 }
 
@@ -1020,6 +1019,14 @@ mod tests {
         assert_eq!(
             expand_term_permalink("/topic/:slug/", "c++", "tags", true),
             "/topic/c-.html"
+        );
+        assert_eq!(
+            expand_term_permalink("/s/:title", "Beta", "series", false),
+            "/s/Beta/"
+        );
+        assert_eq!(
+            expand_term_permalink("/s/:title", "x", "series", true),
+            "/s/x.html"
         );
     }
 
