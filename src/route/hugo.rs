@@ -834,6 +834,10 @@ fn expand_page_permalink(
         }
         out.push_str(rest);
     }
+    // Hugo ends the path with `/` before it unescapes it, so a final `+` becomes `-` there too.
+    if !out.ends_with('/') {
+        out.push('/');
+    }
     Ok(super::normalize(&permalink_unescape(&out)))
 }
 
@@ -849,10 +853,14 @@ fn permalink_unescape(path: &str) -> String {
 }
 
 fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
-    let p = pattern
+    let mut p = pattern
         .replace(":slug", term)
         .replace(":title", term)
         .replace(":section", tax);
+    // As for pages: the final `/` comes before unescaping (`c++` ends `c-`, not `c`).
+    if !p.ends_with('/') {
+        p.push('/');
+    }
     end_permalink(&super::normalize(&permalink_unescape(&p)), ugly)
 }
 
@@ -1027,6 +1035,10 @@ mod tests {
         assert_eq!(
             expand_term_permalink("/s/:title", "x", "series", true),
             "/s/x.html"
+        );
+        assert_eq!(
+            expand_term_permalink("/s/:title", "c++", "series", false),
+            "/s/c-/"
         );
     }
 
