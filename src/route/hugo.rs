@@ -133,11 +133,11 @@ impl Router for HugoRouter {
             .collect();
 
         // Leaf bundle folders own every file below them (those files are resources).
-        let leaf_dirs: HashSet<(Option<&str>, String)> = placed
+        let leaf_dirs: HashSet<(Option<&str>, &str)> = placed
             .iter()
             .zip(pages)
             .filter(|(pl, _)| pl.is_leaf)
-            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined().to_string()))
+            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
             .collect();
         // Leaf bundles by (language, folder): each shadows a page of its language and name.
         let leaf_langs: HashSet<(&str, &str)> = placed
@@ -179,7 +179,7 @@ impl Router for HugoRouter {
                     Some((r, d, own, under)) if r == root_lang && d == pl.dirs => (own, under),
                     _ if leaf_dirs.is_empty() => (false, false),
                     _ => {
-                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.joined().to_string()));
+                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.joined()));
                         let under = leaf_ancestor(&leaf_dirs, root_lang, pl.dirs);
                         memo.leaf = Some((root_lang, pl.dirs, own, under));
                         (own, under)
@@ -576,11 +576,11 @@ impl Router for HugoRouter {
 }
 
 fn leaf_ancestor(
-    leaf_dirs: &HashSet<(Option<&str>, String)>,
+    leaf_dirs: &HashSet<(Option<&str>, &str)>,
     root: Option<&str>,
     dirs: Dirs,
 ) -> bool {
-    (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs.prefix(d).joined().to_string())))
+    (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs.prefix(d).joined())))
 }
 
 fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a> {
