@@ -361,6 +361,8 @@ pub fn build(
         return Ok((outcome, None));
     }
     let mut report = write::WriteReport::default();
+    // Each host's files are replaced as a whole (temporary files, then renames); an error on a
+    // later host of a multihost site leaves the earlier ones already updated, never half-written.
     for out in outputs(settings, &outcome) {
         let one = write::write(&outcome.entries[out.entries], &out.opts)?;
         report.files.extend(one.files);
