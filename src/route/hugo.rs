@@ -12,22 +12,23 @@ use crate::slugify::hugo_make_path;
 use chrono::{Datelike, NaiveDate};
 use globset::Glob;
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The Hugo mapper.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HugoRouter;
 
-/// Where a file sits.
+/// Where a file sits: slices of its path and the site's names, made again wherever needed
+/// rather than kept for every file (64 bytes a file through routing, the run's peak).
+#[derive(Clone, Copy)]
 struct Placed<'a> {
     /// Its folder relative to its content root.
     dirs: Dirs<'a>,
     /// File stem without the language suffix.
     stem: &'a str,
-    /// Borrowed from the file name, its content root, its front matter or the site (owned
-    /// only when a suffix needs lower-casing): no allocation per file.
-    lang: Cow<'a, str>,
+    /// The site's code for a language suffix, else the content root's, the front matter's or
+    /// the default language: borrowed, never allocated.
+    lang: &'a str,
     /// `_index` (branch bundle / section / home).
     is_branch: bool,
     /// `index` (leaf bundle).
@@ -127,26 +128,21 @@ impl Router for HugoRouter {
         let tax_names: HashSet<&str> = site.taxonomies.iter().map(|t| t.name.as_str()).collect();
         let kinds_off = |k: &str| site.disable_kinds.iter().any(|d| d == k);
 
-        let placed: Vec<Placed> = pages
-            .iter()
-            .map(|p| place(p, &langs, &site.default_language))
-            .collect();
+        let at = |i: usize| place(&pages[i], &langs, &site.default_language);
+        let all = || (0..pages.len()).map(at);
 
         // Leaf bundle folders own every file below them (those files are resources).
-        let leaf_dirs: HashSet<(Option<&str>, &str)> = placed
-            .iter()
+        let leaf_dirs: HashSet<(Option<&str>, &str)> = all()
             .zip(pages)
             .filter(|(pl, _)| pl.is_leaf)
             .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
             .collect();
         // Leaf bundles by (language, folder): each shadows a page of its language and name.
-        let leaf_langs: HashSet<(&str, &str)> = placed
-            .iter()
+        let leaf_langs: HashSet<(&str, &str)> = all()
             .filter(|pl| pl.is_leaf)
-            .map(|pl| (&*pl.lang, pl.dirs.joined()))
+            .map(|pl| (pl.lang, pl.dirs.joined()))
             .collect();
-        let branch_dirs: HashMap<(String, String), usize> = placed
-            .iter()
+        let branch_dirs: HashMap<(String, String), usize> = all()
             .enumerate()
             .filter(|(_, pl)| pl.is_branch)
             .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
@@ -167,12 +163,11 @@ impl Router for HugoRouter {
 
         // Each file's fate is decided on every core (files of one folder come together, so
         // each task looks its folder up once), then the results are assembled in order.
-        let placed = &placed;
-        let decisions: Vec<Result<Decision>> = (0..placed.len())
+        let decisions: Vec<Result<Decision>> = (0..pages.len())
             .into_par_iter()
             .with_min_len(256)
             .map_init(Memo::default, |memo, i| -> Result<Decision> {
-                let pl = &placed[i];
+                let pl = &at(i);
                 let page = &pages[i];
                 let root_lang = page.file.root_lang();
                 let (own_dir_is_leaf, under_leaf) = match memo.leaf {
@@ -195,7 +190,7 @@ impl Router for HugoRouter {
                         "" => pl.stem.to_string(),
                         d => format!("{d}/{}", pl.stem),
                     };
-                    if leaf_langs.contains(&(&*pl.lang, bundle.as_str())) {
+                    if leaf_langs.contains(&(pl.lang, bundle.as_str())) {
                         return Ok(Decision::Skip(Reason::NotAPage));
                     }
                 }
@@ -220,10 +215,10 @@ impl Router for HugoRouter {
                     Some((l, d, chain)) if *l == pl.lang && *d == pl.dirs => chain,
                     _ => {
                         let chain = branch_chain(pl, &branch_dirs);
-                        &memo.chain.insert((&*pl.lang, pl.dirs, chain)).2
+                        &memo.chain.insert((pl.lang, pl.dirs, chain)).2
                     }
                 };
-                let eff = effective(i, pl, pages, placed, chain)?;
+                let eff = effective(i, pl, pages, chain)?;
                 if eff.draft && !s.include_drafts {
                     return Ok(Decision::Skip(Reason::Draft));
                 }
@@ -273,16 +268,16 @@ impl Router for HugoRouter {
                     Some(k) => format!("key:{k}"),
                     None => translation_path(pl),
                 };
-                let mut r = Route::for_page(i, page, kind, path, &pl.lang, key);
+                let mut r = Route::for_page(i, page, kind, path, pl.lang, key);
                 r.priority = match eff.priority_off {
                     true => None,
                     false => eff
                         .priority
-                        .or_else(|| site.language(&pl.lang).and_then(|l| l.priority)),
+                        .or_else(|| site.language(pl.lang).and_then(|l| l.priority)),
                 };
                 r.changefreq = eff
                     .changefreq
-                    .or_else(|| site.language(&pl.lang).and_then(|l| l.changefreq));
+                    .or_else(|| site.language(pl.lang).and_then(|l| l.changefreq));
                 let not_rendered = matches!(
                     eff.build.render,
                     Some(BuildRender::Never | BuildRender::Link)
@@ -331,7 +326,7 @@ impl Router for HugoRouter {
                         if let Some(reason) = unlisted {
                             out.excluded.push(Excluded { page: i, reason });
                         }
-                        let pl = &placed[i];
+                        let pl = at(i);
                         if pl.is_branch {
                             section_route.insert(
                                 (pl.lang.to_string(), pl.dirs.joined().to_string()),
@@ -370,7 +365,7 @@ impl Router for HugoRouter {
         let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
         // Whether the last (language, top folder) seen has a section of its own.
         let mut top_memo: Option<(&str, &str, bool)> = None;
-        for (i, pl) in placed.iter().enumerate() {
+        for (i, pl) in all().enumerate() {
             if let (Some(r), Some(top)) = (route_of(&page_route, i), pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section;
                 // a top-level `_index.md` is the section itself. A nested section implies its
@@ -385,7 +380,7 @@ impl Router for HugoRouter {
                         let key = (pl.lang.to_string(), top.to_string());
                         let has =
                             section_route.contains_key(&key) || branch_dirs.contains_key(&key);
-                        top_memo = Some((&*pl.lang, top, has));
+                        top_memo = Some((pl.lang, top, has));
                         has
                     }
                 };
@@ -418,7 +413,7 @@ impl Router for HugoRouter {
 
         // Roll dates up into the nearest section (home for top-level files).
         let mut parent_memo: Option<(&str, Dirs, Option<usize>)> = None;
-        for (i, pl) in placed.iter().enumerate() {
+        for (i, pl) in all().enumerate() {
             let Some(r) = route_of(&page_route, i) else {
                 continue;
             };
@@ -438,7 +433,7 @@ impl Router for HugoRouter {
                             .get(&(pl.lang.to_string(), own_dirs.prefix(d).joined().to_string()))
                             .copied()
                     });
-                    parent_memo = Some((&*pl.lang, own_dirs, p));
+                    parent_memo = Some((pl.lang, own_dirs, p));
                     p
                 }
             };
@@ -464,19 +459,21 @@ impl Router for HugoRouter {
             let prefix = lang_prefix(site, lang, multilingual);
             for tax in &site.taxonomies {
                 let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-                for (i, pl) in placed.iter().enumerate() {
+                for (i, page) in pages.iter().enumerate() {
                     let Some(r) = route_of(&page_route, i) else {
                         continue;
                     };
-                    if pl.lang != *lang {
+                    // The file is placed only when it has terms of this taxonomy.
+                    let Some(taxon) = page.fm.terms.get(&tax.name, false) else {
+                        continue;
+                    };
+                    if at(i).lang != *lang {
                         continue;
                     }
-                    if let Some(taxon) = pages[i].fm.terms.get(&tax.name, false) {
-                        for v in taxon.terms {
-                            let k = term_key(v, site);
-                            if !k.is_empty() {
-                                terms.entry(k).or_default().push(r);
-                            }
+                    for v in taxon.terms {
+                        let k = term_key(v, site);
+                        if !k.is_empty() {
+                            terms.entry(k).or_default().push(r);
                         }
                     }
                 }
@@ -583,20 +580,23 @@ fn leaf_ancestor(
     (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs.prefix(d).joined())))
 }
 
-fn place<'a>(page: &'a Page, langs: &[&str], default_lang: &'a str) -> Placed<'a> {
+fn place<'a>(page: &'a Page, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
     let rel = page.file.rel.as_ref();
     let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
-    let lang: Cow<'a, str> = match suffix {
-        Some(s) if s.bytes().any(|b| b.is_ascii_uppercase()) => s.to_ascii_lowercase().into(),
-        Some(s) => s.into(),
+    let lang: &'a str = match suffix {
+        // The suffix matched one of the site's codes, whatever its case: name it the site's way.
+        Some(s) => langs
+            .iter()
+            .copied()
+            .find(|l| l.eq_ignore_ascii_case(s))
+            .unwrap_or(s),
         None => page
             .file
             .root_lang()
             .or(page.fm.more().lang.as_deref())
-            .unwrap_or(default_lang)
-            .into(),
+            .unwrap_or(default_lang),
     };
     Placed {
         dirs: Dirs(dirs),
@@ -676,7 +676,7 @@ fn page_path(
     langs: &[&str],
 ) -> Result<String> {
     let fm = &page.fm;
-    let prefix = lang_prefix(site, &pl.lang, langs.len() > 1);
+    let prefix = lang_prefix(site, pl.lang, langs.len() > 1);
     let ugly = site.ugly_urls;
     if kind == Kind::Home {
         return Ok(format!("{prefix}/"));
@@ -892,13 +892,7 @@ fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec
 
 /// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
 /// own values.
-fn effective(
-    i: usize,
-    pl: &Placed,
-    pages: &[Page],
-    placed: &[Placed],
-    chain: &[usize],
-) -> Result<Effective> {
+fn effective(i: usize, pl: &Placed, pages: &[Page], chain: &[usize]) -> Result<Effective> {
     let fm: &PageMeta = &pages[i].fm;
     let mut e = Effective {
         draft: fm.draft.unwrap_or(false),
@@ -917,7 +911,7 @@ fn effective(
     // follow `_target` there, as Hugo documents it).
     for &b in chain {
         for c in &pages[b].fm.more().cascade {
-            if !cascade_targets(c, pl, &pages[i].file.rel, &placed[b])? {
+            if !cascade_targets(c, pl, &pages[i].file.rel)? {
                 continue;
             }
             apply_cascade(&mut e, fm, c);
@@ -926,9 +920,9 @@ fn effective(
     Ok(e)
 }
 
-fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str, _from: &Placed) -> Result<bool> {
+fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str) -> Result<bool> {
     if let Some(lang) = &c.target_lang {
-        if !lang.eq_ignore_ascii_case(&pl.lang) {
+        if !lang.eq_ignore_ascii_case(pl.lang) {
             return Ok(false);
         }
     }
