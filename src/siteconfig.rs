@@ -22,6 +22,9 @@ pub struct SiteConfig {
     pub default_language_in_subdir: bool,
     /// Every language, the default one included, by weight then code.
     pub languages: Vec<Language>,
+    /// Hugo languages turned off (`disableLanguages`, `disabled = true`): their files are
+    /// recognised by their suffix and left out, as Hugo does.
+    pub disabled_languages: Vec<String>,
     /// Site-wide taxonomies (Zola: the default language's; Hugo: all languages').
     pub taxonomies: Vec<Taxonomy>,
     /// Hugo `uglyURLs`.
@@ -115,6 +118,7 @@ impl Default for SiteConfig {
             default_language: "en".into(),
             default_language_in_subdir: false,
             languages: Vec::new(),
+            disabled_languages: Vec::new(),
             taxonomies: Vec::new(),
             ugly_urls: false,
             permalinks: Vec::new(),
@@ -517,6 +521,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         for (code, l) in langs {
             let code = code.to_ascii_lowercase();
             if disabled_langs.contains(&code) || get_bool(l, "disabled").unwrap_or(false) {
+                c.disabled_languages.push(code);
                 continue;
             }
             let (changefreq, priority) = match get(l, "sitemap") {

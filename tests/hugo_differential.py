@@ -10,7 +10,8 @@ and future dates, expiry dates, `slug`, `url`, `lastmod`, tags and categories, c
 `_build`, `aliases`, `sitemap` priority and changefreq (per page and per site), `uglyURLs`,
 `disablePathToLower`, `removePathAccents`, `disableKinds`, custom `[taxonomies]`, page and
 term `[permalinks]`, and two or three languages (file suffixes or a
-`contentDir` each, `defaultContentLanguageInSubdir`, `translationKey`), over names with
+`contentDir` each, `defaultContentLanguageInSubdir`, a default other than the first,
+`languageCode`, a turned-off language, `translationKey`), over names with
 spaces, accents and capitals (NAMES=punctuation: `+ . & ' # @ , ; = ~ ( ) [ ]` and CJK too).
 It compares the URL sets (XML-unescaped, percent-decoded; Hugo's
 per-language sitemaps together) and, for regular pages, lastmod (as an instant), changefreq
@@ -83,7 +84,7 @@ def gen(seed, d):
     cfg=['baseURL = "https://example.org/"', 'title = "x"']
     multi = r.random()<0.6
     if multi:
-        cfg.append('defaultContentLanguage = "en"')
+        cfg.append('defaultContentLanguage = "' + r.choice(["en","en","fr"]) + '"')
         if r.random()<0.4: cfg.append('defaultContentLanguageInSubdir = true')
     if r.random()<0.3: cfg.append("uglyURLs = true")
     if r.random()<0.2: cfg.append("disablePathToLower = true")
@@ -102,7 +103,10 @@ def gen(seed, d):
         langs=["en","fr"]+(["de"] if r.random()<0.5 else [])
         sep_dirs = r.random()<0.3
         for k,l in enumerate(langs):
-            cfg.append(f"[languages.{l}]\n  weight = {k+1}" + (f'\n  contentDir = "content_{l}"' if sep_dirs else ""))
+            extra = ""
+            if l == "de" and r.random() < 0.5: extra += "\n  disabled = true"
+            if r.random() < 0.2: extra += f'\n  languageCode = "{l}-XX"'
+            cfg.append(f"[languages.{l}]\n  weight = {k+1}" + (f'\n  contentDir = "content_{l}"' if sep_dirs else "") + extra)
     else:
         sep_dirs=False
     if tax_variant < 0.15:

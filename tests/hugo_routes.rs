@@ -697,3 +697,39 @@ fn a_leaf_bundle_shadows_only_its_own_languages_page() {
         ]
     );
 }
+
+/// Turned-off languages (`disabled = true`, `disableLanguages`): their files are known by
+/// their suffix and left out, not taken for default-language pages named `a.de`; the default
+/// language need not be the first one named.
+#[test]
+fn files_of_turned_off_languages_are_left_out() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"fr\"\ndisableLanguages = [\"es\"]\n[languages.en]\n  weight = 2\n[languages.fr]\n  weight = 1\n[languages.de]\n  weight = 3\n  disabled = true\n[languages.es]\n  weight = 4\n",
+            ),
+            ("content/docs/a.md", "---\ntitle: a\n---\n"),
+            ("content/docs/a.en.md", "---\ntitle: a\n---\n"),
+            ("content/docs/a.de.md", "---\ntitle: a\ntags: [de]\n---\n"),
+            ("content/docs/a.es.md", "---\ntitle: a\n---\n"),
+        ],
+    );
+    assert_eq!(
+        urls(d.path(), "sitemap.xml"),
+        set(&[
+            "https://example.org/",
+            "https://example.org/categories/",
+            "https://example.org/docs/",
+            "https://example.org/docs/a/",
+            "https://example.org/en/",
+            "https://example.org/en/categories/",
+            "https://example.org/en/docs/",
+            "https://example.org/en/docs/a/",
+            "https://example.org/en/tags/",
+            "https://example.org/tags/",
+        ])
+    );
+}

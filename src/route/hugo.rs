@@ -128,23 +128,30 @@ impl Router for HugoRouter {
         let tax_names: HashSet<&str> = site.taxonomies.iter().map(|t| t.name.as_str()).collect();
         let kinds_off = |k: &str| site.disable_kinds.iter().any(|d| d == k);
 
-        let at = |i: usize| place(&pages[i], &langs, &site.default_language);
+        // Suffixes of turned-off languages are still recognised, so their files can be left out.
+        let suffixes: Vec<&str> = langs
+            .iter()
+            .copied()
+            .chain(site.disabled_languages.iter().map(String::as_str))
+            .collect();
+        let off = |pl: &Placed| site.disabled_languages.iter().any(|d| d == pl.lang);
+        let at = |i: usize| place(&pages[i], &suffixes, &site.default_language);
         let all = || (0..pages.len()).map(at);
 
         // Leaf bundle folders own every file below them (those files are resources).
         let leaf_dirs: HashSet<(Option<&str>, &str)> = all()
             .zip(pages)
-            .filter(|(pl, _)| pl.is_leaf)
+            .filter(|(pl, _)| pl.is_leaf && !off(pl))
             .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
             .collect();
         // Leaf bundles by (language, folder): each shadows a page of its language and name.
         let leaf_langs: HashSet<(&str, &str)> = all()
-            .filter(|pl| pl.is_leaf)
+            .filter(|pl| pl.is_leaf && !off(pl))
             .map(|pl| (pl.lang, pl.dirs.joined()))
             .collect();
         let branch_dirs: HashMap<(String, String), usize> = all()
             .enumerate()
-            .filter(|(_, pl)| pl.is_branch)
+            .filter(|(_, pl)| pl.is_branch && !off(pl))
             .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
             .collect();
 
@@ -168,6 +175,9 @@ impl Router for HugoRouter {
             .with_min_len(256)
             .map_init(Memo::default, |memo, i| -> Result<Decision> {
                 let pl = &at(i);
+                if off(pl) {
+                    return Ok(Decision::Skip(Reason::NotAPage));
+                }
                 let page = &pages[i];
                 let root_lang = page.file.root_lang();
                 let (own_dir_is_leaf, under_leaf) = match memo.leaf {
