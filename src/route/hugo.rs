@@ -1028,22 +1028,20 @@ mod tests {
         assert_eq!(permalink_unescape("/2024/lead+/"), "/2024/lead-/");
         assert_eq!(permalink_unescape("/2024/c++-tips/"), "/2024/c-tips/");
         assert_eq!(permalink_unescape("/2024/foo--bar/"), "/2024/foo--bar/");
-        assert_eq!(
-            expand_term_permalink("/topic/:slug/", "c++", "tags", true),
-            "/topic/c-.html"
-        );
-        assert_eq!(
-            expand_term_permalink("/s/:title", "Beta", "series", false),
-            "/s/Beta/"
-        );
-        assert_eq!(
-            expand_term_permalink("/s/:title", "x", "series", true),
-            "/s/x.html"
-        );
-        assert_eq!(
-            expand_term_permalink("/s/:title", "c++", "series", false),
-            "/s/c-/"
-        );
+        // (pattern, term, ugly, path): with or without a final `/`, ending `/` or `.html`.
+        let terms = [
+            ("/topic/:slug/", "c++", true, "/topic/c-.html"),
+            ("/s/:title", "Beta", false, "/s/Beta/"),
+            ("/s/:title", "x", true, "/s/x.html"),
+            ("/s/:title", "c++", false, "/s/c-/"),
+        ];
+        for (pattern, term, ugly, want) in terms {
+            assert_eq!(
+                expand_term_permalink(pattern, term, "tags", ugly),
+                want,
+                "{pattern} {term}"
+            );
+        }
     }
 
     #[test]
