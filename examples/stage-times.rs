@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
-use sitemapgen::route::{self, Page, RouteContext};
+use sitemapgen::route::{self, Pages, RouteContext};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -29,21 +29,19 @@ fn main() -> sitemapgen::Result<()> {
     );
     let t = Instant::now();
     let lenient = settings.style == config::Style::Hugo;
-    let pages: Vec<Page> = files
+    let meta = (0..files.len())
         .into_par_iter()
-        .map(|file| {
+        .map(|i| {
             let (fm, _) = sitemapgen::frontmatter::read_with(
-                &file.path(),
+                &files.get(i).path(),
                 &settings.timezone,
                 false,
                 lenient,
             )?;
-            Ok(Page {
-                file,
-                fm: fm.into(),
-            })
+            Ok(fm.into())
         })
         .collect::<sitemapgen::Result<_>>()?;
+    let pages = Pages { files, meta };
     println!("front matter {:>8.3} s", t.elapsed().as_secs_f64());
     let ctx = RouteContext {
         settings: &settings,

@@ -64,7 +64,7 @@ use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
 use crate::loc::{self, MAX_LOC_LEN};
 use crate::route::{Excluded, Reason, Route};
-use crate::scan::SourceFile;
+use crate::scan::Files;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
@@ -121,7 +121,7 @@ struct CompiledRule {
 #[derive(Clone, Copy, Debug)]
 pub struct Sources<'a> {
     /// The files, in page order.
-    pub files: &'a [SourceFile],
+    pub files: &'a Files,
     /// Each page's image sources, in page order; empty when images are off.
     pub images: &'a [Vec<String>],
 }
@@ -162,7 +162,7 @@ pub fn build(
         if !r.listed {
             continue;
         }
-        let rel = r.page().map(|p| files[p].rel.as_ref());
+        let rel = r.page().map(|p| files.get(p).rel);
         let matching: Vec<&CompiledRule> = rules
             .iter()
             .filter(|c| {
@@ -185,7 +185,7 @@ pub fn build(
         let loc = loc_of(r);
         r.path = Box::default();
         if loc.len() > MAX_LOC_LEN {
-            let file = r.page().map(|p| files[p].path()).unwrap_or_default();
+            let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
             errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
             continue;
         }
@@ -272,7 +272,7 @@ pub fn build(
         start += len;
     }
     let source = |k: u32| match out.route(k as usize).and_then(|r| routes[r].page()) {
-        Some(p) => files[p].path().display().to_string(),
+        Some(p) => files.get(p).path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
     for w in order.windows(2) {

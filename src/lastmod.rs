@@ -4,19 +4,17 @@
 
 use crate::config::LastmodSource;
 use crate::date::W3cDate;
-use crate::route::{Kind, Page, Route};
-use crate::scan::SourceFile;
+use crate::frontmatter::PageMeta;
+use crate::route::{Kind, Route};
+use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, NaiveDate, Utc};
 use std::path::Path;
 use std::time::SystemTime;
 
-/// What this stage needs of a page: its file and its front matter's dates. Routing is done
-/// with the rest, so the pipeline keeps only this (88 bytes a page rather than 112 plus the
-/// boxes of terms and rarer fields).
+/// What this stage needs of a page's front matter: its dates. Routing is done with the rest,
+/// so the pipeline keeps only this (the page's file is kept apart, in [`Files`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dated {
-    /// Where it came from (for git, mtime and messages).
-    pub file: SourceFile,
     /// The last-change date.
     pub updated: Option<W3cDate>,
     /// `date`.
@@ -25,13 +23,12 @@ pub struct Dated {
     pub publish_date: Option<W3cDate>,
 }
 
-impl From<Page> for Dated {
-    fn from(page: Page) -> Dated {
+impl From<PageMeta> for Dated {
+    fn from(fm: PageMeta) -> Dated {
         Dated {
-            updated: page.fm.updated,
-            date: page.fm.date,
-            publish_date: page.fm.more().publish_date,
-            file: page.file,
+            updated: fm.updated,
+            date: fm.date,
+            publish_date: fm.more().publish_date,
         }
     }
 }
@@ -109,7 +106,8 @@ pub struct Assigned {
 }
 
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
-pub fn assign(routes: &[Route], pages: &[Dated], input: &LastmodInput) -> Assigned {
+/// `pages` is parallel to `files`.
+pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodInput) -> Assigned {
     let mut out = Assigned {
         lastmods: vec![None; routes.len()],
         warnings: Vec::new(),
@@ -127,14 +125,14 @@ pub fn assign(routes: &[Route], pages: &[Dated], input: &LastmodInput) -> Assign
         .partition(|s| !matches!(s, LastmodSource::Git | LastmodSource::Mtime));
     for (i, r) in routes.iter().enumerate() {
         let Some(p) = r.page() else { continue };
-        let page = &pages[p];
+        let (file, page) = (files.get(p), &pages[p]);
         let own = if r.kind == Kind::Page {
-            own_lastmod(page, r, input, input.sources)
+            own_lastmod(file, page, r, input, input.sources)
         } else {
-            match own_lastmod(page, r, input, &written) {
+            match own_lastmod(file, page, r, input, &written) {
                 Some(l) => Some(l),
                 None => {
-                    let dated = own_lastmod(page, r, input, &from_file);
+                    let dated = own_lastmod(file, page, r, input, &from_file);
                     file_only[i] = dated.is_some();
                     dated
                 }
@@ -144,7 +142,7 @@ pub fn assign(routes: &[Route], pages: &[Dated], input: &LastmodInput) -> Assign
             if lm.date.is_after(input.now) {
                 out.warnings.push(format!(
                     "{}: lastmod {} is in the future; writing {} instead",
-                    page.file.path().display(),
+                    file.path().display(),
                     lm.date,
                     lm.date.clamp_to(input.now)
                 ));
@@ -197,6 +195,7 @@ pub fn assign(routes: &[Route], pages: &[Dated], input: &LastmodInput) -> Assign
 }
 
 fn own_lastmod(
+    file: SourceFile,
     page: &Dated,
     route: &Route,
     input: &LastmodInput,
@@ -215,19 +214,19 @@ fn own_lastmod(
             LastmodSource::PublishDate => page.publish_date.map(|d| (d, Origin::Published)),
             LastmodSource::FileName => route
                 .file_date()
-                .or_else(|| name_date(&page.file.path()))
+                .or_else(|| name_date(&file.path()))
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
-                match *history.get_or_insert_with(|| (input.history)(&page.file.path())) {
+                match *history.get_or_insert_with(|| (input.history)(&file.path())) {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
                     _ => None,
                 }
             }
             LastmodSource::Mtime => {
-                let h = *history.get_or_insert_with(|| (input.history)(&page.file.path()));
+                let h = *history.get_or_insert_with(|| (input.history)(&file.path()));
                 // Inside git a committed file's mtime is its checkout time: meaningless.
                 if matches!(h, FileHistory::Uncommitted | FileHistory::Untracked) {
-                    mtime(&page.file.path(), input.source_date_epoch).map(|d| (d, Origin::Mtime))
+                    mtime(&file.path(), input.source_date_epoch).map(|d| (d, Origin::Mtime))
                 } else {
                     None
                 }
@@ -278,29 +277,45 @@ mod tests {
     use super::*;
     use crate::date::SiteTz;
     use crate::frontmatter::FrontMatter;
+    use crate::route::Pages;
     use chrono::TimeZone;
 
     fn d(s: &str) -> W3cDate {
         W3cDate::parse(s, &SiteTz::Utc).unwrap()
     }
 
-    fn file(root: impl Into<std::path::PathBuf>, rel: &str) -> SourceFile {
-        let root = std::sync::Arc::new(crate::scan::ContentRoot {
-            dir: root.into(),
-            lang: None,
-        });
-        SourceFile::new(&root, rel)
+    /// A page before it joins the others: its content folder, relative path and front matter.
+    struct OnePage {
+        file: (std::path::PathBuf, &'static str),
+        fm: PageMeta,
     }
 
-    fn dated(pages: &[Page]) -> Vec<Dated> {
-        pages.iter().cloned().map(Dated::from).collect()
+    fn file(root: impl Into<std::path::PathBuf>, rel: &'static str) -> (std::path::PathBuf, &'static str) {
+        (root.into(), rel)
     }
 
-    fn page(fm: FrontMatter) -> Page {
-        Page {
+    fn page(fm: FrontMatter) -> OnePage {
+        OnePage {
             file: file("/nonexistent", "a.md"),
             fm: fm.into(),
         }
+    }
+
+    fn pages_of(list: Vec<OnePage>) -> Pages {
+        let mut pages = Pages::default();
+        for p in list {
+            let root = crate::scan::ContentRoot {
+                dir: p.file.0,
+                lang: None,
+            };
+            pages.files.push(&root, p.file.1).unwrap();
+            pages.meta.push(p.fm);
+        }
+        pages
+    }
+
+    fn dated(pages: &Pages) -> Vec<Dated> {
+        pages.meta.iter().cloned().map(Dated::from).collect()
     }
 
     fn input<'a>(
@@ -317,7 +332,7 @@ mod tests {
 
     #[test]
     fn follows_the_source_order() {
-        let pages = vec![
+        let pages = pages_of(vec![
             page(FrontMatter {
                 updated: Some(d("2023-03-03")),
                 date: Some(d("2021-01-01")),
@@ -328,12 +343,12 @@ mod tests {
                 ..Default::default()
             }),
             page(FrontMatter::default()),
-        ];
+        ]);
         let routes: Vec<Route> = (0..3)
             .map(|i| {
                 Route::for_page(
                     i,
-                    &pages[i],
+                    &pages.get(i),
                     Kind::Page,
                     format!("/{i}/"),
                     "en",
@@ -343,7 +358,8 @@ mod tests {
             .collect();
         let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
         let order = crate::config::DEFAULT_LASTMOD;
-        let got = assign(&routes, &dated(&pages), &input(&order, &git));
+        let got = assign(&routes, &pages.files,
+                &dated(&pages), &input(&order, &git));
         let shown: Vec<_> = got
             .lastmods
             .iter()
@@ -355,20 +371,22 @@ mod tests {
             Some(("2022-02-02T10:00:00+00:00".into(), Origin::Git))
         );
         let published_first = [LastmodSource::Published, LastmodSource::Git];
-        let got = assign(&routes, &dated(&pages), &input(&published_first, &git));
+        let got = assign(&routes, &pages.files,
+                &dated(&pages), &input(&published_first, &git));
         assert_eq!(got.lastmods[1].unwrap().origin, Origin::Published);
         assert_eq!(
-            assign(&routes, &dated(&pages), &input(&[], &git)).lastmods,
+            assign(&routes, &pages.files,
+                &dated(&pages), &input(&[], &git)).lastmods,
             vec![None, None, None]
         );
     }
 
     #[test]
     fn never_uses_mtime_for_committed_or_unknown_files() {
-        let pages = vec![page(FrontMatter::default())];
+        let pages = pages_of(vec![page(FrontMatter::default())]);
         let routes = vec![Route::for_page(
             0,
-            &pages[0],
+            &pages.get(0),
             Kind::Page,
             "/a/".into(),
             "en",
@@ -380,6 +398,7 @@ mod tests {
         assert_eq!(
             assign(
                 &routes,
+                &pages.files,
                 &dated(&pages),
                 &input(&[LastmodSource::Mtime], &unknown)
             )
@@ -395,10 +414,10 @@ mod tests {
         std::fs::write(&f, "x").unwrap();
         let mut p = page(FrontMatter::default());
         p.file = file(dir.path(), "a.md");
-        let pages = vec![p];
+        let pages = pages_of(vec![p]);
         let routes = vec![Route::for_page(
             0,
-            &pages[0],
+            &pages.get(0),
             Kind::Page,
             "/a/".into(),
             "en",
@@ -409,14 +428,15 @@ mod tests {
         let mut inp = input(&[LastmodSource::Mtime], &unc);
         inp.now = Utc::now() + chrono::Duration::days(1);
         inp.source_date_epoch = Some(cap);
-        let got = assign(&routes, &dated(&pages), &inp).lastmods[0].unwrap();
+        let got = assign(&routes, &pages.files,
+                &dated(&pages), &inp).lastmods[0].unwrap();
         assert_eq!(got.date.to_string(), "2001-01-01T00:00:00+00:00");
         assert_eq!(got.origin, Origin::Mtime);
     }
 
     #[test]
     fn clamps_future_dates_with_a_warning_and_rolls_up() {
-        let pages = vec![
+        let pages = pages_of(vec![
             page(FrontMatter::default()),
             page(FrontMatter {
                 updated: Some(d("2099-01-01")),
@@ -426,12 +446,12 @@ mod tests {
                 updated: Some(d("2020-01-01")),
                 ..Default::default()
             }),
-        ];
+        ]);
         let mut routes: Vec<Route> = (0..3)
             .map(|i| {
                 Route::for_page(
                     i,
-                    &pages[i],
+                    &pages.get(i),
                     Kind::Page,
                     format!("/{i}/"),
                     "en",
@@ -443,7 +463,8 @@ mod tests {
         let none = |_: &Path| FileHistory::Untracked;
         let got = assign(
             &routes,
-            &dated(&pages),
+            &pages.files,
+                &dated(&pages),
             &input(&[LastmodSource::FrontMatter], &none),
         );
         assert_eq!(got.lastmods[1].unwrap().date.to_string(), "2024-06-01");
@@ -466,10 +487,10 @@ mod tests {
             ..Default::default()
         });
         named.file = file("/site/content", "post/2020-05-06-hello/index.md");
-        let pages = vec![named];
+        let pages = pages_of(vec![named]);
         let routes = vec![Route::for_page(
             0,
-            &pages[0],
+            &pages.get(0),
             Kind::Page,
             "/p/".into(),
             "en",
@@ -477,7 +498,8 @@ mod tests {
         )];
         let none = |_: &Path| FileHistory::Untracked;
         let first = |src: LastmodSource| {
-            assign(&routes, &dated(&pages), &input(&[src], &none)).lastmods[0]
+            assign(&routes, &pages.files,
+                &dated(&pages), &input(&[src], &none)).lastmods[0]
                 .map(|l| l.date.to_string())
         };
         assert_eq!(first(LastmodSource::Date).unwrap(), "2021-01-01");

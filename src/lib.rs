@@ -31,8 +31,8 @@ use entries::Entry;
 use frontmatter::PageMeta;
 use lastmod::{FileHistory, Lastmod};
 use rayon::prelude::*;
-use route::{Page, Reason, RouteContext};
-use scan::{ContentRoot, ScanOptions, SourceFile};
+use route::{Pages, Reason, RouteContext};
+use scan::{ContentRoot, ScanOptions};
 use std::path::{Path, PathBuf};
 
 /// How a run behaves beyond its settings.
@@ -148,10 +148,11 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         }
     };
     let keep_title = keeps_titles(settings);
-    let read: Vec<Result<ReadPage>> = files
+    let read: Vec<Result<ReadPage>> = (0..files.len())
         .into_par_iter()
-        .map(|file| {
-            let read = frontmatter::read_with(&file.path(), &settings.timezone, want_body, lenient);
+        .map(|i| {
+            let path = files.get(i).path();
+            let read = frontmatter::read_with(&path, &settings.timezone, want_body, lenient);
             tick();
             let (mut fm, body) = read?;
             let images = body
@@ -162,7 +163,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             // Only the compact record outlives this closure: the page's share of the peak.
             let fm = PageMeta::new(fm, keep_title);
             Ok(ReadPage {
-                page: Page { file, fm },
+                fm,
                 rest: (!images.is_empty() || !warnings.is_empty())
                     .then(|| Box::new(ReadRest { images, warnings })),
             })
@@ -175,7 +176,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // Each page's image sources, in page order, when images are on (entries use them).
     let mut images: Vec<Vec<String>> = Vec::new();
     // Collected in place (same allocation): a second vector of pages would double the peak.
-    let mut pages: Vec<Page> = read
+    let mut meta: Vec<PageMeta> = read
         .into_iter()
         .filter_map(|r| match r {
             Ok(read) => {
@@ -184,7 +185,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
                 if want_body {
                     images.push(rest.images);
                 }
-                Some(read.page)
+                Some(read.fm)
             }
             Err(e) => {
                 errors.push(e);
@@ -196,7 +197,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         return Err(e);
     }
     // Collected in place into the larger read results' allocation: give back the difference.
-    pages.shrink_to_fit();
+    meta.shrink_to_fit();
+    let pages = Pages { files, meta };
     outcome.pages_read = pages.len();
 
     // route
@@ -234,16 +236,13 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     };
     // Routing is done with the front matter: keep only what lastmod reads, in the pages' own
     // allocation (collected in place), before lastmod adds its own vectors.
-    let mut pages: Vec<lastmod::Dated> = pages.into_iter().map(lastmod::Dated::from).collect();
-    pages.shrink_to_fit();
-    let assigned = lastmod::assign(&routing.routes, &pages, &input);
+    let Pages { files, meta } = pages;
+    let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
+    dated.shrink_to_fit();
+    let assigned = lastmod::assign(&routing.routes, &files, &dated, &input);
     outcome.warnings.extend(assigned.warnings);
-
-    // Dates are assigned: keep only the files and free the rest before the entries,
-    // the run's other large allocation, are made.
-    let mut files: Vec<SourceFile> = pages.into_iter().map(|p| p.file).collect();
-    // Collected in place, the files would keep the pages' whole allocation.
-    files.shrink_to_fit();
+    // Dates are assigned: free them before the entries, the run's other large allocation.
+    drop(dated);
 
     // entries
     let built = entries::build(
@@ -261,7 +260,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             .map(|r| Listed {
                 source: r
                     .and_then(|r| routing.routes[r].page())
-                    .map(|p| files[p].path()),
+                    .map(|p| files.get(p).path()),
                 lastmod: r.and_then(|r| assigned.lastmods[r]),
             })
             .collect();
@@ -273,7 +272,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .iter()
         .chain(&built.excluded)
         .map(|x| Skipped {
-            file: files[x.page].path(),
+            file: files.get(x.page).path(),
             reason: x.reason,
         })
         .collect();
@@ -284,7 +283,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
 /// One page as the parallel read leaves it: one of these for every page is held at once.
 struct ReadPage {
-    page: Page,
+    fm: PageMeta,
     /// What few pages have; `None` for the rest (8 bytes rather than two vectors' 48).
     rest: Option<Box<ReadRest>>,
 }

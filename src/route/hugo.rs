@@ -3,7 +3,7 @@
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
 
-use super::{Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
+use super::{Excluded, Kind, Page, Pages, Reason, Route, RouteContext, Router, Routing};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
@@ -120,7 +120,7 @@ struct Effective {
 }
 
 impl Router for HugoRouter {
-    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
         let s = ctx.settings;
         let site = &s.site;
         let langs: Vec<&str> = site.languages.iter().map(|l| l.code.as_str()).collect();
@@ -135,12 +135,12 @@ impl Router for HugoRouter {
             .chain(site.disabled_languages.iter().map(String::as_str))
             .collect();
         let off = |pl: &Placed| site.disabled_languages.iter().any(|d| d == pl.lang);
-        let at = |i: usize| place(&pages[i], &suffixes, &site.default_language);
+        let at = |i: usize| place(pages.get(i), &suffixes, &site.default_language);
         let all = || (0..pages.len()).map(at);
 
         // Leaf bundle folders own every file below them (those files are resources).
         let leaf_dirs: HashSet<(Option<&str>, &str)> = all()
-            .zip(pages)
+            .zip(pages.iter())
             .filter(|(pl, _)| pl.is_leaf && !off(pl))
             .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
             .collect();
@@ -178,7 +178,7 @@ impl Router for HugoRouter {
                 if off(pl) {
                     return Ok(Decision::Skip(Reason::NotAPage));
                 }
-                let page = &pages[i];
+                let page = pages.get(i);
                 let root_lang = page.file.root_lang();
                 let (own_dir_is_leaf, under_leaf) = match memo.leaf {
                     Some((r, d, own, under)) if r == root_lang && d == pl.dirs => (own, under),
@@ -243,7 +243,7 @@ impl Router for HugoRouter {
                 // Below a draft, future or expired section Hugo 0.111 builds no page; the
                 // sections below it are not rendered either, but their terms still count.
                 let hidden_by = chain.iter().filter(|&&b| b != i).find_map(|&b| {
-                    let sec = &pages[b].fm;
+                    let sec = pages.get(b).fm;
                     let publish = sec.more().publish_date.or(sec.date);
                     let expiry = sec.more().expiry_date;
                     if sec.draft == Some(true) && !s.include_drafts {
@@ -271,14 +271,14 @@ impl Router for HugoRouter {
                     Kind::Page
                 };
                 // A nested folder without `_index.md` is no section: its `_index` would not exist.
-                let path = page_path(page, pl, kind, site, &langs)?;
+                let path = page_path(&page, pl, kind, site, &langs)?;
                 // Only translations share keys: a site with one language needs none.
                 let key = match &page.fm.more().translation_key {
                     _ if !multilingual => String::new(),
                     Some(k) => format!("key:{k}"),
                     None => translation_path(pl),
                 };
-                let mut r = Route::for_page(i, page, kind, path, pl.lang, key);
+                let mut r = Route::for_page(i, &page, kind, path, pl.lang, key);
                 r.priority = match eff.priority_off {
                     true => None,
                     false => eff
@@ -500,7 +500,7 @@ impl Router for HugoRouter {
                     let mut r = match list_file {
                         Some(i) => Route::for_page(
                             i,
-                            &pages[i],
+                            &pages.get(i),
                             Kind::Taxonomy,
                             list_path,
                             lang,
@@ -542,7 +542,7 @@ impl Router for HugoRouter {
                     let key = format!("term:{}/{term}", tax.name);
                     let mut r =
                         match tax_files.get(&(lang.to_string(), tax.name.clone(), term.clone())) {
-                            Some(&i) => Route::for_page(i, &pages[i], Kind::Term, path, lang, key),
+                            Some(&i) => Route::for_page(i, &pages.get(i), Kind::Term, path, lang, key),
                             None => Route::generated(Kind::Term, path, lang, key),
                         };
                     r.priority = r
@@ -590,8 +590,8 @@ fn leaf_ancestor(
     (0..dirs.len()).any(|d| leaf_dirs.contains(&(root, dirs.prefix(d).joined())))
 }
 
-fn place<'a>(page: &'a Page, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
-    let rel = page.file.rel.as_ref();
+fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
+    let rel = page.file.rel;
     let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
@@ -902,8 +902,8 @@ fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec
 
 /// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
 /// own values.
-fn effective(i: usize, pl: &Placed, pages: &[Page], chain: &[usize]) -> Result<Effective> {
-    let fm: &PageMeta = &pages[i].fm;
+fn effective(i: usize, pl: &Placed, pages: &Pages, chain: &[usize]) -> Result<Effective> {
+    let fm: &PageMeta = pages.get(i).fm;
     let mut e = Effective {
         draft: fm.draft.unwrap_or(false),
         headless: fm.more().headless,
@@ -920,8 +920,8 @@ fn effective(i: usize, pl: &Placed, pages: &[Page], chain: &[usize]) -> Result<E
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
     for &b in chain {
-        for c in &pages[b].fm.more().cascade {
-            if !cascade_targets(c, pl, &pages[i].file.rel)? {
+        for c in &pages.get(b).fm.more().cascade {
+            if !cascade_targets(c, pl, pages.get(i).file.rel)? {
                 continue;
             }
             apply_cascade(&mut e, fm, c);

@@ -14,7 +14,7 @@ use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::fields::{ChangeFreq, Priority};
 use crate::frontmatter::PageMeta;
-use crate::scan::SourceFile;
+use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -25,13 +25,47 @@ pub use hugo::HugoRouter;
 pub use plain::PlainRouter;
 pub use zola::ZolaRouter;
 
-/// A content file with its front matter: the input of routing.
-#[derive(Clone, Debug)]
-pub struct Page {
+/// The input of routing: the scanned files and, parallel to them, their front matter.
+#[derive(Clone, Debug, Default)]
+pub struct Pages {
+    /// The content files.
+    pub files: Files,
+    /// Each file's front matter, in the same order.
+    pub meta: Vec<PageMeta>,
+}
+
+impl Pages {
+    /// How many pages.
+    pub fn len(&self) -> usize {
+        self.meta.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.meta.is_empty()
+    }
+
+    /// Page `i`; panics past the end, as slice indexing does.
+    pub fn get(&self, i: usize) -> Page<'_> {
+        Page {
+            file: self.files.get(i),
+            fm: &self.meta[i],
+        }
+    }
+
+    /// Every page, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Page<'_>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+/// A content file with its front matter.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
     /// Where it came from.
-    pub file: SourceFile,
+    pub file: SourceFile<'a>,
     /// What its front matter says.
-    pub fm: PageMeta,
+    pub fm: &'a PageMeta,
 }
 
 /// What a URL is, in the generators' terms.
@@ -285,11 +319,11 @@ pub struct RouteContext<'a> {
 /// A generator's URL rules.
 pub trait Router {
     /// Maps the pages to routes.
-    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing>;
+    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing>;
 }
 
 /// Routes the pages with the mapper for the settings' style, then checks the result.
-pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+pub fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     let mut routing = match ctx.settings.style {
         Style::Zola => ZolaRouter.route(pages, ctx)?,
         Style::Hugo => HugoRouter.route(pages, ctx)?,
@@ -321,11 +355,11 @@ pub fn route(pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
 }
 
 /// Routes that leave the site, by route index.
-fn check_paths(routing: &Routing, pages: &[Page]) -> Vec<(usize, Error)> {
+fn check_paths(routing: &Routing, pages: &Pages) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r.page().map(|p| pages[p].file.path()).unwrap_or_default();
+            let file = r.page().map(|p| pages.get(p).file.path()).unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
     }
@@ -339,7 +373,7 @@ fn check_paths(routing: &Routing, pages: &[Page]) -> Vec<(usize, Error)> {
 /// collide, and multihost languages do not. Paths are already resolved. The listed routes
 /// are sorted by URL through 8-byte records: a hash set of a million paths would be the
 /// largest allocation of the run.
-fn check_duplicates(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Vec<(usize, Error)> {
+fn check_duplicates(routing: &Routing, pages: &Pages, ctx: &RouteContext) -> Vec<(usize, Error)> {
     let site = &ctx.settings.site;
     // Index 0 is the site's base URL; multihost languages have their own.
     let mut bases: Vec<&str> = vec![""];
@@ -393,19 +427,19 @@ fn check_duplicates(routing: &Routing, pages: &[Page], ctx: &RouteContext) -> Ve
             (Some(a), Some(b)) => errors.push((
                 i,
                 Error::input(
-                    pages[a].file.path(),
+                    pages.get(a).file.path(),
                     None,
                     format!(
                         "publishes at {} like {}: give one of them another slug or path",
                         r.path,
-                        pages[b].file.path().display()
+                        pages.get(b).file.path().display()
                     ),
                 ),
             )),
             (Some(a), None) | (None, Some(a)) => errors.push((
                 i,
                 Error::input(
-                    pages[a].file.path(),
+                    pages.get(a).file.path(),
                     None,
                     format!(
                         "publishes at {}, a URL the generator uses for a generated page",

@@ -1,7 +1,7 @@
 //! The plain mapper, for sites that follow neither generator: a file's path is its URL
 //! (`blog/post.md` -> `/blog/post/`, `blog/index.md` -> `/blog/`, `a.html` -> `/a.html`).
 
-use super::{join_path, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
+use super::{join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, Router, Routing};
 use crate::error::Result;
 
 /// The plain mapper.
@@ -9,7 +9,7 @@ use crate::error::Result;
 pub struct PlainRouter;
 
 impl Router for PlainRouter {
-    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
         let s = ctx.settings;
         let lang = s.site.default_language.as_str();
         let mut out = Routing::default();
@@ -23,7 +23,7 @@ impl Router for PlainRouter {
                 });
                 continue;
             }
-            let rel = page.file.rel.as_ref();
+            let rel = page.file.rel;
             let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
             let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
             let is_index = matches!(stem, "index" | "_index");
@@ -58,7 +58,7 @@ impl Router for PlainRouter {
                 Kind::Page
             };
             has_home |= kind == Kind::Home;
-            let mut r = Route::for_page(i, page, kind, path, lang, rel.to_string());
+            let mut r = Route::for_page(i, &page, kind, path, lang, rel.to_string());
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
                     page: i,

@@ -2,7 +2,7 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use super::{join_path, Excluded, Kind, Page, Reason, Route, RouteContext, Router, Routing};
+use super::{join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, Router, Routing};
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::siteconfig::Taxonomy;
@@ -41,7 +41,7 @@ fn and_parents(dirs: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Router for ZolaRouter {
-    fn route(&self, pages: &[Page], ctx: &RouteContext) -> Result<Routing> {
+    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
         let s = ctx.settings;
         let site = &s.site;
         let default_lang = site.default_language.as_str();
@@ -93,14 +93,14 @@ impl Router for ZolaRouter {
         }
         // Every name is good now: `None` only for the files Zola ignores.
         let at = |i: usize| {
-            place(&pages[i].file.rel, &others, default_lang)
+            place(pages.get(i).file.rel, &others, default_lang)
                 .ok()
                 .flatten()
         };
 
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
-        let is_draft = |i: usize| pages[i].fm.draft == Some(true) && !s.include_drafts;
+        let is_draft = |i: usize| pages.get(i).fm.draft == Some(true) && !s.include_drafts;
         let draft_dirs: HashSet<&str> = section_files
             .iter()
             .filter_map(|&i| at(i).filter(|_| is_draft(i)))
@@ -125,8 +125,8 @@ impl Router for ZolaRouter {
 
         // Whether a page survives its section's sort: Zola renders only the pages it could sort.
         let sorted_in = |sec: usize, p: usize, date: bool| -> bool {
-            let fm = &pages[p].fm;
-            match pages[sec].fm.more().sort_by.as_deref() {
+            let fm = pages.get(p).fm;
+            match pages.get(sec).fm.more().sort_by.as_deref() {
                 Some("date") => date,
                 Some("update_date") => date || fm.updated.is_some(),
                 Some("title" | "title_bytes") => fm.has_title,
@@ -179,7 +179,7 @@ impl Router for ZolaRouter {
             };
             for t in 0..taxonomies[k].len() {
                 // Zola reads terms from the `[taxonomies]` table only.
-                let Some(taxon) = pages[i].fm.terms.get(&wanted[k][t], true) else {
+                let Some(taxon) = pages.get(i).fm.terms.get(&wanted[k][t], true) else {
                     continue;
                 };
                 for v in taxon.terms {
@@ -201,7 +201,7 @@ impl Router for ZolaRouter {
                 });
                 continue;
             }
-            let fm = &pages[i].fm;
+            let fm = pages.get(i).fm;
             let lp = prefix(pl.lang);
             if pl.is_section {
                 let path = join_path([lp.as_str(), pl.dirs], true);
@@ -210,7 +210,7 @@ impl Router for ZolaRouter {
                 } else {
                     Kind::Section
                 };
-                let mut r = Route::for_page(i, &pages[i], kind, path, pl.lang, pl.key.to_string());
+                let mut r = Route::for_page(i, &pages.get(i), kind, path, pl.lang, pl.key.to_string());
                 let reason = if fm.more().redirect_to.is_some() {
                     Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
@@ -243,7 +243,7 @@ impl Router for ZolaRouter {
                         break;
                     };
                     chain.1.push(sec);
-                    if !pages[sec].fm.more().transparent {
+                    if !pages.get(sec).fm.more().transparent {
                         break;
                     }
                 }
@@ -282,7 +282,7 @@ impl Router for ZolaRouter {
                 }
             };
             let mut r =
-                Route::for_page(i, &pages[i], Kind::Page, path, pl.lang, pl.key.to_string());
+                Route::for_page(i, &pages.get(i), Kind::Page, path, pl.lang, pl.key.to_string());
             r.set_file_date(file_date);
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
@@ -364,7 +364,7 @@ impl Router for ZolaRouter {
             let Some(i) = out.routes[sr].page() else {
                 continue;
             };
-            let fm = &pages[i].fm;
+            let fm = pages.get(i).fm;
             let (Some(by), true, true) =
                 (fm.more().paginate_by, out.routes[sr].listed, with_pagers)
             else {
