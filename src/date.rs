@@ -2,43 +2,118 @@
 //! front matter, file names and git hand us.
 
 use chrono::{
-    DateTime, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc,
+    DateTime, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc,
 };
 use std::cmp::Ordering;
 use std::fmt;
+use std::num::NonZeroU32;
 use std::str::FromStr;
 
 /// A `<lastmod>` value: a bare date, or a date-time that always carries an offset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum W3cDate {
+///
+/// Packed into 12 bytes with no tag to spare for `Option` (a page holds two, an entry one,
+/// and a large site a million of each); [`W3cDate::kind`] unpacks it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct W3cDate {
+    /// The low 32 bits of the instant's seconds since 1970 (UTC) plus [`SECS_BIAS`].
+    lo: u32,
+    /// Bits 0–11: the high bits of those seconds (44 in all); bits 12–29: the UTC offset in
+    /// seconds plus [`OFFSET_BIAS`]; bit 30: date-only; bit 31: always set.
+    hi: NonZeroU32,
+    /// The fraction of the second, in nanoseconds (past 10⁹ in a leap second).
+    nanos: u32,
+}
+
+/// What a [`W3cDate`] is, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum W3cKind {
     /// `YYYY-MM-DD`: kept date-only, as the author wrote it.
     Date(NaiveDate),
     /// `YYYY-MM-DDThh:mm:ss[.f]±hh:mm`, with the author's offset.
     DateTime(DateTime<FixedOffset>),
 }
 
+/// Makes every second chrono can hold (about ±2⁴³) a non-negative 44-bit number.
+const SECS_BIAS: i64 = 1 << 43;
+/// Makes every offset chrono allows (under a day either way) a non-negative 18-bit number.
+const OFFSET_BIAS: i32 = 1 << 17;
+const DATE_ONLY: u32 = 1 << 30;
+const SET: u32 = 1 << 31;
+
 impl W3cDate {
+    /// A bare date.
+    pub fn from_date(d: NaiveDate) -> W3cDate {
+        Self::pack(
+            d.and_time(NaiveTime::MIN).and_utc().timestamp(),
+            0,
+            0,
+            DATE_ONLY,
+        )
+    }
+
+    /// A date-time with its offset.
+    pub fn from_datetime(dt: DateTime<FixedOffset>) -> W3cDate {
+        Self::pack(
+            dt.timestamp(),
+            dt.timestamp_subsec_nanos(),
+            dt.offset().local_minus_utc(),
+            0,
+        )
+    }
+
+    fn pack(secs: i64, nanos: u32, offset: i32, flags: u32) -> W3cDate {
+        // chrono's range and offsets fit the biased widths, so neither addition overflows
+        // its field.
+        let secs = (secs + SECS_BIAS) as u64;
+        let offset = (offset + OFFSET_BIAS) as u32;
+        let hi = ((secs >> 32) as u32 & 0xfff) | (offset << 12) | flags | SET;
+        W3cDate {
+            lo: secs as u32,
+            hi: NonZeroU32::new(hi).unwrap_or(NonZeroU32::MIN),
+            nanos,
+        }
+    }
+
+    fn secs(&self) -> i64 {
+        ((((self.hi.get() & 0xfff) as i64) << 32) | self.lo as i64) - SECS_BIAS
+    }
+
+    fn offset_secs(&self) -> i32 {
+        ((self.hi.get() >> 12) & 0x3ffff) as i32 - OFFSET_BIAS
+    }
+
+    fn is_date_only(&self) -> bool {
+        self.hi.get() & DATE_ONLY != 0
+    }
+
+    /// The date or date-time it holds.
+    pub fn kind(&self) -> W3cKind {
+        let utc = DateTime::from_timestamp(self.secs(), self.nanos).unwrap_or_default();
+        if self.is_date_only() {
+            return W3cKind::Date(utc.date_naive());
+        }
+        let offset = FixedOffset::east_opt(self.offset_secs()).unwrap_or_else(|| Utc.fix());
+        W3cKind::DateTime(utc.with_timezone(&offset))
+    }
+
     /// The instant used to compare dates; a bare date counts as its midnight in UTC.
     pub fn instant(&self) -> DateTime<Utc> {
-        match self {
-            W3cDate::Date(d) => d.and_time(NaiveTime::MIN).and_utc(),
-            W3cDate::DateTime(dt) => dt.with_timezone(&Utc),
-        }
+        DateTime::from_timestamp(self.secs(), self.nanos).unwrap_or_default()
     }
 
     /// The calendar date as written (the offset's local date for a date-time).
     pub fn date(&self) -> NaiveDate {
-        match self {
-            W3cDate::Date(d) => *d,
-            W3cDate::DateTime(dt) => dt.date_naive(),
+        match self.kind() {
+            W3cKind::Date(d) => d,
+            W3cKind::DateTime(dt) => dt.date_naive(),
         }
     }
 
     /// True when this date lies after `now` (a bare date: when its day starts after `now`'s day).
     pub fn is_after(&self, now: DateTime<Utc>) -> bool {
-        match self {
-            W3cDate::Date(d) => *d > now.date_naive(),
-            W3cDate::DateTime(dt) => dt.with_timezone(&Utc) > now,
+        match self.kind() {
+            W3cKind::Date(d) => d > now.date_naive(),
+            W3cKind::DateTime(_) => self.instant() > now,
         }
     }
 
@@ -48,7 +123,7 @@ impl W3cDate {
     /// keeps the output byte-stable across the runs of one day.
     pub fn clamp_to(self, now: DateTime<Utc>) -> W3cDate {
         if self.is_after(now) {
-            W3cDate::Date(now.date_naive())
+            W3cDate::from_date(now.date_naive())
         } else {
             self
         }
@@ -72,16 +147,16 @@ impl W3cDate {
             return None;
         }
         if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-            return Some(W3cDate::Date(d));
+            return Some(W3cDate::from_date(d));
         }
         if let Ok(dt) = DateTime::parse_from_rfc2822(s) {
-            return Some(W3cDate::DateTime(dt));
+            return Some(W3cDate::from_datetime(dt));
         }
         // RFC 1123 with a zone abbreviation ("Mon, 02 Jan 2006 15:04:05 MST").
         if let Some((head, zone)) = s.rsplit_once(' ') {
             if zone.chars().all(|c| c.is_ascii_alphabetic()) {
                 if let Ok(naive) = NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S") {
-                    return tz.localize(naive).map(W3cDate::DateTime);
+                    return tz.localize(naive).map(W3cDate::from_datetime);
                 }
             }
         }
@@ -89,7 +164,7 @@ impl W3cDate {
         let date = parse_loose_date(date_part)?;
         let rest = rest.trim_start_matches(['T', 't', ' ']);
         if rest.is_empty() {
-            return Some(W3cDate::Date(date));
+            return Some(W3cDate::from_date(date));
         }
         let (time_part, offset) = split_offset(rest)?;
         let time = parse_loose_time(time_part)?;
@@ -98,14 +173,14 @@ impl W3cDate {
             Some(off) => off
                 .from_local_datetime(&naive)
                 .single()
-                .map(W3cDate::DateTime),
-            None => tz.localize(naive).map(W3cDate::DateTime),
+                .map(W3cDate::from_datetime),
+            None => tz.localize(naive).map(W3cDate::from_datetime),
         }
     }
 
     /// Places a date-time that has no offset in the site zone.
     pub fn from_naive(naive: NaiveDateTime, tz: &SiteTz) -> Option<W3cDate> {
-        tz.localize(naive).map(W3cDate::DateTime)
+        tz.localize(naive).map(W3cDate::from_datetime)
     }
 }
 
@@ -113,13 +188,16 @@ impl Ord for W3cDate {
     fn cmp(&self, other: &Self) -> Ordering {
         // Equal instants fall back to a fixed order (date-only first, then by offset) so
         // sorting and "newest" stay deterministic.
-        let rank = |d: &W3cDate| match d {
-            W3cDate::Date(_) => (0, 0),
-            W3cDate::DateTime(dt) => (1, dt.offset().local_minus_utc()),
-        };
+        let rank = |d: &W3cDate| (!d.is_date_only(), d.offset_secs());
         self.instant()
             .cmp(&other.instant())
             .then_with(|| rank(self).cmp(&rank(other)))
+    }
+}
+
+impl fmt::Debug for W3cDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "W3cDate({self})")
     }
 }
 
@@ -131,9 +209,9 @@ impl PartialOrd for W3cDate {
 
 impl fmt::Display for W3cDate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            W3cDate::Date(d) => write!(f, "{}", d.format("%Y-%m-%d")),
-            W3cDate::DateTime(dt) => {
+        match self.kind() {
+            W3cKind::Date(d) => write!(f, "{}", d.format("%Y-%m-%d")),
+            W3cKind::DateTime(dt) => {
                 // `%.f` keeps a fraction only when there is one, so the instant stays exact.
                 write!(f, "{}", dt.format("%Y-%m-%dT%H:%M:%S%.f%:z"))
             }
@@ -205,7 +283,7 @@ fn common_form(s: &str) -> Option<W3cDate> {
     }
     let date = NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)?;
     if b.len() == 10 {
-        return Some(W3cDate::Date(date));
+        return Some(W3cDate::from_date(date));
     }
     if b.len() != 25
         || b[10] != b'T'
@@ -226,7 +304,7 @@ fn common_form(s: &str) -> Option<W3cDate> {
     offset
         .from_local_datetime(&date.and_time(time))
         .single()
-        .map(W3cDate::DateTime)
+        .map(W3cDate::from_datetime)
 }
 
 fn split_date(s: &str) -> Option<(&str, &str)> {
@@ -326,6 +404,12 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn a_date_is_twelve_bytes_and_so_is_an_optional_one() {
+        assert_eq!(std::mem::size_of::<W3cDate>(), 12);
+        assert_eq!(std::mem::size_of::<Option<W3cDate>>(), 12);
+    }
+
     proptest! {
         /// The shortcut for the two common forms agrees with the general parser, valid
         /// values or not.
@@ -351,6 +435,36 @@ mod tests {
                 let valid = date_ok && (!with_time || time_ok);
                 prop_assert!(!valid, "{} is valid but was refused", s);
             }
+        }
+
+        /// Packing keeps every date-time chrono can hold exactly: instant, fraction (a leap
+        /// second's too) and offset; and orders as the instants do, date-only first on a tie.
+        #[test]
+        fn a_packed_date_gives_back_what_went_in(
+            secs in DateTime::<Utc>::MIN_UTC.timestamp()..=DateTime::<Utc>::MAX_UTC.timestamp(),
+            nanos in 0u32..2_000_000_000, offset in -86_399i32..=86_399,
+            other_secs in -1i64..=1, day_only in any::<bool>(),
+        ) {
+            let fixed = FixedOffset::east_opt(offset).unwrap();
+            let Some(dt) = DateTime::from_timestamp(secs, nanos).map(|d| d.with_timezone(&fixed)) else {
+                return Ok(());
+            };
+            let w = W3cDate::from_datetime(dt);
+            prop_assert_eq!(w.kind(), W3cKind::DateTime(dt));
+            prop_assert_eq!(w.instant(), dt.with_timezone(&Utc));
+            let d = dt.date_naive();
+            prop_assert_eq!(W3cDate::from_date(d).kind(), W3cKind::Date(d));
+            // Order against a neighbour a second away, or a bare date at the same instant.
+            let b = if day_only {
+                W3cDate::from_date(d)
+            } else {
+                match DateTime::from_timestamp(secs + other_secs, nanos) {
+                    Some(o) => W3cDate::from_datetime(o.with_timezone(&fixed)),
+                    None => return Ok(()),
+                }
+            };
+            let tie = if day_only { Ordering::Greater } else { Ordering::Equal };
+            prop_assert_eq!(w.cmp(&b), w.instant().cmp(&b.instant()).then(tie));
         }
     }
 

@@ -722,7 +722,7 @@ fn parse_git_date(raw: &[u8]) -> Result<W3cDate, WalkError> {
         .map_err(|_| WalkError::BadDate(String::from_utf8_lossy(raw).into_owned()))?
         .trim();
     DateTime::parse_from_rfc3339(text)
-        .map(W3cDate::DateTime)
+        .map(W3cDate::from_datetime)
         .map_err(|_| WalkError::BadDate(text.to_string()))
 }
 

@@ -443,7 +443,10 @@ mod tests {
         };
         let files = scan(&roots, &opts, Path::new("hugo.toml")).unwrap();
         assert_eq!(files.len(), 1);
-        assert_eq!((files.get(0).rel, files.get(0).root_lang()), ("a.md", Some("en")));
+        assert_eq!(
+            (files.get(0).rel, files.get(0).root_lang()),
+            ("a.md", Some("en"))
+        );
     }
 
     #[test]

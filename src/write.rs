@@ -18,7 +18,7 @@
 //! - Files are not fsynced: a crash of this process never leaves a half-written file (temp +
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
 
-use crate::date::W3cDate;
+use crate::date::{W3cDate, W3cKind};
 use crate::entries::Entry;
 use crate::error::{Error, Result};
 use chrono::{Datelike, Timelike};
@@ -836,9 +836,9 @@ fn push_padded(buf: &mut Vec<u8>, v: u32, width: usize) {
 /// format machinery (a million dates are common).
 fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
     // One conversion to local time: chrono recomputes it for every accessor of a DateTime.
-    let (day, time, offset) = match date {
-        W3cDate::Date(d) => (*d, None, 0),
-        W3cDate::DateTime(dt) => {
+    let (day, time, offset) = match date.kind() {
+        W3cKind::Date(d) => (d, None, 0),
+        W3cKind::DateTime(dt) => {
             let local = dt.naive_local();
             (
                 local.date(),
@@ -1099,7 +1099,7 @@ mod tests {
                 assert_eq!(String::from_utf8(buf).unwrap(), w.to_string());
                 seen += 1;
             };
-            check(W3cDate::Date(day));
+            check(W3cDate::from_date(day));
             for &off in &offsets {
                 for &nano in &nanos {
                     for (h, mi, s) in [(0, 0, 0), (9, 5, 7), (23, 59, 59), (12, 30, 1)] {
@@ -1110,7 +1110,7 @@ mod tests {
                         let naive = day.and_hms_nano_opt(h, mi, s, nano).unwrap();
                         let tz = FixedOffset::east_opt(off).unwrap();
                         let dt = tz.from_local_datetime(&naive).single().unwrap();
-                        check(W3cDate::DateTime(dt));
+                        check(W3cDate::from_datetime(dt));
                     }
                 }
             }

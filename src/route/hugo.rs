@@ -542,7 +542,9 @@ impl Router for HugoRouter {
                     let key = format!("term:{}/{term}", tax.name);
                     let mut r =
                         match tax_files.get(&(lang.to_string(), tax.name.clone(), term.clone())) {
-                            Some(&i) => Route::for_page(i, &pages.get(i), Kind::Term, path, lang, key),
+                            Some(&i) => {
+                                Route::for_page(i, &pages.get(i), Kind::Term, path, lang, key)
+                            }
                             None => Route::generated(Kind::Term, path, lang, key),
                         };
                     r.priority = r

@@ -359,7 +359,10 @@ fn check_paths(routing: &Routing, pages: &Pages) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r.page().map(|p| pages.get(p).file.path()).unwrap_or_default();
+            let file = r
+                .page()
+                .map(|p| pages.get(p).file.path())
+                .unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
     }

@@ -210,7 +210,8 @@ impl Router for ZolaRouter {
                 } else {
                     Kind::Section
                 };
-                let mut r = Route::for_page(i, &pages.get(i), kind, path, pl.lang, pl.key.to_string());
+                let mut r =
+                    Route::for_page(i, &pages.get(i), kind, path, pl.lang, pl.key.to_string());
                 let reason = if fm.more().redirect_to.is_some() {
                     Some(Reason::Redirect)
                 } else if fm.render == Some(false) {
@@ -281,8 +282,14 @@ impl Router for ZolaRouter {
                     join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
                 }
             };
-            let mut r =
-                Route::for_page(i, &pages.get(i), Kind::Page, path, pl.lang, pl.key.to_string());
+            let mut r = Route::for_page(
+                i,
+                &pages.get(i),
+                Kind::Page,
+                path,
+                pl.lang,
+                pl.key.to_string(),
+            );
             r.set_file_date(file_date);
             if fm.sitemap_exclude {
                 out.excluded.push(Excluded {
