@@ -75,7 +75,7 @@ impl Router for ZolaRouter {
         let mut errors = Vec::new();
         let mut section_files = Vec::new();
         for (i, p) in pages.iter().enumerate() {
-            match place(&p.file.rel, &others, default_lang) {
+            match place(p.file.rel, &others, default_lang) {
                 Ok(Some(pl)) => {
                     if pl.is_section {
                         section_files.push(i);
