@@ -156,18 +156,9 @@ pub struct PageMeta {
     pub priority: Option<Priority>,
     /// `changefreq`.
     pub changefreq: Option<ChangeFreq>,
-    /// No `<priority>` at all ([`FrontMatter::priority_off`]).
-    pub priority_off: bool,
-    /// `draft` (or Hugo `published = false`).
-    pub draft: Option<bool>,
-    /// Zola `render`.
-    pub render: Option<bool>,
-    /// `sitemap = false` and its spellings.
-    pub sitemap_exclude: bool,
-    /// Whether `title` is set (Zola drops pages without one from a `sort_by = "title"` list).
-    pub has_title: bool,
-    /// Whether `weight` is set (the same for `sort_by = "weight"`).
-    pub has_weight: bool,
+    /// The yes/no fields, a bit each (see the accessors): six bytes would cost eight with
+    /// padding.
+    flags: u8,
     /// `slug` and Zola `path`, boxed together: most pages set neither.
     pub names: Option<Box<Names>>,
     /// Taxonomy terms.
@@ -240,6 +231,16 @@ static NO_MORE: MetaMore = MetaMore {
     redirect_to: None,
 };
 
+// `PageMeta::flags` bits.
+const PRIORITY_OFF: u8 = 1;
+const DRAFT_SET: u8 = 1 << 1;
+const DRAFT: u8 = 1 << 2;
+const RENDER_SET: u8 = 1 << 3;
+const RENDER: u8 = 1 << 4;
+const SITEMAP_EXCLUDE: u8 = 1 << 5;
+const HAS_TITLE: u8 = 1 << 6;
+const HAS_WEIGHT: u8 = 1 << 7;
+
 impl PageMeta {
     /// Keeps what the pipeline needs of `fm`; `keep_title` keeps the title itself (only
     /// Hugo permalinks make URLs from titles).
@@ -265,12 +266,19 @@ impl PageMeta {
             date: fm.date,
             priority: fm.priority,
             changefreq: fm.changefreq,
-            priority_off: fm.priority_off,
-            draft: fm.draft,
-            render: fm.render,
-            sitemap_exclude: fm.sitemap_exclude,
-            has_title: fm.title.is_some(),
-            has_weight: fm.weight.is_some(),
+            flags: [
+                (fm.priority_off, PRIORITY_OFF),
+                (fm.draft.is_some(), DRAFT_SET),
+                (fm.draft == Some(true), DRAFT),
+                (fm.render.is_some(), RENDER_SET),
+                (fm.render == Some(true), RENDER),
+                (fm.sitemap_exclude, SITEMAP_EXCLUDE),
+                (fm.title.is_some(), HAS_TITLE),
+                (fm.weight.is_some(), HAS_WEIGHT),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(0, |acc, (_, bit)| acc | bit),
             names: (fm.slug.is_some() || fm.path.is_some()).then(|| {
                 Box::new(Names {
                     slug: fm.slug,
@@ -280,6 +288,45 @@ impl PageMeta {
             terms: Terms::new(&fm.taxonomies, &fm.taxonomy_table),
             more: (more != NO_MORE).then(|| Box::new(more)),
         }
+    }
+
+    fn flag(&self, bit: u8) -> bool {
+        self.flags & bit != 0
+    }
+
+    /// A yes/no field that may be unset.
+    fn maybe(&self, set: u8, bit: u8) -> Option<bool> {
+        self.flag(set).then(|| self.flag(bit))
+    }
+
+    /// No `<priority>` at all ([`FrontMatter::priority_off`]).
+    pub fn priority_off(&self) -> bool {
+        self.flag(PRIORITY_OFF)
+    }
+
+    /// `draft` (or Hugo `published = false`).
+    pub fn draft(&self) -> Option<bool> {
+        self.maybe(DRAFT_SET, DRAFT)
+    }
+
+    /// Zola `render`.
+    pub fn render(&self) -> Option<bool> {
+        self.maybe(RENDER_SET, RENDER)
+    }
+
+    /// `sitemap = false` and its spellings.
+    pub fn sitemap_exclude(&self) -> bool {
+        self.flag(SITEMAP_EXCLUDE)
+    }
+
+    /// Whether `title` is set (Zola drops pages without one from a `sort_by = "title"` list).
+    pub fn has_title(&self) -> bool {
+        self.flag(HAS_TITLE)
+    }
+
+    /// Whether `weight` is set (the same for `sort_by = "weight"`).
+    pub fn has_weight(&self) -> bool {
+        self.flag(HAS_WEIGHT)
     }
 
     /// `slug`.
@@ -2220,7 +2267,7 @@ mod tests {
         let plain = fm("+++\ntitle = \"T\"\ndate = 2024-01-02\nweight = 3\n[taxonomies]\ntags = [\"a\"]\n+++\n");
         let m = PageMeta::new(plain, false);
         assert!(m.more.is_none(), "{m:?}");
-        assert!(m.has_title && m.has_weight);
+        assert!(m.has_title() && m.has_weight());
         assert_eq!(m.date, W3cDate::parse("2024-01-02", &SiteTz::Utc));
         assert!(m.terms.get("tags", true).is_some() && m.terms.get("tags", false).is_none());
         assert_eq!(m.more().title, None);
@@ -2231,6 +2278,36 @@ mod tests {
         assert_eq!(m.more().sort_by.as_deref(), Some("date"));
         assert_eq!(m.more().title.as_deref(), Some("T"));
         assert_eq!(PageMeta::new(section, false).more().title, None);
+    }
+
+    #[test]
+    fn page_meta_keeps_every_yes_no_field_apart() {
+        let tri = [None, Some(false), Some(true)];
+        for (draft, render) in tri.iter().flat_map(|d| tri.iter().map(move |r| (*d, *r))) {
+            for bits in 0..16u8 {
+                let on = |k: u8| bits & (1 << k) != 0;
+                let f = FrontMatter {
+                    draft,
+                    render,
+                    priority_off: on(0),
+                    sitemap_exclude: on(1),
+                    title: on(2).then(|| "t".to_string()),
+                    weight: on(3).then_some(1),
+                    ..Default::default()
+                };
+                let m = PageMeta::from(f);
+                let got = (
+                    m.draft(),
+                    m.render(),
+                    m.priority_off(),
+                    m.sitemap_exclude(),
+                    m.has_title(),
+                    m.has_weight(),
+                );
+                assert_eq!(got, (draft, render, on(0), on(1), on(2), on(3)));
+            }
+        }
+        assert!(std::mem::size_of::<PageMeta>() <= 64);
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl Router for HugoRouter {
                     let sec = pages.get(b).fm;
                     let publish = sec.more().publish_date.or(sec.date);
                     let expiry = sec.more().expiry_date;
-                    if sec.draft == Some(true) && !s.include_drafts {
+                    if sec.draft() == Some(true) && !s.include_drafts {
                         Some(Reason::Draft)
                     } else if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
                         Some(Reason::Future)
@@ -907,15 +907,15 @@ fn branch_chain(pl: &Placed, branches: &HashMap<(String, String), usize>) -> Vec
 fn effective(i: usize, pl: &Placed, pages: &Pages, chain: &[usize]) -> Result<Effective> {
     let fm: &PageMeta = pages.get(i).fm;
     let mut e = Effective {
-        draft: fm.draft.unwrap_or(false),
+        draft: fm.draft().unwrap_or(false),
         headless: fm.more().headless,
-        sitemap_exclude: fm.sitemap_exclude,
+        sitemap_exclude: fm.sitemap_exclude(),
         build: fm.more().build.clone(),
         date: fm.date,
         publish_date: fm.more().publish_date,
         expiry_date: fm.more().expiry_date,
         priority: fm.priority,
-        priority_off: fm.priority_off,
+        priority_off: fm.priority_off(),
         changefreq: fm.changefreq,
     };
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
@@ -964,7 +964,7 @@ fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str) -> Result<bool> {
 
 /// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
 fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
-    if own.draft.is_none() {
+    if own.draft().is_none() {
         if let Some(d) = c.draft {
             e.draft = e.draft || d;
         }
@@ -973,7 +973,7 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
         e.headless = e.headless || (h && !own.more().headless);
     }
     if let Some(x) = c.sitemap_exclude {
-        if !own.sitemap_exclude {
+        if !own.sitemap_exclude() {
             e.sitemap_exclude = e.sitemap_exclude || x;
         }
     }

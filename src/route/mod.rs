@@ -139,7 +139,7 @@ impl Route {
             // A page index is far below u32::MAX: each page's record takes over 100 bytes.
             page: u32::try_from(index).unwrap_or(NO_PAGE),
             priority: page.fm.priority,
-            priority_off: page.fm.priority_off,
+            priority_off: page.fm.priority_off(),
             changefreq: page.fm.changefreq,
             ..Route::generated(kind, path, lang, key)
         }

@@ -16,7 +16,7 @@ impl Router for PlainRouter {
         let mut has_home = false;
         for (i, page) in pages.iter().enumerate() {
             let fm = &page.fm;
-            if fm.draft == Some(true) && !s.include_drafts {
+            if fm.draft() == Some(true) && !s.include_drafts {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::Draft,
@@ -59,7 +59,7 @@ impl Router for PlainRouter {
             };
             has_home |= kind == Kind::Home;
             let mut r = Route::for_page(i, &page, kind, path, lang, rel.to_string());
-            if fm.sitemap_exclude {
+            if fm.sitemap_exclude() {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::SitemapOff,

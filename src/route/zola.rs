@@ -100,7 +100,7 @@ impl Router for ZolaRouter {
 
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
-        let is_draft = |i: usize| pages.get(i).fm.draft == Some(true) && !s.include_drafts;
+        let is_draft = |i: usize| pages.get(i).fm.draft() == Some(true) && !s.include_drafts;
         let draft_dirs: HashSet<&str> = section_files
             .iter()
             .filter_map(|&i| at(i).filter(|_| is_draft(i)))
@@ -129,8 +129,8 @@ impl Router for ZolaRouter {
             match pages.get(sec).fm.more().sort_by.as_deref() {
                 Some("date") => date,
                 Some("update_date") => date || fm.updated.is_some(),
-                Some("title" | "title_bytes") => fm.has_title,
-                Some("weight") => fm.has_weight,
+                Some("title" | "title_bytes") => fm.has_title(),
+                Some("weight") => fm.has_weight(),
                 _ => true,
             }
         };
@@ -214,9 +214,9 @@ impl Router for ZolaRouter {
                     Route::for_page(i, &pages.get(i), kind, path, pl.lang, pl.key.to_string());
                 let reason = if fm.more().redirect_to.is_some() {
                     Some(Reason::Redirect)
-                } else if fm.render == Some(false) {
+                } else if fm.render() == Some(false) {
                     Some(Reason::NotRendered)
-                } else if fm.sitemap_exclude {
+                } else if fm.sitemap_exclude() {
                     Some(Reason::SitemapOff)
                 } else {
                     None
@@ -236,7 +236,7 @@ impl Router for ZolaRouter {
             };
             let file_date = named.and_then(|d| d.date);
             // A `render = false` page is in no section and not rendered.
-            let rendered = fm.render != Some(false);
+            let rendered = fm.render() != Some(false);
             if rendered && chain.0 != Some((pl.lang, pl.dirs)) {
                 chain.1.clear();
                 for d in and_parents(pl.dirs) {
@@ -291,7 +291,7 @@ impl Router for ZolaRouter {
                 pl.key.to_string(),
             );
             r.set_file_date(file_date);
-            if fm.sitemap_exclude {
+            if fm.sitemap_exclude() {
                 out.excluded.push(Excluded {
                     page: i,
                     reason: Reason::SitemapOff,
