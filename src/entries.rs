@@ -7,7 +7,7 @@ use crate::fields::{ChangeFreq, Priority};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// Absolute URL, already percent-encoded (RFC 3986) but not XML-escaped.
-    pub loc: String,
+    pub loc: Box<str>,
     /// `<lastmod>`.
     pub lastmod: Option<W3cDate>,
     /// `<changefreq>`.
@@ -38,7 +38,7 @@ pub struct Alternate {
 
 impl Entry {
     /// An entry with just a location.
-    pub fn new(loc: impl Into<String>) -> Entry {
+    pub fn new(loc: impl Into<Box<str>>) -> Entry {
         Entry {
             loc: loc.into(),
             lastmod: None,
@@ -69,7 +69,7 @@ use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
 
-/// [`Built::routes`] for an entry with no route behind it (`extra_urls`).
+/// [`Built::routes`] and [`Built::pages`] for an entry with no route or page behind it.
 pub const NO_ROUTE: u32 = u32::MAX;
 
 /// The most images one `<url>` may carry (Google's limit).
@@ -83,6 +83,9 @@ pub struct Built {
     /// For each entry, the route it came from, or [`NO_ROUTE`] for `extra_urls`; see
     /// [`Built::route`]. Four bytes an entry: there may be a million.
     pub routes: Vec<u32>,
+    /// For each entry, the page behind it, or [`NO_ROUTE`] for generated pages and
+    /// `extra_urls`; see [`Built::page`].
+    pub pages: Vec<u32>,
     /// Pages dropped by `exclude` rules.
     pub excluded: Vec<Excluded>,
     /// On a multihost site, each host's share of `entries` (which are then sorted by host,
@@ -109,6 +112,13 @@ impl Built {
             .filter(|&r| r != NO_ROUTE)
             .map(|r| r as usize)
     }
+
+    /// The page entry `k` came from (`None` for generated pages and `extra_urls`).
+    pub fn page(&self, k: usize) -> Option<usize> {
+        Some(self.pages[k])
+            .filter(|&p| p != NO_ROUTE)
+            .map(|p| p as usize)
+    }
 }
 
 struct CompiledRule {
@@ -129,10 +139,10 @@ pub struct Sources<'a> {
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
 /// defaults, language alternates, images, and the static `extra_urls`.
 ///
-/// Each listed route's path is taken as its loc is made (the routes keep their other parts),
-/// so a path and its loc are not both held for every URL at once.
+/// The routes are used up: each entry takes its route's place in the same allocation, so the
+/// routes and the entries, the two largest vectors of a run, are never held side by side.
 pub fn build(
-    routes: &mut [Route],
+    routes: Vec<Route>,
     sources: &Sources,
     lastmods: &[Option<Lastmod>],
     settings: &Settings,
@@ -145,93 +155,99 @@ pub fn build(
     let rules = compile_rules(settings, &origin)?;
     let bases = language_bases(settings)?;
     let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
-    // The route stage has already applied `trailing_slash`.
-    let loc_of = |r: &Route| loc::absolute(base_for(r.lang()), &r.path);
 
-    // Sized exactly: on a large site these are the run's biggest vectors, and one grown by
-    // doubling is up to half empty.
     let listed = routes.iter().filter(|r| r.listed).count() + settings.extra_urls.len();
     let mut out = Built {
-        entries: Vec::with_capacity(listed),
+        entries: Vec::new(),
         routes: Vec::with_capacity(listed),
+        pages: Vec::with_capacity(listed),
         excluded: Vec::new(),
         hosts: Vec::new(),
     };
+    // What alternates need of each route once the routes are gone (multilingual sites only).
+    let versions = versions(&routes, settings);
     let mut errors = Vec::new();
-    for (i, r) in routes.iter_mut().enumerate() {
-        if !r.listed {
-            continue;
-        }
-        let rel = r.page().map(|p| files.get(p).rel);
-        let matching: Vec<&CompiledRule> = rules
-            .iter()
-            .filter(|c| {
-                if c.on_url {
-                    c.matcher.is_match(&*r.path)
-                } else {
-                    rel.is_some_and(|f| c.matcher.is_match(f))
-                }
-            })
-            .collect();
-        if matching.iter().any(|c| c.rule.exclude) {
-            if let Some(p) = r.page() {
-                out.excluded.push(Excluded {
-                    page: p,
-                    reason: Reason::ExcludedByConfig,
-                });
+    let entries: Vec<Entry> = routes
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            if !r.listed {
+                return None;
             }
-            continue;
-        }
-        let loc = loc_of(r);
-        r.path = Box::default();
-        if loc.len() > MAX_LOC_LEN {
-            let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
-            errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
-            continue;
-        }
-        let mut e = Entry::new(loc);
-        e.lastmod = lastmods[i].map(|l| l.date);
-        e.priority = if r.priority_off {
-            None
-        } else {
-            r.priority
-                .or_else(|| matching.iter().find_map(|c| c.rule.priority))
-                .or(settings.default_priority)
-        };
-        e.changefreq = r
-            .changefreq
-            .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
-            .or(settings.default_changefreq);
-        if settings.images {
-            if let Some(p) = r.page() {
-                let base = base_for(r.lang());
-                let page_url = Url::parse(&e.loc).ok();
-                let images: Vec<String> = page_url
-                    .iter()
-                    .flat_map(|u| {
-                        sources
-                            .images
-                            .get(p)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(move |src| crate::images::resolve_image(src, u, base))
-                    })
-                    .map(|u| u.to_string())
-                    .take(MAX_IMAGES)
-                    .collect();
-                if !images.is_empty() {
-                    e.extras.get_or_insert_with(Default::default).images = images;
+            let rel = r.page().map(|p| files.get(p).rel);
+            let matching: Vec<&CompiledRule> = rules
+                .iter()
+                .filter(|c| {
+                    if c.on_url {
+                        c.matcher.is_match(&*r.path)
+                    } else {
+                        rel.is_some_and(|f| c.matcher.is_match(f))
+                    }
+                })
+                .collect();
+            if matching.iter().any(|c| c.rule.exclude) {
+                if let Some(p) = r.page() {
+                    out.excluded.push(Excluded {
+                        page: p,
+                        reason: Reason::ExcludedByConfig,
+                    });
+                }
+                return None;
+            }
+            // The route stage has already applied `trailing_slash`.
+            let loc = loc::absolute(base_for(r.lang()), &r.path);
+            if loc.len() > MAX_LOC_LEN {
+                let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
+                errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
+                return None;
+            }
+            let mut e = Entry::new(loc);
+            e.lastmod = lastmods[i].map(|l| l.date);
+            e.priority = if r.priority_off {
+                None
+            } else {
+                r.priority
+                    .or_else(|| matching.iter().find_map(|c| c.rule.priority))
+                    .or(settings.default_priority)
+            };
+            e.changefreq = r
+                .changefreq
+                .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
+                .or(settings.default_changefreq);
+            if settings.images {
+                if let Some(p) = r.page() {
+                    let base = base_for(r.lang());
+                    let page_url = Url::parse(&e.loc).ok();
+                    let images: Vec<String> = page_url
+                        .iter()
+                        .flat_map(|u| {
+                            sources
+                                .images
+                                .get(p)
+                                .into_iter()
+                                .flatten()
+                                .filter_map(move |src| crate::images::resolve_image(src, u, base))
+                        })
+                        .map(|u| u.to_string())
+                        .take(MAX_IMAGES)
+                        .collect();
+                    if !images.is_empty() {
+                        e.extras.get_or_insert_with(Default::default).images = images;
+                    }
                 }
             }
-        }
-        out.entries.push(e);
-        // Route indices share the page index's bound (see `Route`).
-        out.routes.push(i as u32);
-    }
-    add_alternates(&mut out, routes, settings);
+            // Route and page indices share one bound (see `Route`).
+            out.routes.push(i as u32);
+            out.pages.push(r.page().map_or(NO_ROUTE, |p| p as u32));
+            Some(e)
+        })
+        .collect();
+    out.entries = entries;
+    add_alternates(&mut out, &versions, settings);
     for extra in &settings.extra_urls {
         out.entries.push(extra_entry(extra, settings, &origin)?);
         out.routes.push(NO_ROUTE);
+        out.pages.push(NO_ROUTE);
     }
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
@@ -271,7 +287,7 @@ pub fn build(
         });
         start += len;
     }
-    let source = |k: u32| match out.route(k as usize).and_then(|r| routes[r].page()) {
+    let source = |k: u32| match out.page(k as usize) {
         Some(p) => files.get(p).path().display().to_string(),
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
@@ -289,13 +305,18 @@ pub fn build(
             ));
         }
     }
-    permute(&mut order, &mut out.entries, &mut out.routes);
+    permute(
+        &mut order,
+        &mut out.entries,
+        &mut out.routes,
+        &mut out.pages,
+    );
     Ok(out)
 }
 
 /// Puts `a[order[k]]` and `b[order[k]]` at `k`, in place, following each cycle of the
 /// permutation with swaps; `order` is used up as the record of where each cycle has been.
-fn permute<A, B>(order: &mut [u32], a: &mut [A], b: &mut [B]) {
+fn permute<A, B, C>(order: &mut [u32], a: &mut [A], b: &mut [B], c: &mut [C]) {
     const DONE: u32 = u32::MAX;
     for start in 0..order.len() {
         let mut k = start;
@@ -307,6 +328,7 @@ fn permute<A, B>(order: &mut [u32], a: &mut [A], b: &mut [B]) {
             }
             a.swap(k, from);
             b.swap(k, from);
+            c.swap(k, from);
             k = from;
         }
     }
@@ -376,15 +398,33 @@ fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
 }
 
 /// Links the language versions of each page: every version lists all, itself included.
-fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
-    // One language, no alternates: skip grouping every URL under one empty key.
+/// Each route's translation group (routes that share a key) and language, kept apart from the
+/// routes so they can be used up; empty on a site with one language.
+fn versions(routes: &[Route], settings: &Settings) -> Vec<(u32, &'static str)> {
     if !settings.site.is_multilingual() {
+        return Vec::new();
+    }
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    routes
+        .iter()
+        .map(|r| {
+            let next = ids.len() as u32;
+            (*ids.entry(r.key()).or_insert(next), r.lang())
+        })
+        .collect()
+}
+
+fn add_alternates(out: &mut Built, versions: &[(u32, &'static str)], settings: &Settings) {
+    // One language, no alternates: skip grouping every URL under one empty key.
+    if versions.is_empty() {
         return;
     }
-    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // By group id, in the order the groups' keys first appear: every group is handled on
+    // its own, so the order changes nothing written.
+    let mut groups: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for k in 0..out.routes.len() {
         if let Some(r) = out.route(k) {
-            groups.entry(routes[r].key()).or_default().push(k);
+            groups.entry(versions[r].0).or_default().push(k);
         }
     }
     let hreflang = |lang: &str| {
@@ -397,7 +437,7 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
     for members in groups.values() {
         let langs: Vec<&str> = members
             .iter()
-            .filter_map(|&k| out.route(k).map(|r| routes[r].lang()))
+            .filter_map(|&k| out.route(k).map(|r| versions[r].1))
             .collect();
         let mut distinct = langs.clone();
         distinct.sort_unstable();
@@ -411,14 +451,14 @@ fn add_alternates(out: &mut Built, routes: &[Route], settings: &Settings) {
             .zip(&langs)
             .map(|(&k, lang)| Alternate {
                 hreflang: hreflang(lang),
-                href: out.entries[k].loc.clone(),
+                href: out.entries[k].loc.to_string(),
             })
             .collect();
         if let Some(xd) = &settings.x_default {
             if let Some(pos) = langs.iter().position(|l| l == xd) {
                 alts.push(Alternate {
                     hreflang: "x-default".into(),
-                    href: out.entries[members[pos]].loc.clone(),
+                    href: out.entries[members[pos]].loc.to_string(),
                 });
             }
         }
@@ -489,9 +529,21 @@ mod tests {
             let want_b: Vec<usize> = order.iter().map(|&k| k as usize).collect();
             let mut a = keys.clone();
             let mut b: Vec<usize> = (0..keys.len()).collect();
-            permute(&mut order, &mut a, &mut b);
+            let mut c: Vec<String> = b.iter().map(|k| k.to_string()).collect();
+            permute(&mut order, &mut a, &mut b, &mut c);
+            let want_c: Vec<String> = want_b.iter().map(|k| k.to_string()).collect();
             prop_assert_eq!(a, want_a);
             prop_assert_eq!(b, want_b);
+            prop_assert_eq!(c, want_c);
         }
+    }
+
+    #[test]
+    fn entries_are_made_in_the_routes_own_allocation() {
+        // Rust reuses a vector's allocation for `into_iter()...collect()` only when the
+        // alignment matches and the new items are no larger.
+        use super::{Entry, Route};
+        assert_eq!(std::mem::align_of::<Entry>(), std::mem::align_of::<Route>());
+        assert!(std::mem::size_of::<Entry>() <= std::mem::size_of::<Route>());
     }
 }

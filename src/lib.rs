@@ -246,7 +246,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // entries
     let built = entries::build(
-        &mut routing.routes,
+        std::mem::take(&mut routing.routes),
         &entries::Sources {
             files: &files,
             images: &images,
@@ -255,13 +255,10 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         settings,
     )?;
     if opts.sources {
-        outcome.listed = (0..built.routes.len())
-            .map(|k| built.route(k))
-            .map(|r| Listed {
-                source: r
-                    .and_then(|r| routing.routes[r].page())
-                    .map(|p| files.get(p).path()),
-                lastmod: r.and_then(|r| assigned.lastmods[r]),
+        outcome.listed = (0..built.entries.len())
+            .map(|k| Listed {
+                source: built.page(k).map(|p| files.get(p).path()),
+                lastmod: built.route(k).and_then(|r| assigned.lastmods[r]),
             })
             .collect();
     }

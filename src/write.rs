@@ -604,7 +604,7 @@ fn emit<S: Sink>(entries: &[Entry], plan: &Plan<'_>, sink: &mut S) -> Result<Vec
         let len = body.len() - start;
         if overhead(ns) + len > max_bytes {
             return Err(Error::input(
-                entry.loc.as_str(),
+                &*entry.loc,
                 None,
                 format!(
                     "this URL's sitemap entry takes {} bytes with the file's header, more than \

@@ -213,14 +213,14 @@ fn a_failed_write_leaves_the_old_sitemap_untouched_and_no_temp_files() {
         // The last entry alone is larger than the limit; the ones before it already filled
         // parts (written to temp files, compressed in the background when gzip is on).
         let mut list = entries(4);
-        list[3].loc = format!("https://example.com/{}/", "x".repeat(400));
+        list[3].loc = format!("https://example.com/{}/", "x".repeat(400)).into();
         let bad = WriteOptions {
             max_bytes: 400,
             max_urls: 1,
             ..o.clone()
         };
         let err = write::write(&list, &bad).unwrap_err();
-        assert!(err.to_string().contains(&list[3].loc), "{err}");
+        assert!(err.to_string().contains(&*list[3].loc), "{err}");
         assert_eq!(fs::read(dir.path().join(main)).unwrap(), before);
         assert_eq!(
             listing(dir.path()),
