@@ -206,7 +206,13 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         settings,
         now: opts.now,
     };
-    let mut routing = route::route(&pages, &ctx)?;
+    let routing = route::map(&pages, &ctx)?;
+    // Routing is done with the front matter: keep only what lastmod reads, in the records'
+    // own allocation, before the route checks and lastmod add vectors of their own.
+    let Pages { files, meta } = pages;
+    let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
+    dated.shrink_to_fit();
+    let mut routing = route::finish(routing, &files, &ctx)?;
 
     // lastmod
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
@@ -234,11 +240,6 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         now: opts.now,
         source_date_epoch: lastmod::source_date_epoch(),
     };
-    // Routing is done with the front matter: keep only what lastmod reads, in the pages' own
-    // allocation (collected in place), before lastmod adds its own vectors.
-    let Pages { files, meta } = pages;
-    let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
-    dated.shrink_to_fit();
     let assigned = lastmod::assign(&routing.routes, &files, &dated, &input);
     outcome.warnings.extend(assigned.warnings);
     // Dates are assigned: free them before the entries, the run's other large allocation.

@@ -324,11 +324,23 @@ pub trait Router {
 
 /// Routes the pages with the mapper for the settings' style, then checks the result.
 pub fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
-    let mut routing = match ctx.settings.style {
-        Style::Zola => ZolaRouter.route(pages, ctx)?,
-        Style::Hugo => HugoRouter.route(pages, ctx)?,
-        Style::Plain | Style::Auto => PlainRouter.route(pages, ctx)?,
-    };
+    let routing = map(pages, ctx)?;
+    finish(routing, &pages.files, ctx)
+}
+
+/// The first half of [`route`]: the mapper's routes, unchecked. The front matter is not
+/// needed past this point, so a caller can free it before [`finish`] adds its own vectors.
+pub fn map(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+    match ctx.settings.style {
+        Style::Zola => ZolaRouter.route(pages, ctx),
+        Style::Hugo => HugoRouter.route(pages, ctx),
+        Style::Plain | Style::Auto => PlainRouter.route(pages, ctx),
+    }
+}
+
+/// The second half of [`route`]: applies `trailing_slash`, then refuses paths that leave the
+/// site and URLs claimed twice, naming the files from `files`.
+pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result<Routing> {
     // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
     // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
     if let Some(setting) = ctx.settings.trailing_slash {
@@ -338,13 +350,13 @@ pub fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
     // every browser and server resolves a `.` or `..` segment, then compared.
-    let mut errors = check_paths(&routing, pages);
+    let mut errors = check_paths(&routing, files);
     for r in &mut routing.routes {
         if let Cow::Owned(p) = normalized(&r.path) {
             r.path = p.into();
         }
     }
-    errors.extend(check_duplicates(&routing, pages, ctx));
+    errors.extend(check_duplicates(&routing, files, ctx));
     errors.sort_by_key(|(i, _)| *i);
     if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
         return Err(e);
@@ -355,14 +367,11 @@ pub fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
 }
 
 /// Routes that leave the site, by route index.
-fn check_paths(routing: &Routing, pages: &Pages) -> Vec<(usize, Error)> {
+fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::loc::check_path(&r.path) {
-            let file = r
-                .page()
-                .map(|p| pages.get(p).file.path())
-                .unwrap_or_default();
+            let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
     }
@@ -376,7 +385,7 @@ fn check_paths(routing: &Routing, pages: &Pages) -> Vec<(usize, Error)> {
 /// collide, and multihost languages do not. Paths are already resolved. The listed routes
 /// are sorted by URL through 8-byte records: a hash set of a million paths would be the
 /// largest allocation of the run.
-fn check_duplicates(routing: &Routing, pages: &Pages, ctx: &RouteContext) -> Vec<(usize, Error)> {
+fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(usize, Error)> {
     let site = &ctx.settings.site;
     // Index 0 is the site's base URL; multihost languages have their own.
     let mut bases: Vec<&str> = vec![""];
@@ -430,19 +439,19 @@ fn check_duplicates(routing: &Routing, pages: &Pages, ctx: &RouteContext) -> Vec
             (Some(a), Some(b)) => errors.push((
                 i,
                 Error::input(
-                    pages.get(a).file.path(),
+                    files.get(a).path(),
                     None,
                     format!(
                         "publishes at {} like {}: give one of them another slug or path",
                         r.path,
-                        pages.get(b).file.path().display()
+                        files.get(b).path().display()
                     ),
                 ),
             )),
             (Some(a), None) | (None, Some(a)) => errors.push((
                 i,
                 Error::input(
-                    pages.get(a).file.path(),
+                    files.get(a).path(),
                     None,
                     format!(
                         "publishes at {}, a URL the generator uses for a generated page",
