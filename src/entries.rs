@@ -63,7 +63,7 @@ use crate::config::{ExtraUrl, Settings};
 use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
 use crate::loc::{self, MAX_LOC_LEN};
-use crate::route::{Excluded, Reason, Route};
+use crate::route::{Excluded, Reason, Route, RoutePaths};
 use crate::scan::Files;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
@@ -143,6 +143,7 @@ pub struct Sources<'a> {
 /// routes and the entries, the two largest vectors of a run, are never held side by side.
 pub fn build(
     routes: Vec<Route>,
+    paths: &RoutePaths,
     sources: &Sources,
     lastmods: &[Option<Lastmod>],
     settings: &Settings,
@@ -179,7 +180,7 @@ pub fn build(
                 .iter()
                 .filter(|c| {
                     if c.on_url {
-                        c.matcher.is_match(&*r.path)
+                        c.matcher.is_match(paths.get(&r))
                     } else {
                         rel.is_some_and(|f| c.matcher.is_match(f))
                     }
@@ -195,7 +196,7 @@ pub fn build(
                 return None;
             }
             // The route stage has already applied `trailing_slash`.
-            let loc = loc::absolute(base_for(r.lang()), &r.path);
+            let loc = loc::absolute(base_for(r.lang()), paths.get(&r));
             if loc.len() > MAX_LOC_LEN {
                 let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
                 errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));

@@ -1,6 +1,7 @@
 //! The optional sitemap fields a site may set: `<changefreq>` and `<priority>`.
 
 use std::fmt;
+use std::num::NonZeroU16;
 use std::str::FromStr;
 
 /// A `<changefreq>` value, one of the seven the protocol names.
@@ -65,8 +66,11 @@ impl fmt::Display for ChangeFreq {
 }
 
 /// A `<priority>` between 0.0 and 1.0, kept in thousandths so it compares and prints exactly.
+///
+/// Stored one up, so zero is free for `Option<Priority>`'s `None` (two bytes, not four: a
+/// route and an entry each hold one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Priority(u16);
+pub struct Priority(NonZeroU16);
 
 impl Priority {
     /// A priority from a number; `None` outside 0.0–1.0 or for NaN.
@@ -74,12 +78,17 @@ impl Priority {
         if !(0.0..=1.0).contains(&v) {
             return None;
         }
-        Some(Priority((v * 1000.0).round() as u16))
+        NonZeroU16::new((v * 1000.0).round() as u16 + 1).map(Priority)
+    }
+
+    /// The value in thousandths.
+    fn thousandths(self) -> u16 {
+        self.0.get() - 1
     }
 
     /// The value as a number.
     pub fn as_f64(self) -> f64 {
-        f64::from(self.0) / 1000.0
+        f64::from(self.thousandths()) / 1000.0
     }
 }
 
@@ -97,7 +106,7 @@ impl FromStr for Priority {
 
 impl fmt::Display for Priority {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (whole, frac) = (self.0 / 1000, self.0 % 1000);
+        let (whole, frac) = (self.thousandths() / 1000, self.thousandths() % 1000);
         if frac == 0 {
             return write!(f, "{whole}.0");
         }
@@ -109,6 +118,14 @@ impl fmt::Display for Priority {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn priority_orders_by_value_and_takes_two_bytes_optional() {
+        let p = |s: &str| s.parse::<Priority>().unwrap();
+        assert!(p("0") < p("0.001") && p("0.5") < p("1.0"));
+        assert_eq!(p("0.25").as_f64(), 0.25);
+        assert_eq!(std::mem::size_of::<Option<Priority>>(), 2);
+    }
 
     #[test]
     fn priority_prints_shortest_decimal() {

@@ -370,6 +370,7 @@ mod tests {
                     "en",
                     i.to_string(),
                 )
+                .route
             })
             .collect();
         let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
@@ -402,14 +403,9 @@ mod tests {
     #[test]
     fn never_uses_mtime_for_committed_or_unknown_files() {
         let pages = pages_of(vec![page(FrontMatter::default())]);
-        let routes = vec![Route::for_page(
-            0,
-            &pages.get(0),
-            Kind::Page,
-            "/a/".into(),
-            "en",
-            "a".into(),
-        )];
+        let routes = vec![
+            Route::for_page(0, &pages.get(0), Kind::Page, "/a/".into(), "en", "a".into()).route,
+        ];
         let unknown = |_: &Path| FileHistory::Unknown;
         // The file does not exist, so even an allowed mtime yields nothing; the point is that
         // Unknown never reaches for it.
@@ -433,14 +429,9 @@ mod tests {
         let mut p = page(FrontMatter::default());
         p.file = file(dir.path(), "a.md");
         let pages = pages_of(vec![p]);
-        let routes = vec![Route::for_page(
-            0,
-            &pages.get(0),
-            Kind::Page,
-            "/a/".into(),
-            "en",
-            "a".into(),
-        )];
+        let routes = vec![
+            Route::for_page(0, &pages.get(0), Kind::Page, "/a/".into(), "en", "a".into()).route,
+        ];
         let unc = |_: &Path| FileHistory::Uncommitted;
         let cap = Utc.with_ymd_and_hms(2001, 1, 1, 0, 0, 0).unwrap();
         let mut inp = input(&[LastmodSource::Mtime], &unc);
@@ -474,6 +465,7 @@ mod tests {
                     "en",
                     i.to_string(),
                 )
+                .route
             })
             .collect();
         routes[0].add_rollup([1, 2]);
@@ -505,14 +497,9 @@ mod tests {
         });
         named.file = file("/site/content", "post/2020-05-06-hello/index.md");
         let pages = pages_of(vec![named]);
-        let routes = vec![Route::for_page(
-            0,
-            &pages.get(0),
-            Kind::Page,
-            "/p/".into(),
-            "en",
-            "p".into(),
-        )];
+        let routes = vec![
+            Route::for_page(0, &pages.get(0), Kind::Page, "/p/".into(), "en", "p".into()).route,
+        ];
         let none = |_: &Path| FileHistory::Untracked;
         let first = |src: LastmodSource| {
             assign(&routes, &pages.files, &dated(&pages), &input(&[src], &none)).lastmods[0]

@@ -3,7 +3,7 @@
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
 
-use super::{Excluded, Kind, Page, Pages, Reason, Route, RouteContext, Router, Routing};
+use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Router, Routing};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
@@ -91,7 +91,7 @@ enum Decision {
     /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key).
     TaxonomyFile(String, String, String),
     /// A URL, with the reason it is built but not listed, if it is not.
-    Route(Route, Option<Reason>),
+    Route(NewRoute, Option<Reason>),
 }
 
 /// The folder facts one task last looked up (files of one folder come together).
@@ -346,7 +346,7 @@ impl Router for HugoRouter {
                         // Route indices share the page index's bound (see `Route`).
                         page_route[i] = next_route as u32;
                         next_route += 1;
-                        Some(r)
+                        Some(out.paths.place(r))
                     }
                 }
             })
@@ -363,7 +363,7 @@ impl Router for HugoRouter {
             let key = (lang.to_string(), String::new());
             if !section_route.contains_key(&key) && !branch_dirs.contains_key(&key) {
                 section_route.insert(key, out.routes.len());
-                out.routes.push(Route::generated(
+                out.push(Route::generated(
                     Kind::Home,
                     lang_prefix(site, lang, multilingual) + "/",
                     lang,
@@ -413,7 +413,7 @@ impl Router for HugoRouter {
                 format!("{prefix}/{seg}/")
             };
             section_route.insert((lang.clone(), top.clone()), out.routes.len());
-            out.routes.push(Route::generated(
+            out.push(Route::generated(
                 Kind::Section,
                 path,
                 &lang,
@@ -519,7 +519,7 @@ impl Router for HugoRouter {
                     r.changefreq = r
                         .changefreq
                         .or_else(|| site.language(lang).and_then(|l| l.changefreq));
-                    out.routes.push(r);
+                    out.push(r);
                     out.routes.len() - 1
                 });
                 if kinds_off("term") {
@@ -558,7 +558,7 @@ impl Router for HugoRouter {
                         let next = out.routes.len();
                         out.routes[lr].add_rollup([next]);
                     }
-                    out.routes.push(r);
+                    out.push(r);
                 }
             }
         }

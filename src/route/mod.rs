@@ -87,8 +87,9 @@ pub enum Kind {
 
 /// One URL the site publishes.
 ///
-/// A large site has a route per page, all alive at once: 48 bytes plus its path, with the
-/// parts most routes lack (translation key, file-name date, roll-up list) boxed apart.
+/// A large site has a route per page, all alive at once: 40 bytes, with its path in
+/// [`Routing::paths`] and the parts most routes lack (translation key, file-name date,
+/// roll-up list) boxed apart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Route {
     /// Index into the pages slice of the content file behind it, or [`NO_PAGE`].
@@ -105,10 +106,72 @@ pub struct Route {
     pub priority: Option<Priority>,
     /// Language code, shared by every route in that language.
     lang: &'static LangCode,
-    /// Decoded URL path below the language's base URL, starting with `/`.
-    pub path: Box<str>,
+    /// Where its path lies in the [`RoutePaths`] of its routing: start and length.
+    path: (u32, u32),
     /// The rarer parts; `None` when the route has none of them.
     more: Option<Box<RouteMore>>,
+}
+
+/// A route on its way into a [`Routing`], its path still its own; it reads and writes as the
+/// [`Route`] it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewRoute {
+    /// The route.
+    pub route: Route,
+    /// Decoded URL path below the language's base URL, starting with `/`.
+    pub path: String,
+}
+
+impl std::ops::Deref for NewRoute {
+    type Target = Route;
+
+    fn deref(&self) -> &Route {
+        &self.route
+    }
+}
+
+impl std::ops::DerefMut for NewRoute {
+    fn deref_mut(&mut self) -> &mut Route {
+        &mut self.route
+    }
+}
+
+/// Every route's path, one after another in one buffer: a million paths are one allocation,
+/// not a million.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoutePaths {
+    text: String,
+    /// Set when the paths passed 4 GiB and could not all be placed ([`finish`] refuses them).
+    overflow: bool,
+}
+
+impl RoutePaths {
+    /// The decoded URL path of `route` (below its language's base URL, starting with `/`).
+    pub fn get(&self, route: &Route) -> &str {
+        let (start, len) = (route.path.0 as usize, route.path.1 as usize);
+        self.text.get(start..start + len).unwrap_or("")
+    }
+
+    /// The route of `new`, its path placed after the others.
+    fn place(&mut self, new: NewRoute) -> Route {
+        let NewRoute { mut route, path } = new;
+        route.path = self.add(&path);
+        route
+    }
+
+    /// Places `path` after the others and returns where it lies.
+    fn add(&mut self, path: &str) -> (u32, u32) {
+        match (u32::try_from(self.text.len()), u32::try_from(path.len())) {
+            (Ok(start), Ok(len)) if u32::try_from(self.text.len() + path.len()).is_ok() => {
+                self.text.push_str(path);
+                (start, len)
+            }
+            _ => {
+                self.overflow = true;
+                (0, 0)
+            }
+        }
+    }
 }
 
 /// The parts of a [`Route`] most routes lack.
@@ -134,19 +197,18 @@ impl Route {
         path: String,
         lang: &str,
         key: String,
-    ) -> Route {
-        Route {
-            // A page index is far below u32::MAX: each page's record takes over 100 bytes.
-            page: u32::try_from(index).unwrap_or(NO_PAGE),
-            priority: page.fm.priority,
-            priority_off: page.fm.priority_off(),
-            changefreq: page.fm.changefreq,
-            ..Route::generated(kind, path, lang, key)
-        }
+    ) -> NewRoute {
+        let mut r = Route::generated(kind, path, lang, key);
+        // A page index is far below u32::MAX: each page's record takes over 100 bytes.
+        r.page = u32::try_from(index).unwrap_or(NO_PAGE);
+        r.priority = page.fm.priority;
+        r.priority_off = page.fm.priority_off();
+        r.changefreq = page.fm.changefreq;
+        r
     }
 
     /// A listed route the generator makes with no content file behind it.
-    pub fn generated(kind: Kind, path: String, lang: &str, key: String) -> Route {
+    pub fn generated(kind: Kind, path: String, lang: &str, key: String) -> NewRoute {
         let mut r = Route {
             page: NO_PAGE,
             kind,
@@ -155,13 +217,13 @@ impl Route {
             changefreq: None,
             priority: None,
             lang: LangCode::shared(lang),
-            path: path.into_boxed_str(),
+            path: (0, 0),
             more: None,
         };
         if !key.is_empty() {
             r.more_mut().key = key.into_boxed_str();
         }
-        r
+        NewRoute { route: r, path }
     }
 
     /// The index of the content file behind it, if any.
@@ -305,6 +367,52 @@ pub struct Routing {
     pub routes: Vec<Route>,
     /// Content files that get no URL in the sitemap.
     pub excluded: Vec<Excluded>,
+    /// The routes' paths.
+    pub paths: RoutePaths,
+}
+
+impl Routing {
+    /// Adds a route, its path placed in [`Routing::paths`]; returns its index.
+    pub fn push(&mut self, new: NewRoute) -> usize {
+        let route = self.paths.place(new);
+        self.routes.push(route);
+        self.routes.len() - 1
+    }
+
+    /// The decoded URL path of route `k`.
+    pub fn path(&self, k: usize) -> &str {
+        self.paths.get(&self.routes[k])
+    }
+
+    /// Replaces each path `f` changes. The buffer is copied once, from the first change on,
+    /// and only when something changes (the routes' paths lie in route order).
+    fn rewrite_paths(&mut self, f: impl Fn(&str) -> Cow<'_, str>) {
+        let mut fresh: Option<RoutePaths> = None;
+        for k in 0..self.routes.len() {
+            let old = self.paths.get(&self.routes[k]);
+            let new = f(old);
+            // A borrowed result is unchanged unless it is a shorter slice of the old path.
+            let changed = matches!(new, Cow::Owned(_)) || new.len() != old.len();
+            let target = match &mut fresh {
+                Some(t) => t,
+                None if !changed => continue,
+                None => {
+                    let start = self.routes[k].path.0 as usize;
+                    let mut t = RoutePaths {
+                        text: String::with_capacity(self.paths.text.len() + self.routes.len()),
+                        overflow: self.paths.overflow,
+                    };
+                    t.text.push_str(&self.paths.text[..start]);
+                    fresh.insert(t)
+                }
+            };
+            let span = target.add(&new);
+            self.routes[k].path = span;
+        }
+        if let Some(t) = fresh {
+            self.paths = t;
+        }
+    }
 }
 
 /// What a router may consult besides the pages.
@@ -344,18 +452,19 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
     // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
     if let Some(setting) = ctx.settings.trailing_slash {
-        for r in &mut routing.routes {
-            r.path = apply_trailing_slash(std::mem::take(&mut r.path).into(), Some(setting)).into();
-        }
+        routing.rewrite_paths(|p| trailing_slash(p, setting));
+    }
+    if routing.paths.overflow {
+        return Err(Error::input(
+            ctx.settings.content_dir.clone(),
+            None,
+            "the site's URL paths add up to more than 4 GiB",
+        ));
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
     // every browser and server resolves a `.` or `..` segment, then compared.
     let mut errors = check_paths(&routing, files);
-    for r in &mut routing.routes {
-        if let Cow::Owned(p) = normalized(&r.path) {
-            r.path = p.into();
-        }
-    }
+    routing.rewrite_paths(normalized);
     errors.extend(check_duplicates(&routing, files, ctx));
     errors.sort_by_key(|(i, _)| *i);
     if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
@@ -370,7 +479,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
 fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
-        if let Err(msg) = crate::loc::check_path(&r.path) {
+        if let Err(msg) = crate::loc::check_path(routing.paths.get(r)) {
             let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
@@ -406,7 +515,7 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
     let mut order: Vec<(u32, u32)> = Vec::with_capacity(routes.len());
     let mut last_lang: Option<(&str, u32)> = None;
     for (i, r) in routes.iter().enumerate() {
-        if !r.listed || crate::loc::check_path(&r.path).is_err() {
+        if !r.listed || crate::loc::check_path(routing.paths.get(r)).is_err() {
             continue;
         }
         let base = match last_lang {
@@ -421,14 +530,14 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
     }
     // Ties by route index: the first route of a URL is the one the others collide with.
     order.sort_unstable_by(|a, b| {
-        (a.0, &routes[a.1 as usize].path, a.1).cmp(&(b.0, &routes[b.1 as usize].path, b.1))
+        (a.0, routing.path(a.1 as usize), a.1).cmp(&(b.0, routing.path(b.1 as usize), b.1))
     });
     let mut errors = Vec::new();
     let mut first = None;
     for &(base, i) in &order {
         let i = i as usize;
         let same = first
-            .is_some_and(|(fb, j): (u32, usize)| fb == base && routes[j].path == routes[i].path);
+            .is_some_and(|(fb, j): (u32, usize)| fb == base && routing.path(j) == routing.path(i));
         if !same {
             first = Some((base, i));
             continue;
@@ -443,7 +552,7 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
                     None,
                     format!(
                         "publishes at {} like {}: give one of them another slug or path",
-                        r.path,
+                        routing.path(i),
                         files.get(b).path().display()
                     ),
                 ),
@@ -455,7 +564,7 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
                     None,
                     format!(
                         "publishes at {}, a URL the generator uses for a generated page",
-                        r.path
+                        routing.path(i)
                     ),
                 ),
             )),
@@ -537,9 +646,19 @@ pub fn normalize(path: &str) -> String {
 /// Applies `trailing_slash` from sitemap.toml to a path the generator would end with `/`.
 pub fn apply_trailing_slash(path: String, setting: Option<bool>) -> String {
     match setting {
-        Some(false) if path.len() > 1 && path.ends_with('/') => path[..path.len() - 1].to_string(),
-        Some(true) if !path.ends_with('/') && !last_segment_has_dot(&path) => path + "/",
-        _ => path,
+        Some(on) => trailing_slash(&path, on).into_owned(),
+        None => path,
+    }
+}
+
+/// `path` with the trailing slash `trailing_slash` asks for; borrowed when it has it already.
+fn trailing_slash(path: &str, on: bool) -> Cow<'_, str> {
+    if !on && path.len() > 1 && path.ends_with('/') {
+        Cow::Borrowed(&path[..path.len() - 1])
+    } else if on && !path.ends_with('/') && !last_segment_has_dot(path) {
+        Cow::Owned(format!("{path}/"))
+    } else {
+        Cow::Borrowed(path)
     }
 }
 
@@ -569,7 +688,30 @@ mod tests {
         assert!(std::ptr::eq(r.lang, other));
         let keyed = Route::generated(Kind::Page, "/b/".into(), "en", "b".into());
         assert_eq!((keyed.key(), keyed.lang()), ("b", "en"));
-        assert!(std::mem::size_of::<Route>() <= 48);
+        assert!(std::mem::size_of::<Route>() <= 40);
+    }
+
+    #[test]
+    fn paths_share_one_buffer_and_are_rewritten_in_route_order() {
+        let mut routing = Routing::default();
+        for p in ["/", "/a/", "/b/./c/", "/d.html", "/e/"] {
+            routing.push(Route::generated(Kind::Page, p.into(), "en", String::new()));
+        }
+        let all = |r: &Routing| {
+            (0..r.routes.len())
+                .map(|k| r.path(k).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(all(&routing), ["/", "/a/", "/b/./c/", "/d.html", "/e/"]);
+        assert_eq!(routing.paths.text, "//a//b/./c//d.html/e/");
+        // Nothing changes: the buffer is left as it is.
+        routing.rewrite_paths(|p| trailing_slash(p, true));
+        assert_eq!(routing.paths.text, "//a//b/./c//d.html/e/");
+        routing.rewrite_paths(normalized);
+        assert_eq!(all(&routing), ["/", "/a/", "/b/c/", "/d.html", "/e/"]);
+        routing.rewrite_paths(|p| trailing_slash(p, false));
+        assert_eq!(all(&routing), ["/", "/a", "/b/c", "/d.html", "/e"]);
+        assert_eq!(routing.paths.text, "//a/b/c/d.html/e");
     }
 
     #[test]

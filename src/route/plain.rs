@@ -66,11 +66,11 @@ impl Router for PlainRouter {
                 });
                 r.listed = false;
             }
-            out.routes.push(r);
+            out.push(r);
         }
         // Every page rolls up into the home page, which a plain site may not have as a file.
         if !has_home {
-            out.routes.push(Route::generated(
+            out.push(Route::generated(
                 Kind::Home,
                 "/".into(),
                 lang,

@@ -67,7 +67,7 @@ impl Router for ZolaRouter {
         // Nearly every file is a route: reserved up front, the vector is never doubled.
         let mut out = Routing {
             routes: Vec::with_capacity(pages.len() + 16),
-            excluded: Vec::new(),
+            ..Default::default()
         };
         // Every file is placed here once to report every bad name; nothing is kept per file
         // (a million pages would hold a million placements through routing, the run's peak),
@@ -226,7 +226,7 @@ impl Router for ZolaRouter {
                     r.listed = false;
                 }
                 section_route.insert((pl.lang.to_string(), pl.dirs.to_string()), out.routes.len());
-                out.routes.push(r);
+                out.push(r);
                 continue;
             }
             let named = name_date(pl.name, &s.timezone);
@@ -314,7 +314,7 @@ impl Router for ZolaRouter {
                 list.push(route);
             }
             add_terms(i, pl.lang, Some(route));
-            out.routes.push(r);
+            out.push(r);
         }
 
         if let Some((k, list)) = batch {
@@ -329,7 +329,7 @@ impl Router for ZolaRouter {
             let key = (lang.to_string(), String::new());
             if let std::collections::hash_map::Entry::Vacant(e) = section_route.entry(key) {
                 e.insert(out.routes.len());
-                out.routes.push(Route::generated(
+                out.push(Route::generated(
                     Kind::Home,
                     join_path([prefix(lang).as_str()], true),
                     lang,
@@ -383,7 +383,7 @@ impl Router for ZolaRouter {
                 .clone()
                 .unwrap_or_else(|| "page".into());
             let count = paginated.get(&i).copied().unwrap_or(0) as usize;
-            let base = out.routes[sr].path.clone();
+            let base = out.path(sr).to_string();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
 
@@ -398,7 +398,7 @@ impl Router for ZolaRouter {
                 }
                 let tax_slug = zola_slugify(&tax.name, tax_strategy);
                 let list_route = out.routes.len();
-                out.routes.push(Route::generated(
+                out.push(Route::generated(
                     Kind::Taxonomy,
                     join_path([lp.as_str(), tax_slug.as_str()], true),
                     lang,
@@ -414,7 +414,7 @@ impl Router for ZolaRouter {
                         format!("term:{}/{}", tax.name, term),
                     );
                     route.add_rollup(routes.into_iter().map(|r| r as usize));
-                    out.routes.push(route);
+                    out.push(route);
                     out.routes[list_route].add_rollup([tr]);
                     if let (Some(by), true) = (tax.paginate_by, with_pagers) {
                         add_pagers(&mut out, tr, &path, &tax.paginate_path, count, by, lang);
@@ -450,7 +450,7 @@ fn add_pagers(
             format!("{}#{n}", out.routes[list].key()),
         );
         r.add_rollup([list]);
-        out.routes.push(r);
+        out.push(r);
     }
 }
 
