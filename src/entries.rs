@@ -140,10 +140,11 @@ pub struct Sources<'a> {
 /// defaults, language alternates, images, and the static `extra_urls`.
 ///
 /// The routes are used up: each entry takes its route's place in the same allocation, so the
-/// routes and the entries, the two largest vectors of a run, are never held side by side.
+/// routes and the entries, the two largest vectors of a run, are never held side by side;
+/// the paths are given back as their locs are made.
 pub fn build(
     routes: Vec<Route>,
-    paths: &RoutePaths,
+    mut paths: RoutePaths,
     sources: &Sources,
     lastmods: &[Option<Lastmod>],
     settings: &Settings,
@@ -197,6 +198,9 @@ pub fn build(
             }
             // The route stage has already applied `trailing_slash`.
             let loc = loc::absolute(base_for(r.lang()), paths.get(&r));
+            // Paths lie in route order: the ones behind this route are done with, and the
+            // locs being made reuse their memory.
+            paths.release_before(&r);
             if loc.len() > MAX_LOC_LEN {
                 let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
                 errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));

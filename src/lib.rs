@@ -248,7 +248,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // entries
     let built = entries::build(
         std::mem::take(&mut routing.routes),
-        &routing.paths,
+        std::mem::take(&mut routing.paths),
         &entries::Sources {
             files: &files,
             images: &images,

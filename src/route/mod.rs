@@ -106,7 +106,7 @@ pub struct Route {
     pub priority: Option<Priority>,
     /// Language code, shared by every route in that language.
     lang: &'static LangCode,
-    /// Where its path lies in the [`RoutePaths`] of its routing: start and length.
+    /// Where its path lies in the [`RoutePaths`] of its routing (see [`RoutePaths::add`]).
     path: (u32, u32),
     /// The rarer parts; `None` when the route has none of them.
     more: Option<Box<RouteMore>>,
@@ -136,20 +136,40 @@ impl std::ops::DerefMut for NewRoute {
     }
 }
 
-/// Every route's path, one after another in one buffer: a million paths are one allocation,
-/// not a million.
+/// Every route's path, one after another in blocks of 64 KiB: a million paths are a few
+/// hundred allocations, not a million, and the entries stage frees the blocks behind it as
+/// it goes (paths lie in route order).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoutePaths {
-    text: String,
-    /// Set when the paths passed 4 GiB and could not all be placed ([`finish`] refuses them).
+    blocks: Vec<String>,
+    /// Blocks before this one have been given back ([`RoutePaths::release_before`]).
+    released: usize,
+    /// Set when a path was too long to place ([`finish`] refuses the routing).
     overflow: bool,
 }
+
+/// The size of a [`RoutePaths`] block: offsets and lengths within it fit 16 bits.
+const BLOCK: usize = 1 << 16;
 
 impl RoutePaths {
     /// The decoded URL path of `route` (below its language's base URL, starting with `/`).
     pub fn get(&self, route: &Route) -> &str {
-        let (start, len) = (route.path.0 as usize, route.path.1 as usize);
-        self.text.get(start..start + len).unwrap_or("")
+        let (block, at) = route.path;
+        let (start, len) = ((at >> 16) as usize, (at & 0xffff) as usize);
+        self.blocks
+            .get(block as usize)
+            .and_then(|b| b.get(start..start + len))
+            .unwrap_or("")
+    }
+
+    /// Gives back the blocks before the one holding `route`'s path: no later route's path
+    /// lies in them.
+    pub fn release_before(&mut self, route: &Route) {
+        let block = (route.path.0 as usize).min(self.blocks.len());
+        for b in self.blocks.iter_mut().take(block).skip(self.released) {
+            *b = String::new();
+        }
+        self.released = self.released.max(block);
     }
 
     /// The route of `new`, its path placed after the others.
@@ -159,18 +179,26 @@ impl RoutePaths {
         route
     }
 
-    /// Places `path` after the others and returns where it lies.
+    /// Places `path` after the others and returns where it lies: (block, start << 16 | len).
     fn add(&mut self, path: &str) -> (u32, u32) {
-        match (u32::try_from(self.text.len()), u32::try_from(path.len())) {
-            (Ok(start), Ok(len)) if u32::try_from(self.text.len() + path.len()).is_ok() => {
-                self.text.push_str(path);
-                (start, len)
-            }
-            _ => {
-                self.overflow = true;
-                (0, 0)
-            }
+        // Far past the protocol's 2,048 characters: refused as a whole by `finish`.
+        if path.len() >= BLOCK {
+            self.overflow = true;
+            return (0, 0);
         }
+        if self
+            .blocks
+            .last()
+            .is_none_or(|b| b.len() + path.len() > BLOCK)
+        {
+            self.blocks.push(String::with_capacity(BLOCK));
+        }
+        let block = self.blocks.len() - 1;
+        let text = &mut self.blocks[block];
+        let start = text.len();
+        text.push_str(path);
+        // A block holds under 2¹⁶ bytes, so both fit; a site has far fewer than 2³² blocks.
+        ((block as u32), ((start as u32) << 16) | path.len() as u32)
     }
 }
 
@@ -384,8 +412,8 @@ impl Routing {
         self.paths.get(&self.routes[k])
     }
 
-    /// Replaces each path `f` changes. The buffer is copied once, from the first change on,
-    /// and only when something changes (the routes' paths lie in route order).
+    /// Replaces each path `f` changes. The paths are copied once, from the first change on,
+    /// and only when something changes.
     fn rewrite_paths(&mut self, f: impl Fn(&str) -> Cow<'_, str>) {
         let mut fresh: Option<RoutePaths> = None;
         for k in 0..self.routes.len() {
@@ -397,13 +425,14 @@ impl Routing {
                 Some(t) => t,
                 None if !changed => continue,
                 None => {
-                    let start = self.routes[k].path.0 as usize;
-                    let mut t = RoutePaths {
-                        text: String::with_capacity(self.paths.text.len() + self.routes.len()),
+                    let t = fresh.insert(RoutePaths {
                         overflow: self.paths.overflow,
-                    };
-                    t.text.push_str(&self.paths.text[..start]);
-                    fresh.insert(t)
+                        ..Default::default()
+                    });
+                    for r in &mut self.routes[..k] {
+                        r.path = t.add(self.paths.get(r));
+                    }
+                    t
                 }
             };
             let span = target.add(&new);
@@ -458,7 +487,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
         return Err(Error::input(
             ctx.settings.content_dir.clone(),
             None,
-            "the site's URL paths add up to more than 4 GiB",
+            "a URL path is longer than 64 KiB (the sitemap protocol allows 2,048 characters)",
         ));
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
@@ -703,15 +732,46 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(all(&routing), ["/", "/a/", "/b/./c/", "/d.html", "/e/"]);
-        assert_eq!(routing.paths.text, "//a//b/./c//d.html/e/");
+        assert_eq!(routing.paths.blocks, ["//a//b/./c//d.html/e/"]);
         // Nothing changes: the buffer is left as it is.
         routing.rewrite_paths(|p| trailing_slash(p, true));
-        assert_eq!(routing.paths.text, "//a//b/./c//d.html/e/");
+        assert_eq!(routing.paths.blocks, ["//a//b/./c//d.html/e/"]);
         routing.rewrite_paths(normalized);
         assert_eq!(all(&routing), ["/", "/a/", "/b/c/", "/d.html", "/e/"]);
         routing.rewrite_paths(|p| trailing_slash(p, false));
         assert_eq!(all(&routing), ["/", "/a", "/b/c", "/d.html", "/e"]);
-        assert_eq!(routing.paths.text, "//a/b/c/d.html/e");
+        assert_eq!(routing.paths.blocks, ["//a/b/c/d.html/e"]);
+    }
+
+    #[test]
+    fn paths_fill_blocks_in_route_order_and_free_the_ones_behind() {
+        let mut routing = Routing::default();
+        let path = |k: usize| format!("/section/{k:05}/{}/", "x".repeat(k % 40));
+        for k in 0..5000 {
+            routing.push(Route::generated(Kind::Page, path(k), "en", String::new()));
+        }
+        let blocks = routing.paths.blocks.len();
+        assert!(blocks >= 3, "{blocks} blocks");
+        assert!(routing.paths.blocks.iter().all(|b| b.len() <= BLOCK));
+        for k in (0..5000).step_by(7) {
+            assert_eq!(routing.path(k), path(k));
+        }
+        // Free everything before the last route's block: it and the routes after stay.
+        let last = routing.routes[4999].clone();
+        routing.paths.release_before(&last);
+        let kept = (0..5000).filter(|&k| routing.path(k) == path(k)).count();
+        assert!(kept > 0 && kept < 5000);
+        assert!((5000 - kept..5000).all(|k| routing.path(k) == path(k)));
+        let freed: usize = routing.paths.blocks.iter().map(String::capacity).sum();
+        assert_eq!(freed, BLOCK);
+        // A path past a block's size is refused rather than cut.
+        routing.push(Route::generated(
+            Kind::Page,
+            "/".repeat(BLOCK),
+            "en",
+            String::new(),
+        ));
+        assert!(routing.paths.overflow);
     }
 
     #[test]
