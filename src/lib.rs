@@ -198,6 +198,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     }
     // Collected in place into the larger read results' allocation: give back the difference.
     meta.shrink_to_fit();
+    release_freed_memory();
     let pages = Pages { files, meta };
     outcome.pages_read = pages.len();
 
@@ -212,6 +213,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let Pages { files, meta } = pages;
     let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
     dated.shrink_to_fit();
+    release_freed_memory();
     let mut routing = route::finish(routing, &files, &ctx)?;
 
     // lastmod
@@ -244,6 +246,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.warnings.extend(assigned.warnings);
     // Dates are assigned: free them before the entries, the run's other large allocation.
     drop(dated);
+    release_freed_memory();
 
     // entries
     let built = entries::build(
@@ -278,6 +281,17 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     outcome.skipped = skipped;
     Ok(outcome)
+}
+
+/// Hands the memory a finished stage freed back to the system. glibc keeps freed memory for
+/// reuse, but much of it is in the reading threads' arenas (the front matter's boxes), where
+/// the main thread's next stages cannot reuse it: without this it stays in the peak.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory to the system; it has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// One page as the parallel read leaves it: one of these for every page is held at once.

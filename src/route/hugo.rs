@@ -305,6 +305,8 @@ impl Router for HugoRouter {
                     None
                 };
                 r.listed = unlisted.is_none();
+                // Held until every file is decided: no spare capacity.
+                r.path.shrink_to_fit();
                 Ok(Decision::Route(r, unlisted))
             })
             .collect();
