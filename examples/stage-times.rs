@@ -3,6 +3,7 @@
 
 use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
+use sitemapgen::frontmatter::{PageMeta, Terms};
 use sitemapgen::route::{self, Pages, RouteContext};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,7 +30,7 @@ fn main() -> sitemapgen::Result<()> {
     );
     let t = Instant::now();
     let lenient = settings.style == config::Style::Hugo;
-    let meta = (0..files.len())
+    let read = (0..files.len())
         .into_par_iter()
         .map(|i| {
             let (fm, _) = sitemapgen::frontmatter::read_with(
@@ -38,10 +39,14 @@ fn main() -> sitemapgen::Result<()> {
                 false,
                 lenient,
             )?;
-            Ok(fm.into())
+            let terms = Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
+            Ok((PageMeta::from(fm), terms))
         })
-        .collect::<sitemapgen::Result<_>>()?;
-    let pages = Pages { files, meta };
+        .collect::<sitemapgen::Result<Vec<_>>>()?;
+    let mut pages = Pages::new(files);
+    for (meta, terms) in read {
+        pages.push(meta, &terms)?;
+    }
     println!("front matter {:>8.3} s", t.elapsed().as_secs_f64());
     let ctx = RouteContext {
         settings: &settings,

@@ -161,8 +161,8 @@ pub struct PageMeta {
     flags: u8,
     /// `slug` and Zola `path`, boxed together: most pages set neither.
     pub names: Option<Box<Names>>,
-    /// Taxonomy terms.
-    pub terms: Terms,
+    /// Where its taxonomy terms lie among its pages' packed terms ([`crate::route::Pages`]).
+    pub(crate) terms: (u32, u32),
     /// The fields few pages set; `None` when the page sets none of them.
     pub more: Option<Box<MetaMore>>,
 }
@@ -285,7 +285,7 @@ impl PageMeta {
                     path: fm.path,
                 })
             }),
-            terms: Terms::new(&fm.taxonomies, &fm.taxonomy_table),
+            terms: (0, 0),
             more: (more != NO_MORE).then(|| Box::new(more)),
         }
     }
@@ -351,11 +351,12 @@ impl From<FrontMatter> for PageMeta {
     }
 }
 
-/// A page's taxonomy terms in one allocation (most pages have a few tags, and a vector of
-/// vectors of strings would cost a dozen): for each taxonomy its name, its terms and whether
-/// they came from Zola's `[taxonomies]` table or a top-level list.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Terms(Option<Box<str>>);
+/// A page's taxonomy terms packed in one string (most pages have a few tags, and a vector of
+/// vectors of strings would cost a dozen allocations): for each taxonomy its name, its terms
+/// and whether they came from Zola's `[taxonomies]` table or a top-level list. The pages keep
+/// every page's packed terms in one buffer; this reads one page's share.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms<'a>(&'a str);
 
 /// One taxonomy's terms on a page, from [`Terms::iter`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -375,12 +376,9 @@ pub struct TermIter<'a> {
     left: usize,
 }
 
-impl Terms {
-    /// Packs the top-level `lists` and the `table`'s taxonomies, in that order.
-    pub fn new(lists: &[(String, Vec<String>)], table: &[(String, Vec<String>)]) -> Terms {
-        if lists.is_empty() && table.is_empty() {
-            return Terms(None);
-        }
+impl<'a> Terms<'a> {
+    /// Packs the top-level `lists` and the `table`'s taxonomies, in that order ("" for none).
+    pub fn pack(lists: &[(String, Vec<String>)], table: &[(String, Vec<String>)]) -> String {
         // Each string is written as its byte length, `:`, then the string: any text fits.
         let mut s = String::new();
         let put = |s: &mut String, text: &str| {
@@ -401,12 +399,17 @@ impl Terms {
                 put(&mut s, t);
             }
         }
-        Terms(Some(s.into_boxed_str()))
+        s
+    }
+
+    /// The terms packed in `packed` (from [`Terms::pack`]).
+    pub fn from_packed(packed: &'a str) -> Terms<'a> {
+        Terms(packed)
     }
 
     /// Each taxonomy with its terms: the top-level lists, then the table's.
-    pub fn iter(&self) -> impl Iterator<Item = Taxon<'_>> {
-        let mut rest = self.0.as_deref().unwrap_or("");
+    pub fn iter(&self) -> impl Iterator<Item = Taxon<'a>> + 'a {
+        let mut rest = self.0;
         std::iter::from_fn(move || {
             let (flag, after) = rest.split_at_checked(1)?;
             let (name, after) = take_counted(after)?;
@@ -431,7 +434,7 @@ impl Terms {
     }
 
     /// The terms of taxonomy `name` from the table (Zola) or from a top-level list (Hugo).
-    pub fn get(&self, name: &str, from_table: bool) -> Option<Taxon<'_>> {
+    pub fn get(&self, name: &str, from_table: bool) -> Option<Taxon<'a>> {
         self.iter()
             .find(|t| t.name == name && t.from_table == from_table)
     }
@@ -2239,7 +2242,8 @@ mod tests {
             ),
         ];
         let table = vec![("tags".to_string(), vec!["zola".to_string()])];
-        let t = Terms::new(&taxonomies, &table);
+        let packed = Terms::pack(&taxonomies, &table);
+        let t = Terms::from_packed(&packed);
         let read: Vec<(&str, bool, Vec<&str>)> = t
             .iter()
             .map(|x| (x.name, x.from_table, x.terms.collect()))
@@ -2259,17 +2263,20 @@ mod tests {
         assert_eq!((list, tab), (vec!["Rust", "日本"], vec!["zola"]));
         assert!(t.get("series", false).is_none());
         assert!(t.get("categories", true).is_none());
-        assert_eq!(Terms::new(&[], &[]).iter().count(), 0);
+        assert_eq!(Terms::pack(&[], &[]), "");
+        assert_eq!(Terms::from_packed("").iter().count(), 0);
     }
 
     #[test]
     fn page_meta_boxes_only_the_rarer_fields() {
         let plain = fm("+++\ntitle = \"T\"\ndate = 2024-01-02\nweight = 3\n[taxonomies]\ntags = [\"a\"]\n+++\n");
+        let packed = Terms::pack(&plain.taxonomies, &plain.taxonomy_table);
+        let terms = Terms::from_packed(&packed);
+        assert!(terms.get("tags", true).is_some() && terms.get("tags", false).is_none());
         let m = PageMeta::new(plain, false);
         assert!(m.more.is_none(), "{m:?}");
         assert!(m.has_title() && m.has_weight());
         assert_eq!(m.date, W3cDate::parse("2024-01-02", &SiteTz::Utc));
-        assert!(m.terms.get("tags", true).is_some() && m.terms.get("tags", false).is_none());
         assert_eq!(m.more().title, None);
 
         let section = fm("+++\ntitle = \"T\"\npaginate_by = 5\nsort_by = \"date\"\n+++\n");

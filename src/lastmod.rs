@@ -314,13 +314,13 @@ mod tests {
                 lang: None,
             };
             pages.files.push(&root, p.file.1).unwrap();
-            pages.meta.push(p.fm);
+            pages.push(p.fm, "").unwrap();
         }
         pages
     }
 
     fn dated(pages: &Pages) -> Vec<Dated> {
-        pages.meta.iter().cloned().map(Dated::from).collect()
+        pages.iter().map(|p| Dated::from(p.fm.clone())).collect()
     }
 
     fn input<'a>(

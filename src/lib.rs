@@ -160,10 +160,12 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
                 .map(images::image_sources)
                 .unwrap_or_default();
             let warnings = std::mem::take(&mut fm.warnings);
+            let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
             // Only the compact record outlives this closure: the page's share of the peak.
             let fm = PageMeta::new(fm, keep_title);
             Ok(ReadPage {
                 fm,
+                terms: (!terms.is_empty()).then(|| terms.into_boxed_str()),
                 rest: (!images.is_empty() || !warnings.is_empty())
                     .then(|| Box::new(ReadRest { images, warnings })),
             })
@@ -176,14 +178,21 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // Each page's image sources, in page order, when images are on (entries use them).
     let mut images: Vec<Vec<String>> = Vec::new();
     // Collected in place (same allocation): a second vector of pages would double the peak.
+    // Every page's terms in one buffer, each page's record pointing at its share.
+    let mut terms = String::new();
     let mut meta: Vec<PageMeta> = read
         .into_iter()
-        .filter_map(|r| match r {
-            Ok(read) => {
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            Ok(mut read) => {
                 let rest = read.rest.map(|r| *r).unwrap_or_default();
                 outcome.warnings.extend(rest.warnings);
                 if want_body {
                     images.push(rest.images);
+                }
+                let packed = read.terms.as_deref().unwrap_or("");
+                if !Pages::place_terms(&mut terms, &mut read.fm, packed) {
+                    errors.push(route::too_many_terms(files.get(i).path()));
                 }
                 Some(read.fm)
             }
@@ -198,8 +207,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     }
     // Collected in place into the larger read results' allocation: give back the difference.
     meta.shrink_to_fit();
+    terms.shrink_to_fit();
     release_freed_memory();
-    let pages = Pages { files, meta };
+    let pages = Pages::from_parts(files, meta, terms);
     outcome.pages_read = pages.len();
 
     // route
@@ -210,7 +220,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let routing = route::map(&pages, &ctx)?;
     // Routing is done with the front matter: keep only what lastmod reads, in the records'
     // own allocation, before the route checks and lastmod add vectors of their own.
-    let Pages { files, meta } = pages;
+    let (files, meta) = pages.into_parts();
     let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
     dated.shrink_to_fit();
     release_freed_memory();
@@ -297,6 +307,8 @@ fn release_freed_memory() {
 /// One page as the parallel read leaves it: one of these for every page is held at once.
 struct ReadPage {
     fm: PageMeta,
+    /// Its packed taxonomy terms, moved into the pages' one buffer as the reads are collected.
+    terms: Option<Box<str>>,
     /// What few pages have; `None` for the rest (8 bytes rather than two vectors' 48).
     rest: Option<Box<ReadRest>>,
 }

@@ -476,7 +476,7 @@ impl Router for HugoRouter {
                         continue;
                     };
                     // The file is placed only when it has terms of this taxonomy.
-                    let Some(taxon) = page.fm.terms.get(&tax.name, false) else {
+                    let Some(taxon) = page.terms.get(&tax.name, false) else {
                         continue;
                     };
                     if at(i).lang != *lang {

@@ -13,7 +13,7 @@ use crate::config::{Settings, Style};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::fields::{ChangeFreq, Priority};
-use crate::frontmatter::PageMeta;
+use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
@@ -31,10 +31,59 @@ pub struct Pages {
     /// The content files.
     pub files: Files,
     /// Each file's front matter, in the same order.
-    pub meta: Vec<PageMeta>,
+    meta: Vec<PageMeta>,
+    /// Every page's packed taxonomy terms ([`Terms::pack`]), one after another: most pages
+    /// of a blog have tags, and a string each would be a million allocations.
+    terms: String,
 }
 
 impl Pages {
+    /// Pages for `files`, their front matter to be added in the same order.
+    pub fn new(files: Files) -> Pages {
+        Pages {
+            files,
+            meta: Vec::new(),
+            terms: String::new(),
+        }
+    }
+
+    /// Adds the next file's front matter and its packed terms; an error once the packed
+    /// terms of all pages pass 4 GiB.
+    pub fn push(&mut self, mut meta: PageMeta, terms: &str) -> Result<()> {
+        if !Pages::place_terms(&mut self.terms, &mut meta, terms) {
+            return Err(too_many_terms(self.files.get(self.meta.len()).path()));
+        }
+        self.meta.push(meta);
+        Ok(())
+    }
+
+    /// Pages of `files` with `meta` parallel to them, whose terms [`Pages::place_terms`] put
+    /// in `terms` (for a caller that collects the front matter in place).
+    pub fn from_parts(files: Files, meta: Vec<PageMeta>, terms: String) -> Pages {
+        Pages { files, meta, terms }
+    }
+
+    /// Appends `packed` to `buf` and points `meta` at it; false once `buf` would pass 4 GiB.
+    pub fn place_terms(buf: &mut String, meta: &mut PageMeta, packed: &str) -> bool {
+        let fits = |n: usize| u32::try_from(n).ok();
+        let (Some(start), Some(len), Some(_)) = (
+            fits(buf.len()),
+            fits(packed.len()),
+            fits(buf.len() + packed.len()),
+        ) else {
+            return false;
+        };
+        buf.push_str(packed);
+        meta.terms = (start, len);
+        true
+    }
+
+    /// Gives back spare capacity once every page is in.
+    pub fn shrink_to_fit(&mut self) {
+        self.meta.shrink_to_fit();
+        self.terms.shrink_to_fit();
+    }
+
     /// How many pages.
     pub fn len(&self) -> usize {
         self.meta.len()
@@ -47,9 +96,12 @@ impl Pages {
 
     /// Page `i`; panics past the end, as slice indexing does.
     pub fn get(&self, i: usize) -> Page<'_> {
+        let fm = &self.meta[i];
+        let (start, len) = (fm.terms.0 as usize, fm.terms.1 as usize);
         Page {
             file: self.files.get(i),
-            fm: &self.meta[i],
+            fm,
+            terms: Terms::from_packed(self.terms.get(start..start + len).unwrap_or("")),
         }
     }
 
@@ -57,6 +109,20 @@ impl Pages {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Page<'_>> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
+
+    /// The files and the front matter, the terms dropped (routing is their only reader).
+    pub fn into_parts(self) -> (Files, Vec<PageMeta>) {
+        (self.files, self.meta)
+    }
+}
+
+/// The error for a site whose packed taxonomy terms pass 4 GiB, at `file`.
+pub fn too_many_terms(file: std::path::PathBuf) -> Error {
+    Error::input(
+        file,
+        None,
+        "the site's taxonomy terms add up to more than 4 GiB",
+    )
 }
 
 /// A content file with its front matter.
@@ -66,6 +132,8 @@ pub struct Page<'a> {
     pub file: SourceFile<'a>,
     /// What its front matter says.
     pub fm: &'a PageMeta,
+    /// Its taxonomy terms.
+    pub terms: Terms<'a>,
 }
 
 /// What a URL is, in the generators' terms.
@@ -772,6 +840,37 @@ mod tests {
             String::new(),
         ));
         assert!(routing.paths.overflow);
+    }
+
+    #[test]
+    fn each_page_reads_its_own_terms_from_the_shared_buffer() {
+        let root = crate::scan::ContentRoot {
+            dir: "c".into(),
+            lang: None,
+        };
+        let mut files = Files::new();
+        for r in ["a.md", "b.md", "c.md"] {
+            files.push(&root, r).unwrap();
+        }
+        let mut pages = Pages::new(files);
+        let tags = |t: &[&str]| {
+            let list = t.iter().map(|s| s.to_string()).collect();
+            Terms::pack(&[("tags".to_string(), list)], &[])
+        };
+        pages.push(PageMeta::default(), &tags(&["x"])).unwrap();
+        pages.push(PageMeta::default(), "").unwrap();
+        pages.push(PageMeta::default(), &tags(&["y", "z"])).unwrap();
+        let got: Vec<Vec<&str>> = pages
+            .iter()
+            .map(|p| {
+                p.terms
+                    .get("tags", false)
+                    .map(|t| t.terms.collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(got, [vec!["x"], vec![], vec!["y", "z"]]);
+        assert_eq!(pages.get(1).file.rel, "b.md");
     }
 
     #[test]

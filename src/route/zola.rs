@@ -179,7 +179,7 @@ impl Router for ZolaRouter {
             };
             for t in 0..taxonomies[k].len() {
                 // Zola reads terms from the `[taxonomies]` table only.
-                let Some(taxon) = pages.get(i).fm.terms.get(&wanted[k][t], true) else {
+                let Some(taxon) = pages.get(i).terms.get(&wanted[k][t], true) else {
                     continue;
                 };
                 for v in taxon.terms {
