@@ -51,7 +51,9 @@ impl Pages {
     /// terms of all pages pass 4 GiB.
     pub fn push(&mut self, mut meta: PageMeta, terms: &str) -> Result<()> {
         if !Pages::place_terms(&mut self.terms, &mut meta, terms) {
-            return Err(too_many_terms(self.files.get(self.meta.len()).path()));
+            let next = self.meta.len();
+            let file = (next < self.files.len()).then(|| self.files.get(next).path());
+            return Err(too_many_terms(file.unwrap_or_default()));
         }
         self.meta.push(meta);
         Ok(())
