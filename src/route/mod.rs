@@ -369,6 +369,21 @@ impl Route {
         list.extend(routes.map(|r| u32::try_from(r).unwrap_or(NO_PAGE)));
     }
 
+    /// Adds a list of route indices to those whose dates roll up into this one, keeping the
+    /// list's own allocation when this route has none yet (a section's list holds a route
+    /// index for each of its pages).
+    pub fn add_rollup_list(&mut self, routes: Vec<u32>) {
+        if routes.is_empty() {
+            return;
+        }
+        let list = &mut self.more_mut().rollup;
+        if list.is_empty() {
+            *list = routes;
+        } else {
+            list.extend(routes);
+        }
+    }
+
     fn more_mut(&mut self) -> &mut RouteMore {
         self.more.get_or_insert_with(Default::default)
     }
@@ -779,6 +794,13 @@ mod tests {
         r.add_rollup([3]);
         r.add_rollup([1, 2]);
         assert_eq!(r.rollup().collect::<Vec<_>>(), [3, 1, 2]);
+        r.add_rollup_list(vec![9, 8]);
+        assert_eq!(r.rollup().collect::<Vec<_>>(), [3, 1, 2, 9, 8]);
+        let mut fresh = Route::generated(Kind::Section, "/b/".into(), "fr", String::new());
+        fresh.add_rollup_list(Vec::new());
+        assert!(fresh.more.is_none());
+        fresh.add_rollup_list(vec![4, 5]);
+        assert_eq!(fresh.rollup().collect::<Vec<_>>(), [4, 5]);
         assert_eq!(r.lang(), "fr");
         // One copy per code, whichever thread asks.
         let other = std::thread::spawn(|| LangCode::shared("fr"))

@@ -339,9 +339,10 @@ impl Router for ZolaRouter {
         }
 
         // Dates roll up: pages into their section, sections into their parent section.
-        for ((lang, dir), list) in &members {
-            if let Some(&sr) = section_route.get(&(lang.clone(), dir.clone())) {
-                out.routes[sr].add_rollup(list.iter().map(|&r| r as usize));
+        // The lists are moved, not copied: together they hold a route index per page.
+        for (key, list) in members {
+            if let Some(&sr) = section_route.get(&key) {
+                out.routes[sr].add_rollup_list(list);
             }
         }
         let mut section_keys: Vec<(String, String)> = section_route.keys().cloned().collect();
