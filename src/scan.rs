@@ -20,6 +20,15 @@ pub struct Files {
     roots: Vec<(usize, ContentRoot)>,
 }
 
+/// The error for a scan whose paths pass 4 GiB in all, at `rel` below `root`.
+fn too_long(root: &ContentRoot, rel: &str) -> Error {
+    Error::input(
+        root.dir.join(rel),
+        None,
+        "the content files' paths add up to more than 4 GiB: scan fewer files",
+    )
+}
+
 /// One content file: its path relative to its content root and the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SourceFile<'a> {
@@ -79,22 +88,29 @@ impl Files {
             self.roots.push((self.len(), root.clone()));
         }
         self.text.push_str(rel);
-        let end = u32::try_from(self.text.len()).map_err(|_| {
-            Error::input(
-                root.dir.join(rel),
-                None,
-                "the content files' paths add up to more than 4 GiB: scan fewer files",
-            )
-        })?;
+        let end = u32::try_from(self.text.len()).map_err(|_| too_long(root, rel))?;
         self.ends.push(end);
         Ok(())
     }
 
-    /// Adds every file of `other` after these.
+    /// Adds every file of `other` after these: its paths copied as one block, its ends and
+    /// roots shifted (a root that goes on from this one's last is not repeated).
     pub fn append(&mut self, other: &Files) -> Result<()> {
-        for f in other.iter() {
-            self.push(f.root, f.rel)?;
+        let base = self.text.len();
+        if u32::try_from(base + other.text.len()).is_err() {
+            let first = other.get(0);
+            return Err(too_long(first.root, first.rel));
         }
+        let first = self.len();
+        for (start, root) in &other.roots {
+            if *start == 0 && self.roots.last().is_some_and(|(_, r)| r == root) {
+                continue;
+            }
+            self.roots.push((first + start, root.clone()));
+        }
+        self.text.push_str(&other.text);
+        // Every shifted end is at most the new length, which fits (checked above).
+        self.ends.extend(other.ends.iter().map(|e| e + base as u32));
         Ok(())
     }
 
@@ -331,6 +347,13 @@ mod tests {
         );
         assert_eq!(files.len(), 5);
         assert!(Files::new().is_empty());
+        // A part that goes on in the last root adds no root of its own.
+        let mut more = Files::new();
+        more.push(&en, "zz.md").unwrap();
+        files.append(&more).unwrap();
+        files.append(&Files::new()).unwrap();
+        assert_eq!(files.roots.len(), 3);
+        assert_eq!(files.get(5).path(), PathBuf::from("content/zz.md"));
     }
 
     #[test]

@@ -757,15 +757,8 @@ pub fn normalize(path: &str) -> String {
     out
 }
 
-/// Applies `trailing_slash` from sitemap.toml to a path the generator would end with `/`.
-pub fn apply_trailing_slash(path: String, setting: Option<bool>) -> String {
-    match setting {
-        Some(on) => trailing_slash(&path, on).into_owned(),
-        None => path,
-    }
-}
-
-/// `path` with the trailing slash `trailing_slash` asks for; borrowed when it has it already.
+/// `path` with the trailing slash sitemap.toml's `trailing_slash` asks for; borrowed when it
+/// has it already.
 fn trailing_slash(path: &str, on: bool) -> Cow<'_, str> {
     if !on && path.len() > 1 && path.ends_with('/') {
         Cow::Borrowed(&path[..path.len() - 1])
@@ -916,13 +909,10 @@ mod tests {
 
     #[test]
     fn trailing_slash_setting() {
-        assert_eq!(apply_trailing_slash("/a/".into(), Some(false)), "/a");
-        assert_eq!(apply_trailing_slash("/".into(), Some(false)), "/");
-        assert_eq!(apply_trailing_slash("/a".into(), Some(true)), "/a/");
-        assert_eq!(
-            apply_trailing_slash("/a.html".into(), Some(true)),
-            "/a.html"
-        );
-        assert_eq!(apply_trailing_slash("/a/".into(), None), "/a/");
+        assert_eq!(trailing_slash("/a/", false), "/a");
+        assert_eq!(trailing_slash("/", false), "/");
+        assert_eq!(trailing_slash("/a", true), "/a/");
+        assert_eq!(trailing_slash("/a.html", true), "/a.html");
+        assert_eq!(trailing_slash("/a/", true), "/a/");
     }
 }
