@@ -11,11 +11,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 use std::path::Path;
 use std::time::SystemTime;
 
-/// What this stage needs of a page's front matter: its dates. Routing is done with the rest,
-/// so the pipeline keeps only this (the page's file is kept apart, in [`Files`]).
-// Aligned as `PageMeta` is, so the pipeline converts a million of them in place.
+/// What this stage needs of a page's front matter: its dates, taken as the page is routed
+/// ([`OwnLastmods::add`]).
 #[derive(Clone, Debug, PartialEq)]
-#[repr(align(8))]
 pub struct Dated {
     /// The last-change date.
     pub updated: Option<W3cDate>,
@@ -25,8 +23,8 @@ pub struct Dated {
     pub publish_date: Option<W3cDate>,
 }
 
-impl From<PageMeta> for Dated {
-    fn from(fm: PageMeta) -> Dated {
+impl From<&PageMeta> for Dated {
+    fn from(fm: &PageMeta) -> Dated {
         Dated {
             updated: fm.updated,
             date: fm.date,
@@ -110,50 +108,110 @@ pub struct Assigned {
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
 /// `pages` is parallel to `files`.
 pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodInput) -> Assigned {
-    let mut out = Assigned {
-        lastmods: vec![None; routes.len()],
-        warnings: Vec::new(),
-    };
-    if input.sources.is_empty() {
-        return out;
+    let mut own = OwnLastmods::new(input);
+    for (k, r) in routes.iter().enumerate() {
+        if let Some(p) = r.page() {
+            own.add(k, r, files.get(p), &pages[p]);
+        }
     }
-    // List pages (home, sections, taxonomies) change when the pages below them do, so only
-    // a date written in their front matter stands alone; a file date competes with the rollup.
-    // Which list pages have only such a date (a byte a route, not a date).
-    let mut file_only = vec![false; routes.len()];
-    let (written, from_file): (Vec<LastmodSource>, Vec<LastmodSource>) = input
-        .sources
-        .iter()
-        .partition(|s| !matches!(s, LastmodSource::Git | LastmodSource::Mtime));
-    for (i, r) in routes.iter().enumerate() {
-        let Some(p) = r.page() else { continue };
-        let (file, page) = (files.get(p), &pages[p]);
-        let own = if r.kind == Kind::Page {
-            own_lastmod(file, page, r, input, input.sources)
+    own.finish(routes)
+}
+
+/// Each route's own lastmod, gathered route by route as routing makes them ([`assign`]'s
+/// first half): a page's dates are needed only until its route is made, so a large site
+/// never holds every page's dates beside every route.
+pub struct OwnLastmods<'a> {
+    input: &'a LastmodInput<'a>,
+    /// The sources a list page's own date may come from: dates written down.
+    written: Vec<LastmodSource>,
+    /// The rest (git, mtime): for a list page they compete with the rollup.
+    from_file: Vec<LastmodSource>,
+    out: Assigned,
+    /// Which list pages have only such a file date (a byte a route, not a date).
+    file_only: Vec<bool>,
+}
+
+impl<'a> OwnLastmods<'a> {
+    /// No route yet.
+    pub fn new(input: &'a LastmodInput<'a>) -> OwnLastmods<'a> {
+        let (written, from_file) = input
+            .sources
+            .iter()
+            .partition(|s| !matches!(s, LastmodSource::Git | LastmodSource::Mtime));
+        OwnLastmods {
+            input,
+            written,
+            from_file,
+            out: Assigned::default(),
+            file_only: Vec::new(),
+        }
+    }
+
+    /// Route `k`, made for the page in `file` with the dates `page`: its own lastmod.
+    pub fn add(&mut self, k: usize, route: &Route, file: SourceFile, page: &Dated) {
+        let input = self.input;
+        if input.sources.is_empty() {
+            return;
+        }
+        // List pages (home, sections, taxonomies) change when the pages below them do, so
+        // only a date written in their front matter stands alone; a file date competes with
+        // the rollup.
+        let mut file_only = false;
+        let own = if route.kind == Kind::Page {
+            own_lastmod(file, page, route, input, input.sources)
         } else {
-            match own_lastmod(file, page, r, input, &written) {
+            match own_lastmod(file, page, route, input, &self.written) {
                 Some(l) => Some(l),
                 None => {
-                    let dated = own_lastmod(file, page, r, input, &from_file);
-                    file_only[i] = dated.is_some();
+                    let dated = own_lastmod(file, page, route, input, &self.from_file);
+                    file_only = dated.is_some();
                     dated
                 }
             }
         };
-        if let Some(mut lm) = own {
-            if lm.date.is_after(input.now) {
-                out.warnings.push(format!(
-                    "{}: lastmod {} is in the future; writing {} instead",
-                    file.path().display(),
-                    lm.date,
-                    lm.date.clamp_to(input.now)
-                ));
-                lm.date = lm.date.clamp_to(input.now);
+        let Some(mut lm) = own else { return };
+        if lm.date.is_after(input.now) {
+            self.out.warnings.push(format!(
+                "{}: lastmod {} is in the future; writing {} instead",
+                file.path().display(),
+                lm.date,
+                lm.date.clamp_to(input.now)
+            ));
+            lm.date = lm.date.clamp_to(input.now);
+        }
+        if self.out.lastmods.len() <= k {
+            self.out.lastmods.resize(k + 1, None);
+        }
+        self.out.lastmods[k] = Some(lm);
+        if file_only {
+            if self.file_only.len() <= k {
+                self.file_only.resize(k + 1, false);
             }
-            out.lastmods[i] = Some(lm);
+            self.file_only[k] = true;
         }
     }
-    // Roll up in dependency order: a route's own rollup members first (iterative DFS).
+
+    /// Every route is in: each list page without a date of its own written down takes the
+    /// newest date of the routes that roll up into it.
+    pub fn finish(self, routes: &[Route]) -> Assigned {
+        let OwnLastmods {
+            mut out,
+            mut file_only,
+            input,
+            ..
+        } = self;
+        out.lastmods.resize(routes.len(), None);
+        if input.sources.is_empty() {
+            return out;
+        }
+        file_only.resize(routes.len(), false);
+        roll_up(routes, &mut out.lastmods, &file_only);
+        out
+    }
+}
+
+/// Rolls dates up in dependency order: a route's own rollup members first (iterative DFS).
+fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool]) {
     let mut state = vec![0u8; routes.len()]; // 0 new, 1 in progress, 2 done
     for start in 0..routes.len() {
         if state[start] == 2 {
@@ -164,14 +222,14 @@ pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodI
             if children_done {
                 let below = routes[r]
                     .rollup()
-                    .filter_map(|c| out.lastmods[c])
+                    .filter_map(|c| lastmods[c])
                     .map(|l| l.date)
                     .max();
-                let own_written = out.lastmods[r].is_some() && !file_only[r];
+                let own_written = lastmods[r].is_some() && !file_only[r];
                 if !own_written {
                     if let Some(date) = below {
-                        if out.lastmods[r].is_none_or(|l| date > l.date) {
-                            out.lastmods[r] = Some(Lastmod {
+                        if lastmods[r].is_none_or(|l| date > l.date) {
+                            lastmods[r] = Some(Lastmod {
                                 date,
                                 origin: Origin::Rollup,
                             });
@@ -193,7 +251,6 @@ pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodI
             }
         }
     }
-    out
 }
 
 fn own_lastmod(
@@ -320,7 +377,7 @@ mod tests {
     }
 
     fn dated(pages: &Pages) -> Vec<Dated> {
-        pages.iter().map(|p| Dated::from(p.fm.clone())).collect()
+        pages.iter().map(|p| Dated::from(p.fm)).collect()
     }
 
     fn input<'a>(
@@ -333,17 +390,6 @@ mod tests {
             now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
             source_date_epoch: None,
         }
-    }
-
-    #[test]
-    fn dates_are_made_in_the_page_records_own_allocation() {
-        // Rust reuses a vector's allocation for `into_iter().map().collect()` only when the
-        // alignment matches and the new items are no larger.
-        assert_eq!(
-            std::mem::align_of::<Dated>(),
-            std::mem::align_of::<PageMeta>()
-        );
-        assert!(std::mem::size_of::<Dated>() <= std::mem::size_of::<PageMeta>());
     }
 
     #[test]

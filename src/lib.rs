@@ -135,128 +135,28 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         &origin(settings),
     )?;
 
-    // front matter, on every core; every bad file is reported, not just the first
-    let want_body = settings.images;
-    // Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
-    let lenient = settings.style == Style::Hugo;
-    let total = files.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let tick = || {
-        if let Some(p) = &opts.progress {
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            (p.0)(n, total);
-        }
-    };
-    let keep_title = keeps_titles(settings);
-    let read: Vec<Result<ReadPage>> = (0..files.len())
-        .into_par_iter()
-        .map(|i| {
-            let path = files.get(i).path();
-            let read = frontmatter::read_with(&path, &settings.timezone, want_body, lenient);
-            tick();
-            let (mut fm, body) = read?;
-            let images = body
-                .as_deref()
-                .map(images::image_sources)
-                .unwrap_or_default();
-            let warnings = std::mem::take(&mut fm.warnings);
-            let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
-            // Only the compact record outlives this closure: the page's share of the peak.
-            let fm = PageMeta::new(fm, keep_title);
-            Ok(ReadPage {
-                fm,
-                terms: (!terms.is_empty()).then(|| terms.into_boxed_str()),
-                rest: (!images.is_empty() || !warnings.is_empty())
-                    .then(|| Box::new(ReadRest { images, warnings })),
-            })
-        })
-        .collect();
-    let mut errors = Vec::new();
     outcome
         .warnings
         .extend(settings.site.warnings.iter().cloned());
-    // Each page's image sources, in page order, when images are on (entries use them).
-    let mut images: Vec<Vec<String>> = Vec::new();
-    // Collected in place (same allocation): a second vector of pages would double the peak.
-    // Every page's terms in one buffer, each page's record pointing at its share.
-    let mut terms = String::new();
-    let mut meta: Vec<PageMeta> = read
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, r)| match r {
-            Ok(mut read) => {
-                let rest = read.rest.map(|r| *r).unwrap_or_default();
-                outcome.warnings.extend(rest.warnings);
-                if want_body {
-                    images.push(rest.images);
-                }
-                let packed = read.terms.as_deref().unwrap_or("");
-                if !Pages::place_terms(&mut terms, &mut read.fm, packed) {
-                    errors.push(route::too_many_terms(files.get(i).path()));
-                }
-                Some(read.fm)
-            }
-            Err(e) => {
-                errors.push(e);
-                None
-            }
-        })
-        .collect();
-    if let Some(e) = Error::from_many(errors) {
-        return Err(e);
-    }
-    // Collected in place into the larger read results' allocation: give back the difference.
-    meta.shrink_to_fit();
-    terms.shrink_to_fit();
-    release_freed_memory();
-    let pages = Pages::from_parts(files, meta, terms);
-    outcome.pages_read = pages.len();
-
-    // route
+    outcome.pages_read = files.len();
+    let reader = Reader::new(settings, opts, files.len());
     let ctx = RouteContext {
         settings,
         now: opts.now,
     };
-    let routing = route::map(&pages, &ctx)?;
-    // Routing is done with the front matter: keep only what lastmod reads, in the records'
-    // own allocation, before the route checks and lastmod add vectors of their own.
-    let (files, meta) = pages.into_parts();
-    let mut dated: Vec<lastmod::Dated> = meta.into_iter().map(lastmod::Dated::from).collect();
-    dated.shrink_to_fit();
-    release_freed_memory();
-    let mut routing = route::finish(routing, &files, &ctx)?;
-
-    // lastmod
+    // front matter, on every core, and routes; then each route's own lastmod
+    let routed = if settings.style == Style::Zola {
+        route_as_read(files, &reader, &ctx, pending_history)?
+    } else {
+        route_when_read(files, &reader, &ctx, pending_history)?
+    };
+    outcome.warnings.extend(routed.read_warnings);
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
-    let (history, blind) = pending_history.wait(&mut outcome);
-    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
-    let lookup = |p: &Path| -> FileHistory {
-        match &history {
-            // Scanned paths are relative to where we run, not to the content dir.
-            Some(h) => match h.state(&cwd.join(p)) {
-                git::GitFileState::Committed(d) => FileHistory::Committed(d),
-                git::GitFileState::Modified | git::GitFileState::Untracked => {
-                    FileHistory::Uncommitted
-                }
-                git::GitFileState::Unknown => FileHistory::Unknown,
-            },
-            // A checkout without git: every mtime may be the checkout time.
-            None if blind => FileHistory::Unknown,
-            // No repository: mtime is a fair last resort.
-            None => FileHistory::Untracked,
-        }
-    };
-    let input = lastmod::LastmodInput {
-        sources: &settings.lastmod,
-        history: &lookup,
-        now: opts.now,
-        source_date_epoch: lastmod::source_date_epoch(),
-    };
-    let assigned = lastmod::assign(&routing.routes, &files, &dated, &input);
-    outcome.warnings.extend(assigned.warnings);
-    // Dates are assigned: free them before the entries, the run's other large allocation.
-    drop(dated);
-    release_freed_memory();
+    outcome.warnings.extend(routed.history_warnings);
+    outcome.notes.extend(routed.history_notes);
+    let (files, mut routing, images) = (routed.files, routed.routing, routed.images);
+    let mut assigned = routed.assigned;
+    outcome.warnings.append(&mut assigned.warnings);
 
     // entries
     let built = entries::build(
@@ -304,10 +204,10 @@ fn release_freed_memory() {
     }
 }
 
-/// One page as the parallel read leaves it: one of these for every page is held at once.
+/// One page as the parallel read leaves it, until its turn to be routed.
 struct ReadPage {
     fm: PageMeta,
-    /// Its packed taxonomy terms, moved into the pages' one buffer as the reads are collected.
+    /// Its packed taxonomy terms ([`frontmatter::Terms::pack`]), `None` when it has none.
     terms: Option<Box<str>>,
     /// What few pages have; `None` for the rest (8 bytes rather than two vectors' 48).
     rest: Option<Box<ReadRest>>,
@@ -320,6 +220,346 @@ struct ReadRest {
     images: Vec<String>,
     /// Values left out in lenient (Hugo) mode.
     warnings: Vec<String>,
+}
+
+/// How many pages are read on every core before they are routed in turn: enough to keep
+/// both cores busy, few enough that a chunk's records are a small share of the peak.
+const CHUNK: usize = 1 << 14;
+
+/// Reads pages' front matter for a run, from any thread.
+struct Reader<'a> {
+    settings: &'a Settings,
+    progress: Option<&'a Progress>,
+    total: usize,
+    done: std::sync::atomic::AtomicUsize,
+    /// Bodies are read too (for their images).
+    want_body: bool,
+    /// Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
+    lenient: bool,
+    keep_title: bool,
+    /// Pages read at once ([`CHUNK`]; tests take fewer).
+    chunk: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn new(settings: &'a Settings, opts: &'a RunOptions, total: usize) -> Reader<'a> {
+        Reader {
+            settings,
+            progress: opts.progress.as_ref(),
+            total,
+            done: std::sync::atomic::AtomicUsize::new(0),
+            want_body: settings.images,
+            lenient: settings.style == Style::Hugo,
+            keep_title: keeps_titles(settings),
+            chunk: CHUNK,
+        }
+    }
+
+    /// Reads file `i` down to what routing needs.
+    fn read(&self, files: &scan::Files, i: usize) -> Result<ReadPage> {
+        let path = files.get(i).path();
+        let read =
+            frontmatter::read_with(&path, &self.settings.timezone, self.want_body, self.lenient);
+        if let Some(p) = self.progress {
+            let n = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            (p.0)(n, self.total);
+        }
+        let (mut fm, body) = read?;
+        let images = body
+            .as_deref()
+            .map(images::image_sources)
+            .unwrap_or_default();
+        let warnings = std::mem::take(&mut fm.warnings);
+        let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
+        // Only the compact record outlives this call.
+        let fm = PageMeta::new(fm, self.keep_title);
+        Ok(ReadPage {
+            fm,
+            terms: (!terms.is_empty()).then(|| terms.into_boxed_str()),
+            rest: (!images.is_empty() || !warnings.is_empty())
+                .then(|| Box::new(ReadRest { images, warnings })),
+        })
+    }
+
+    /// Reads the files `which` (in file order) a chunk at a time on every core, and hands
+    /// each page to `sink` in order. A bad file's error (or the sink's) is kept in `errors`
+    /// with its index and the rest are still read, so every bad file is reported.
+    fn read_each(
+        &self,
+        files: &scan::Files,
+        which: impl Iterator<Item = usize>,
+        errors: &mut Vec<(usize, Error)>,
+        mut sink: impl FnMut(usize, ReadPage) -> Result<()>,
+    ) {
+        let mut which = which.peekable();
+        let mut chunk = Vec::with_capacity(self.chunk);
+        while which.peek().is_some() {
+            chunk.clear();
+            chunk.extend(which.by_ref().take(self.chunk.max(1)));
+            let read: Vec<Result<ReadPage>> =
+                chunk.par_iter().map(|&i| self.read(files, i)).collect();
+            for (&i, page) in chunk.iter().zip(read) {
+                if let Err(e) = page.and_then(|page| sink(i, page)) {
+                    errors.push((i, e));
+                }
+            }
+        }
+    }
+}
+
+/// The rarer parts of the pages as they are read, kept in page order.
+struct Kept {
+    want_body: bool,
+    /// Each page's image sources, when images are on (entries use them).
+    images: Vec<Vec<String>>,
+    /// Values left out in lenient (Hugo) mode.
+    warnings: Vec<String>,
+}
+
+impl Kept {
+    fn new(want_body: bool) -> Kept {
+        Kept {
+            want_body,
+            images: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Keeps the next page's.
+    fn keep(&mut self, rest: Option<Box<ReadRest>>) {
+        let rest = rest.map(|r| *r).unwrap_or_default();
+        self.warnings.extend(rest.warnings);
+        if self.want_body {
+            self.images.push(rest.images);
+        }
+    }
+}
+
+/// What reading and routing leave for the entries.
+struct Routed {
+    files: scan::Files,
+    routing: route::Routing,
+    /// Each route's lastmod.
+    assigned: lastmod::Assigned,
+    /// Each page's image sources, in page order, when images are on.
+    images: Vec<Vec<String>>,
+    /// Values left out of the front matter (lenient mode), in page order.
+    read_warnings: Vec<String>,
+    /// What reading git history had to say.
+    history_warnings: Vec<String>,
+    history_notes: Vec<String>,
+}
+
+/// Version control's view of each file, from git's answer for the run.
+struct HistoryLookup {
+    history: Option<git::GitHistory>,
+    /// Inside a checkout git cannot read: no file's mtime can be trusted.
+    blind: bool,
+    /// Scanned paths are relative to where we run, not to the content dir.
+    cwd: PathBuf,
+}
+
+impl HistoryLookup {
+    /// Takes the history out of `read` (its messages stay there).
+    fn new(read: &mut HistoryRead) -> Result<HistoryLookup> {
+        Ok(HistoryLookup {
+            history: read.history.take(),
+            blind: read.blind,
+            cwd: std::env::current_dir().map_err(|e| Error::io(".", e))?,
+        })
+    }
+
+    fn state(&self, p: &Path) -> FileHistory {
+        match &self.history {
+            Some(h) => match h.state(&self.cwd.join(p)) {
+                git::GitFileState::Committed(d) => FileHistory::Committed(d),
+                git::GitFileState::Modified | git::GitFileState::Untracked => {
+                    FileHistory::Uncommitted
+                }
+                git::GitFileState::Unknown => FileHistory::Unknown,
+            },
+            // A checkout without git: every mtime may be the checkout time.
+            None if self.blind => FileHistory::Unknown,
+            // No repository: mtime is a fair last resort.
+            None => FileHistory::Untracked,
+        }
+    }
+}
+
+/// The lastmod stage's input for a run.
+fn lastmod_input<'a>(
+    ctx: &RouteContext<'a>,
+    history: &'a (dyn Fn(&Path) -> FileHistory + Sync),
+) -> lastmod::LastmodInput<'a> {
+    lastmod::LastmodInput {
+        sources: &ctx.settings.lastmod,
+        history,
+        now: ctx.now,
+        source_date_epoch: lastmod::source_date_epoch(),
+    }
+}
+
+/// Every bad file's error, in file order.
+fn read_errors(mut errors: Vec<(usize, Error)>) -> Result<()> {
+    errors.sort_by_key(|(i, _)| *i);
+    match Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Routes Zola pages as they are read: the sections first, then every page in file order,
+/// each routed (and its own lastmod taken) as soon as its chunk is read, so its front matter
+/// never outlives its turn. A million pages then hold their routes but never their front
+/// matter beside them.
+fn route_as_read(
+    files: scan::Files,
+    reader: &Reader,
+    ctx: &RouteContext,
+    pending: PendingHistory,
+) -> Result<Routed> {
+    let mut errors = Vec::new();
+    let mut map = route::ZolaMap::new(&files, ctx);
+    let first = map.first().to_vec();
+    let mut section_rest = std::collections::HashMap::new();
+    reader.read_each(&files, first.iter().copied(), &mut errors, |i, page| {
+        section_rest.insert(i, page.rest);
+        map.add_section(i, page.fm);
+        Ok(())
+    });
+    map.sections_done();
+
+    // Git's answer is needed from the first page on.
+    let mut git = pending.wait();
+    let lookup = HistoryLookup::new(&mut git)?;
+    let history = |p: &Path| lookup.state(p);
+    let input = lastmod_input(ctx, &history);
+    let mut turns = ZolaTurns {
+        map,
+        own: lastmod::OwnLastmods::new(&input),
+        files: &files,
+        sections: first.clone(),
+        next: 0,
+        section_rest,
+        kept: Kept::new(reader.want_body),
+    };
+    let pages = (0..files.len()).filter(|i| first.binary_search(i).is_err());
+    reader.read_each(&files, pages, &mut errors, |i, page| {
+        turns.sections_before(i);
+        turns.kept.keep(page.rest);
+        let terms = frontmatter::Terms::from_packed(page.terms.as_deref().unwrap_or(""));
+        turns.route(i, &page.fm, terms);
+        Ok(())
+    });
+    turns.sections_before(usize::MAX);
+    let ZolaTurns { map, own, kept, .. } = turns;
+    read_errors(errors)?;
+    let routing = map.finish()?;
+    release_freed_memory();
+    let routing = route::finish(routing, &files, ctx)?;
+    let assigned = own.finish(&routing.routes);
+    Ok(Routed {
+        files,
+        routing,
+        assigned,
+        images: kept.images,
+        read_warnings: kept.warnings,
+        history_warnings: git.warnings,
+        history_notes: git.notes,
+    })
+}
+
+/// Zola's files taking their turns, in file order: each routed, and its routes' own lastmods
+/// taken, while its front matter is at hand.
+struct ZolaTurns<'a, 'i> {
+    map: route::ZolaMap<'a>,
+    own: lastmod::OwnLastmods<'i>,
+    files: &'a scan::Files,
+    /// The sections, read before the pages, in file order.
+    sections: Vec<usize>,
+    /// The next section to take its turn.
+    next: usize,
+    /// The rarer parts of the sections, kept until their turn.
+    section_rest: std::collections::HashMap<usize, Option<Box<ReadRest>>>,
+    kept: Kept,
+}
+
+impl ZolaTurns<'_, '_> {
+    /// Routes file `i` and takes its routes' own lastmods.
+    fn route(&mut self, i: usize, fm: &PageMeta, terms: frontmatter::Terms) {
+        let before = self.map.routing().routes.len();
+        self.map.page(i, fm, terms);
+        let dated = lastmod::Dated::from(fm);
+        for (k, r) in self.map.routing().routes.iter().enumerate().skip(before) {
+            self.own.add(k, r, self.files.get(i), &dated);
+        }
+    }
+
+    /// The sections before file `end` take their turns, with what was read of them first.
+    fn sections_before(&mut self, end: usize) {
+        while let Some(&j) = self.sections.get(self.next).filter(|&&j| j < end) {
+            self.next += 1;
+            self.kept.keep(self.section_rest.remove(&j).flatten());
+            if let Some(fm) = self.map.section(j).cloned() {
+                self.route(j, &fm, frontmatter::Terms::default());
+            }
+        }
+    }
+}
+
+/// Reads every page, then routes them together: Hugo's cascades, bundles and translations
+/// look across pages. Each route's own lastmod is taken before the front matter is freed.
+fn route_when_read(
+    files: scan::Files,
+    reader: &Reader,
+    ctx: &RouteContext,
+    pending: PendingHistory,
+) -> Result<Routed> {
+    let mut errors = Vec::new();
+    let mut kept = Kept::new(reader.want_body);
+    let mut meta: Vec<PageMeta> = Vec::with_capacity(files.len());
+    // Every page's terms in one buffer, each page's record pointing at its share.
+    let mut terms = String::new();
+    reader.read_each(&files, 0..files.len(), &mut errors, |i, page| {
+        kept.keep(page.rest);
+        let mut fm = page.fm;
+        if !Pages::place_terms(&mut terms, &mut fm, page.terms.as_deref().unwrap_or("")) {
+            return Err(route::too_many_terms(files.get(i).path()));
+        }
+        meta.push(fm);
+        Ok(())
+    });
+    read_errors(errors)?;
+    terms.shrink_to_fit();
+    release_freed_memory();
+    let pages = Pages::from_parts(files, meta, terms);
+    let routing = route::map(&pages, ctx)?;
+
+    let mut git = pending.wait();
+    let lookup = HistoryLookup::new(&mut git)?;
+    let history = |p: &Path| lookup.state(p);
+    let input = lastmod_input(ctx, &history);
+    let mut own = lastmod::OwnLastmods::new(&input);
+    for (k, r) in routing.routes.iter().enumerate() {
+        if let Some(p) = r.page() {
+            let page = pages.get(p);
+            own.add(k, r, page.file, &lastmod::Dated::from(page.fm));
+        }
+    }
+    // Routing is done with the front matter: free it before the route checks.
+    let (files, _) = pages.into_parts();
+    release_freed_memory();
+    let routing = route::finish(routing, &files, ctx)?;
+    let assigned = own.finish(&routing.routes);
+    Ok(Routed {
+        files,
+        routing,
+        assigned,
+        images: kept.images,
+        read_warnings: kept.warnings,
+        history_warnings: git.warnings,
+        history_notes: git.notes,
+    })
 }
 
 /// The write stage's options for these settings.
@@ -480,9 +720,9 @@ struct PendingHistory {
 }
 
 impl PendingHistory {
-    /// Waits for the read and files its messages into the outcome.
-    fn wait(mut self, outcome: &mut Outcome) -> (Option<git::GitHistory>, bool) {
-        let read = match self.thread.take().map(|h| h.join()) {
+    /// Waits for the read.
+    fn wait(mut self) -> HistoryRead {
+        match self.thread.take().map(|h| h.join()) {
             Some(Ok(read)) => read,
             Some(Err(_)) => HistoryRead {
                 warnings: vec![
@@ -491,10 +731,7 @@ impl PendingHistory {
                 ..Default::default()
             },
             None => self.done.take().unwrap_or_default(),
-        };
-        outcome.warnings.extend(read.warnings);
-        outcome.notes.extend(read.notes);
-        (read.history, read.blind)
+        }
     }
 }
 
@@ -652,3 +889,144 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
     read
 }
 pub mod report;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings.
+    fn zola_site(files: &[(&str, &str)]) -> (tempfile::TempDir, Settings) {
+        zola_site_with(files, "")
+    }
+
+    /// The same with a sitemap.toml of `sitemap_toml` beside it (none when empty).
+    fn zola_site_with(files: &[(&str, &str)], sitemap_toml: &str) -> (tempfile::TempDir, Settings) {
+        let d = tempfile::tempdir().unwrap();
+        if !sitemap_toml.is_empty() {
+            std::fs::write(d.path().join("sitemap.toml"), sitemap_toml).unwrap();
+        }
+        std::fs::write(
+            d.path().join("config.toml"),
+            "base_url = \"https://example.com\"\n",
+        )
+        .unwrap();
+        for (rel, text) in files {
+            let path = d.path().join("content").join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let settings = config::load(&config::Overrides {
+            site: Some(d.path().to_path_buf()),
+            ..Default::default()
+        })
+        .unwrap();
+        (d, settings)
+    }
+
+    fn scanned(settings: &Settings) -> scan::Files {
+        scan::scan(
+            &content_roots(settings),
+            &scan_options(settings),
+            &origin(settings),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn pages_are_handed_on_in_file_order_across_chunks_and_every_bad_one_is_kept() {
+        let mut files: Vec<(String, String)> = (0..10)
+            .map(|k| (format!("p{k}.md"), "+++\ntitle = \"t\"\n+++\n".to_string()))
+            .collect();
+        files[3].1 = "+++\ntitle = \n+++\n".into();
+        files[8].1 = "+++\ndate = 1\n+++\n".into();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let (_d, settings) = zola_site(&refs);
+        let scan = scanned(&settings);
+        let opts = RunOptions::default();
+        let mut reader = Reader::new(&settings, &opts, scan.len());
+        reader.chunk = 3;
+        let mut seen = Vec::new();
+        let mut errors = Vec::new();
+        reader.read_each(&scan, 0..scan.len(), &mut errors, |i, _| {
+            seen.push(i);
+            // The sink's own refusal is kept like a read error.
+            if i == 5 {
+                return Err(Error::input("p5.md", None, "refused"));
+            }
+            Ok(())
+        });
+        assert_eq!(seen, vec![0, 1, 2, 4, 5, 6, 7, 9]);
+        let bad: Vec<usize> = errors.iter().map(|(i, _)| *i).collect();
+        assert_eq!(bad, vec![3, 5, 8]);
+        assert_eq!(scan.get(3).rel, "p3.md");
+    }
+
+    #[test]
+    fn zola_read_errors_come_in_file_order_though_sections_are_read_first() {
+        let (_d, settings) = zola_site(&[
+            ("_index.md", "+++\n+++\n"),
+            ("a.md", "+++\ntitle = \n+++\n"),
+            ("b/_index.md", "+++\nsort_by = \n+++\n"),
+            ("b/c.md", "+++\ndate = 1\n+++\n"),
+        ]);
+        let err = generate(&settings, &RunOptions::default()).unwrap_err();
+        let Error::Many(list) = err else {
+            panic!("expected every bad file: {err}")
+        };
+        let named: Vec<String> = list
+            .iter()
+            .map(|e| match e {
+                Error::Input { path, .. } => path
+                    .strip_prefix(&settings.content_dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+                other => panic!("unexpected {other}"),
+            })
+            .collect();
+        assert_eq!(named, vec!["a.md", "b/_index.md", "b/c.md"]);
+    }
+
+    #[test]
+    fn zola_sections_take_their_turn_in_file_order() {
+        // Routes are made in file order whether a file is a section (read first) or a page:
+        // the members a section rolls up and the route indices depend on it.
+        let (_d, settings) = zola_site_with(
+            &[
+                ("_index.md", "+++\n+++\n"),
+                ("a.md", "+++\ndate = 2024-01-01\n+++\n"),
+                ("b/_index.md", "+++\n+++\n"),
+                ("b/c.md", "+++\ndate = 2024-03-01\n+++\n"),
+                ("d.md", "+++\ndate = 2024-02-01\n+++\n"),
+            ],
+            "lastmod = [\"front_matter\", \"published\"]\n",
+        );
+        let scan = scanned(&settings);
+        let opts = RunOptions::default();
+        let mut reader = Reader::new(&settings, &opts, scan.len());
+        reader.chunk = 1;
+        let ctx = RouteContext {
+            settings: &settings,
+            now: opts.now,
+        };
+        let routed = route_as_read(scan, &reader, &ctx, start_git_history(&settings)).unwrap();
+        let pages: Vec<Option<String>> = routed
+            .routing
+            .routes
+            .iter()
+            .map(|r| r.page().map(|p| routed.files.get(p).rel.to_string()))
+            .collect();
+        let rels: Vec<&str> = pages.iter().flatten().map(String::as_str).collect();
+        let in_order: Vec<String> = routed.files.iter().map(|f| f.rel.to_string()).collect();
+        assert_eq!(rels, in_order);
+        // The home rolls up the newest date below it, through section b.
+        let home = rels.iter().position(|r| *r == "_index.md").unwrap();
+        assert_eq!(
+            routed.assigned.lastmods[home].map(|l| l.date.to_string()),
+            Some("2024-03-01".to_string())
+        );
+    }
+}

@@ -23,7 +23,7 @@ use std::sync::Mutex;
 
 pub use hugo::HugoRouter;
 pub use plain::PlainRouter;
-pub use zola::ZolaRouter;
+pub use zola::{ZolaMap, ZolaRouter};
 
 /// The input of routing: the scanned files and, parallel to them, their front matter.
 #[derive(Clone, Debug, Default)]

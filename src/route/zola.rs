@@ -3,8 +3,11 @@
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
 use super::{join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, Router, Routing};
+use crate::config::Settings;
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
+use crate::frontmatter::{PageMeta, Terms};
+use crate::scan::Files;
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -42,8 +45,80 @@ fn and_parents(dirs: &str) -> impl Iterator<Item = &str> {
 
 impl Router for ZolaRouter {
     fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
-        let s = ctx.settings;
-        let site = &s.site;
+        let mut map = ZolaMap::new(&pages.files, ctx);
+        for &i in map.first().to_vec().iter() {
+            map.add_section(i, pages.get(i).fm.clone());
+        }
+        map.sections_done();
+        for i in 0..pages.len() {
+            let p = pages.get(i);
+            map.page(i, p.fm, p.terms);
+        }
+        map.finish()
+    }
+}
+
+/// A taxonomy's terms by slug: how many pages have it, and the routes of the written ones
+/// (u32: a term of a large site lists many thousand pages).
+type TermMap = BTreeMap<String, (usize, Vec<u32>)>;
+
+/// Zola's routes, made page by page in file order as the front matter is read.
+///
+/// A Zola page's URL depends only on its own file and front matter and on its sections',
+/// so once the sections are in ([`ZolaMap::first`], [`ZolaMap::add_section`],
+/// [`ZolaMap::sections_done`]) each page is routed on its turn ([`ZolaMap::page`]) and its
+/// front matter need not outlive it: a million pages never hold their front matter and
+/// their routes at once. [`ZolaMap::finish`] adds the pages Zola generates.
+pub struct ZolaMap<'a> {
+    files: &'a Files,
+    settings: &'a Settings,
+    default_lang: &'a str,
+    others: Vec<&'a str>,
+    paths_strategy: SlugStrategy,
+    tax_strategy: SlugStrategy,
+    with_pagers: bool,
+    out: Routing,
+    /// Bad file names, reported by [`ZolaMap::finish`].
+    errors: Vec<Error>,
+    /// The `_index` files, in file order.
+    section_files: Vec<usize>,
+    /// Their front matter, by file index.
+    section_meta: HashMap<usize, PageMeta>,
+    /// Folders of draft sections: Zola skips everything below them.
+    draft_dirs: HashSet<&'a str>,
+    /// Loaded sections by (language, folder).
+    sections: HashMap<(&'a str, &'a str), usize>,
+    /// Route index of each section's list page, by (language, folder).
+    section_route: HashMap<(String, String), usize>,
+    /// Routes of the written pages per nearest section, to roll dates up (u32: one per page).
+    members: BTreeMap<(String, String), Vec<u32>>,
+    /// Pages each section paginates, by the section's file index.
+    paginated: HashMap<usize, u32>,
+    /// Written pages of the current folder, added to `members` when the folder changes.
+    batch: Option<((&'a str, &'a str), Vec<u32>)>,
+    last_dirs: Option<(&'a str, &'a str)>,
+    /// The sections that hold the pages of the current folder (their file indices): its
+    /// own, then each parent of a transparent one. Files of a folder come together, so the
+    /// chain is looked up once per folder.
+    chain: (Option<(&'a str, &'a str)>, Vec<usize>),
+    /// The default language, then the others.
+    langs: Vec<&'a str>,
+    /// Each language's rendered taxonomies, in the config's order.
+    taxonomies: Vec<Vec<&'a Taxonomy>>,
+    /// Their names, lower-cased, as the front matter's keys are compared.
+    wanted: Vec<Vec<String>>,
+    /// Terms by language and taxonomy, gathered from every loaded page (a `render = false`
+    /// one too) as it is routed. Terms that slugify alike are one term.
+    terms: Vec<Vec<TermMap>>,
+}
+
+impl<'a> ZolaMap<'a> {
+    /// A mapper for `files`: each is placed once here to report every bad name (kept for
+    /// [`ZolaMap::finish`]); nothing is kept per file, so later steps place a file again,
+    /// which costs less than keeping a million placements.
+    pub fn new(files: &'a Files, ctx: &RouteContext<'a>) -> ZolaMap<'a> {
+        let settings = ctx.settings;
+        let site = &settings.site;
         let default_lang = site.default_language.as_str();
         let others: Vec<&str> = site
             .languages
@@ -51,287 +126,350 @@ impl Router for ZolaRouter {
             .map(|l| l.code.as_str())
             .filter(|c| *c != default_lang)
             .collect();
-        // The config stage has refused unknown strategies already.
-        let paths_strategy: SlugStrategy = site.slugify_paths.parse().unwrap_or(SlugStrategy::On);
-        let tax_strategy: SlugStrategy =
-            site.slugify_taxonomies.parse().unwrap_or(SlugStrategy::On);
-        let with_pagers = !site.exclude_paginated_pages;
-        let prefix = |lang: &str| {
-            if lang == default_lang {
-                String::new()
-            } else {
-                lang.to_string()
-            }
-        };
-
-        // Nearly every file is a route: reserved up front, the vector is never doubled.
-        let mut out = Routing {
-            routes: Vec::with_capacity(pages.len() + 16),
-            ..Default::default()
-        };
-        // Every file is placed here once to report every bad name; nothing is kept per file
-        // (a million pages would hold a million placements through routing, the run's peak),
-        // so the main loop places each file again, which costs less than keeping them.
-        let mut errors = Vec::new();
-        let mut section_files = Vec::new();
-        for (i, p) in pages.iter().enumerate() {
-            match place(p.file.rel, &others, default_lang) {
-                Ok(Some(pl)) => {
-                    if pl.is_section {
-                        section_files.push(i);
-                    }
-                }
-                Ok(None) => out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotAPage,
-                }),
-                Err(msg) => errors.push(Error::input(p.file.path(), None, msg)),
-            }
-        }
-        if let Some(e) = Error::from_many(errors) {
-            return Err(e);
-        }
-        // Every name is good now: `None` only for the files Zola ignores.
-        let at = |i: usize| {
-            place(pages.get(i).file.rel, &others, default_lang)
-                .ok()
-                .flatten()
-        };
-
-        // Zola skips the whole folder of a draft section, every language's files in it, but
-        // still loads the other languages' sections of that folder itself.
-        let is_draft = |i: usize| pages.get(i).fm.draft() == Some(true) && !s.include_drafts;
-        let draft_dirs: HashSet<&str> = section_files
-            .iter()
-            .filter_map(|&i| at(i).filter(|_| is_draft(i)))
-            .map(|pl| pl.dirs)
-            .collect();
-        // A section is pruned by a draft above it, a page also by a draft section of its own.
-        let pruned = |folder: &str, strict: bool| {
-            !draft_dirs.is_empty()
-                && and_parents(folder)
-                    .skip(usize::from(strict))
-                    .any(|d| draft_dirs.contains(d))
-        };
-        // Whether Zola loads the file at all.
-        let loaded = |i: usize, pl: &Placed| !(is_draft(i) || pruned(pl.folder, pl.is_section));
-        // Loaded sections by (language, folder).
-        let mut sections: HashMap<(&str, &str), usize> = HashMap::new();
-        for &i in &section_files {
-            if let Some(pl) = at(i).filter(|pl| loaded(i, pl)) {
-                sections.insert((pl.lang, pl.dirs), i);
-            }
-        }
-
-        // Whether a page survives its section's sort: Zola renders only the pages it could sort.
-        let sorted_in = |sec: usize, p: usize, date: bool| -> bool {
-            let fm = pages.get(p).fm;
-            match pages.get(sec).fm.more().sort_by.as_deref() {
-                Some("date") => date,
-                Some("update_date") => date || fm.updated.is_some(),
-                Some("title" | "title_bytes") => fm.has_title(),
-                Some("weight") => fm.has_weight(),
-                _ => true,
-            }
-        };
-
-        // Route index of each section's list page, by (language, folder).
-        let mut section_route: HashMap<(String, String), usize> = HashMap::new();
-        // Routes of the written pages per nearest section, to roll dates up (u32: one per page).
-        let mut members: BTreeMap<(String, String), Vec<u32>> = BTreeMap::new();
-        // Pages each section paginates, by the section's page index.
-        let mut paginated: HashMap<usize, u32> = HashMap::new();
-        // Written pages of the current folder, added to `members` when the folder changes.
-        let mut batch: Option<((&str, &str), Vec<u32>)> = None;
-        let mut last_dirs: Option<(&str, &str)> = None;
-        // The sections that hold the pages of the current folder (their page indices): its
-        // own, then each parent of a transparent one. Files of a folder come together, so
-        // the chain is looked up once per folder.
-        let mut chain: (Option<(&str, &str)>, Vec<usize>) = (None, Vec::new());
-        // Taxonomy terms by language and taxonomy (the rendered ones, in the config's order),
-        // gathered from every loaded page (a `render = false` one too) as it is routed. Terms
-        // that slugify alike are one term: members counted, the routes of written ones kept
-        // (u32: a term of a large site lists many thousand pages).
         let langs: Vec<&str> = std::iter::once(default_lang)
             .chain(others.iter().copied())
             .collect();
-        let taxonomies_of = |lang: &str| -> Vec<&Taxonomy> {
-            site.language(lang)
-                .and_then(|l| l.taxonomies.as_deref())
-                .unwrap_or(&[])
-                .iter()
-                .filter(|t| t.render)
-                .collect()
-        };
-        let taxonomies: Vec<Vec<&Taxonomy>> = langs.iter().map(|l| taxonomies_of(l)).collect();
-        let wanted: Vec<Vec<String>> = taxonomies
+        let taxonomies: Vec<Vec<&Taxonomy>> = langs
+            .iter()
+            .map(|lang| {
+                site.language(lang)
+                    .and_then(|l| l.taxonomies.as_deref())
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|t| t.render)
+                    .collect()
+            })
+            .collect();
+        let wanted = taxonomies
             .iter()
             .map(|ts| ts.iter().map(|t| t.name.to_lowercase()).collect())
             .collect();
-        type Terms = BTreeMap<String, (usize, Vec<u32>)>;
-        let mut terms: Vec<Vec<Terms>> = taxonomies
+        let terms = taxonomies
             .iter()
-            .map(|ts| ts.iter().map(|_| Terms::new()).collect())
+            .map(|ts| ts.iter().map(|_| TermMap::new()).collect())
             .collect();
-        let mut add_terms = |i: usize, lang: &str, route: Option<u32>| {
-            let Some(k) = langs.iter().position(|l| *l == lang) else {
-                return;
-            };
-            for t in 0..taxonomies[k].len() {
-                // Zola reads terms from the `[taxonomies]` table only.
-                let Some(taxon) = pages.get(i).terms.get(&wanted[k][t], true) else {
-                    continue;
-                };
-                for v in taxon.terms {
-                    let e = terms[k][t]
-                        .entry(zola_slugify(v, tax_strategy))
-                        .or_default();
-                    e.0 += 1;
-                    e.1.extend(route);
-                }
-            }
+        let mut map = ZolaMap {
+            files,
+            settings,
+            default_lang,
+            others,
+            // The config stage has refused unknown strategies already.
+            paths_strategy: site.slugify_paths.parse().unwrap_or(SlugStrategy::On),
+            tax_strategy: site.slugify_taxonomies.parse().unwrap_or(SlugStrategy::On),
+            with_pagers: !site.exclude_paginated_pages,
+            // Nearly every file is a route: reserved up front, the vector is never doubled.
+            out: Routing {
+                routes: Vec::with_capacity(files.len() + 16),
+                ..Default::default()
+            },
+            errors: Vec::new(),
+            section_files: Vec::new(),
+            section_meta: HashMap::new(),
+            draft_dirs: HashSet::new(),
+            sections: HashMap::new(),
+            section_route: HashMap::new(),
+            members: BTreeMap::new(),
+            paginated: HashMap::new(),
+            batch: None,
+            last_dirs: None,
+            chain: (None, Vec::new()),
+            langs,
+            taxonomies,
+            wanted,
+            terms,
         };
+        for i in 0..files.len() {
+            let f = files.get(i);
+            match place(f.rel, &map.others, default_lang) {
+                Ok(Some(pl)) => {
+                    if pl.is_section {
+                        map.section_files.push(i);
+                    }
+                }
+                Ok(None) => map.out.excluded.push(Excluded {
+                    page: i,
+                    reason: Reason::NotAPage,
+                }),
+                Err(msg) => map.errors.push(Error::input(f.path(), None, msg)),
+            }
+        }
+        map
+    }
 
-        for i in 0..pages.len() {
-            let Some(pl) = at(i) else { continue };
-            if !loaded(i, &pl) {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::Draft,
-                });
-                continue;
-            }
-            let fm = pages.get(i).fm;
-            let lp = prefix(pl.lang);
-            if pl.is_section {
-                let path = join_path([lp.as_str(), pl.dirs], true);
-                let kind = if pl.dirs.is_empty() {
-                    Kind::Home
-                } else {
-                    Kind::Section
-                };
-                let mut r =
-                    Route::for_page(i, &pages.get(i), kind, path, pl.lang, pl.key.to_string());
-                let reason = if fm.more().redirect_to.is_some() {
-                    Some(Reason::Redirect)
-                } else if fm.render() == Some(false) {
-                    Some(Reason::NotRendered)
-                } else if fm.sitemap_exclude() {
-                    Some(Reason::SitemapOff)
-                } else {
-                    None
-                };
-                if let Some(reason) = reason {
-                    out.excluded.push(Excluded { page: i, reason });
-                    r.listed = false;
+    /// The files whose front matter every page depends on (the sections), in file order:
+    /// give each to [`ZolaMap::add_section`] before any page.
+    pub fn first(&self) -> &[usize] {
+        &self.section_files
+    }
+
+    /// The front matter of section file `i` (one of [`ZolaMap::first`]).
+    pub fn add_section(&mut self, i: usize, fm: PageMeta) {
+        self.section_meta.insert(i, fm);
+    }
+
+    /// What [`ZolaMap::add_section`] was given for file `i`.
+    pub fn section(&self, i: usize) -> Option<&PageMeta> {
+        self.section_meta.get(&i)
+    }
+
+    /// The routes made so far.
+    pub fn routing(&self) -> &Routing {
+        &self.out
+    }
+
+    /// Every section is in: finds the draft ones and the loaded ones.
+    pub fn sections_done(&mut self) {
+        // Zola skips the whole folder of a draft section, every language's files in it, but
+        // still loads the other languages' sections of that folder itself.
+        let mut draft_dirs = HashSet::new();
+        for &i in &self.section_files {
+            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i)) {
+                if self.is_draft(fm) {
+                    draft_dirs.insert(pl.dirs);
                 }
-                section_route.insert((pl.lang.to_string(), pl.dirs.to_string()), out.routes.len());
-                out.push(r);
-                continue;
             }
-            let named = name_date(pl.name, &s.timezone);
-            let stem = match &named {
-                Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
-                _ => pl.name,
+        }
+        self.draft_dirs = draft_dirs;
+        let mut sections = HashMap::new();
+        for &i in &self.section_files {
+            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i)) {
+                if self.loaded(fm, &pl) {
+                    sections.insert((pl.lang, pl.dirs), i);
+                }
+            }
+        }
+        self.sections = sections;
+    }
+
+    /// File `i` placed; `None` for the files Zola ignores (and bad names, already reported).
+    fn at(&self, i: usize) -> Option<Placed<'a>> {
+        place(self.files.get(i).rel, &self.others, self.default_lang)
+            .ok()
+            .flatten()
+    }
+
+    fn is_draft(&self, fm: &PageMeta) -> bool {
+        fm.draft() == Some(true) && !self.settings.include_drafts
+    }
+
+    /// Whether a draft section prunes `folder`: a section is pruned by a draft above it, a
+    /// page also by a draft section of its own (`strict` for a section).
+    fn pruned(&self, folder: &str, strict: bool) -> bool {
+        !self.draft_dirs.is_empty()
+            && and_parents(folder)
+                .skip(usize::from(strict))
+                .any(|d| self.draft_dirs.contains(d))
+    }
+
+    /// Whether Zola loads the file at all.
+    fn loaded(&self, fm: &PageMeta, pl: &Placed) -> bool {
+        !(self.is_draft(fm) || self.pruned(pl.folder, pl.is_section))
+    }
+
+    /// Whether a page survives its section's sort: Zola renders only the pages it could sort.
+    fn sorted_in(&self, sec: usize, fm: &PageMeta, date: bool) -> bool {
+        let sort_by = self
+            .section_meta
+            .get(&sec)
+            .and_then(|s| s.more().sort_by.as_deref());
+        match sort_by {
+            Some("date") => date,
+            Some("update_date") => date || fm.updated.is_some(),
+            Some("title" | "title_bytes") => fm.has_title(),
+            Some("weight") => fm.has_weight(),
+            _ => true,
+        }
+    }
+
+    fn prefix(&self, lang: &str) -> String {
+        if lang == self.default_lang {
+            String::new()
+        } else {
+            lang.to_string()
+        }
+    }
+
+    fn add_terms(&mut self, lang: &str, page_terms: Terms, route: Option<u32>) {
+        let Some(k) = self.langs.iter().position(|l| *l == lang) else {
+            return;
+        };
+        for t in 0..self.taxonomies[k].len() {
+            // Zola reads terms from the `[taxonomies]` table only.
+            let Some(taxon) = page_terms.get(&self.wanted[k][t], true) else {
+                continue;
             };
-            let file_date = named.and_then(|d| d.date);
-            // A `render = false` page is in no section and not rendered.
-            let rendered = fm.render() != Some(false);
-            if rendered && chain.0 != Some((pl.lang, pl.dirs)) {
-                chain.1.clear();
-                for d in and_parents(pl.dirs) {
-                    let Some(&sec) = sections.get(&(pl.lang, d)) else {
-                        break;
-                    };
-                    chain.1.push(sec);
-                    if !pages.get(sec).fm.more().transparent {
-                        break;
-                    }
-                }
-                chain.0 = Some((pl.lang, pl.dirs));
+            for v in taxon.terms {
+                let e = self.terms[k][t]
+                    .entry(zola_slugify(v, self.tax_strategy))
+                    .or_default();
+                e.0 += 1;
+                e.1.extend(route);
             }
-            let in_sections: &[usize] = if rendered { &chain.1 } else { &[] };
-            // Its date as Zola sorts by it (front matter, else a valid file-name date).
-            let date = rendered && (fm.date.is_some() || file_date.is_some());
-            let written = rendered
-                && (in_sections.is_empty() || in_sections.iter().any(|&k| sorted_in(k, i, date)));
-            for &k in in_sections {
-                if sorted_in(k, i, date) {
-                    *paginated.entry(k).or_default() += 1;
-                }
-            }
-            if !written {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotRendered,
-                });
-                add_terms(i, pl.lang, None);
-                continue;
-            }
-            let path = match fm.path().map(str::trim) {
-                Some(p) => {
-                    let p = p.trim_start_matches('/');
-                    if p.is_empty() {
-                        "/".to_string()
-                    } else {
-                        format!("/{}/", p.trim_end_matches('/'))
-                    }
-                }
-                None => {
-                    let slug = zola_slugify(fm.slug().unwrap_or(stem), paths_strategy);
-                    join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
-                }
+        }
+    }
+
+    /// Routes file `i`, with its front matter and terms (a section's as given to
+    /// [`ZolaMap::add_section`]). Files come in file order, each once.
+    pub fn page(&mut self, i: usize, fm: &PageMeta, page_terms: Terms) {
+        let Some(pl) = self.at(i) else { return };
+        if !self.loaded(fm, &pl) {
+            self.out.excluded.push(Excluded {
+                page: i,
+                reason: Reason::Draft,
+            });
+            return;
+        }
+        let file = self.files.get(i);
+        let page = super::Page {
+            file,
+            fm,
+            terms: page_terms,
+        };
+        let lp = self.prefix(pl.lang);
+        if pl.is_section {
+            let path = join_path([lp.as_str(), pl.dirs], true);
+            let kind = if pl.dirs.is_empty() {
+                Kind::Home
+            } else {
+                Kind::Section
             };
-            let mut r = Route::for_page(
-                i,
-                &pages.get(i),
-                Kind::Page,
-                path,
-                pl.lang,
-                pl.key.to_string(),
-            );
-            r.set_file_date(file_date);
-            if fm.sitemap_exclude() {
-                out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::SitemapOff,
-                });
+            let mut r = Route::for_page(i, &page, kind, path, pl.lang, pl.key.to_string());
+            let reason = if fm.more().redirect_to.is_some() {
+                Some(Reason::Redirect)
+            } else if fm.render() == Some(false) {
+                Some(Reason::NotRendered)
+            } else if fm.sitemap_exclude() {
+                Some(Reason::SitemapOff)
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                self.out.excluded.push(Excluded { page: i, reason });
                 r.listed = false;
             }
-            if last_dirs != Some((pl.lang, pl.dirs)) {
-                last_dirs = Some((pl.lang, pl.dirs));
-                let key = (pl.lang, nearest_section(&sections, pl.lang, pl.dirs));
-                if let Some((k, list)) = batch.replace((key, Vec::new())) {
-                    members
-                        .entry((k.0.to_string(), k.1.to_string()))
-                        .or_default()
-                        .extend(list);
+            self.section_route.insert(
+                (pl.lang.to_string(), pl.dirs.to_string()),
+                self.out.routes.len(),
+            );
+            self.out.push(r);
+            return;
+        }
+        let site = &self.settings.site;
+        let named = name_date(pl.name, &self.settings.timezone);
+        let stem = match &named {
+            Some(d) if !site.paths_keep_dates => d.slug.unwrap_or(pl.name),
+            _ => pl.name,
+        };
+        let file_date = named.and_then(|d| d.date);
+        // A `render = false` page is in no section and not rendered.
+        let rendered = fm.render() != Some(false);
+        if rendered && self.chain.0 != Some((pl.lang, pl.dirs)) {
+            let mut chain = std::mem::take(&mut self.chain.1);
+            chain.clear();
+            for d in and_parents(pl.dirs) {
+                let Some(&sec) = self.sections.get(&(pl.lang, d)) else {
+                    break;
+                };
+                chain.push(sec);
+                if !self
+                    .section_meta
+                    .get(&sec)
+                    .is_some_and(|s| s.more().transparent)
+                {
+                    break;
                 }
             }
-            // Route indices share the page index's bound (see `Route`).
-            let route = out.routes.len() as u32;
-            if let Some((_, list)) = &mut batch {
-                list.push(route);
-            }
-            add_terms(i, pl.lang, Some(route));
-            out.push(r);
+            self.chain = (Some((pl.lang, pl.dirs)), chain);
         }
+        let in_sections = if rendered {
+            std::mem::take(&mut self.chain.1)
+        } else {
+            Vec::new()
+        };
+        // Its date as Zola sorts by it (front matter, else a valid file-name date).
+        let date = rendered && (fm.date.is_some() || file_date.is_some());
+        let written = rendered
+            && (in_sections.is_empty() || in_sections.iter().any(|&k| self.sorted_in(k, fm, date)));
+        for &k in &in_sections {
+            if self.sorted_in(k, fm, date) {
+                *self.paginated.entry(k).or_default() += 1;
+            }
+        }
+        if rendered {
+            self.chain.1 = in_sections;
+        }
+        if !written {
+            self.out.excluded.push(Excluded {
+                page: i,
+                reason: Reason::NotRendered,
+            });
+            self.add_terms(pl.lang, page_terms, None);
+            return;
+        }
+        let path = match fm.path().map(str::trim) {
+            Some(p) => {
+                let p = p.trim_start_matches('/');
+                if p.is_empty() {
+                    "/".to_string()
+                } else {
+                    format!("/{}/", p.trim_end_matches('/'))
+                }
+            }
+            None => {
+                let slug = zola_slugify(fm.slug().unwrap_or(stem), self.paths_strategy);
+                join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
+            }
+        };
+        let mut r = Route::for_page(i, &page, Kind::Page, path, pl.lang, pl.key.to_string());
+        r.set_file_date(file_date);
+        if fm.sitemap_exclude() {
+            self.out.excluded.push(Excluded {
+                page: i,
+                reason: Reason::SitemapOff,
+            });
+            r.listed = false;
+        }
+        if self.last_dirs != Some((pl.lang, pl.dirs)) {
+            self.last_dirs = Some((pl.lang, pl.dirs));
+            let key = (pl.lang, nearest_section(&self.sections, pl.lang, pl.dirs));
+            if let Some((k, list)) = self.batch.replace((key, Vec::new())) {
+                self.members
+                    .entry((k.0.to_string(), k.1.to_string()))
+                    .or_default()
+                    .extend(list);
+            }
+        }
+        // Route indices share the page index's bound (see `Route`).
+        let route = self.out.routes.len() as u32;
+        if let Some((_, list)) = &mut self.batch {
+            list.push(route);
+        }
+        self.add_terms(pl.lang, page_terms, Some(route));
+        self.out.push(r);
+    }
 
-        if let Some((k, list)) = batch {
-            members
+    /// Every file has been routed: reports bad names, then adds the homes without an
+    /// `_index.md`, rolls dates up, and adds pagers and taxonomies.
+    pub fn finish(mut self) -> Result<Routing> {
+        if let Some(e) = Error::from_many(std::mem::take(&mut self.errors)) {
+            return Err(e);
+        }
+        let mut out = std::mem::take(&mut self.out);
+        if let Some((k, list)) = self.batch.take() {
+            self.members
                 .entry((k.0.to_string(), k.1.to_string()))
                 .or_default()
                 .extend(list);
         }
 
         // Every language has a home page, with or without an `_index.md`.
-        for lang in std::iter::once(default_lang).chain(others.iter().copied()) {
+        for &lang in &self.langs {
             let key = (lang.to_string(), String::new());
-            if let std::collections::hash_map::Entry::Vacant(e) = section_route.entry(key) {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.section_route.entry(key) {
                 e.insert(out.routes.len());
                 out.push(Route::generated(
                     Kind::Home,
-                    join_path([prefix(lang).as_str()], true),
+                    join_path([self.prefix(lang).as_str()], true),
                     lang,
                     "_index".into(),
                 ));
@@ -340,7 +478,9 @@ impl Router for ZolaRouter {
 
         // Dates roll up: pages into their section, sections into their parent section.
         // The lists are moved, not copied: together they hold a route index per page.
-        for (key, list) in members {
+        let section_route = &self.section_route;
+        let sections = &self.sections;
+        for (key, list) in std::mem::take(&mut self.members) {
             if let Some(&sr) = section_route.get(&key) {
                 out.routes[sr].add_rollup_list(list);
             }
@@ -352,7 +492,7 @@ impl Router for ZolaRouter {
                 continue;
             }
             let above = dir.rsplit_once('/').map_or("", |(p, _)| p);
-            let parent = nearest_section(&sections, lang, above);
+            let parent = nearest_section(sections, lang, above);
             let parent = section_route
                 .get(&(lang.clone(), parent.to_string()))
                 .copied()
@@ -369,13 +509,17 @@ impl Router for ZolaRouter {
         // sections Zola writes (a redirect or `render = false` section writes no pagers).
         for key in &section_keys {
             let sr = section_route[key];
-            let Some(i) = out.routes[sr].page() else {
+            let Some(fm) = out.routes[sr]
+                .page()
+                .and_then(|i| self.section_meta.get(&i))
+            else {
                 continue;
             };
-            let fm = pages.get(i).fm;
-            let (Some(by), true, true) =
-                (fm.more().paginate_by, out.routes[sr].listed, with_pagers)
-            else {
+            let (Some(by), true, true) = (
+                fm.more().paginate_by,
+                out.routes[sr].listed,
+                self.with_pagers,
+            ) else {
                 continue;
             };
             let pp = fm
@@ -383,15 +527,26 @@ impl Router for ZolaRouter {
                 .paginate_path
                 .clone()
                 .unwrap_or_else(|| "page".into());
-            let count = paginated.get(&i).copied().unwrap_or(0) as usize;
+            let count = out.routes[sr]
+                .page()
+                .and_then(|i| self.paginated.get(&i))
+                .copied()
+                .unwrap_or(0) as usize;
             let base = out.path(sr).to_string();
             add_pagers(&mut out, sr, &base, &pp, count, by, &key.0);
         }
 
         // Taxonomies, per language, with the terms gathered above.
-        for ((lang, taxonomies), terms) in langs.iter().zip(&taxonomies).zip(terms) {
+        let tax_strategy = self.tax_strategy;
+        let with_pagers = self.with_pagers;
+        for ((lang, taxonomies), terms) in self
+            .langs
+            .iter()
+            .zip(&self.taxonomies)
+            .zip(std::mem::take(&mut self.terms))
+        {
             let lang = *lang;
-            let lp = prefix(lang);
+            let lp = self.prefix(lang);
             for (tax, terms) in taxonomies.iter().zip(terms) {
                 // Zola writes no page at all for a taxonomy without terms.
                 if terms.is_empty() {
