@@ -24,9 +24,10 @@ fn main() -> sitemapgen::Result<()> {
         &origin,
     )?;
     println!(
-        "scan         {:>8.3} s  {} files",
+        "scan         {:>8.3} s  {} files, {:.1} bytes a file kept",
         t.elapsed().as_secs_f64(),
-        files.len()
+        files.len(),
+        files.heap_bytes() as f64 / files.len().max(1) as f64
     );
     let t = Instant::now();
     let lenient = settings.style == config::Style::Hugo;

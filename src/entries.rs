@@ -155,6 +155,7 @@ pub fn build(
         .clone()
         .unwrap_or_else(|| "sitemap.toml".into());
     let rules = compile_rules(settings, &origin)?;
+    let file_rules = rules.iter().any(|c| !c.on_url);
     let bases = language_bases(settings)?;
     let base_for = |lang: &str| bases.get(lang).unwrap_or(&settings.base_url);
 
@@ -176,14 +177,15 @@ pub fn build(
             if !r.listed {
                 return None;
             }
-            let rel = r.page().map(|p| files.get(p).rel);
+            // File rules match the whole relative path, made only when there are any.
+            let rel = r.page().filter(|_| file_rules).map(|p| files.get(p).rel());
             let matching: Vec<&CompiledRule> = rules
                 .iter()
                 .filter(|c| {
                     if c.on_url {
                         c.matcher.is_match(paths.get(&r))
                     } else {
-                        rel.is_some_and(|f| c.matcher.is_match(f))
+                        rel.as_deref().is_some_and(|f| c.matcher.is_match(f))
                     }
                 })
                 .collect();

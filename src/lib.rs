@@ -961,7 +961,7 @@ mod tests {
         assert_eq!(seen, vec![0, 1, 2, 4, 5, 6, 7, 9]);
         let bad: Vec<usize> = errors.iter().map(|(i, _)| *i).collect();
         assert_eq!(bad, vec![3, 5, 8]);
-        assert_eq!(scan.get(3).rel, "p3.md");
+        assert_eq!(scan.get(3).rel(), "p3.md");
     }
 
     #[test]
@@ -1017,10 +1017,10 @@ mod tests {
             .routing
             .routes
             .iter()
-            .map(|r| r.page().map(|p| routed.files.get(p).rel.to_string()))
+            .map(|r| r.page().map(|p| routed.files.get(p).rel().to_string()))
             .collect();
         let rels: Vec<&str> = pages.iter().flatten().map(String::as_str).collect();
-        let in_order: Vec<String> = routed.files.iter().map(|f| f.rel.to_string()).collect();
+        let in_order: Vec<String> = routed.files.iter().map(|f| f.rel().to_string()).collect();
         assert_eq!(rels, in_order);
         // The home rolls up the newest date below it, through section b.
         let home = rels.iter().position(|r| *r == "_index.md").unwrap();

@@ -7,6 +7,7 @@ use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, 
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
+use crate::scan::SourceFile;
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use chrono::{Datelike, NaiveDate};
@@ -595,8 +596,7 @@ fn leaf_ancestor(
 }
 
 fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
-    let rel = page.file.rel;
-    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let (dirs, file) = (page.file.dir, page.file.name);
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = super::split_lang(stem, langs);
     let lang: &'a str = match suffix {
@@ -925,7 +925,7 @@ fn effective(i: usize, pl: &Placed, pages: &Pages, chain: &[usize]) -> Result<Ef
     // follow `_target` there, as Hugo documents it).
     for &b in chain {
         for c in &pages.get(b).fm.more().cascade {
-            if !cascade_targets(c, pl, pages.get(i).file.rel)? {
+            if !cascade_targets(c, pl, pages.get(i).file)? {
                 continue;
             }
             apply_cascade(&mut e, fm, c);
@@ -934,7 +934,7 @@ fn effective(i: usize, pl: &Placed, pages: &Pages, chain: &[usize]) -> Result<Ef
     Ok(e)
 }
 
-fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str) -> Result<bool> {
+fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
     if let Some(lang) = &c.target_lang {
         if !lang.eq_ignore_ascii_case(pl.lang) {
             return Ok(false);
@@ -951,6 +951,8 @@ fn cascade_targets(c: &Cascade, pl: &Placed, rel: &str) -> Result<bool> {
         }
     }
     if let Some(glob) = &c.target_path {
+        // Only a path target needs the whole relative path: made here, not for every page.
+        let rel = &*file.rel();
         let g = Glob::new(glob.trim_start_matches('/'))
             .map_err(|e| {
                 Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}"))
@@ -1063,6 +1065,43 @@ mod tests {
                 assert_eq!(sanitize(s, &site), slow, "{s:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_cascade_path_target_matches_the_whole_relative_path() {
+        let root = crate::scan::ContentRoot {
+            dir: "content".into(),
+            lang: None,
+        };
+        let mut files = crate::scan::Files::new();
+        for rel in ["blog/2024/post.md", "blog.md", "docs/blog/x.md"] {
+            files.push(&root, rel).unwrap();
+        }
+        let mut pages = Pages::new(files);
+        for _ in 0..3 {
+            pages.push(PageMeta::default(), "").unwrap();
+        }
+        let targets = |glob: &str| -> Vec<bool> {
+            let c = Cascade {
+                target_path: Some(glob.into()),
+                ..Default::default()
+            };
+            pages
+                .iter()
+                .map(|p| cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap())
+                .collect()
+        };
+        assert_eq!(targets("/blog/**"), [true, false, false]);
+        assert_eq!(targets("/blog"), [false, true, false]);
+        assert_eq!(targets("docs/*/x"), [false, false, true]);
+        assert_eq!(targets("/blog/2024/post.md"), [true, false, false]);
+        let c = Cascade {
+            target_path: Some("[".into()),
+            ..Default::default()
+        };
+        let p = pages.get(0);
+        let err = cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap_err();
+        assert!(err.to_string().contains("blog/2024/post.md"), "{err}");
     }
 
     #[test]

@@ -887,7 +887,7 @@ mod tests {
             })
             .collect();
         assert_eq!(got, [vec!["x"], vec![], vec!["y", "z"]]);
-        assert_eq!(pages.get(1).file.rel, "b.md");
+        assert_eq!(pages.get(1).file.rel(), "b.md");
     }
 
     #[test]

@@ -23,8 +23,7 @@ impl Router for PlainRouter {
                 });
                 continue;
             }
-            let rel = page.file.rel;
-            let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+            let (dir, file) = (page.file.dir, page.file.name);
             let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
             let is_index = matches!(stem, "index" | "_index");
             let explicit = fm
@@ -58,7 +57,7 @@ impl Router for PlainRouter {
                 Kind::Page
             };
             has_home |= kind == Kind::Home;
-            let mut r = Route::for_page(i, &page, kind, path, lang, rel.to_string());
+            let mut r = Route::for_page(i, &page, kind, path, lang, page.file.rel().into_owned());
             if fm.sitemap_exclude() {
                 out.excluded.push(Excluded {
                     page: i,

@@ -30,7 +30,7 @@ struct Placed<'a> {
     is_section: bool,
     /// The file's path without its language suffix: shared by its translations. Only
     /// multilingual sites need it; elsewhere it is empty.
-    key: &'a str,
+    key: std::borrow::Cow<'a, str>,
 }
 
 /// `dirs` and each folder above it, deepest first: `a/b`, `a`, then the root, "".
@@ -180,7 +180,7 @@ impl<'a> ZolaMap<'a> {
         };
         for i in 0..files.len() {
             let f = files.get(i);
-            match place(f.rel, &map.others, default_lang) {
+            match place(f.dir, f.name, &map.others, default_lang) {
                 Ok(Some(pl)) => {
                     if pl.is_section {
                         map.section_files.push(i);
@@ -243,7 +243,8 @@ impl<'a> ZolaMap<'a> {
 
     /// File `i` placed; `None` for the files Zola ignores (and bad names, already reported).
     fn at(&self, i: usize) -> Option<Placed<'a>> {
-        place(self.files.get(i).rel, &self.others, self.default_lang)
+        let file = self.files.get(i);
+        place(file.dir, file.name, &self.others, self.default_lang)
             .ok()
             .flatten()
     }
@@ -621,21 +622,25 @@ fn nearest_section<'a>(
         .unwrap_or("")
 }
 
-/// Reads a content-relative file path as Zola does: `Ok(None)` for a file Zola skips (an
+/// Reads a content file's folder and name as Zola does: `Ok(None)` for a file Zola skips (an
 /// `_index.*.md` of a language the site does not have), `Err` where Zola refuses to build.
 fn place<'a>(
-    rel: &'a str,
+    folder: &'a str,
+    file: &'a str,
     others: &[&'a str],
     default_lang: &'a str,
 ) -> std::result::Result<Option<Placed<'a>>, String> {
-    let (folder, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     let stem = file.strip_suffix(".md").unwrap_or(file);
     // Only translations share keys: a site with one language needs none. The key is
-    // `{folder}/{name}`, and `name` starts the file name: a prefix of the path.
-    let dir_key = |name: &str| match folder {
-        _ if others.is_empty() => "",
-        "" => rel.get(..name.len()).unwrap_or(""),
-        d => rel.get(..d.len() + 1 + name.len()).unwrap_or(""),
+    // `{folder}/{name}`, and `name` starts the file name: at the root a prefix of it, below
+    // a copy (the folder and the name are stored apart).
+    let dir_key = |name: &str| -> std::borrow::Cow<'a, str> {
+        let name = file.get(..name.len()).unwrap_or("");
+        match folder {
+            _ if others.is_empty() => "".into(),
+            "" => name.into(),
+            d => format!("{d}/{name}").into(),
+        }
     };
     if stem == "_index" || stem.starts_with("_index.") {
         // Only `_index.md` and `_index.{other language}.md` are sections; Zola skips the rest.
@@ -829,6 +834,16 @@ mod tests {
         assert_eq!(and_parents("").collect::<Vec<_>>(), [""]);
     }
 
+    /// [`super::place`] of a relative path, split into folder and name as the scan keeps it.
+    fn place<'a>(
+        rel: &'a str,
+        others: &[&'a str],
+        default_lang: &'a str,
+    ) -> std::result::Result<Option<Placed<'a>>, String> {
+        let (folder, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+        super::place(folder, file, others, default_lang)
+    }
+
     #[test]
     fn places_sections_colocated_pages_and_languages() {
         let pl = |rel| place(rel, &["fr"], "en").unwrap().unwrap();
@@ -836,9 +851,13 @@ mod tests {
         assert!(p.is_section && p.lang == "fr" && p.dirs == "blog");
         let p = pl("blog/trip/index.md");
         assert!(!p.is_section && p.name == "trip" && p.dirs == "blog");
-        assert_eq!((p.folder, p.key), ("blog/trip", "blog/trip/index"));
+        assert_eq!((p.folder, &*p.key), ("blog/trip", "blog/trip/index"));
         let p = pl("blog/trip/index.fr.md");
         assert!(p.name == "trip" && p.lang == "fr" && p.key == "blog/trip/index");
+        assert_eq!(
+            (pl("about.fr.md").key, pl("_index.md").key),
+            ("about".into(), "_index".into())
+        );
         // The default language's code stays in the name, as Zola keeps it.
         let p = pl("docs/explicit.en.md");
         assert_eq!((p.name, p.lang), ("explicit.en", "en"));
