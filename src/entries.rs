@@ -1,5 +1,9 @@
 //! Entries: the `<url>` records the writer serialises, built from routed pages.
 
+mod locs;
+
+pub use locs::{Loc, LocError, LocId, Locs};
+
 use crate::date::W3cDate;
 use crate::fields::{ChangeFreq, Priority};
 
