@@ -81,8 +81,7 @@ impl Locs {
     /// The index of `origin`, added when new. A linear search: a site has one origin, a
     /// multihost site one per language.
     fn origin_index(&mut self, origin: &str) -> Result<u16, LocError> {
-        // Newest first: the entries of one host come in a run.
-        if let Some(k) = self.origins.iter().rposition(|o| **o == *origin) {
+        if let Some(k) = self.origins.iter().position(|o| **o == *origin) {
             return u16::try_from(k).map_err(|_| LocError::TooManyOrigins);
         }
         let k = u16::try_from(self.origins.len()).map_err(|_| LocError::TooManyOrigins)?;
