@@ -599,10 +599,11 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec
     let mut body: Vec<u8> = Vec::with_capacity(max_bytes.min(8 << 20));
     let mut parts: Vec<(String, Option<W3cDate>)> = Vec::new();
     let (mut part_ns, mut count, mut newest) = (0usize, 0usize, None::<W3cDate>);
+    let mut origins = Origins::default();
 
     for (loc, entry) in entries.iter() {
         let start = body.len();
-        let ns = push_url(&mut body, loc, entry);
+        let ns = push_url(&mut body, &mut origins, loc, entry);
         let len = body.len() - start;
         if overhead(ns) + len > max_bytes {
             return Err(Error::input(
@@ -721,11 +722,40 @@ fn is_newer(a: &W3cDate, b: &W3cDate) -> bool {
     a != b && a > b
 }
 
+/// The origin written last, XML-escaped: the entries of a run share one origin (one store
+/// keeps each once), so it is escaped once rather than for every URL.
+#[derive(Default)]
+struct Origins<'a> {
+    last: Option<&'a str>,
+    escaped: Vec<u8>,
+}
+
+impl<'a> Origins<'a> {
+    /// Appends `origin` XML-escaped.
+    #[inline]
+    fn push(&mut self, buf: &mut Vec<u8>, origin: &'a str) {
+        // The same place in the same store: the same text (another place with equal text is
+        // merely escaped again).
+        if !self.last.is_some_and(|l| std::ptr::eq(l, origin)) {
+            self.escaped.clear();
+            push_escaped(&mut self.escaped, origin);
+            self.last = Some(origin);
+        }
+        buf.extend_from_slice(&self.escaped);
+    }
+}
+
 /// Appends one `<url>` element; returns the namespaces it uses.
-fn push_url(buf: &mut Vec<u8>, loc: Loc<'_>, entry: &Entry) -> usize {
+#[inline]
+fn push_url<'a>(
+    buf: &mut Vec<u8>,
+    origins: &mut Origins<'a>,
+    loc: Loc<'a>,
+    entry: &Entry,
+) -> usize {
     buf.extend_from_slice(b"  <url>\n    <loc>");
     // Escaping maps each character on its own: the two parts escape as the whole URL would.
-    push_escaped(buf, loc.origin());
+    origins.push(buf, loc.origin());
     push_escaped(buf, loc.rest());
     buf.extend_from_slice(b"</loc>\n");
     if let Some(d) = &entry.lastmod {
@@ -1448,6 +1478,29 @@ mod tests {
                 .replace(".xml</loc>", ".xml.gz</loc>");
             assert_eq!(String::from_utf8(out).unwrap(), expected);
         }
+    }
+
+    #[test]
+    fn locs_of_several_origins_are_written_whole_and_escaped() {
+        // The writer escapes each origin once per run of entries sharing it.
+        let locs = [
+            "https://example.com/a/",
+            "https://o'neil@example.com/b/?x=1&y=2",
+            "https://o'neil@example.com/c/",
+            "http://example.com:8080/d/",
+            "https://example.com/e/",
+        ];
+        let files = render(&list(locs.map(|l| entry(l, None))), &opts()).unwrap();
+        let written: Vec<&str> = text(&files[0])
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("<loc>")?.strip_suffix("</loc>"))
+            .collect();
+        let escaped: Vec<String> = locs
+            .iter()
+            .map(|l| quick_xml::escape::escape(*l).into_owned())
+            .collect();
+        assert_eq!(written, escaped);
+        assert!(written[1].starts_with("https://o&apos;neil@example.com/b/?x=1&amp;y=2"));
     }
 
     #[test]
