@@ -12,24 +12,25 @@
 //! for two in five entries, as front matter mixes both forms.
 
 use sitemapgen::date::{SiteTz, W3cDate};
-use sitemapgen::entries::Entry;
+use sitemapgen::entries::Entries;
 use sitemapgen::write::{write, WriteOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The entry of index `i`; its text is what bench.sh's awk program prints for `i`.
-fn entry(i: usize) -> Option<Entry> {
+/// Adds the entry of index `i`; its text is what bench.sh's awk program prints for `i`.
+fn push_entry(entries: &mut Entries, i: usize) -> Result<(), String> {
     let date = format!("2024-{:02}-{:02}", 1 + i % 12, 1 + i % 28);
     let lastmod = if i % 5 < 2 {
         format!("{date}T10:{:02}:00+02:00", i % 60)
     } else {
         date
     };
-    Some(Entry {
-        lastmod: Some(W3cDate::parse(&lastmod, &SiteTz::Utc)?),
-        ..Entry::new(format!("https://example.com/section-{}/page-{i}/", i % 100))
-    })
+    let lastmod = W3cDate::parse(&lastmod, &SiteTz::Utc)
+        .ok_or_else(|| format!("the generated date {lastmod} did not parse"))?;
+    let loc = format!("https://example.com/section-{}/page-{i}/", i % 100);
+    entries.push(&loc).map_err(|e| e.to_string())?.lastmod = Some(lastmod);
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -46,10 +47,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(entries) = (0..n).map(entry).collect::<Option<Vec<Entry>>>() else {
-        eprintln!("write-only: a generated date did not parse");
+    let mut entries = Entries::new();
+    if let Err(e) = (0..n).try_for_each(|i| push_entry(&mut entries, i)) {
+        eprintln!("write-only: {e}");
         return ExitCode::FAILURE;
-    };
+    }
     let opts = WriteOptions {
         output_dir,
         base_url: "https://example.com/".to_string(),

@@ -1,13 +1,18 @@
 //! Entries: the `<url>` records the writer serialises, built from routed pages.
 
+mod locs;
+
+pub use locs::{Loc, LocError, LocId, Locs};
+
 use crate::date::W3cDate;
 use crate::fields::{ChangeFreq, Priority};
 
-/// One `<url>` of the sitemap: everything the writer needs and nothing more.
+/// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
+/// million of them is common, so the loc lies in the list's [`Locs`], not in the entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Absolute URL, already percent-encoded (RFC 3986) but not XML-escaped.
-    pub loc: Box<str>,
+    /// Where the absolute URL lies in the [`Locs`] of the entry's list (see [`Entries::loc`]).
+    pub loc: LocId,
     /// `<lastmod>`.
     pub lastmod: Option<W3cDate>,
     /// `<changefreq>`.
@@ -37,10 +42,10 @@ pub struct Alternate {
 }
 
 impl Entry {
-    /// An entry with just a location.
-    pub fn new(loc: impl Into<Box<str>>) -> Entry {
+    /// An entry with just a location, stored beforehand with [`Locs::push`].
+    pub fn new(loc: LocId) -> Entry {
         Entry {
-            loc: loc.into(),
+            loc,
             lastmod: None,
             changefreq: None,
             priority: None,
@@ -56,6 +61,123 @@ impl Entry {
     /// The entry's language alternates (empty when it has none).
     pub fn alternates(&self) -> &[Alternate] {
         self.extras.as_deref().map_or(&[], |e| &e.alternates)
+    }
+}
+
+/// A list of entries with the one store their locs lie in: what the entries stage makes and
+/// the writer reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entries {
+    list: Vec<Entry>,
+    locs: Locs,
+}
+
+impl Entries {
+    /// An empty list.
+    pub fn new() -> Entries {
+        Entries::default()
+    }
+
+    /// Adds an entry for `loc` (absolute, percent-encoded, not XML-escaped) with no other
+    /// field set, and returns it to fill in.
+    pub fn push(&mut self, loc: &str) -> Result<&mut Entry, LocError> {
+        let id = self.locs.push(loc)?;
+        self.list.push(Entry::new(id));
+        let last = self.list.len() - 1;
+        Ok(&mut self.list[last])
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The entries, in order.
+    pub fn list(&self) -> &[Entry] {
+        &self.list
+    }
+
+    /// The entries, to change their fields.
+    pub fn list_mut(&mut self) -> &mut [Entry] {
+        &mut self.list
+    }
+
+    /// The store the entries' locs lie in.
+    pub fn locs(&self) -> &Locs {
+        &self.locs
+    }
+
+    /// The loc of entry `k`; panics past the end, as slice indexing does.
+    pub fn loc(&self, k: usize) -> Loc<'_> {
+        self.locs.get(self.list[k].loc)
+    }
+
+    /// Every entry with its loc, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Loc<'_>, &Entry)> + '_ {
+        self.view().iter()
+    }
+
+    /// All the entries, as the writer takes them.
+    pub fn view(&self) -> View<'_> {
+        View {
+            list: &self.list,
+            locs: &self.locs,
+        }
+    }
+
+    /// The entries of `range` (one host's, say), as the writer takes them; panics out of
+    /// bounds, as slicing does.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> View<'_> {
+        View {
+            list: &self.list[range],
+            locs: &self.locs,
+        }
+    }
+}
+
+/// A run of entries of one [`Entries`] with the store their locs lie in: the writer's input.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    list: &'a [Entry],
+    locs: &'a Locs,
+}
+
+impl<'a> View<'a> {
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The entries, in order.
+    pub fn list(&self) -> &'a [Entry] {
+        self.list
+    }
+
+    /// The loc of `entry` (one of this view's, or of its list's).
+    pub fn loc(&self, entry: &Entry) -> Loc<'a> {
+        self.locs.get(entry.loc)
+    }
+
+    /// Every entry with its loc, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Loc<'a>, &'a Entry)> + 'a {
+        let locs = self.locs;
+        self.list.iter().map(move |e| (locs.get(e.loc), e))
+    }
+}
+
+impl<'a> From<&'a Entries> for View<'a> {
+    fn from(entries: &'a Entries) -> View<'a> {
+        entries.view()
     }
 }
 
@@ -78,8 +200,8 @@ pub const MAX_IMAGES: usize = 1000;
 /// Entries ready to write, plus the pages the rules left out.
 #[derive(Clone, Debug, Default)]
 pub struct Built {
-    /// Sorted by `loc`, unique.
-    pub entries: Vec<Entry>,
+    /// Sorted by loc, unique.
+    pub entries: Entries,
     /// For each entry, the route it came from, or [`NO_ROUTE`] for `extra_urls`; see
     /// [`Built::route`]. Four bytes an entry: there may be a million.
     pub routes: Vec<u32>,
@@ -161,7 +283,7 @@ pub fn build(
 
     let listed = routes.iter().filter(|r| r.listed).count() + settings.extra_urls.len();
     let mut out = Built {
-        entries: Vec::new(),
+        entries: Entries::new(),
         routes: Vec::with_capacity(listed),
         pages: Vec::with_capacity(listed),
         excluded: Vec::new(),
@@ -170,7 +292,11 @@ pub fn build(
     // What alternates need of each route once the routes are gone (multilingual sites only).
     let versions = versions(&routes, settings);
     let mut errors = Vec::new();
-    let entries: Vec<Entry> = routes
+    let mut locs = Locs::new();
+    // Each loc is made here, then copied into `locs`: no allocation per entry.
+    let mut loc = String::new();
+    let file_of = |r: &Route| r.page().map(|p| files.get(p).path()).unwrap_or_default();
+    let list: Vec<Entry> = routes
         .into_iter()
         .enumerate()
         .filter_map(|(i, r)| {
@@ -199,16 +325,23 @@ pub fn build(
                 return None;
             }
             // The route stage has already applied `trailing_slash`.
-            let loc = loc::absolute(base_for(r.lang()), paths.get(&r));
+            loc.clear();
+            loc::absolute_into(&mut loc, base_for(r.lang()), paths.get(&r));
             // Paths lie in route order: the ones behind this route are done with, and the
             // locs being made reuse their memory.
             paths.release_before(&r);
             if loc.len() > MAX_LOC_LEN {
-                let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
-                errors.push(Error::input(file, None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
+                errors.push(Error::input(file_of(&r), None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
                 return None;
             }
-            let mut e = Entry::new(loc);
+            let id = match locs.push(&loc) {
+                Ok(id) => id,
+                Err(e) => {
+                    errors.push(Error::input(file_of(&r), None, e.to_string()));
+                    return None;
+                }
+            };
+            let mut e = Entry::new(id);
             e.lastmod = lastmods[i].map(|l| l.date);
             e.priority = if r.priority_off {
                 None
@@ -224,7 +357,7 @@ pub fn build(
             if settings.images {
                 if let Some(p) = r.page() {
                     let base = base_for(r.lang());
-                    let page_url = Url::parse(&e.loc).ok();
+                    let page_url = Url::parse(&loc).ok();
                     let images: Vec<String> = page_url
                         .iter()
                         .flat_map(|u| {
@@ -249,22 +382,26 @@ pub fn build(
             Some(e)
         })
         .collect();
-    out.entries = entries;
+    out.entries = Entries { list, locs };
     add_alternates(&mut out, &versions, settings);
     for extra in &settings.extra_urls {
-        out.entries.push(extra_entry(extra, settings, &origin)?);
+        extra_entry(extra, settings, &origin, &mut out.entries)?;
         out.routes.push(NO_ROUTE);
         out.pages.push(NO_ROUTE);
     }
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
     }
+    // The list took the routes' larger allocation, and the text grew by doubling: give back
+    // what neither will use.
+    out.entries.list.shrink_to_fit();
+    out.entries.locs.shrink_to_fit();
 
     // Sort by loc; a loc listed twice is an error naming both sources. The entries are
     // moved into their sorted places, never copied: a second vector would double the peak.
     // On a multihost site, by host first: each host's entries are one run.
     let hosts = multihost_bases(settings, &bases);
-    let host_of = |loc: &str| -> u16 {
+    let host_of = |loc: Loc| -> u16 {
         let under = hosts
             .iter()
             .enumerate()
@@ -276,14 +413,12 @@ pub fn build(
     let groups: Vec<u16> = if hosts.is_empty() {
         Vec::new()
     } else {
-        out.entries.iter().map(|e| host_of(&e.loc)).collect()
+        out.entries.iter().map(|(loc, _)| host_of(loc)).collect()
     };
     let group = |k: u32| groups.get(k as usize).copied().unwrap_or(0);
     let mut order: Vec<u32> = (0..out.entries.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        let (ea, eb) = (&out.entries[a as usize], &out.entries[b as usize]);
-        (group(a), &ea.loc, a).cmp(&(group(b), &eb.loc, b))
-    });
+    let loc_of = |k: u32| out.entries.loc(k as usize);
+    order.sort_unstable_by(|&a, &b| (group(a), loc_of(a), a).cmp(&(group(b), loc_of(b), b)));
     let mut start = 0;
     for (k, (lang, base)) in hosts.iter().enumerate() {
         let len = groups.iter().filter(|&&g| usize::from(g) == k).count();
@@ -299,14 +434,14 @@ pub fn build(
         None => format!("{} (extra_urls or a generated page)", origin.display()),
     };
     for w in order.windows(2) {
-        let (a, b) = (&out.entries[w[0] as usize], &out.entries[w[1] as usize]);
-        if a.loc == b.loc {
+        let (a, b) = (loc_of(w[0]), loc_of(w[1]));
+        if a == b {
             return Err(Error::input(
                 source(w[0]),
                 None,
                 format!(
                     "{} is also the URL of {}: two sources cannot share one URL",
-                    a.loc,
+                    a,
                     source(w[1])
                 ),
             ));
@@ -314,7 +449,7 @@ pub fn build(
     }
     permute(
         &mut order,
-        &mut out.entries,
+        &mut out.entries.list,
         &mut out.routes,
         &mut out.pages,
     );
@@ -458,20 +593,20 @@ fn add_alternates(out: &mut Built, versions: &[(u32, &'static str)], settings: &
             .zip(&langs)
             .map(|(&k, lang)| Alternate {
                 hreflang: hreflang(lang),
-                href: out.entries[k].loc.to_string(),
+                href: out.entries.loc(k).to_string(),
             })
             .collect();
         if let Some(xd) = &settings.x_default {
             if let Some(pos) = langs.iter().position(|l| l == xd) {
                 alts.push(Alternate {
                     hreflang: "x-default".into(),
-                    href: out.entries[members[pos]].loc.to_string(),
+                    href: out.entries.loc(members[pos]).to_string(),
                 });
             }
         }
         alts.sort();
         for &k in members {
-            out.entries[k]
+            out.entries.list[k]
                 .extras
                 .get_or_insert_with(Default::default)
                 .alternates = alts.clone();
@@ -479,7 +614,13 @@ fn add_alternates(out: &mut Built, versions: &[(u32, &'static str)], settings: &
     }
 }
 
-fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) -> Result<Entry> {
+/// Adds the entry of one `extra_urls` item.
+fn extra_entry(
+    extra: &ExtraUrl,
+    settings: &Settings,
+    origin: &std::path::Path,
+    entries: &mut Entries,
+) -> Result<()> {
     let (raw, lastmod, changefreq, priority) = match extra {
         ExtraUrl::Path(p) => (p.as_str(), None, None, None),
         ExtraUrl::Full {
@@ -508,17 +649,20 @@ fn extra_entry(extra: &ExtraUrl, settings: &Settings, origin: &std::path::Path) 
         crate::loc::check_path(raw).map_err(bad)?;
         loc::absolute(&settings.base_url, &crate::route::normalize(raw))
     };
-    let mut e = Entry::new(loc);
-    e.lastmod = match lastmod {
+    let lastmod = match lastmod {
         Some(s) => Some(
             crate::date::W3cDate::parse(s, &settings.timezone)
                 .ok_or_else(|| bad(format!("extra_urls: '{s}' is not a date")))?,
         ),
         None => None,
     };
+    let e = entries
+        .push(&loc)
+        .map_err(|e| bad(format!("extra_urls: '{raw}': {e}")))?;
+    e.lastmod = lastmod;
     e.changefreq = changefreq.or(settings.default_changefreq);
     e.priority = priority.or(settings.default_priority);
-    Ok(e)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -552,5 +696,44 @@ mod tests {
         use super::{Entry, Route};
         assert_eq!(std::mem::align_of::<Entry>(), std::mem::align_of::<Route>());
         assert!(std::mem::size_of::<Entry>() <= std::mem::size_of::<Route>());
+    }
+
+    #[test]
+    fn an_entry_takes_32_bytes() {
+        // A million entries are common: every byte here is a megabyte at the peak.
+        assert!(std::mem::size_of::<super::Entry>() <= 32);
+        assert_eq!(std::mem::size_of::<super::LocId>(), 8);
+    }
+
+    #[test]
+    fn entries_read_back_their_locs_and_views_slice_them() {
+        let mut entries = super::Entries::new();
+        for i in 0..5 {
+            let e = entries
+                .push(&format!("https://example.com/p-{i}/?q={i}"))
+                .unwrap();
+            e.priority = crate::fields::Priority::from_f64(0.5);
+        }
+        entries.push("http://other.example:8080/x").unwrap();
+        assert_eq!(entries.len(), 6);
+        assert_eq!(entries.locs().text_len(), "/p-0/?q=0".len() * 5 + 2);
+        assert_eq!(entries.loc(3), "https://example.com/p-3/?q=3");
+        assert_eq!(entries.loc(5), "http://other.example:8080/x");
+        let view = entries.slice(2..4);
+        let got: Vec<String> = view.iter().map(|(l, _)| l.to_string()).collect();
+        assert_eq!(
+            got,
+            [
+                "https://example.com/p-2/?q=2",
+                "https://example.com/p-3/?q=3"
+            ]
+        );
+        assert!(view.iter().all(|(_, e)| e.priority.is_some()));
+        assert_eq!(view.loc(&view.list()[1]), "https://example.com/p-3/?q=3");
+        assert_eq!(entries.view().len(), 6);
+        assert!(entries
+            .push(&format!("https://example.com/{}", "x".repeat(70_000)))
+            .is_err());
+        assert_eq!(entries.len(), 6, "a refused loc adds no entry");
     }
 }

@@ -27,7 +27,7 @@ pub use error::{Error, Result};
 
 use chrono::{DateTime, Utc};
 use config::{LastmodSource, Settings, Style};
-use entries::Entry;
+use entries::Entries;
 use frontmatter::PageMeta;
 use lastmod::{FileHistory, Lastmod};
 use rayon::prelude::*;
@@ -88,7 +88,7 @@ pub struct Skipped {
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
     /// The entries to write, sorted by loc (on a multihost site by host, then loc).
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     /// A multihost site's hosts, each with its share of `entries`; empty elsewhere.
     pub hosts: Vec<entries::Host>,
     /// Parallel to `entries`.
@@ -628,7 +628,7 @@ pub fn build(
     // Each host's files are replaced as a whole (temporary files, then renames); an error on a
     // later host of a multihost site leaves the earlier ones already updated, never half-written.
     for out in outputs(settings, &outcome) {
-        let one = write::write(&outcome.entries[out.entries], &out.opts)?;
+        let one = write::write(outcome.entries.slice(out.entries), &out.opts)?;
         report.files.extend(one.files);
         report.urls += one.urls;
         report.removed.extend(one.removed);

@@ -371,7 +371,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             None => name.to_string(),
         };
         let files: Vec<OutputFile> =
-            crate::write::render(&outcome.entries[out.entries.clone()], opts)?;
+            crate::write::render(outcome.entries.slice(out.entries.clone()), opts)?;
         let mut old_parts: BTreeSet<String> = BTreeSet::new();
         let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
         for f in &files {
@@ -653,7 +653,7 @@ pub fn list(outcome: &Outcome, excluded: bool, format: Format) {
         }
         return;
     }
-    for (e, l) in outcome.entries.iter().zip(&outcome.listed) {
+    for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
         let lastmod = e.lastmod.map(|d| d.to_string());
         let source = l.lastmod.map(|l| l.origin.as_str());
         let file = l.source.as_ref().map(|p| p.display().to_string());
@@ -661,7 +661,7 @@ pub fn list(outcome: &Outcome, excluded: bool, format: Format) {
             println!(
                 "{}",
                 serde_json::json!({
-                    "loc": e.loc,
+                    "loc": loc.to_string(),
                     "lastmod": lastmod,
                     "lastmod_source": source,
                     "changefreq": e.changefreq.map(|c| c.as_str()),
@@ -675,7 +675,7 @@ pub fn list(outcome: &Outcome, excluded: bool, format: Format) {
             let dash = || "-".to_string();
             println!(
                 "{}\t{}\t{}\t{}\t{}\t{}",
-                e.loc,
+                loc,
                 lastmod.unwrap_or_else(dash),
                 source.map(str::to_string).unwrap_or_else(dash),
                 e.changefreq.map(|c| c.to_string()).unwrap_or_else(dash),

@@ -19,7 +19,7 @@
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
 
 use crate::date::{W3cDate, W3cKind};
-use crate::entries::Entry;
+use crate::entries::{Entry, Loc, View};
 use crate::error::{Error, Result};
 use chrono::{Datelike, Timelike};
 use flate2::{Compression, GzBuilder};
@@ -116,7 +116,8 @@ pub struct WriteReport {
 /// Serialises `entries` into the files [`write`] would store, in the same order, in memory.
 ///
 /// robots.txt is not included: it depends on the file already on disk (see [`robots_txt`]).
-pub fn render(entries: &[Entry], opts: &WriteOptions) -> Result<Vec<OutputFile>> {
+pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Vec<OutputFile>> {
+    let entries = entries.into();
     let plan = Plan::new(opts)?;
     plan.check_txt(entries)?;
     let mut sink = MemSink(Vec::new());
@@ -137,7 +138,8 @@ pub fn render(entries: &[Entry], opts: &WriteOptions) -> Result<Vec<OutputFile>>
 /// `base_url`'s folder plus a name matching `part_name` (with or without `.gz`), the new run
 /// did not write it, and it is itself such a `<urlset>`. Anything else (say a hand-made
 /// `sitemap-news.xml`, or a `sitemap9.xml` no index of ours lists) is left alone.
-pub fn write(entries: &[Entry], opts: &WriteOptions) -> Result<WriteReport> {
+pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<WriteReport> {
+    let entries = entries.into();
     let plan = Plan::new(opts)?;
     plan.check_txt(entries)?;
     let dir = opts.output_dir.as_path();
@@ -322,11 +324,11 @@ impl<'a> Plan<'a> {
     }
 
     /// Errors out early when `sitemap.txt` is asked for but cannot hold the entries.
-    fn check_txt(&self, entries: &[Entry]) -> Result<()> {
+    fn check_txt(&self, entries: View<'_>) -> Result<()> {
         if !self.opts.sitemap_txt {
             return Ok(());
         }
-        let bytes: usize = entries.iter().map(|e| e.loc.len() + 1).sum();
+        let bytes: usize = entries.iter().map(|(loc, _)| loc.len() + 1).sum();
         if entries.len() > MAX_URLS || bytes > MAX_BYTES {
             return Err(Error::config(
                 "sitemap_txt",
@@ -588,7 +590,7 @@ impl Drop for DiskSink<'_> {
 }
 
 /// Serialises everything and hands each finished file to `sink`; returns the names, in order.
-fn emit<S: Sink>(entries: &[Entry], plan: &Plan<'_>, sink: &mut S) -> Result<Vec<String>> {
+fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec<String>> {
     let compress = plan.opts.gzip;
     let max_bytes = plan.max_bytes;
     let overhead = |ns: usize| plan.urlset_heads[ns].len() + URLSET_END.len();
@@ -597,14 +599,15 @@ fn emit<S: Sink>(entries: &[Entry], plan: &Plan<'_>, sink: &mut S) -> Result<Vec
     let mut body: Vec<u8> = Vec::with_capacity(max_bytes.min(8 << 20));
     let mut parts: Vec<(String, Option<W3cDate>)> = Vec::new();
     let (mut part_ns, mut count, mut newest) = (0usize, 0usize, None::<W3cDate>);
+    let mut origins = Origins::default();
 
-    for entry in entries {
+    for (loc, entry) in entries.iter() {
         let start = body.len();
-        let ns = push_url(&mut body, entry);
+        let ns = push_url(&mut body, &mut origins, loc, entry);
         let len = body.len() - start;
         if overhead(ns) + len > max_bytes {
             return Err(Error::input(
-                &*entry.loc,
+                loc.to_string(),
                 None,
                 format!(
                     "this URL's sitemap entry takes {} bytes with the file's header, more than \
@@ -691,8 +694,9 @@ fn emit<S: Sink>(entries: &[Entry], plan: &Plan<'_>, sink: &mut S) -> Result<Vec
 
     if plan.opts.sitemap_txt {
         body.clear();
-        for entry in entries {
-            body.extend_from_slice(entry.loc.as_bytes());
+        for (loc, _) in entries.iter() {
+            body.extend_from_slice(loc.origin().as_bytes());
+            body.extend_from_slice(loc.rest().as_bytes());
             body.push(b'\n');
         }
         sink.file(TXT_NAME, false, &[&body])?;
@@ -718,10 +722,41 @@ fn is_newer(a: &W3cDate, b: &W3cDate) -> bool {
     a != b && a > b
 }
 
+/// The origin written last, XML-escaped: the entries of a run share one origin (one store
+/// keeps each once), so it is escaped once rather than for every URL.
+#[derive(Default)]
+struct Origins<'a> {
+    last: Option<&'a str>,
+    escaped: Vec<u8>,
+}
+
+impl<'a> Origins<'a> {
+    /// Appends `origin` XML-escaped.
+    #[inline]
+    fn push(&mut self, buf: &mut Vec<u8>, origin: &'a str) {
+        // The same place in the same store: the same text (another place with equal text is
+        // merely escaped again).
+        if !self.last.is_some_and(|l| std::ptr::eq(l, origin)) {
+            self.escaped.clear();
+            push_escaped(&mut self.escaped, origin);
+            self.last = Some(origin);
+        }
+        buf.extend_from_slice(&self.escaped);
+    }
+}
+
 /// Appends one `<url>` element; returns the namespaces it uses.
-fn push_url(buf: &mut Vec<u8>, entry: &Entry) -> usize {
+#[inline]
+fn push_url<'a>(
+    buf: &mut Vec<u8>,
+    origins: &mut Origins<'a>,
+    loc: Loc<'a>,
+    entry: &Entry,
+) -> usize {
     buf.extend_from_slice(b"  <url>\n    <loc>");
-    push_escaped(buf, &entry.loc);
+    // Escaping maps each character on its own: the two parts escape as the whole URL would.
+    origins.push(buf, loc.origin());
+    push_escaped(buf, loc.rest());
     buf.extend_from_slice(b"</loc>\n");
     if let Some(d) = &entry.lastmod {
         buf.extend_from_slice(b"    <lastmod>");
@@ -1027,7 +1062,7 @@ fn read_sitemap(path: &Path, want_locs: bool) -> Option<SitemapRoot> {
 mod tests {
     use super::*;
     use crate::date::SiteTz;
-    use crate::entries::{Alternate, Extras};
+    use crate::entries::{Alternate, Entries, Extras};
     use crate::fields::{ChangeFreq, Priority};
     use chrono::{FixedOffset, NaiveDate, TimeZone};
 
@@ -1046,11 +1081,36 @@ mod tests {
         std::str::from_utf8(&file.bytes).unwrap()
     }
 
-    fn entry(loc: &str, lastmod: Option<&str>) -> Entry {
-        Entry {
+    /// An entry before it joins a list: its loc, and the fields a test sets.
+    struct Draft {
+        loc: String,
+        lastmod: Option<W3cDate>,
+        changefreq: Option<ChangeFreq>,
+        priority: Option<Priority>,
+        extras: Option<Box<Extras>>,
+    }
+
+    fn entry(loc: &str, lastmod: Option<&str>) -> Draft {
+        Draft {
+            loc: loc.to_string(),
             lastmod: lastmod.map(date),
-            ..Entry::new(loc)
+            changefreq: None,
+            priority: None,
+            extras: None,
         }
+    }
+
+    /// The drafts as one list, in order.
+    fn list(drafts: impl IntoIterator<Item = Draft>) -> Entries {
+        let mut out = Entries::new();
+        for d in drafts {
+            let e = out.push(&d.loc).unwrap();
+            e.lastmod = d.lastmod;
+            e.changefreq = d.changefreq;
+            e.priority = d.priority;
+            e.extras = d.extras;
+        }
+        out
     }
 
     #[test]
@@ -1159,7 +1219,7 @@ mod tests {
             "https://example.com/a&b/?q='x'&r=\"<y>\"",
             Some("2024-03-04T05:06:07+02:00"),
         );
-        let files = render(&[home, post], &opts()).unwrap();
+        let files = render(&list([home, post]), &opts()).unwrap();
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].name, "sitemap.xml");
         assert_eq!(
@@ -1202,7 +1262,7 @@ mod tests {
             stylesheet: Some("/sitemap.xsl?a&b".into()),
             ..opts()
         };
-        let files = render(&[e], &o).unwrap();
+        let files = render(&list([e]), &o).unwrap();
         assert_eq!(
             text(&files[0]),
             r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -1237,7 +1297,7 @@ mod tests {
             images: vec!["https://example.com/i.jpg".into()],
             alternates: vec![],
         }));
-        let entries = [with_alt, entry("https://example.com/b/", None), with_img];
+        let entries = list([with_alt, entry("https://example.com/b/", None), with_img]);
         let o = WriteOptions {
             max_urls: 1,
             ..opts()
@@ -1265,7 +1325,7 @@ mod tests {
 
     #[test]
     fn splits_by_count_with_newest_lastmod_per_part() {
-        let entries = [
+        let entries = list([
             entry("https://example.com/1/", Some("2024-01-05")),
             entry("https://example.com/2/", Some("2024-01-07T10:00:00+05:00")),
             entry("https://example.com/3/", Some("2024-01-07T06:00:00Z")),
@@ -1273,7 +1333,7 @@ mod tests {
             entry("https://example.com/5/", None),
             entry("https://example.com/6/", None),
             entry("https://example.com/7/", Some("2023-12-31")),
-        ];
+        ]);
         let o = WriteOptions {
             max_urls: 3,
             ..opts()
@@ -1315,11 +1375,9 @@ mod tests {
 
     #[test]
     fn splits_by_bytes_counting_header_and_footer() {
-        let entries: Vec<Entry> = (0..10)
-            .map(|i| entry(&format!("https://example.com/page-{i}/"), None))
-            .collect();
-        let one = render(&entries[..1], &opts()).unwrap()[0].bytes.len();
-        let per_url = render(&entries[..2], &opts()).unwrap()[0].bytes.len() - one;
+        let entries = list((0..10).map(|i| entry(&format!("https://example.com/page-{i}/"), None)));
+        let one = render(entries.slice(0..1), &opts()).unwrap()[0].bytes.len();
+        let per_url = render(entries.slice(0..2), &opts()).unwrap()[0].bytes.len() - one;
         // Room for exactly three URLs: a fourth would overflow by one byte.
         let max_bytes = one + 2 * per_url;
         for limit in [max_bytes, max_bytes + per_url - 1] {
@@ -1351,11 +1409,11 @@ mod tests {
 
     #[test]
     fn an_entry_too_big_for_any_file_is_an_error_naming_it() {
-        let entries = [
+        let entries = list([
             entry("https://example.com/a/", None),
             entry("https://example.com/very-long-page-name/", None),
-        ];
-        let small = render(&entries[..1], &opts()).unwrap()[0].bytes.len();
+        ]);
+        let small = render(entries.slice(0..1), &opts()).unwrap()[0].bytes.len();
         let err = render(
             &entries,
             &WriteOptions {
@@ -1373,9 +1431,7 @@ mod tests {
 
     #[test]
     fn limits_are_clamped_to_the_protocol() {
-        let entries: Vec<Entry> = (0..50_001)
-            .map(|i| entry(&format!("https://example.com/{i}"), None))
-            .collect();
+        let entries = list((0..50_001).map(|i| entry(&format!("https://example.com/{i}"), None)));
         let files = render(
             &entries,
             &WriteOptions {
@@ -1392,9 +1448,8 @@ mod tests {
 
     #[test]
     fn gzip_is_deterministic_and_holds_the_plain_bytes() {
-        let entries: Vec<Entry> = (0..7)
-            .map(|i| entry(&format!("https://example.com/{i}/"), Some("2024-05-06")))
-            .collect();
+        let entries =
+            list((0..7).map(|i| entry(&format!("https://example.com/{i}/"), Some("2024-05-06"))));
         let plain = render(
             &entries,
             &WriteOptions {
@@ -1426,16 +1481,39 @@ mod tests {
     }
 
     #[test]
+    fn locs_of_several_origins_are_written_whole_and_escaped() {
+        // The writer escapes each origin once per run of entries sharing it.
+        let locs = [
+            "https://example.com/a/",
+            "https://o'neil@example.com/b/?x=1&y=2",
+            "https://o'neil@example.com/c/",
+            "http://example.com:8080/d/",
+            "https://example.com/e/",
+        ];
+        let files = render(&list(locs.map(|l| entry(l, None))), &opts()).unwrap();
+        let written: Vec<&str> = text(&files[0])
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("<loc>")?.strip_suffix("</loc>"))
+            .collect();
+        let escaped: Vec<String> = locs
+            .iter()
+            .map(|l| quick_xml::escape::escape(*l).into_owned())
+            .collect();
+        assert_eq!(written, escaped);
+        assert!(written[1].starts_with("https://o&apos;neil@example.com/b/?x=1&amp;y=2"));
+    }
+
+    #[test]
     fn sitemap_txt_lists_locs_and_refuses_too_many() {
         let o = WriteOptions {
             sitemap_txt: true,
             ..opts()
         };
         let files = render(
-            &[
+            &list([
                 entry("https://example.com/", None),
                 entry("https://example.com/a%20b/", None),
-            ],
+            ]),
             &o,
         )
         .unwrap();
@@ -1444,16 +1522,14 @@ mod tests {
             text(&files[1]),
             "https://example.com/\nhttps://example.com/a%20b/\n"
         );
-        let many: Vec<Entry> = (0..50_001)
-            .map(|i| entry(&format!("https://example.com/{i}"), None))
-            .collect();
+        let many = list((0..50_001).map(|i| entry(&format!("https://example.com/{i}"), None)));
         let err = render(&many, &o).unwrap_err().to_string();
         assert!(err.contains("sitemap.txt cannot hold 50001 URLs"), "{err}");
     }
 
     #[test]
     fn empty_input_gives_an_empty_urlset() {
-        let files = render(&[], &opts()).unwrap();
+        let files = render(&Entries::new(), &opts()).unwrap();
         assert_eq!(
             text(&files[0]),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n"
@@ -1514,7 +1590,7 @@ mod tests {
         ];
         for o in bad {
             assert!(
-                matches!(render(&[], &o), Err(Error::Config { .. })),
+                matches!(render(&Entries::new(), &o), Err(Error::Config { .. })),
                 "{o:?}"
             );
         }
@@ -1523,7 +1599,7 @@ mod tests {
             part_name: "sitemap-{n}.xml".into(),
             ..opts()
         };
-        assert!(render(&[], &ok).is_ok());
+        assert!(render(&Entries::new(), &ok).is_ok());
     }
 
     #[test]

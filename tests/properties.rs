@@ -95,7 +95,7 @@ fn run(
             .filter_map(|l| l.source.as_ref())
             .map(|p| rel_of(&content, p))
             .collect();
-        let locs: Vec<String> = o.entries.iter().map(|e| e.loc.to_string()).collect();
+        let locs: Vec<String> = o.entries.iter().map(|(loc, _)| loc.to_string()).collect();
         check_sources(files, &sources, mode);
         locs
     });

@@ -2,7 +2,7 @@
 //! and (when the shared schemas and xmllint are at hand) XSD validation of what was written.
 
 use sitemapgen::date::{SiteTz, W3cDate};
-use sitemapgen::entries::{Alternate, Entry, Extras};
+use sitemapgen::entries::{Alternate, Entries, Extras};
 use sitemapgen::write::{self, render, WriteOptions};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -16,16 +16,21 @@ fn opts(dir: &Path) -> WriteOptions {
     }
 }
 
-fn entries(n: usize) -> Vec<Entry> {
-    (0..n)
-        .map(|i| Entry {
-            lastmod: W3cDate::parse(
-                &format!("2024-{:02}-{:02}", i % 12 + 1, i % 28 + 1),
-                &SiteTz::Utc,
-            ),
-            ..Entry::new(format!("https://example.com/section-{}/page-{i}/", i % 100))
-        })
-        .collect()
+fn entries(n: usize) -> Entries {
+    let mut list = Entries::new();
+    for i in 0..n {
+        let e = list
+            .push(&format!(
+                "https://example.com/section-{}/page-{i}/",
+                i % 100
+            ))
+            .unwrap();
+        e.lastmod = W3cDate::parse(
+            &format!("2024-{:02}-{:02}", i % 12 + 1, i % 28 + 1),
+            &SiteTz::Utc,
+        );
+    }
+    list
 }
 
 /// Names in `dir`, sorted.
@@ -69,7 +74,7 @@ fn validate(files: &[PathBuf]) {
 fn disk_holds_exactly_what_render_returns_and_validates() {
     let dir = tempfile::tempdir().unwrap();
     let mut list = entries(5);
-    list[0].extras = Some(Box::new(Extras {
+    list.list_mut()[0].extras = Some(Box::new(Extras {
         images: vec!["https://example.com/img/a&b.png".into()],
         alternates: vec![
             Alternate {
@@ -82,8 +87,8 @@ fn disk_holds_exactly_what_render_returns_and_validates() {
             },
         ],
     }));
-    list[1].priority = Some("0.25".parse().unwrap());
-    list[1].changefreq = Some("daily".parse().unwrap());
+    list.list_mut()[1].priority = Some("0.25".parse().unwrap());
+    list.list_mut()[1].changefreq = Some("daily".parse().unwrap());
     let o = WriteOptions {
         max_urls: 2,
         sitemap_txt: true,
@@ -212,15 +217,16 @@ fn a_failed_write_leaves_the_old_sitemap_untouched_and_no_temp_files() {
 
         // The last entry alone is larger than the limit; the ones before it already filled
         // parts (written to temp files, compressed in the background when gzip is on).
-        let mut list = entries(4);
-        list[3].loc = format!("https://example.com/{}/", "x".repeat(400)).into();
+        let mut list = entries(3);
+        let long = format!("https://example.com/{}/", "x".repeat(400));
+        list.push(&long).unwrap();
         let bad = WriteOptions {
             max_bytes: 400,
             max_urls: 1,
             ..o.clone()
         };
         let err = write::write(&list, &bad).unwrap_err();
-        assert!(err.to_string().contains(&*list[3].loc), "{err}");
+        assert!(err.to_string().contains(&long), "{err}");
         assert_eq!(fs::read(dir.path().join(main)).unwrap(), before);
         assert_eq!(
             listing(dir.path()),
