@@ -174,8 +174,8 @@ pub struct Route {
     pub changefreq: Option<ChangeFreq>,
     /// `<priority>` as the generator resolves it (front matter, cascade, language default).
     pub priority: Option<Priority>,
-    /// Language code, shared by every route in that language.
-    lang: &'static LangCode,
+    /// Language code, as its index among the codes the process has seen ([`LangCode`]).
+    lang: LangCode,
     /// Where its path lies in the [`RoutePaths`] of its routing (see [`RoutePaths::add`]).
     path: (u32, u32),
     /// The rarer parts; `None` when the route has none of them.
@@ -314,7 +314,7 @@ impl Route {
             priority_off: false,
             changefreq: None,
             priority: None,
-            lang: LangCode::shared(lang),
+            lang: LangCode::of(lang),
             path: (0, 0),
             more: None,
         };
@@ -331,7 +331,7 @@ impl Route {
 
     /// Its language code.
     pub fn lang(&self) -> &'static str {
-        &self.lang.0
+        self.lang.code()
     }
 
     /// Its translation key: routes that share one are language versions of one page.
@@ -390,34 +390,48 @@ impl Route {
 }
 
 /// A language code, interned: each distinct code is allocated once for the life of the
-/// process, so a route holds it in an 8-byte pointer. Codes come from site configs: a
-/// handful per site.
-#[derive(Debug, PartialEq)]
-struct LangCode(Box<str>);
+/// process and a route holds its index, two bytes rather than a pointer's eight. Codes come
+/// from site configs: a handful per site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LangCode(u16);
+
+/// Every code seen, by index; each thread keeps a copy of what it has looked up, so routes
+/// made and read on every core do not queue for the lock.
+static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+thread_local! {
+    static SEEN: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+}
 
 impl LangCode {
-    /// The one shared copy of `code`.
-    fn shared(code: &str) -> &'static LangCode {
-        thread_local! {
-            static SEEN: RefCell<Vec<&'static LangCode>> = const { RefCell::new(Vec::new()) };
+    /// The index of `code`, added on first sight.
+    fn of(code: &str) -> LangCode {
+        if let Some(k) = SEEN.with(|s| s.borrow().iter().position(|c| *c == code)) {
+            return LangCode(k as u16);
         }
-        static ALL: Mutex<Vec<&'static LangCode>> = Mutex::new(Vec::new());
-        // Threads keep their own list: routes are made on every core, a lock per route would
-        // make them queue.
-        if let Some(c) = SEEN.with(|s| s.borrow().iter().copied().find(|c| *c.0 == *code)) {
-            return c;
-        }
-        let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
-        let c = match all.iter().copied().find(|c| *c.0 == *code) {
-            Some(c) => c,
+        let mut all = CODES.lock().unwrap_or_else(|e| e.into_inner());
+        let k = match all.iter().position(|c| *c == code) {
+            Some(k) => k,
+            // Past 65,535 codes the last one is reused: no config names that many languages.
+            None if all.len() > usize::from(u16::MAX) => usize::from(u16::MAX),
             None => {
-                let c: &'static LangCode = Box::leak(Box::new(LangCode(code.into())));
-                all.push(c);
-                c
+                all.push(Box::leak(code.into()));
+                all.len() - 1
             }
         };
-        SEEN.with(|s| s.borrow_mut().push(c));
-        c
+        SEEN.with(|s| *s.borrow_mut() = all.clone());
+        LangCode(k as u16)
+    }
+
+    /// The code.
+    fn code(self) -> &'static str {
+        let k = usize::from(self.0);
+        if let Some(c) = SEEN.with(|s| s.borrow().get(k).copied()) {
+            return c;
+        }
+        let all = CODES.lock().unwrap_or_else(|e| e.into_inner());
+        SEEN.with(|s| *s.borrow_mut() = all.clone());
+        all.get(k).copied().unwrap_or("")
     }
 }
 
@@ -795,14 +809,14 @@ mod tests {
         fresh.add_rollup_list(vec![4, 5]);
         assert_eq!(fresh.rollup().collect::<Vec<_>>(), [4, 5]);
         assert_eq!(r.lang(), "fr");
-        // One copy per code, whichever thread asks.
-        let other = std::thread::spawn(|| LangCode::shared("fr"))
-            .join()
-            .unwrap();
-        assert!(std::ptr::eq(r.lang, other));
+        // One index per code, whichever thread asks, and every thread reads it back.
+        let other = std::thread::spawn(|| LangCode::of("fr")).join().unwrap();
+        assert_eq!(r.lang, other);
+        let code = std::thread::spawn(move || other.code()).join().unwrap();
+        assert_eq!(code, "fr");
         let keyed = Route::generated(Kind::Page, "/b/".into(), "en", "b".into());
         assert_eq!((keyed.key(), keyed.lang()), ("b", "en"));
-        assert!(std::mem::size_of::<Route>() <= 40);
+        assert!(std::mem::size_of::<Route>() <= 32);
     }
 
     #[test]
