@@ -1,6 +1,6 @@
 //! The entries' locs, stored compactly: a million URLs share a handful of origins
-//! (`scheme://host[:port]`), so each origin is kept once and the rest of every URL lies in one
-//! text buffer. A loc is then an 8-byte [`LocId`] instead of an owned string (16 bytes in the
+//! (`scheme://host[:port]`), so each origin is kept once and the rest of every URL lies in
+//! shared text blocks. A loc is then an 8-byte [`LocId`] instead of an owned string (16 bytes in the
 //! entry plus a heap block of the URL's length and the allocator's header: about 80 bytes).
 
 use std::cmp::Ordering;
@@ -14,7 +14,7 @@ pub struct LocId {
     origin: u16,
     /// Length of the rest: the protocol caps a whole loc at 2,048 characters.
     len: u16,
-    /// Start of the rest in [`Locs`]' text.
+    /// Where the rest starts: its [`Locs`] text block (high 16 bits) and the offset in it.
     start: u32,
 }
 
@@ -39,17 +39,26 @@ pub enum LocError {
 }
 
 /// The locs of a list of entries: each distinct origin once, the rest of every URL (path,
-/// query, fragment) after the others in one text buffer. Nothing is ever removed, so a
+/// query, fragment) after the others in text blocks of 64 KiB. Nothing is ever removed, so a
 /// [`LocId`] stays valid for the store's life.
+///
+/// Blocks rather than one buffer: the entries stage frees the routes' path blocks (the same
+/// size) as it makes the locs, and the allocator hands those back for the locs' blocks. One
+/// growing buffer would be mapped apart, while the freed paths stayed in the heap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Locs {
     /// The distinct origins, in the order they were first seen (usually one).
     origins: Vec<Box<str>>,
-    /// The rests, one after the other.
-    text: String,
+    /// The rests, one after the other, in blocks of [`BLOCK`] bytes; a rest never spans two.
+    text: Vec<String>,
+    /// Bytes of text in all blocks.
+    bytes: usize,
 }
 
-/// The most text a store holds: a [`LocId`]'s start and end must fit 32 bits.
+/// The size of a text block: offsets within it fit 16 bits, as does the longest rest.
+const BLOCK: usize = 1 << 16;
+
+/// The most text a store holds: 65,536 full blocks, as a [`LocId`]'s 32-bit start reaches.
 const MAX_TEXT: usize = u32::MAX as usize;
 
 impl Locs {
@@ -68,13 +77,27 @@ impl Locs {
     fn push_within(&mut self, loc: &str, max_text: usize) -> Result<LocId, LocError> {
         let (origin, rest) = split_origin(loc);
         let len = u16::try_from(rest.len()).map_err(|_| LocError::TooLong { len: loc.len() })?;
-        let start = self.text.len();
-        if start + rest.len() > max_text {
+        if self.bytes + rest.len() > max_text {
             return Err(LocError::Full);
         }
-        let start = u32::try_from(start).map_err(|_| LocError::Full)?;
+        // A new block when the rest does not fit in the last one, or its offset would not.
+        let fits = |b: &String| b.len() < BLOCK && b.len() + rest.len() <= BLOCK;
+        let new_block = !self.text.last().is_some_and(fits);
+        let block = if new_block {
+            self.text.len()
+        } else {
+            self.text.len() - 1
+        };
+        let block = u16::try_from(block).map_err(|_| LocError::Full)?;
         let origin = self.origin_index(origin)?;
-        self.text.push_str(rest);
+        if new_block {
+            self.text.push(String::with_capacity(BLOCK));
+        }
+        let text = &mut self.text[usize::from(block)];
+        // Below BLOCK (checked above), so it fits the low 16 bits.
+        let start = (u32::from(block) << 16) | text.len() as u32;
+        text.push_str(rest);
+        self.bytes += rest.len();
         Ok(LocId { origin, len, start })
     }
 
@@ -92,23 +115,27 @@ impl Locs {
     /// The loc `id` points at. An id from another store gives whatever lies there, or an
     /// empty part where nothing does: never a panic.
     pub fn get(&self, id: LocId) -> Loc<'_> {
-        let start = id.start as usize;
+        let (block, start) = ((id.start >> 16) as usize, (id.start & 0xffff) as usize);
         Loc {
             origin: self.origins.get(usize::from(id.origin)).map_or("", |o| o),
             rest: self
                 .text
-                .get(start..start + usize::from(id.len))
+                .get(block)
+                .and_then(|b| b.get(start..start + usize::from(id.len)))
                 .unwrap_or(""),
         }
     }
 
     /// Bytes of text held (every loc's rest, without the origins).
     pub fn text_len(&self) -> usize {
-        self.text.len()
+        self.bytes
     }
 
-    /// Gives back the text buffer's spare capacity once every loc is in.
+    /// Gives back the last text block's spare capacity once every loc is in.
     pub fn shrink_to_fit(&mut self) {
+        if let Some(last) = self.text.last_mut() {
+            last.shrink_to_fit();
+        }
         self.text.shrink_to_fit();
         self.origins.shrink_to_fit();
     }
@@ -311,7 +338,7 @@ mod tests {
         assert_eq!(a.origin, c.origin);
         assert_ne!(a.origin, b.origin);
         assert_ne!(a.origin, d.origin);
-        assert_eq!(locs.text, "/a//b//c/?x=1/d/");
+        assert_eq!(locs.text.concat(), "/a//b//c/?x=1/d/");
         assert_eq!(locs.text_len(), 16);
     }
 
@@ -352,8 +379,32 @@ mod tests {
             Err(LocError::Full)
         );
         // A refused loc leaves nothing behind.
-        assert_eq!(small.text, "/1234/5678");
+        assert_eq!(small.text.concat(), "/1234/5678");
         assert!(LocError::Full.to_string().contains("4 GiB"));
+    }
+
+    #[test]
+    fn rests_fill_64_kib_blocks_and_never_span_two() {
+        let mut locs = Locs::new();
+        let rest = "x".repeat(1000);
+        let url = format!("https://example.com/{rest}");
+        let ids: Vec<LocId> = (0..200).map(|_| locs.push(&url).unwrap()).collect();
+        // 1,001 bytes a rest: 65 to a block, then the next block.
+        assert_eq!(locs.text.len(), 4);
+        assert!(locs.text.iter().all(|b| b.len() <= BLOCK));
+        assert_eq!(locs.text[0].len(), 65 * 1001);
+        assert_eq!(ids[65].start, 1 << 16);
+        assert!(ids.iter().all(|&id| locs.get(id).to_string() == url));
+        assert_eq!(locs.text_len(), 200 * 1001);
+        // An empty rest at a full block's end still gets an offset that fits.
+        let mut full = Locs::new();
+        let most = format!("https://example.com/{}", "y".repeat(BLOCK - 2));
+        full.push(&most).unwrap();
+        full.push("https://example.com/").unwrap();
+        assert_eq!(full.text[0].len(), BLOCK);
+        let empty = full.push("https://example.com").unwrap();
+        assert_eq!((empty.start, empty.len), (1 << 16, 0));
+        assert_eq!(full.get(empty).to_string(), "https://example.com");
     }
 
     #[test]
