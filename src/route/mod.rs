@@ -280,7 +280,88 @@ struct RouteMore {
     /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
     file_date: Option<W3cDate>,
     /// Routes whose dates roll up into this one when it has none of its own (list pages).
-    rollup: Vec<u32>,
+    rollup: RouteList,
+}
+
+/// A list of route indices, each stored as its difference from the one before in a
+/// variable-length code: a section lists every page below it and a term every page that has
+/// it, mostly in route order, so most take one byte instead of four.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RouteList {
+    /// Zigzag-coded differences, seven bits a byte, the high bit set on all but a number's
+    /// last byte.
+    bytes: Vec<u8>,
+    /// The last index pushed (the first is coded against 0).
+    last: u32,
+}
+
+impl RouteList {
+    /// An empty list.
+    pub fn new() -> RouteList {
+        RouteList::default()
+    }
+
+    /// Whether it lists none.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Adds `route` at the end.
+    pub fn push(&mut self, route: u32) {
+        let delta = i64::from(route) - i64::from(self.last);
+        // Zigzag: small differences either way take few bytes.
+        let mut z = ((delta << 1) ^ (delta >> 63)) as u64;
+        while z >= 0x80 {
+            self.bytes.push((z as u8) | 0x80);
+            z >>= 7;
+        }
+        self.bytes.push(z as u8);
+        self.last = route;
+    }
+
+    /// Adds every index of `other` at the end.
+    pub fn append(&mut self, other: &RouteList) {
+        for r in other.iter() {
+            self.push(r);
+        }
+    }
+
+    /// The indices, in the order pushed.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut at = 0;
+        let mut last: i64 = 0;
+        std::iter::from_fn(move || {
+            let mut z: u64 = 0;
+            let mut shift = 0;
+            loop {
+                let b = *self.bytes.get(at)?;
+                at += 1;
+                z |= u64::from(b & 0x7f) << shift;
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+            let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
+            last += delta;
+            Some(last as u32)
+        })
+    }
+
+    /// Gives back spare capacity.
+    pub fn shrink_to_fit(&mut self) {
+        self.bytes.shrink_to_fit();
+    }
+}
+
+impl FromIterator<u32> for RouteList {
+    fn from_iter<I: IntoIterator<Item = u32>>(iter: I) -> RouteList {
+        let mut list = RouteList::new();
+        for r in iter {
+            list.push(r);
+        }
+        list
+    }
 }
 
 /// [`Route`]'s page index for a generated route.
@@ -355,7 +436,7 @@ impl Route {
     pub fn rollup(&self) -> impl Iterator<Item = usize> + '_ {
         self.more
             .iter()
-            .flat_map(|m| m.rollup.iter().map(|&r| r as usize))
+            .flat_map(|m| m.rollup.iter().map(|r| r as usize))
     }
 
     /// Adds routes to those whose dates roll up into this one.
@@ -366,21 +447,24 @@ impl Route {
         }
         let list = &mut self.more_mut().rollup;
         // Route indices share the page index's bound.
-        list.extend(routes.map(|r| u32::try_from(r).unwrap_or(NO_PAGE)));
+        for r in routes {
+            list.push(u32::try_from(r).unwrap_or(NO_PAGE));
+        }
     }
 
     /// Adds a list of route indices to those whose dates roll up into this one, keeping the
     /// list's own allocation when this route has none yet (a section's list holds a route
     /// index for each of its pages).
-    pub fn add_rollup_list(&mut self, routes: Vec<u32>) {
+    pub fn add_rollup_list(&mut self, mut routes: RouteList) {
         if routes.is_empty() {
             return;
         }
         let list = &mut self.more_mut().rollup;
         if list.is_empty() {
+            routes.shrink_to_fit();
             *list = routes;
         } else {
-            list.extend(routes);
+            list.append(&routes);
         }
     }
 
@@ -801,12 +885,12 @@ mod tests {
         r.add_rollup([3]);
         r.add_rollup([1, 2]);
         assert_eq!(r.rollup().collect::<Vec<_>>(), [3, 1, 2]);
-        r.add_rollup_list(vec![9, 8]);
+        r.add_rollup_list([9, 8].into_iter().collect());
         assert_eq!(r.rollup().collect::<Vec<_>>(), [3, 1, 2, 9, 8]);
         let mut fresh = Route::generated(Kind::Section, "/b/".into(), "fr", String::new());
-        fresh.add_rollup_list(Vec::new());
+        fresh.add_rollup_list(RouteList::new());
         assert!(fresh.more.is_none());
-        fresh.add_rollup_list(vec![4, 5]);
+        fresh.add_rollup_list([4, 5].into_iter().collect());
         assert_eq!(fresh.rollup().collect::<Vec<_>>(), [4, 5]);
         assert_eq!(r.lang(), "fr");
         // One index per code, whichever thread asks, and every thread reads it back.
@@ -817,6 +901,33 @@ mod tests {
         let keyed = Route::generated(Kind::Page, "/b/".into(), "en", "b".into());
         assert_eq!((keyed.key(), keyed.lang()), ("b", "en"));
         assert!(std::mem::size_of::<Route>() <= 32);
+    }
+
+    #[test]
+    fn a_route_list_in_route_order_takes_a_byte_an_index() {
+        let list: RouteList = (1000..2000).collect();
+        assert_eq!(
+            list.iter().collect::<Vec<_>>(),
+            (1000..2000).collect::<Vec<_>>()
+        );
+        // The first index costs its own size; each next one, a difference of 1, a byte.
+        assert_eq!(list.bytes.len(), 2 + 999);
+        let mut both = RouteList::new();
+        both.append(&list);
+        both.push(5);
+        assert_eq!(both.iter().last(), Some(5));
+        assert_eq!(both.iter().count(), 1001);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_route_list_gives_back_what_went_in(routes in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..200)) {
+            let list: RouteList = routes.iter().copied().collect();
+            proptest::prop_assert_eq!(list.iter().collect::<Vec<_>>(), routes.clone());
+            proptest::prop_assert_eq!(list.is_empty(), routes.is_empty());
+            // No difference takes more than five bytes.
+            proptest::prop_assert!(list.bytes.len() <= routes.len() * 5);
+        }
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use super::{join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, Router, Routing};
+use super::{
+    join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, RouteList, Router, Routing,
+};
 use crate::config::Settings;
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
@@ -60,7 +62,7 @@ impl Router for ZolaRouter {
 
 /// A taxonomy's terms by slug: how many pages have it, and the routes of the written ones
 /// (u32: a term of a large site lists many thousand pages).
-type TermMap = BTreeMap<String, (usize, Vec<u32>)>;
+type TermMap = BTreeMap<String, (usize, RouteList)>;
 
 /// Zola's routes, made page by page in file order as the front matter is read.
 ///
@@ -91,11 +93,11 @@ pub struct ZolaMap<'a> {
     /// Route index of each section's list page, by (language, folder).
     section_route: HashMap<(String, String), usize>,
     /// Routes of the written pages per nearest section, to roll dates up (u32: one per page).
-    members: BTreeMap<(String, String), Vec<u32>>,
+    members: BTreeMap<(String, String), RouteList>,
     /// Pages each section paginates, by the section's file index.
     paginated: HashMap<usize, u32>,
     /// Written pages of the current folder, added to `members` when the folder changes.
-    batch: Option<((&'a str, &'a str), Vec<u32>)>,
+    batch: Option<((&'a str, &'a str), RouteList)>,
     last_dirs: Option<(&'a str, &'a str)>,
     /// The sections that hold the pages of the current folder (their file indices): its
     /// own, then each parent of a transparent one. Files of a folder come together, so the
@@ -304,7 +306,9 @@ impl<'a> ZolaMap<'a> {
                     .entry(zola_slugify(v, self.tax_strategy))
                     .or_default();
                 e.0 += 1;
-                e.1.extend(route);
+                if let Some(r) = route {
+                    e.1.push(r);
+                }
             }
         }
     }
@@ -433,11 +437,8 @@ impl<'a> ZolaMap<'a> {
         if self.last_dirs != Some((pl.lang, pl.dirs)) {
             self.last_dirs = Some((pl.lang, pl.dirs));
             let key = (pl.lang, nearest_section(&self.sections, pl.lang, pl.dirs));
-            if let Some((k, list)) = self.batch.replace((key, Vec::new())) {
-                self.members
-                    .entry((k.0.to_string(), k.1.to_string()))
-                    .or_default()
-                    .extend(list);
+            if let Some((k, list)) = self.batch.replace((key, RouteList::new())) {
+                add_members(&mut self.members, k, list);
             }
         }
         // Route indices share the page index's bound (see `Route`).
@@ -457,10 +458,7 @@ impl<'a> ZolaMap<'a> {
         }
         let mut out = std::mem::take(&mut self.out);
         if let Some((k, list)) = self.batch.take() {
-            self.members
-                .entry((k.0.to_string(), k.1.to_string()))
-                .or_default()
-                .extend(list);
+            add_members(&mut self.members, k, list);
         }
 
         // Every language has a home page, with or without an `_index.md`.
@@ -570,7 +568,7 @@ impl<'a> ZolaMap<'a> {
                         lang,
                         format!("term:{}/{}", tax.name, term),
                     );
-                    route.add_rollup(routes.into_iter().map(|r| r as usize));
+                    route.add_rollup_list(routes);
                     out.push(route);
                     out.routes[list_route].add_rollup([tr]);
                     if let (Some(by), true) = (tax.paginate_by, with_pagers) {
@@ -580,6 +578,20 @@ impl<'a> ZolaMap<'a> {
             }
         }
         Ok(out)
+    }
+}
+
+/// Adds a folder's written pages to its nearest section's members.
+fn add_members(
+    members: &mut BTreeMap<(String, String), RouteList>,
+    (lang, dir): (&str, &str),
+    list: RouteList,
+) {
+    match members.entry((lang.to_string(), dir.to_string())) {
+        std::collections::btree_map::Entry::Vacant(e) => {
+            e.insert(list);
+        }
+        std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().append(&list),
     }
 }
 
