@@ -263,12 +263,13 @@ pub struct Sources<'a> {
 ///
 /// The routes are used up: each entry takes its route's place in the same allocation, so the
 /// routes and the entries, the two largest vectors of a run, are never held side by side;
-/// the paths are given back as their locs are made.
+/// the paths are given back as their locs are made, and the lastmods (one per route) once
+/// every entry has its own, before the entries are sorted.
 pub fn build(
     routes: Vec<Route>,
     mut paths: RoutePaths,
     sources: &Sources,
-    lastmods: &[Option<Lastmod>],
+    lastmods: Vec<Option<Lastmod>>,
     settings: &Settings,
 ) -> Result<Built> {
     let files = sources.files;
@@ -383,6 +384,7 @@ pub fn build(
         })
         .collect();
     out.entries = Entries { list, locs };
+    drop(lastmods);
     add_alternates(&mut out, &versions, settings);
     for extra in &settings.extra_urls {
         extra_entry(extra, settings, &origin, &mut out.entries)?;

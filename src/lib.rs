@@ -155,10 +155,11 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.warnings.extend(routed.history_warnings);
     outcome.notes.extend(routed.history_notes);
     let (files, mut routing, images) = (routed.files, routed.routing, routed.images);
-    let mut assigned = routed.assigned;
-    outcome.warnings.append(&mut assigned.warnings);
+    let assigned = routed.assigned;
+    outcome.warnings.extend(assigned.warnings);
 
-    // entries
+    // entries: they take the lastmods; `list` keeps a copy to tell where each came from
+    let lastmods = opts.sources.then(|| assigned.lastmods.clone());
     let built = entries::build(
         std::mem::take(&mut routing.routes),
         std::mem::take(&mut routing.paths),
@@ -166,14 +167,14 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             files: &files,
             images: &images,
         },
-        &assigned.lastmods,
+        assigned.lastmods,
         settings,
     )?;
-    if opts.sources {
+    if let Some(lastmods) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
                 source: built.page(k).map(|p| files.get(p).path()),
-                lastmod: built.route(k).and_then(|r| assigned.lastmods[r]),
+                lastmod: built.route(k).and_then(|r| lastmods[r]),
             })
             .collect();
     }
