@@ -91,6 +91,7 @@ enum StyleArg {
 }
 
 fn main() -> ExitCode {
+    sitemapgen::tune_allocator();
     let cli = Cli::parse();
     match run(&cli) {
         Ok(code) => code,
