@@ -651,6 +651,12 @@ fn extra_entry(
         crate::loc::check_path(raw).map_err(bad)?;
         loc::absolute(&settings.base_url, &crate::route::normalize(raw))
     };
+    if loc.len() > MAX_LOC_LEN {
+        return Err(bad(format!(
+            "extra_urls: a URL of {} characters; the protocol allows {MAX_LOC_LEN}",
+            loc.len()
+        )));
+    }
     let lastmod = match lastmod {
         Some(s) => Some(
             crate::date::W3cDate::parse(s, &settings.timezone)

@@ -316,6 +316,33 @@ fn an_unparseable_date_and_a_foreign_host_are_errors() {
 }
 
 #[test]
+fn an_extra_url_longer_than_the_protocol_allows_is_refused() {
+    for extra in [
+        format!("/{}/", "a".repeat(2100)),
+        format!("https://example.com/{}", "b".repeat(2100)),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let toml = format!("extra_urls = [\"{extra}\"]\n");
+        write_tree(
+            d.path(),
+            &[
+                ("config.toml", ZOLA_CONFIG),
+                ("content/_index.md", "+++\n+++\n"),
+                ("sitemap.toml", &toml),
+            ],
+        );
+        let out = build(d.path(), &[]);
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{all}");
+        assert!(
+            all.contains("extra_urls: a URL of") && all.contains("2047"),
+            "{all}"
+        );
+        assert!(!d.path().join("public/sitemap.xml").exists());
+    }
+}
+
+#[test]
 fn bad_usage_exits_2() {
     let d = tempfile::tempdir().unwrap();
     let o = run(d.path(), &["build", "--no-such-flag"]);
