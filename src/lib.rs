@@ -473,17 +473,7 @@ fn route_as_read(
     read_errors(errors)?;
     let routing = map.finish()?;
     release_freed_memory();
-    let routing = route::finish(routing, &files, ctx)?;
-    let assigned = own.finish(&routing.routes);
-    Ok(Routed {
-        files,
-        routing,
-        assigned,
-        images: kept.images,
-        read_warnings: kept.warnings,
-        history_warnings: git.warnings,
-        history_notes: git.notes,
-    })
+    checked(files, routing, own, kept, git, ctx)
 }
 
 /// Zola's files taking their turns, in file order: each routed, and its routes' own lastmods
@@ -566,6 +556,19 @@ fn route_when_read(
     // Routing is done with the front matter: free it before the route checks.
     let (files, _) = pages.into_parts();
     release_freed_memory();
+    checked(files, routing, own, kept, git, ctx)
+}
+
+/// The routes checked ([`route::finish`]) and the list pages' lastmods rolled up: what
+/// reading and routing leave for the entries.
+fn checked(
+    files: scan::Files,
+    routing: route::Routing,
+    own: lastmod::OwnLastmods,
+    kept: Kept,
+    git: HistoryRead,
+    ctx: &RouteContext,
+) -> Result<Routed> {
     let routing = route::finish(routing, &files, ctx)?;
     let assigned = own.finish(&routing.routes);
     Ok(Routed {
