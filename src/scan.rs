@@ -28,12 +28,18 @@ pub struct Files {
     dir_ends: Vec<u32>,
     /// Each run of consecutive files in one folder: its first file and its folder.
     runs: Vec<(u32, u32)>,
+    /// For every [`HINT`]-th file, the run it is in: [`Files::get`] searches only the runs
+    /// between two hints, not all of them (routing gets each file many times).
+    hints: Vec<u32>,
     /// Each content root with the index of its first file, in file order.
     roots: Vec<(usize, ContentRoot)>,
     /// While pushing: the last file's folder and the folders above it that hold files, so a
     /// folder the walk comes back to after a subfolder is found again, not stored twice.
     open: Vec<u32>,
 }
+
+/// Files per entry of `Files::hints`.
+const HINT: usize = 1024;
 
 /// The most a buffer or the file count may reach: offsets are `u32`.
 const LIMIT: usize = u32::MAX as usize;
@@ -148,8 +154,14 @@ impl Files {
         };
         let name = &self.names[start..self.name_ends[i] as usize];
         // Runs and roots are in file order: the last one starting at or before `i`. The first
-        // run starts at file 0.
-        let run = self.runs.partition_point(|&(first, _)| first as usize <= i);
+        // run starts at file 0; file `i`'s run lies from its hint to the next one.
+        let b = i / HINT;
+        let lo = self.hints.get(b).map_or(0, |&h| h as usize);
+        let hi = self
+            .hints
+            .get(b + 1)
+            .map_or(self.runs.len(), |&h| h as usize + 1);
+        let run = lo + self.runs[lo..hi].partition_point(|&(first, _)| first as usize <= i);
         let r = self.roots.partition_point(|(first, _)| *first <= i);
         SourceFile {
             dir: self.dir(self.runs[run.saturating_sub(1)].1),
@@ -188,6 +200,10 @@ impl Files {
         }
         self.names.push_str(name);
         self.name_ends.push(end);
+        if (self.len() - 1).is_multiple_of(HINT) {
+            // The run just extended or started holds this file.
+            self.hints.push((self.runs.len() - 1) as u32);
+        }
         Ok(())
     }
 
@@ -264,6 +280,14 @@ impl Files {
             self.open.clear();
             self.open.extend(other.open.iter().map(|d| d + table32));
         }
+        // Few appends make a scan: the hints are simply made again.
+        self.hints = (0..self.len())
+            .step_by(HINT)
+            .map(|i| {
+                let run = self.runs.partition_point(|&(f, _)| f as usize <= i);
+                run.saturating_sub(1) as u32
+            })
+            .collect();
         Ok(())
     }
 
@@ -275,6 +299,7 @@ impl Files {
 
     /// Gives back the spare capacity of buffers filled by pushing.
     pub fn shrink_to_fit(&mut self) {
+        self.hints.shrink_to_fit();
         self.names.shrink_to_fit();
         self.name_ends.shrink_to_fit();
         self.dirs.shrink_to_fit();
@@ -292,6 +317,7 @@ impl Files {
             + (self.name_ends.capacity() + self.dir_ends.capacity() + self.open.capacity())
                 * size_of::<u32>()
             + self.runs.capacity() * size_of::<(u32, u32)>()
+            + self.hints.capacity() * size_of::<u32>()
             + self.roots.capacity() * size_of::<(usize, ContentRoot)>()
     }
 }
@@ -491,6 +517,43 @@ mod tests {
             .iter()
             .map(|f| f.rel().into_owned())
             .collect()
+    }
+
+    #[test]
+    fn many_files_in_many_runs_read_back_whole_and_appended() {
+        // Folders of uneven sizes, each interrupted by a subfolder, over several hints' worth
+        // of files: every file finds its own run, pushed one by one or appended in parts.
+        let root = ContentRoot {
+            dir: "content".into(),
+            lang: None,
+        };
+        let mut rels = Vec::new();
+        for d in 0..90 {
+            for f in 0..(d * 7 % 97) {
+                rels.push(format!("s{d}/p{f}.md"));
+            }
+            rels.push(format!("s{d}/sub/x.md"));
+            rels.push(format!("s{d}/z.md"));
+        }
+        rels.push("top.md".to_string());
+        assert!(rels.len() > 3 * HINT);
+        let mut whole = Files::new();
+        for r in &rels {
+            whole.push(&root, r).unwrap();
+        }
+        let mut parts = Files::new();
+        for chunk in rels.chunks(700) {
+            let mut part = Files::new();
+            for r in chunk {
+                part.push(&root, r).unwrap();
+            }
+            parts.append(&part).unwrap();
+        }
+        for files in [&whole, &parts] {
+            let got: Vec<String> = files.iter().map(|f| f.rel().into_owned()).collect();
+            assert_eq!(got, rels);
+        }
+        assert_eq!(whole.hints, parts.hints);
     }
 
     #[test]
