@@ -3,7 +3,9 @@
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
 
-use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Router, Routing};
+use super::{
+    Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, RouteList, Router, Routing,
+};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
@@ -13,11 +15,14 @@ use crate::slugify::hugo_make_path;
 use chrono::{Datelike, NaiveDate};
 use globset::Glob;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The Hugo mapper.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HugoRouter;
+
+/// Files decided on every core at once before their routes are made in order.
+const CHUNK: usize = 1 << 14;
 
 /// Where a file sits: slices of its path and the site's names, made again wherever needed
 /// rather than kept for every file (64 bytes a file through routing, the run's peak).
@@ -95,6 +100,15 @@ enum Decision {
     Route(NewRoute, Option<Reason>),
 }
 
+/// `f` as the per-file decision of [`HugoRouter::route`]: names its memo's one lifetime, which a
+/// closure's own annotation would make any lifetime.
+fn decider<'a, F>(f: F) -> F
+where
+    F: Fn(&mut Memo<'a>, usize) -> Result<Decision> + Sync + Send,
+{
+    f
+}
+
 /// The folder facts one task last looked up (files of one folder come together).
 #[derive(Default)]
 struct Memo<'a> {
@@ -170,172 +184,156 @@ impl Router for HugoRouter {
         let mut tax_files: HashMap<(String, String, String), usize> = HashMap::new();
 
         // Each file's fate is decided on every core (files of one folder come together, so
-        // each task looks its folder up once), then the results are assembled in order.
-        let decisions: Vec<Result<Decision>> = (0..pages.len())
-            .into_par_iter()
-            .with_min_len(256)
-            .map_init(Memo::default, |memo, i| -> Result<Decision> {
-                let pl = &at(i);
-                if off(pl) {
+        // each task looks its folder up once), then the results are assembled in order, a
+        // chunk of files at a time: a decision holds its path apart, twice a route's size.
+        let decide = decider(|memo, i| -> Result<Decision> {
+            let pl = &at(i);
+            if off(pl) {
+                return Ok(Decision::Skip(Reason::NotAPage));
+            }
+            let page = pages.get(i);
+            let root_lang = page.file.root_lang();
+            let (own_dir_is_leaf, under_leaf) = match memo.leaf {
+                Some((r, d, own, under)) if r == root_lang && d == pl.dirs => (own, under),
+                _ if leaf_dirs.is_empty() => (false, false),
+                _ => {
+                    let own = leaf_dirs.contains(&(root_lang, pl.dirs.joined()));
+                    let under = leaf_ancestor(&leaf_dirs, root_lang, pl.dirs);
+                    memo.leaf = Some((root_lang, pl.dirs, own, under));
+                    (own, under)
+                }
+            };
+            if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
+                return Ok(Decision::Skip(Reason::NotAPage));
+            }
+            // `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps
+            // the bundle only.
+            if !pl.is_leaf && !pl.is_branch && !leaf_langs.is_empty() {
+                let bundle = match pl.dirs.joined() {
+                    "" => pl.stem.to_string(),
+                    d => format!("{d}/{}", pl.stem),
+                };
+                if leaf_langs.contains(&(pl.lang, bundle.as_str())) {
                     return Ok(Decision::Skip(Reason::NotAPage));
                 }
-                let page = pages.get(i);
-                let root_lang = page.file.root_lang();
-                let (own_dir_is_leaf, under_leaf) = match memo.leaf {
-                    Some((r, d, own, under)) if r == root_lang && d == pl.dirs => (own, under),
-                    _ if leaf_dirs.is_empty() => (false, false),
-                    _ => {
-                        let own = leaf_dirs.contains(&(root_lang, pl.dirs.joined()));
-                        let under = leaf_ancestor(&leaf_dirs, root_lang, pl.dirs);
-                        memo.leaf = Some((root_lang, pl.dirs, own, under));
-                        (own, under)
-                    }
-                };
-                if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
-                    return Ok(Decision::Skip(Reason::NotAPage));
+            }
+            // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
+            let taxonomy = (pl.is_branch && pl.dirs.len() <= 2)
+                .then(|| pl.dirs.first())
+                .flatten()
+                .filter(|t| tax_names.contains(t));
+            if let Some(tax) = taxonomy {
+                let term = pl
+                    .dirs
+                    .get(1)
+                    .map(|t| term_key(t, site))
+                    .unwrap_or_default();
+                return Ok(Decision::TaxonomyFile(
+                    pl.lang.to_string(),
+                    tax.to_string(),
+                    term,
+                ));
+            }
+            let chain = match &memo.chain {
+                Some((l, d, chain)) if *l == pl.lang && *d == pl.dirs => chain,
+                _ => {
+                    let chain = branch_chain(pl, &branch_dirs);
+                    &memo.chain.insert((pl.lang, pl.dirs, chain)).2
                 }
-                // `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps
-                // the bundle only.
-                if !pl.is_leaf && !pl.is_branch && !leaf_langs.is_empty() {
-                    let bundle = match pl.dirs.joined() {
-                        "" => pl.stem.to_string(),
-                        d => format!("{d}/{}", pl.stem),
-                    };
-                    if leaf_langs.contains(&(pl.lang, bundle.as_str())) {
-                        return Ok(Decision::Skip(Reason::NotAPage));
-                    }
-                }
-                // `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
-                let taxonomy = (pl.is_branch && pl.dirs.len() <= 2)
-                    .then(|| pl.dirs.first())
-                    .flatten()
-                    .filter(|t| tax_names.contains(t));
-                if let Some(tax) = taxonomy {
-                    let term = pl
-                        .dirs
-                        .get(1)
-                        .map(|t| term_key(t, site))
-                        .unwrap_or_default();
-                    return Ok(Decision::TaxonomyFile(
-                        pl.lang.to_string(),
-                        tax.to_string(),
-                        term,
-                    ));
-                }
-                let chain = match &memo.chain {
-                    Some((l, d, chain)) if *l == pl.lang && *d == pl.dirs => chain,
-                    _ => {
-                        let chain = branch_chain(pl, &branch_dirs);
-                        &memo.chain.insert((pl.lang, pl.dirs, chain)).2
-                    }
-                };
-                let eff = effective(i, pl, pages, chain)?;
-                if eff.draft && !s.include_drafts {
-                    return Ok(Decision::Skip(Reason::Draft));
-                }
-                // publishDate defaults to date.
-                let publish = eff.publish_date.or(eff.date);
-                if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
-                    return Ok(Decision::Skip(Reason::Future));
-                }
-                if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
-                    return Ok(Decision::Skip(Reason::Expired));
-                }
-                // Below a draft, future or expired section Hugo 0.111 builds no page; the
-                // sections below it are not rendered either, but their terms still count.
-                let hidden_by = chain.iter().filter(|&&b| b != i).find_map(|&b| {
-                    let sec = pages.get(b).fm;
-                    let publish = sec.more().publish_date.or(sec.date);
-                    let expiry = sec.more().expiry_date;
-                    if sec.draft() == Some(true) && !s.include_drafts {
-                        Some(Reason::Draft)
-                    } else if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
-                        Some(Reason::Future)
-                    } else if expiry.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
-                        Some(Reason::Expired)
-                    } else {
-                        None
-                    }
-                });
-                if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
-                    return Ok(Decision::Skip(reason));
-                }
-                // A headless bundle is not rendered, but Hugo counts its dates and terms.
-                let headless = pl.is_leaf && eff.headless;
-                let kind = if pl.is_branch {
-                    if pl.dirs.is_empty() {
-                        Kind::Home
-                    } else {
-                        Kind::Section
-                    }
-                } else {
-                    Kind::Page
-                };
-                // A nested folder without `_index.md` is no section: its `_index` would not exist.
-                let path = page_path(&page, pl, kind, site, &langs)?;
-                // Only translations share keys: a site with one language needs none.
-                let key = match &page.fm.more().translation_key {
-                    _ if !multilingual => String::new(),
-                    Some(k) => format!("key:{k}"),
-                    None => translation_path(pl),
-                };
-                let mut r = Route::for_page(i, &page, kind, path, pl.lang, key);
-                r.priority = match eff.priority_off {
-                    true => None,
-                    false => eff
-                        .priority
-                        .or_else(|| site.language(pl.lang).and_then(|l| l.priority)),
-                };
-                r.changefreq = eff
-                    .changefreq
-                    .or_else(|| site.language(pl.lang).and_then(|l| l.changefreq));
-                let not_rendered = matches!(
-                    eff.build.render,
-                    Some(BuildRender::Never | BuildRender::Link)
-                );
-                let not_listed =
-                    matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
-                let unlisted = if let Some(reason) = hidden_by {
-                    Some(reason)
-                } else if not_rendered || not_listed || headless {
-                    // Hugo still counts these pages' dates in their sections.
-                    Some(Reason::NotRendered)
-                } else if eff.sitemap_exclude {
-                    Some(Reason::SitemapOff)
+            };
+            let eff = effective(i, pl, pages, chain)?;
+            if eff.draft && !s.include_drafts {
+                return Ok(Decision::Skip(Reason::Draft));
+            }
+            // publishDate defaults to date.
+            let publish = eff.publish_date.or(eff.date);
+            if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+                return Ok(Decision::Skip(Reason::Future));
+            }
+            if eff.expiry_date.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+                return Ok(Decision::Skip(Reason::Expired));
+            }
+            // Below a draft, future or expired section Hugo 0.111 builds no page; the
+            // sections below it are not rendered either, but their terms still count.
+            let hidden_by = chain.iter().filter(|&&b| b != i).find_map(|&b| {
+                let sec = pages.get(b).fm;
+                let publish = sec.more().publish_date.or(sec.date);
+                let expiry = sec.more().expiry_date;
+                if sec.draft() == Some(true) && !s.include_drafts {
+                    Some(Reason::Draft)
+                } else if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+                    Some(Reason::Future)
+                } else if expiry.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+                    Some(Reason::Expired)
                 } else {
                     None
-                };
-                r.listed = unlisted.is_none();
-                // Held until every file is decided: no spare capacity.
-                r.path.shrink_to_fit();
-                Ok(Decision::Route(r, unlisted))
-            })
-            .collect();
-        // The routes are collected into the decisions' own allocation (a route is no bigger
-        // than a decision): a second vector beside it would double routing's peak.
-        let mut failed = None;
-        let mut next_route = 0;
-        out.routes = decisions
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, decision)| {
-                if failed.is_some() {
-                    return None;
                 }
-                match decision {
-                    Err(e) => {
-                        failed = Some(e);
-                        None
-                    }
-                    Ok(Decision::Skip(reason)) => {
-                        out.excluded.push(Excluded { page: i, reason });
-                        None
-                    }
-                    Ok(Decision::TaxonomyFile(lang, tax, term)) => {
+            });
+            if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
+                return Ok(Decision::Skip(reason));
+            }
+            // A headless bundle is not rendered, but Hugo counts its dates and terms.
+            let headless = pl.is_leaf && eff.headless;
+            let kind = if pl.is_branch {
+                if pl.dirs.is_empty() {
+                    Kind::Home
+                } else {
+                    Kind::Section
+                }
+            } else {
+                Kind::Page
+            };
+            // A nested folder without `_index.md` is no section: its `_index` would not exist.
+            let path = page_path(&page, pl, kind, site, &langs)?;
+            // Only translations share keys: a site with one language needs none.
+            let key = match &page.fm.more().translation_key {
+                _ if !multilingual => String::new(),
+                Some(k) => format!("key:{k}"),
+                None => translation_path(pl),
+            };
+            let mut r = Route::for_page(i, &page, kind, path, pl.lang, key);
+            r.priority = match eff.priority_off {
+                true => None,
+                false => eff
+                    .priority
+                    .or_else(|| site.language(pl.lang).and_then(|l| l.priority)),
+            };
+            r.changefreq = eff
+                .changefreq
+                .or_else(|| site.language(pl.lang).and_then(|l| l.changefreq));
+            let not_rendered = matches!(
+                eff.build.render,
+                Some(BuildRender::Never | BuildRender::Link)
+            );
+            let not_listed = matches!(eff.build.list, Some(BuildList::Never | BuildList::Local));
+            let unlisted = if let Some(reason) = hidden_by {
+                Some(reason)
+            } else if not_rendered || not_listed || headless {
+                // Hugo still counts these pages' dates in their sections.
+                Some(Reason::NotRendered)
+            } else if eff.sitemap_exclude {
+                Some(Reason::SitemapOff)
+            } else {
+                None
+            };
+            r.listed = unlisted.is_none();
+            Ok(Decision::Route(r, unlisted))
+        });
+        // Nearly every file is a route: reserved up front, the vector is never doubled.
+        out.routes.reserve_exact(pages.len());
+        for start in (0..pages.len()).step_by(CHUNK) {
+            let decisions: Vec<Result<Decision>> = (start..pages.len().min(start + CHUNK))
+                .into_par_iter()
+                .with_min_len(256)
+                .map_init(Memo::default, decide)
+                .collect();
+            for (i, decision) in (start..).zip(decisions) {
+                match decision? {
+                    Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
+                    Decision::TaxonomyFile(lang, tax, term) => {
                         tax_files.insert((lang, tax, term), i);
-                        None
                     }
-                    Ok(Decision::Route(r, unlisted)) => {
+                    Decision::Route(r, unlisted) => {
                         if let Some(reason) = unlisted {
                             out.excluded.push(Excluded { page: i, reason });
                         }
@@ -343,23 +341,15 @@ impl Router for HugoRouter {
                         if pl.is_branch {
                             section_route.insert(
                                 (pl.lang.to_string(), pl.dirs.joined().to_string()),
-                                next_route,
+                                out.routes.len(),
                             );
                         }
                         // Route indices share the page index's bound (see `Route`).
-                        page_route[i] = next_route as u32;
-                        next_route += 1;
-                        Some(out.paths.place(r))
+                        page_route[i] = out.push(r) as u32;
                     }
                 }
-            })
-            .collect();
-        if let Some(e) = failed {
-            return Err(e);
+            }
         }
-        // Collected in place, the routes hold the decisions' larger allocation: give the
-        // difference back now, not after the rest of routing has added its own.
-        out.routes.shrink_to_fit();
 
         // Homes and top-level sections exist even without `_index.md`.
         for lang in &langs {
@@ -375,11 +365,12 @@ impl Router for HugoRouter {
                 ));
             }
         }
-        let mut implicit: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+        // Top-level folders with pages but no section of their own, by language.
+        let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
         // Whether the last (language, top folder) seen has a section of its own.
         let mut top_memo: Option<(&str, &str, bool)> = None;
         for (i, pl) in all().enumerate() {
-            if let (Some(r), Some(top)) = (route_of(&page_route, i), pl.dirs.first()) {
+            if let (Some(_), Some(top)) = (route_of(&page_route, i), pl.dirs.first()) {
                 // A top-level leaf bundle (`content/about/index.md`) is a page, not a section;
                 // a top-level `_index.md` is the section itself. A nested section implies its
                 // top-level one, as a page does.
@@ -398,14 +389,11 @@ impl Router for HugoRouter {
                     }
                 };
                 if !has_section {
-                    implicit
-                        .entry((pl.lang.to_string(), top.to_string()))
-                        .or_default()
-                        .push(r);
+                    implicit.insert((pl.lang.to_string(), top.to_string()));
                 }
             }
         }
-        for ((lang, top), _) in implicit {
+        for (lang, top) in implicit {
             let prefix = lang_prefix(site, &lang, multilingual);
             // Hugo names a section without `_index.md` by its lower-cased key, even with
             // `disablePathToLower` (one with `_index.md` keeps its folder's case).
@@ -471,7 +459,7 @@ impl Router for HugoRouter {
         for lang in &langs {
             let prefix = lang_prefix(site, lang, multilingual);
             for tax in &site.taxonomies {
-                let mut terms: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+                let mut terms: BTreeMap<String, RouteList> = BTreeMap::new();
                 for (i, page) in pages.iter().enumerate() {
                     let Some(r) = route_of(&page_route, i) else {
                         continue;
@@ -486,7 +474,8 @@ impl Router for HugoRouter {
                     for v in taxon.terms {
                         let k = term_key(v, site);
                         if !k.is_empty() {
-                            terms.entry(k).or_default().push(r);
+                            // Route indices share the page index's bound (see `Route`).
+                            terms.entry(k).or_default().push(r as u32);
                         }
                     }
                 }
@@ -556,7 +545,7 @@ impl Router for HugoRouter {
                     r.changefreq = r
                         .changefreq
                         .or_else(|| site.language(lang).and_then(|l| l.changefreq));
-                    r.add_rollup(members);
+                    r.add_rollup_list(members);
                     if let Some(lr) = list_route {
                         let next = out.routes.len();
                         out.routes[lr].add_rollup([next]);
