@@ -84,12 +84,25 @@ pub struct Lastmod {
     pub origin: Origin,
 }
 
+/// Version control's view of each file, as the stage asks for it.
+pub trait History: Sync {
+    /// What version control knows about the file at `path`.
+    fn state(&self, path: &Path) -> FileHistory;
+}
+
+/// A function of the path serves as one (tests, and callers with no repository).
+impl<F: Fn(&Path) -> FileHistory + Sync> History for F {
+    fn state(&self, path: &Path) -> FileHistory {
+        self(path)
+    }
+}
+
 /// Everything the stage consults besides the routes and pages.
 pub struct LastmodInput<'a> {
     /// Sources in order; empty means no `<lastmod>` at all.
     pub sources: &'a [LastmodSource],
     /// Version control's view of a file.
-    pub history: &'a (dyn Fn(&Path) -> FileHistory + Sync),
+    pub history: &'a dyn History,
     /// "Now": nothing later is ever written.
     pub now: DateTime<Utc>,
     /// `SOURCE_DATE_EPOCH`: mtime-derived dates never go past it.
@@ -276,13 +289,13 @@ fn own_lastmod(
                 .or_else(|| name_date(&file.path()))
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
-                match *history.get_or_insert_with(|| (input.history)(&file.path())) {
+                match *history.get_or_insert_with(|| input.history.state(&file.path())) {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
                     _ => None,
                 }
             }
             LastmodSource::Mtime => {
-                let h = *history.get_or_insert_with(|| (input.history)(&file.path()));
+                let h = *history.get_or_insert_with(|| input.history.state(&file.path()));
                 // Inside git a committed file's mtime is its checkout time: meaningless.
                 if matches!(h, FileHistory::Uncommitted | FileHistory::Untracked) {
                     mtime(&file.path(), input.source_date_epoch).map(|d| (d, Origin::Mtime))
@@ -380,10 +393,7 @@ mod tests {
         pages.iter().map(|p| Dated::from(p.fm)).collect()
     }
 
-    fn input<'a>(
-        sources: &'a [LastmodSource],
-        h: &'a (dyn Fn(&Path) -> FileHistory + Sync),
-    ) -> LastmodInput<'a> {
+    fn input<'a>(sources: &'a [LastmodSource], h: &'a dyn History) -> LastmodInput<'a> {
         LastmodInput {
             sources,
             history: h,

@@ -385,7 +385,9 @@ impl HistoryLookup {
             cwd: std::env::current_dir().map_err(|e| Error::io(".", e))?,
         })
     }
+}
 
+impl lastmod::History for HistoryLookup {
     fn state(&self, p: &Path) -> FileHistory {
         match &self.history {
             Some(h) => match h.state(&self.cwd.join(p)) {
@@ -406,7 +408,7 @@ impl HistoryLookup {
 /// The lastmod stage's input for a run.
 fn lastmod_input<'a>(
     ctx: &RouteContext<'a>,
-    history: &'a (dyn Fn(&Path) -> FileHistory + Sync),
+    history: &'a dyn lastmod::History,
 ) -> lastmod::LastmodInput<'a> {
     lastmod::LastmodInput {
         sources: &ctx.settings.lastmod,
@@ -449,8 +451,7 @@ fn route_as_read(
     // Git's answer is needed from the first page on.
     let mut git = pending.wait();
     let lookup = HistoryLookup::new(&mut git)?;
-    let history = |p: &Path| lookup.state(p);
-    let input = lastmod_input(ctx, &history);
+    let input = lastmod_input(ctx, &lookup);
     let mut turns = ZolaTurns {
         map,
         own: lastmod::OwnLastmods::new(&input),
@@ -544,8 +545,7 @@ fn route_when_read(
 
     let mut git = pending.wait();
     let lookup = HistoryLookup::new(&mut git)?;
-    let history = |p: &Path| lookup.state(p);
-    let input = lastmod_input(ctx, &history);
+    let input = lastmod_input(ctx, &lookup);
     let mut own = lastmod::OwnLastmods::new(&input);
     for (k, r) in routing.routes.iter().enumerate() {
         if let Some(p) = r.page() {
