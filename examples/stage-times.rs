@@ -5,6 +5,7 @@ use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
 use sitemapgen::frontmatter::{PageMeta, Terms};
 use sitemapgen::route::{self, Pages, RouteContext};
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -16,13 +17,8 @@ fn main() -> sitemapgen::Result<()> {
         site: Some(site),
         ..Default::default()
     })?;
-    let origin = PathBuf::from("command line");
     let t = Instant::now();
-    let files = sitemapgen::scan::scan(
-        &sitemapgen::content_roots(&settings),
-        &sitemapgen::scan_options(&settings),
-        &origin,
-    )?;
+    let files = sitemapgen::scan::scan_site(&settings)?;
     println!(
         "scan         {:>8.3} s  {} files, {:.1} bytes a file kept",
         t.elapsed().as_secs_f64(),
@@ -44,7 +40,7 @@ fn main() -> sitemapgen::Result<()> {
             Ok((PageMeta::from(fm), terms))
         })
         .collect::<sitemapgen::Result<Vec<_>>>()?;
-    let mut pages = Pages::new(files);
+    let mut pages = Pages::new(&files);
     for (meta, terms) in read {
         pages.push(meta, &terms)?;
     }
@@ -55,7 +51,7 @@ fn main() -> sitemapgen::Result<()> {
     };
     for _ in 0..rounds {
         let t = Instant::now();
-        let routing = route::route(&pages, &ctx)?;
+        let routing = route::route_all(&pages, &ctx)?;
         println!(
             "route        {:>8.3} s  {} routes",
             t.elapsed().as_secs_f64(),

@@ -407,6 +407,11 @@ impl<'a> Terms<'a> {
         Terms(packed)
     }
 
+    /// The packed form, as [`Terms::pack`] made it.
+    pub fn packed(&self) -> &'a str {
+        self.0
+    }
+
     /// Each taxonomy with its terms: the top-level lists, then the table's.
     pub fn iter(&self) -> impl Iterator<Item = Taxon<'a>> + 'a {
         let mut rest = self.0;

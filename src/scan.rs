@@ -1,5 +1,6 @@
 //! Scan: the content files of a site, in a stable order, with exclusions applied.
 
+use crate::config::{Settings, Style};
 use crate::error::{Error, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
@@ -356,6 +357,63 @@ pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
     }
     b.build()
         .map_err(|e| Error::config(origin, None, format!("bad globs: {e}")))
+}
+
+/// Scans the content of a run's settings: [`roots`] with [`options`], globs named after the
+/// config file they came from.
+pub fn scan_site(settings: &Settings) -> Result<Files> {
+    let origin = settings
+        .config_file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("command line"));
+    scan(&roots(settings), &options(settings), &origin)
+}
+
+/// The content folders: one, or one per language where the site keeps them apart (Hugo).
+pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
+    let langs = &settings.site.languages;
+    // Hugo reads the default content folder only for languages without a `contentDir` of
+    // their own: hugoDocs keeps everything in content/en and nothing else in content/.
+    let shared = settings.style != Style::Hugo
+        || langs.is_empty()
+        || langs.iter().any(|l| l.content_dir.is_none());
+    let mut roots = Vec::new();
+    if shared {
+        roots.push(ContentRoot {
+            dir: settings.content_dir.clone(),
+            lang: None,
+        });
+    }
+    if settings.style == Style::Hugo {
+        for l in langs {
+            if let Some(d) = &l.content_dir {
+                let dir = settings.site_dir.join(d);
+                match roots.iter_mut().find(|r| r.dir == dir) {
+                    Some(r) => r.lang = r.lang.take().or_else(|| Some(l.code.clone())),
+                    None => roots.push(ContentRoot {
+                        dir,
+                        lang: Some(l.code.clone()),
+                    }),
+                }
+            }
+        }
+    }
+    roots
+}
+
+/// What the style counts as a page.
+pub fn options(settings: &Settings) -> ScanOptions {
+    let (extensions, skip_hidden_dirs): (&[&str], bool) = match settings.style {
+        Style::Zola => (&["md"], false),
+        Style::Hugo => (&["md", "markdown", "mdown", "html", "htm", "org"], true),
+        Style::Plain | Style::Auto => (&["md", "markdown", "html"], true),
+    };
+    ScanOptions {
+        extensions: extensions.iter().map(|s| s.to_string()).collect(),
+        skip_hidden_dirs,
+        exclude: settings.exclude.clone(),
+        ignored_absolute: settings.site.ignored_content.clone(),
+    }
 }
 
 /// Walks every root in sorted order and returns the page files.

@@ -4,7 +4,7 @@
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
 
 use super::{
-    Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, RouteList, Router, Routing,
+    Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, RouteList, Routing,
 };
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
@@ -16,10 +16,6 @@ use chrono::{Datelike, NaiveDate};
 use globset::Glob;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-
-/// The Hugo mapper.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HugoRouter;
 
 /// Files decided on every core at once before their routes are made in order.
 const CHUNK: usize = 1 << 14;
@@ -134,8 +130,10 @@ struct Effective {
     changefreq: Option<crate::fields::ChangeFreq>,
 }
 
-impl Router for HugoRouter {
-    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+/// Routes every page by Hugo's rules (they look across pages: cascades, bundles,
+/// translations), for [`super::Buffered`].
+pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+    {
         let s = ctx.settings;
         let site = &s.site;
         let langs: Vec<&str> = site.languages.iter().map(|l| l.code.as_str()).collect();
@@ -1066,7 +1064,7 @@ mod tests {
         for rel in ["blog/2024/post.md", "blog.md", "docs/blog/x.md"] {
             files.push(&root, rel).unwrap();
         }
-        let mut pages = Pages::new(files);
+        let mut pages = Pages::new(&files);
         for _ in 0..3 {
             pages.push(PageMeta::default(), "").unwrap();
         }

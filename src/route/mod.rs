@@ -21,15 +21,15 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Mutex;
 
-pub use hugo::HugoRouter;
-pub use plain::PlainRouter;
-pub use zola::{ZolaMap, ZolaRouter};
+use plain::PlainRouter;
+use zola::ZolaRouter;
 
-/// The input of routing: the scanned files and, parallel to them, their front matter.
-#[derive(Clone, Debug, Default)]
-pub struct Pages {
+/// Pages held until routing: the scanned files and, parallel to them, their front matter
+/// (for rules that look across pages, as Hugo's do).
+#[derive(Clone, Debug)]
+pub struct Pages<'a> {
     /// The content files.
-    pub files: Files,
+    pub files: &'a Files,
     /// Each file's front matter, in the same order.
     meta: Vec<PageMeta>,
     /// Every page's packed taxonomy terms ([`Terms::pack`]), one after another: most pages
@@ -37,12 +37,12 @@ pub struct Pages {
     terms: String,
 }
 
-impl Pages {
+impl<'a> Pages<'a> {
     /// Pages for `files`, their front matter to be added in the same order.
-    pub fn new(files: Files) -> Pages {
+    pub fn new(files: &'a Files) -> Pages<'a> {
         Pages {
             files,
-            meta: Vec::new(),
+            meta: Vec::with_capacity(files.len()),
             terms: String::new(),
         }
     }
@@ -50,34 +50,24 @@ impl Pages {
     /// Adds the next file's front matter and its packed terms; an error once the packed
     /// terms of all pages pass 4 GiB.
     pub fn push(&mut self, mut meta: PageMeta, terms: &str) -> Result<()> {
-        if !Pages::place_terms(&mut self.terms, &mut meta, terms) {
-            let next = self.meta.len();
-            let file = (next < self.files.len()).then(|| self.files.get(next).path());
-            return Err(too_many_terms(file.unwrap_or_default()));
-        }
-        self.meta.push(meta);
-        Ok(())
-    }
-
-    /// Pages of `files` with `meta` parallel to them, whose terms [`Pages::place_terms`] put
-    /// in `terms` (for a caller that collects the front matter in place).
-    pub fn from_parts(files: Files, meta: Vec<PageMeta>, terms: String) -> Pages {
-        Pages { files, meta, terms }
-    }
-
-    /// Appends `packed` to `buf` and points `meta` at it; false once `buf` would pass 4 GiB.
-    pub fn place_terms(buf: &mut String, meta: &mut PageMeta, packed: &str) -> bool {
         let fits = |n: usize| u32::try_from(n).ok();
         let (Some(start), Some(len), Some(_)) = (
-            fits(buf.len()),
-            fits(packed.len()),
-            fits(buf.len() + packed.len()),
+            fits(self.terms.len()),
+            fits(terms.len()),
+            fits(self.terms.len() + terms.len()),
         ) else {
-            return false;
+            let next = self.meta.len();
+            let file = (next < self.files.len()).then(|| self.files.get(next).path());
+            return Err(Error::input(
+                file.unwrap_or_default(),
+                None,
+                "the site's taxonomy terms add up to more than 4 GiB",
+            ));
         };
-        buf.push_str(packed);
+        self.terms.push_str(terms);
         meta.terms = (start, len);
-        true
+        self.meta.push(meta);
+        Ok(())
     }
 
     /// Gives back spare capacity once every page is in.
@@ -111,20 +101,6 @@ impl Pages {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Page<'_>> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
-
-    /// The files and the front matter, the terms dropped (routing is their only reader).
-    pub fn into_parts(self) -> (Files, Vec<PageMeta>) {
-        (self.files, self.meta)
-    }
-}
-
-/// The error for a site whose packed taxonomy terms pass 4 GiB, at `file`.
-pub fn too_many_terms(file: std::path::PathBuf) -> Error {
-    Error::input(
-        file,
-        None,
-        "the site's taxonomy terms add up to more than 4 GiB",
-    )
 }
 
 /// A content file with its front matter.
@@ -636,29 +612,117 @@ pub struct RouteContext<'a> {
     pub now: DateTime<Utc>,
 }
 
-/// A generator's URL rules.
+/// Told of every route as it is made, with the front matter of the page it came from, so a
+/// later stage (lastmod) can take what it needs of the page before the front matter is gone.
+pub trait RouteSink {
+    /// Route `k` (`routing.routes[k]`) was made for file `page`, whose front matter is `meta`.
+    fn made(&mut self, routing: &Routing, k: usize, page: usize, meta: &PageMeta);
+}
+
+/// A generator's URL rules, fed the pages as they are read.
+///
+/// The pipeline reads the files of [`Router::first`] first, then the others in file order,
+/// handing each to [`Router::add`], then calls [`Router::finish`]. A router may route a page
+/// as it arrives (Zola, plain) or hold every page until `finish` (Hugo, whose rules look
+/// across pages); either way it tells the sink of each route it makes.
 pub trait Router {
-    /// Maps the pages to routes.
-    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing>;
+    /// The files to read before all others, in file order (Zola's sections).
+    fn first(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// Takes file `page`'s front matter and packed taxonomy terms ([`Terms::pack`]).
+    fn add(
+        &mut self,
+        page: usize,
+        meta: PageMeta,
+        terms: &str,
+        sink: &mut dyn RouteSink,
+    ) -> Result<()>;
+
+    /// Every file is in: the remaining routes and the generated pages, unchecked (see
+    /// [`finish`] for the checks).
+    fn finish(self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing>;
 }
 
-/// Routes the pages with the mapper for the settings' style, then checks the result.
-pub fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
-    let routing = map(pages, ctx)?;
-    finish(routing, &pages.files, ctx)
-}
-
-/// The first half of [`route`]: the mapper's routes, unchecked. The front matter is not
-/// needed past this point, so a caller can free it before [`finish`] adds its own vectors.
-pub fn map(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+/// The router for the settings' style, over the scanned `files`.
+pub fn router<'a>(files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
     match ctx.settings.style {
-        Style::Zola => ZolaRouter.route(pages, ctx),
-        Style::Hugo => HugoRouter.route(pages, ctx),
-        Style::Plain | Style::Auto => PlainRouter.route(pages, ctx),
+        Style::Zola => Box::new(ZolaRouter::new(files, ctx)),
+        Style::Hugo => Box::new(Buffered::new(files, ctx, hugo::route)),
+        Style::Plain | Style::Auto => Box::new(PlainRouter::new(files, ctx)),
     }
 }
 
-/// The second half of [`route`]: applies `trailing_slash`, then refuses paths that leave the
+/// A router whose rules need every page at once: it holds the pages as they come and routes
+/// them all in [`Router::finish`] with `rules`, then frees them.
+struct Buffered<'a> {
+    pages: Pages<'a>,
+    ctx: RouteContext<'a>,
+    rules: fn(&Pages, &RouteContext) -> Result<Routing>,
+}
+
+impl<'a> Buffered<'a> {
+    fn new(
+        files: &'a Files,
+        ctx: &RouteContext<'a>,
+        rules: fn(&Pages, &RouteContext) -> Result<Routing>,
+    ) -> Buffered<'a> {
+        Buffered {
+            pages: Pages::new(files),
+            ctx: *ctx,
+            rules,
+        }
+    }
+}
+
+impl Router for Buffered<'_> {
+    fn add(
+        &mut self,
+        page: usize,
+        meta: PageMeta,
+        terms: &str,
+        _: &mut dyn RouteSink,
+    ) -> Result<()> {
+        // Pages arrive in file order; one that could not be read leaves a default in its
+        // place (the run fails on its error; the rest are still routed for their errors).
+        while self.pages.len() < page {
+            self.pages.push(PageMeta::default(), "")?;
+        }
+        self.pages.push(meta, terms)
+    }
+
+    fn finish(mut self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing> {
+        self.pages.shrink_to_fit();
+        let routing = (self.rules)(&self.pages, &self.ctx)?;
+        for (k, r) in routing.routes.iter().enumerate() {
+            if let Some(p) = r.page() {
+                sink.made(&routing, k, p, self.pages.get(p).fm);
+            }
+        }
+        Ok(routing)
+    }
+}
+
+/// Routes every page of `pages` with the router for the settings' style (the path the
+/// pipeline takes, fed from memory): for tools and tests that hold the front matter already.
+pub fn route_all(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+    struct Ignore;
+    impl RouteSink for Ignore {
+        fn made(&mut self, _: &Routing, _: usize, _: usize, _: &PageMeta) {}
+    }
+    let mut router = router(pages.files, ctx);
+    let order = router.first();
+    let rest = (0..pages.len()).filter(|i| order.binary_search(i).is_err());
+    for i in order.iter().copied().chain(rest) {
+        let p = pages.get(i);
+        router.add(i, p.fm.clone(), p.terms.packed(), &mut Ignore)?;
+    }
+    let routing = router.finish(&mut Ignore)?;
+    finish(routing, pages.files, ctx)
+}
+
+/// The checks every router's routes go through: applies `trailing_slash`, then refuses paths that leave the
 /// site and URLs claimed twice, naming the files from `files`.
 pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result<Routing> {
     // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
@@ -994,7 +1058,7 @@ mod tests {
         for r in ["a.md", "b.md", "c.md"] {
             files.push(&root, r).unwrap();
         }
-        let mut pages = Pages::new(files);
+        let mut pages = Pages::new(&files);
         let tags = |t: &[&str]| {
             let list = t.iter().map(|s| s.to_string()).collect();
             Terms::pack(&[("tags".to_string(), list)], &[])

@@ -3,7 +3,7 @@
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
 use super::{
-    join_path, Excluded, Kind, Pages, Reason, Route, RouteContext, RouteList, Router, Routing,
+    join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
 };
 use crate::config::Settings;
 use crate::date::{SiteTz, W3cDate};
@@ -13,10 +13,6 @@ use crate::scan::Files;
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// The Zola mapper.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ZolaRouter;
 
 /// Where a file sits, once its name has been read: slices of the file's path, made again
 /// wherever needed rather than kept for every file.
@@ -45,21 +41,6 @@ fn and_parents(dirs: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-impl Router for ZolaRouter {
-    fn route(&self, pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
-        let mut map = ZolaMap::new(&pages.files, ctx);
-        for &i in map.first().to_vec().iter() {
-            map.add_section(i, pages.get(i).fm.clone());
-        }
-        map.sections_done();
-        for i in 0..pages.len() {
-            let p = pages.get(i);
-            map.page(i, p.fm, p.terms);
-        }
-        map.finish()
-    }
-}
-
 /// A taxonomy's terms by slug: how many pages have it, and the routes of the written ones
 /// (u32: a term of a large site lists many thousand pages).
 type TermMap = BTreeMap<String, (usize, RouteList)>;
@@ -67,11 +48,11 @@ type TermMap = BTreeMap<String, (usize, RouteList)>;
 /// Zola's routes, made page by page in file order as the front matter is read.
 ///
 /// A Zola page's URL depends only on its own file and front matter and on its sections',
-/// so once the sections are in ([`ZolaMap::first`], [`ZolaMap::add_section`],
-/// [`ZolaMap::sections_done`]) each page is routed on its turn ([`ZolaMap::page`]) and its
-/// front matter need not outlive it: a million pages never hold their front matter and
-/// their routes at once. [`ZolaMap::finish`] adds the pages Zola generates.
-pub struct ZolaMap<'a> {
+/// so once the sections are in (the files of [`Router::first`]) each page is routed on its
+/// turn and its front matter need not outlive it: a million pages never hold their front
+/// matter and their routes at once. Sections take their turn in file order too, among the
+/// pages. [`Router::finish`] adds the pages Zola generates.
+pub struct ZolaRouter<'a> {
     files: &'a Files,
     settings: &'a Settings,
     default_lang: &'a str,
@@ -80,12 +61,16 @@ pub struct ZolaMap<'a> {
     tax_strategy: SlugStrategy,
     with_pagers: bool,
     out: Routing,
-    /// Bad file names, reported by [`ZolaMap::finish`].
+    /// Bad file names, reported by [`ZolaRouter::finish`].
     errors: Vec<Error>,
     /// The `_index` files, in file order.
     section_files: Vec<usize>,
     /// Their front matter, by file index.
     section_meta: HashMap<usize, PageMeta>,
+    /// Whether every section is in (the first page has arrived).
+    sections_in: bool,
+    /// The next of `section_files` to take its turn.
+    next_section: usize,
     /// Folders of draft sections: Zola skips everything below them.
     draft_dirs: HashSet<&'a str>,
     /// Loaded sections by (language, folder).
@@ -114,11 +99,11 @@ pub struct ZolaMap<'a> {
     terms: Vec<Vec<TermMap>>,
 }
 
-impl<'a> ZolaMap<'a> {
+impl<'a> ZolaRouter<'a> {
     /// A mapper for `files`: each is placed once here to report every bad name (kept for
-    /// [`ZolaMap::finish`]); nothing is kept per file, so later steps place a file again,
+    /// [`ZolaRouter::finish`]); nothing is kept per file, so later steps place a file again,
     /// which costs less than keeping a million placements.
-    pub fn new(files: &'a Files, ctx: &RouteContext<'a>) -> ZolaMap<'a> {
+    pub fn new(files: &'a Files, ctx: &RouteContext<'a>) -> ZolaRouter<'a> {
         let settings = ctx.settings;
         let site = &settings.site;
         let default_lang = site.default_language.as_str();
@@ -150,7 +135,7 @@ impl<'a> ZolaMap<'a> {
             .iter()
             .map(|ts| ts.iter().map(|_| TermMap::new()).collect())
             .collect();
-        let mut map = ZolaMap {
+        let mut map = ZolaRouter {
             files,
             settings,
             default_lang,
@@ -167,6 +152,8 @@ impl<'a> ZolaMap<'a> {
             errors: Vec::new(),
             section_files: Vec::new(),
             section_meta: HashMap::new(),
+            sections_in: false,
+            next_section: 0,
             draft_dirs: HashSet::new(),
             sections: HashMap::new(),
             section_route: HashMap::new(),
@@ -198,29 +185,9 @@ impl<'a> ZolaMap<'a> {
         map
     }
 
-    /// The files whose front matter every page depends on (the sections), in file order:
-    /// give each to [`ZolaMap::add_section`] before any page.
-    pub fn first(&self) -> &[usize] {
-        &self.section_files
-    }
-
-    /// The front matter of section file `i` (one of [`ZolaMap::first`]).
-    pub fn add_section(&mut self, i: usize, fm: PageMeta) {
-        self.section_meta.insert(i, fm);
-    }
-
-    /// What [`ZolaMap::add_section`] was given for file `i`.
-    pub fn section(&self, i: usize) -> Option<&PageMeta> {
-        self.section_meta.get(&i)
-    }
-
-    /// The routes made so far.
-    pub fn routing(&self) -> &Routing {
-        &self.out
-    }
-
     /// Every section is in: finds the draft ones and the loaded ones.
-    pub fn sections_done(&mut self) {
+    fn sections_done(&mut self) {
+        self.sections_in = true;
         // Zola skips the whole folder of a draft section, every language's files in it, but
         // still loads the other languages' sections of that folder itself.
         let mut draft_dirs = HashSet::new();
@@ -313,9 +280,32 @@ impl<'a> ZolaMap<'a> {
         }
     }
 
-    /// Routes file `i`, with its front matter and terms (a section's as given to
-    /// [`ZolaMap::add_section`]). Files come in file order, each once.
-    pub fn page(&mut self, i: usize, fm: &PageMeta, page_terms: Terms) {
+    /// The sections before file `end` take their turns, in file order.
+    fn sections_before(&mut self, end: usize, sink: &mut dyn RouteSink) {
+        while let Some(&j) = self
+            .section_files
+            .get(self.next_section)
+            .filter(|&&j| j < end)
+        {
+            self.next_section += 1;
+            // A section whose file could not be read has no turn (the run fails on it).
+            if let Some(fm) = self.section_meta.get(&j).cloned() {
+                self.route(j, &fm, Terms::default(), sink);
+            }
+        }
+    }
+
+    /// Routes file `i` and tells the sink of the routes made.
+    fn route(&mut self, i: usize, fm: &PageMeta, terms: Terms, sink: &mut dyn RouteSink) {
+        let before = self.out.routes.len();
+        self.page(i, fm, terms);
+        for k in before..self.out.routes.len() {
+            sink.made(&self.out, k, i, fm);
+        }
+    }
+
+    /// Routes file `i`, with its front matter and terms. Files come in file order, each once.
+    fn page(&mut self, i: usize, fm: &PageMeta, page_terms: Terms) {
         let Some(pl) = self.at(i) else { return };
         if !self.loaded(fm, &pl) {
             self.out.excluded.push(Excluded {
@@ -452,7 +442,7 @@ impl<'a> ZolaMap<'a> {
 
     /// Every file has been routed: reports bad names, then adds the homes without an
     /// `_index.md`, rolls dates up, and adds pagers and taxonomies.
-    pub fn finish(mut self) -> Result<Routing> {
+    fn generated(mut self) -> Result<Routing> {
         if let Some(e) = Error::from_many(std::mem::take(&mut self.errors)) {
             return Err(e);
         }
@@ -578,6 +568,39 @@ impl<'a> ZolaMap<'a> {
             }
         }
         Ok(out)
+    }
+}
+
+impl Router for ZolaRouter<'_> {
+    fn first(&self) -> Vec<usize> {
+        self.section_files.clone()
+    }
+
+    fn add(
+        &mut self,
+        page: usize,
+        meta: PageMeta,
+        terms: &str,
+        sink: &mut dyn RouteSink,
+    ) -> Result<()> {
+        if !self.sections_in && self.section_files.binary_search(&page).is_ok() {
+            self.section_meta.insert(page, meta);
+            return Ok(());
+        }
+        if !self.sections_in {
+            self.sections_done();
+        }
+        self.sections_before(page, sink);
+        self.route(page, &meta, Terms::from_packed(terms), sink);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing> {
+        if !self.sections_in {
+            self.sections_done();
+        }
+        self.sections_before(usize::MAX, sink);
+        (*self).generated()
     }
 }
 

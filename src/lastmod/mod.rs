@@ -2,12 +2,16 @@
 //! user ranks (front matter, git, publication date, mtime), never in the future, and rolled
 //! up into sections and home pages that have none of their own.
 
+pub mod git;
+pub mod history;
+
 use crate::config::LastmodSource;
 use crate::date::W3cDate;
 use crate::frontmatter::PageMeta;
-use crate::route::{Kind, Route};
+use crate::route::{Kind, Route, RouteContext, RouteSink, Routing};
 use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, NaiveDate, Utc};
+use history::{HistoryRead, PendingHistory};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -102,7 +106,7 @@ pub struct LastmodInput<'a> {
     /// Sources in order; empty means no `<lastmod>` at all.
     pub sources: &'a [LastmodSource],
     /// Version control's view of a file.
-    pub history: &'a dyn History,
+    pub history: Box<dyn History + 'a>,
     /// "Now": nothing later is ever written.
     pub now: DateTime<Utc>,
     /// `SOURCE_DATE_EPOCH`: mtime-derived dates never go past it.
@@ -120,7 +124,7 @@ pub struct Assigned {
 
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
 /// `pages` is parallel to `files`.
-pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodInput) -> Assigned {
+pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: LastmodInput) -> Assigned {
     let mut own = OwnLastmods::new(input);
     for (k, r) in routes.iter().enumerate() {
         if let Some(p) = r.page() {
@@ -134,7 +138,7 @@ pub fn assign(routes: &[Route], files: &Files, pages: &[Dated], input: &LastmodI
 /// first half): a page's dates are needed only until its route is made, so a large site
 /// never holds every page's dates beside every route.
 pub struct OwnLastmods<'a> {
-    input: &'a LastmodInput<'a>,
+    input: LastmodInput<'a>,
     /// The sources a list page's own date may come from: dates written down.
     written: Vec<LastmodSource>,
     /// The rest (git, mtime): for a list page they compete with the rollup.
@@ -146,7 +150,7 @@ pub struct OwnLastmods<'a> {
 
 impl<'a> OwnLastmods<'a> {
     /// No route yet.
-    pub fn new(input: &'a LastmodInput<'a>) -> OwnLastmods<'a> {
+    pub fn new(input: LastmodInput<'a>) -> OwnLastmods<'a> {
         let (written, from_file) = input
             .sources
             .iter()
@@ -162,7 +166,7 @@ impl<'a> OwnLastmods<'a> {
 
     /// Route `k`, made for the page in `file` with the dates `page`: its own lastmod.
     pub fn add(&mut self, k: usize, route: &Route, file: SourceFile, page: &Dated) {
-        let input = self.input;
+        let input = &self.input;
         if input.sources.is_empty() {
             return;
         }
@@ -220,6 +224,80 @@ impl<'a> OwnLastmods<'a> {
         file_only.resize(routes.len(), false);
         roll_up(routes, &mut out.lastmods, &file_only);
         out
+    }
+}
+
+/// The lastmod stage as routing feeds it ([`RouteSink`]): each route's own lastmod is taken
+/// as the route is made, while its page's front matter is at hand. Git's answer is waited
+/// for when the first route needs it, so `git log` runs beside the scan and the reading.
+pub struct Dating<'a> {
+    files: &'a Files,
+    sources: &'a [LastmodSource],
+    now: DateTime<Utc>,
+    /// Where the scanned paths are relative to.
+    cwd: std::path::PathBuf,
+    pending: Option<PendingHistory>,
+    read: HistoryRead,
+    own: Option<OwnLastmods<'a>>,
+}
+
+impl<'a> Dating<'a> {
+    /// The stage for a run over `files`, with git's answer still to come from `pending`.
+    pub fn new(
+        files: &'a Files,
+        ctx: &RouteContext<'a>,
+        pending: PendingHistory,
+        cwd: std::path::PathBuf,
+    ) -> Dating<'a> {
+        Dating {
+            files,
+            sources: &ctx.settings.lastmod,
+            now: ctx.now,
+            cwd,
+            pending: Some(pending),
+            read: HistoryRead::default(),
+            own: None,
+        }
+    }
+
+    /// The stage proper, made on first need (after waiting for git).
+    fn own(&mut self) -> &mut OwnLastmods<'a> {
+        let Dating {
+            own,
+            pending,
+            read,
+            cwd,
+            sources,
+            now,
+            ..
+        } = self;
+        own.get_or_insert_with(|| {
+            if let Some(p) = pending.take() {
+                *read = p.wait();
+            }
+            OwnLastmods::new(LastmodInput {
+                sources,
+                history: Box::new(read.lookup(cwd.clone())),
+                now: *now,
+                source_date_epoch: source_date_epoch(),
+            })
+        })
+    }
+
+    /// Every route is made: each route's lastmod (list pages rolled up), and what reading git
+    /// history had to say (warnings, then notes).
+    pub fn finish(mut self, routes: &[Route]) -> (Assigned, HistoryRead) {
+        self.own();
+        let assigned = self.own.map(|own| own.finish(routes)).unwrap_or_default();
+        (assigned, self.read)
+    }
+}
+
+impl RouteSink for Dating<'_> {
+    fn made(&mut self, routing: &Routing, k: usize, page: usize, meta: &PageMeta) {
+        let file = self.files.get(page);
+        self.own()
+            .add(k, &routing.routes[k], file, &Dated::from(meta));
     }
 }
 
@@ -349,7 +427,7 @@ mod tests {
     use super::*;
     use crate::date::SiteTz;
     use crate::frontmatter::FrontMatter;
-    use crate::route::Pages;
+    use crate::route::Page;
     use chrono::TimeZone;
 
     fn d(s: &str) -> W3cDate {
@@ -376,27 +454,46 @@ mod tests {
         }
     }
 
-    fn pages_of(list: Vec<OnePage>) -> Pages {
-        let mut pages = Pages::default();
+    /// Files with their front matter, as routing sees them.
+    struct TestPages {
+        files: Files,
+        meta: Vec<PageMeta>,
+    }
+
+    impl TestPages {
+        fn get(&self, i: usize) -> Page<'_> {
+            Page {
+                file: self.files.get(i),
+                fm: &self.meta[i],
+                terms: Default::default(),
+            }
+        }
+    }
+
+    fn pages_of(list: Vec<OnePage>) -> TestPages {
+        let mut pages = TestPages {
+            files: Files::new(),
+            meta: Vec::new(),
+        };
         for p in list {
             let root = crate::scan::ContentRoot {
                 dir: p.file.0,
                 lang: None,
             };
             pages.files.push(&root, p.file.1).unwrap();
-            pages.push(p.fm, "").unwrap();
+            pages.meta.push(p.fm);
         }
         pages
     }
 
-    fn dated(pages: &Pages) -> Vec<Dated> {
-        pages.iter().map(|p| Dated::from(p.fm)).collect()
+    fn dated(pages: &TestPages) -> Vec<Dated> {
+        pages.meta.iter().map(Dated::from).collect()
     }
 
     fn input<'a>(sources: &'a [LastmodSource], h: &'a dyn History) -> LastmodInput<'a> {
         LastmodInput {
             sources,
-            history: h,
+            history: Box::new(move |p: &Path| h.state(p)),
             now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
             source_date_epoch: None,
         }
@@ -431,7 +528,7 @@ mod tests {
             .collect();
         let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
         let order = crate::config::DEFAULT_LASTMOD;
-        let got = assign(&routes, &pages.files, &dated(&pages), &input(&order, &git));
+        let got = assign(&routes, &pages.files, &dated(&pages), input(&order, &git));
         let shown: Vec<_> = got
             .lastmods
             .iter()
@@ -447,11 +544,11 @@ mod tests {
             &routes,
             &pages.files,
             &dated(&pages),
-            &input(&published_first, &git),
+            input(&published_first, &git),
         );
         assert_eq!(got.lastmods[1].unwrap().origin, Origin::Published);
         assert_eq!(
-            assign(&routes, &pages.files, &dated(&pages), &input(&[], &git)).lastmods,
+            assign(&routes, &pages.files, &dated(&pages), input(&[], &git)).lastmods,
             vec![None, None, None]
         );
     }
@@ -470,7 +567,7 @@ mod tests {
                 &routes,
                 &pages.files,
                 &dated(&pages),
-                &input(&[LastmodSource::Mtime], &unknown)
+                input(&[LastmodSource::Mtime], &unknown)
             )
             .lastmods[0],
             None
@@ -493,7 +590,7 @@ mod tests {
         let mut inp = input(&[LastmodSource::Mtime], &unc);
         inp.now = Utc::now() + chrono::Duration::days(1);
         inp.source_date_epoch = Some(cap);
-        let got = assign(&routes, &pages.files, &dated(&pages), &inp).lastmods[0].unwrap();
+        let got = assign(&routes, &pages.files, &dated(&pages), inp).lastmods[0].unwrap();
         assert_eq!(got.date.to_string(), "2001-01-01T00:00:00+00:00");
         assert_eq!(got.origin, Origin::Mtime);
     }
@@ -530,7 +627,7 @@ mod tests {
             &routes,
             &pages.files,
             &dated(&pages),
-            &input(&[LastmodSource::FrontMatter], &none),
+            input(&[LastmodSource::FrontMatter], &none),
         );
         assert_eq!(got.lastmods[1].unwrap().date.to_string(), "2024-06-01");
         assert_eq!(got.warnings.len(), 1);
@@ -558,7 +655,7 @@ mod tests {
         ];
         let none = |_: &Path| FileHistory::Untracked;
         let first = |src: LastmodSource| {
-            assign(&routes, &pages.files, &dated(&pages), &input(&[src], &none)).lastmods[0]
+            assign(&routes, &pages.files, &dated(&pages), input(&[src], &none)).lastmods[0]
                 .map(|l| l.date.to_string())
         };
         assert_eq!(first(LastmodSource::Date).unwrap(), "2021-01-01");

@@ -1,0 +1,235 @@
+//! Version control's view of the content files, read once per run on a thread of its own
+//! (`git log` is the slowest step on a large repository, and nothing before the lastmod
+//! stage needs it), with what the user should hear about it.
+
+use super::git;
+use super::{FileHistory, History};
+use crate::config::{self, LastmodSource, Settings};
+use std::path::{Path, PathBuf};
+
+/// Git's answer for a run, with what the user should hear about it.
+#[derive(Default)]
+pub struct HistoryRead {
+    history: Option<git::GitHistory>,
+    /// Inside a checkout git cannot read: no file's mtime can be trusted.
+    blind: bool,
+    /// Warnings for the user (a shallow clone, an unreadable history).
+    pub warnings: Vec<String>,
+    /// Details for `--verbose`.
+    pub notes: Vec<String>,
+}
+
+impl HistoryRead {
+    /// Takes the history out (its messages stay), to answer for files whose scanned paths are
+    /// relative to `cwd`.
+    pub fn lookup(&mut self, cwd: PathBuf) -> HistoryLookup {
+        HistoryLookup {
+            history: self.history.take(),
+            blind: self.blind,
+            cwd,
+        }
+    }
+}
+
+/// Version control's view of each file, from git's answer for the run.
+pub struct HistoryLookup {
+    history: Option<git::GitHistory>,
+    /// Inside a checkout git cannot read: no file's mtime can be trusted.
+    blind: bool,
+    /// Scanned paths are relative to where we run, not to the content dir.
+    cwd: PathBuf,
+}
+
+impl History for HistoryLookup {
+    fn state(&self, p: &Path) -> FileHistory {
+        match &self.history {
+            Some(h) => match h.state(&self.cwd.join(p)) {
+                git::GitFileState::Committed(d) => FileHistory::Committed(d),
+                git::GitFileState::Modified | git::GitFileState::Untracked => {
+                    FileHistory::Uncommitted
+                }
+                git::GitFileState::Unknown => FileHistory::Unknown,
+            },
+            // A checkout without git: every mtime may be the checkout time.
+            None if self.blind => FileHistory::Unknown,
+            // No repository: mtime is a fair last resort.
+            None => FileHistory::Untracked,
+        }
+    }
+}
+
+/// A history read running beside the scan (or already done, or not needed); dropping it
+/// waits, so no work outlives the run.
+pub struct PendingHistory {
+    thread: Option<std::thread::JoinHandle<HistoryRead>>,
+    done: Option<HistoryRead>,
+}
+
+impl PendingHistory {
+    /// Waits for the read.
+    pub fn wait(mut self) -> HistoryRead {
+        match self.thread.take().map(|h| h.join()) {
+            Some(Ok(read)) => read,
+            Some(Err(_)) => HistoryRead {
+                warnings: vec![
+                    "git history could not be read (its reader panicked): lastmod falls back to the next source".into(),
+                ],
+                ..Default::default()
+            },
+            None => self.done.take().unwrap_or_default(),
+        }
+    }
+}
+
+impl Drop for PendingHistory {
+    fn drop(&mut self) {
+        if let Some(h) = self.thread.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Starts reading git history on its own thread when a source needs it.
+pub fn start(settings: &Settings) -> PendingHistory {
+    let needed = settings
+        .lastmod
+        .iter()
+        .any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
+    if !needed {
+        return PendingHistory {
+            thread: None,
+            done: None,
+        };
+    }
+    let dir = history_dir(settings);
+    let opts = git::GitOptions {
+        date: match settings.git_date {
+            config::GitDateKind::Committer => git::GitDate::Committer,
+            config::GitDateKind::Author => git::GitDate::Author,
+        },
+        states_only: !settings.lastmod.contains(&LastmodSource::Git),
+    };
+    let thread_dir = dir.clone();
+    let spawned = std::thread::Builder::new()
+        .name("git-history".into())
+        .spawn(move || git_history(&thread_dir, &opts));
+    match spawned {
+        Ok(h) => PendingHistory {
+            thread: Some(h),
+            done: None,
+        },
+        // No thread to be had: read it here, in turn.
+        Err(_) => PendingHistory {
+            thread: None,
+            done: Some(git_history(&dir, &opts)),
+        },
+    }
+}
+
+/// The one folder whose history covers every content root: the content dir, or, for Hugo
+/// sites with a content dir per language, the folder they share within the site. A root
+/// outside the site is left out rather than widening the read past the repository: its files
+/// then get no git date and no mtime, never a checkout time.
+fn history_dir(settings: &Settings) -> PathBuf {
+    let roots = crate::scan::roots(settings);
+    if roots.len() < 2 {
+        // As given: the scanned paths are spelled the same way, so they match it directly.
+        return settings.content_dir.clone();
+    }
+    // Absolute, with `..` folded (a contentDir of `../elsewhere` must not look inside).
+    let abs = |p: &Path| {
+        let full = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut out = PathBuf::new();
+        for c in full.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
+    };
+    let site = abs(&settings.site_dir);
+    let mut dir = abs(&settings.content_dir);
+    for r in roots.iter().skip(1) {
+        let other = abs(&r.dir);
+        if !other.starts_with(&site) || !dir.starts_with(&site) {
+            continue;
+        }
+        while !other.starts_with(&dir) {
+            match dir.parent() {
+                Some(p) => dir = p.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    dir
+}
+
+/// Reads git history for `dir`; a shallow clone, no repository or no git are messages, not
+/// errors, and lastmod falls back to the next source.
+fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
+    let mut read = HistoryRead::default();
+    match git::read_history(dir, opts) {
+        Ok(git::GitProbe::Ready(h)) => {
+            read.notes.push(if opts.states_only {
+                format!(
+                    "git: {} tracked content files in {} (no dates needed: git is not a lastmod source)",
+                    h.tracked_files(),
+                    h.repo_root().display()
+                )
+            } else {
+                format!(
+                    "git: {} of {} tracked content files dated from {}",
+                    h.committed_files(),
+                    h.tracked_files(),
+                    h.repo_root().display()
+                )
+            });
+            if !opts.states_only {
+                for sub in h.shallow_submodules() {
+                    read.warnings.push(format!(
+                        "submodule {} is a shallow clone: its files get no git date. Fetch its full history: `submodules: true` with `fetch-depth: 0` in actions/checkout, or `git -C {} fetch --unshallow`",
+                        sub.display(),
+                        sub.display()
+                    ));
+                }
+            }
+            read.history = Some(h);
+        }
+        // Without git among the sources the clone's depth changes nothing worth a warning.
+        Ok(git::GitProbe::Shallow { repo_root, history }) if opts.states_only => {
+            read.notes.push(format!(
+                "{} is a shallow clone (no matter: git is not a lastmod source)",
+                repo_root.display()
+            ));
+            read.history = Some(history);
+        }
+        Ok(git::GitProbe::Shallow { repo_root, history }) => {
+            read.warnings.push(format!(
+                "{} is a shallow clone: git dates would all be the clone's boundary commit, so they are not used. Fetch full history: `fetch-depth: 0` in actions/checkout, or `git fetch --unshallow`",
+                repo_root.display()
+            ));
+            read.history = Some(history);
+        }
+        Ok(git::GitProbe::NoRepository) => read
+            .notes
+            .push("not in a git repository: lastmod falls back to the next source".into()),
+        Ok(git::GitProbe::NoGit) => read
+            .notes
+            .push("git is not installed: lastmod falls back to the next source".into()),
+        Ok(git::GitProbe::NoGitInCheckout { repo_root }) => {
+            read.notes.push(format!(
+                "git is not installed but {} is a git checkout: no git dates, and no mtimes (they are checkout times); install git for git dates",
+                repo_root.display()
+            ));
+            read.blind = true;
+        }
+        Err(e) => read.warnings.push(format!(
+            "git history could not be read ({e}): lastmod falls back to the next source"
+        )),
+    }
+    read
+}

@@ -1,0 +1,319 @@
+//! The pipeline, one driver for every style, reading top to bottom as the data flows:
+//! config (already resolved into [`Settings`]) -> scan -> front matter -> route -> lastmod
+//! -> entries -> write.
+
+mod read;
+
+use crate::config::{Settings, Style};
+use crate::entries::{self, Entries};
+use crate::error::Result;
+use crate::lastmod::{self, Lastmod};
+use crate::route::{self, Reason, RouteContext};
+use crate::scan;
+use crate::write;
+use chrono::{DateTime, Utc};
+use std::path::{Path, PathBuf};
+
+/// How a run behaves beyond its settings.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// "Now" (tests pin it): future and expired pages, and the lastmod clamp.
+    pub now: DateTime<Utc>,
+    /// Told how far reading the pages has got (the long stage), for a progress bar.
+    pub progress: Option<Progress>,
+    /// Fill [`Outcome::listed`] (what `list` prints); off saves a path per URL.
+    pub sources: bool,
+    /// Called between stages, when a large stage's memory has just been freed: the binary
+    /// passes its allocator's trim so the next stage's peak does not stack on it.
+    pub between_stages: Option<fn()>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            now: Utc::now(),
+            progress: None,
+            sources: true,
+            between_stages: None,
+        }
+    }
+}
+
+/// A progress callback, called with `(pages read, pages in total)` from any thread.
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
+}
+
+/// One listed URL with where it came from (what `list` prints).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// The content file behind it (`None` for generated pages and `extra_urls`).
+    pub source: Option<PathBuf>,
+    /// Where its lastmod came from.
+    pub lastmod: Option<Lastmod>,
+}
+
+/// A page left out, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// The content file.
+    pub file: PathBuf,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// Everything a run found, before anything is written.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The entries to write, sorted by loc (on a multihost site by host, then loc).
+    pub entries: Entries,
+    /// A multihost site's hosts, each with its share of `entries`; empty elsewhere.
+    pub hosts: Vec<entries::Host>,
+    /// Parallel to `entries`.
+    pub listed: Vec<Listed>,
+    /// Pages left out.
+    pub skipped: Vec<Skipped>,
+    /// Things the user should hear about (future dates clamped, shallow clone).
+    pub warnings: Vec<String>,
+    /// Details for `--verbose`.
+    pub notes: Vec<String>,
+    /// Content files read.
+    pub pages_read: usize,
+    /// Set when the site's own config turns the sitemap off (Zola `generate_sitemap = false`,
+    /// Hugo `disableKinds = ["sitemap"]`).
+    pub disabled: Option<String>,
+}
+
+/// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
+pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
+    if let Some(why) = disabled(settings) {
+        return Ok(Outcome {
+            disabled: Some(why),
+            ..Default::default()
+        });
+    }
+    let mut outcome = Outcome::default();
+    let ctx = RouteContext {
+        settings,
+        now: opts.now,
+    };
+    let between_stages = || opts.between_stages.iter().for_each(|f| f());
+    // Scanned paths are relative to where we run; git's are made absolute against it.
+    let cwd = std::env::current_dir().map_err(|e| crate::Error::io(".", e))?;
+    // Git history is read on a thread of its own beside the scan and the reading; the
+    // lastmod stage waits for it when the first route needs a date.
+    let history = lastmod::history::start(settings);
+
+    // scan
+    let files = scan::scan_site(settings)?;
+    outcome.pages_read = files.len();
+    outcome
+        .warnings
+        .extend(settings.site.warnings.iter().cloned());
+
+    // front matter -> route, each route's own lastmod taken as it is made
+    let mut router = route::router(&files, &ctx);
+    let mut dating = lastmod::Dating::new(&files, &ctx, history, cwd);
+    let mut kept = read::Reader::new(settings, opts, files.len()).read_into(
+        &files,
+        router.as_mut(),
+        &mut dating,
+    )?;
+    between_stages();
+    let routing = router.finish(&mut dating)?;
+    between_stages();
+    let mut routing = route::finish(routing, &files, &ctx)?;
+
+    // lastmod: list pages rolled up from the routes below them
+    let (assigned, history) = dating.finish(&routing.routes);
+    outcome.warnings.extend(kept.warnings());
+    outcome.notes.extend(settings.lastmod_notes.iter().cloned());
+    outcome.warnings.extend(history.warnings);
+    outcome.notes.extend(history.notes);
+    outcome.warnings.extend(assigned.warnings);
+
+    // entries: they take the lastmods; `list` keeps a copy to tell where each came from
+    let lastmods = opts.sources.then(|| assigned.lastmods.clone());
+    let built = entries::build(
+        std::mem::take(&mut routing.routes),
+        std::mem::take(&mut routing.paths),
+        &entries::Sources {
+            files: &files,
+            images: &kept.images,
+        },
+        assigned.lastmods,
+        settings,
+    )?;
+    if let Some(lastmods) = lastmods {
+        outcome.listed = (0..built.entries.len())
+            .map(|k| Listed {
+                source: built.page(k).map(|p| files.get(p).path()),
+                lastmod: built.route(k).and_then(|r| lastmods[r]),
+            })
+            .collect();
+    }
+    outcome.entries = built.entries;
+    outcome.hosts = built.hosts;
+    let mut skipped: Vec<Skipped> = routing
+        .excluded
+        .iter()
+        .chain(&built.excluded)
+        .map(|x| Skipped {
+            file: files.get(x.page).path(),
+            reason: x.reason,
+        })
+        .collect();
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    outcome.skipped = skipped;
+    Ok(outcome)
+}
+
+/// Why no sitemap is written, when the site's own config turns it off and no sitemap.toml
+/// asks for one anyway.
+fn disabled(settings: &Settings) -> Option<String> {
+    let setting = match settings.style {
+        Style::Zola => "generate_sitemap = false",
+        Style::Hugo => "disableKinds = [\"sitemap\"]",
+        Style::Plain | Style::Auto => return None,
+    };
+    if settings.site.generate_sitemap || settings.config_file.is_some() {
+        return None;
+    }
+    Some(format!(
+        "{} sets {setting}: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
+        settings
+            .site
+            .config_file
+            .as_deref()
+            .unwrap_or(Path::new("the site config"))
+            .display()
+    ))
+}
+
+/// The write stage's options for these settings.
+pub fn write_options(settings: &Settings) -> write::WriteOptions {
+    write::WriteOptions {
+        output_dir: settings.output_dir.clone(),
+        base_url: settings.base_url.to_string(),
+        file_name: settings.file_name.clone(),
+        gzip: settings.gzip,
+        max_urls: settings.max_urls_per_file,
+        stylesheet: settings.stylesheet.clone(),
+        robots_txt: settings.robots_txt,
+        sitemap_txt: settings.sitemap_txt,
+        ..Default::default()
+    }
+}
+
+/// One sitemap to write: its options and its share of the outcome's entries.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// Where it goes and how it is named.
+    pub opts: write::WriteOptions,
+    /// Its entries, a range of [`Outcome::entries`].
+    pub entries: std::ops::Range<usize>,
+    /// The folder below the output folder (a multihost site's language), `None` for the one
+    /// sitemap of other sites.
+    pub subdir: Option<String>,
+}
+
+/// The sitemaps a build writes: one, or one per host of a multihost site, each in a folder
+/// named for its language below the output folder (as Hugo writes `public/fr/sitemap.xml`).
+pub fn outputs(settings: &Settings, outcome: &Outcome) -> Vec<Output> {
+    if outcome.hosts.is_empty() {
+        return vec![Output {
+            opts: write_options(settings),
+            entries: 0..outcome.entries.len(),
+            subdir: None,
+        }];
+    }
+    outcome
+        .hosts
+        .iter()
+        .map(|h| {
+            let mut opts = write_options(settings);
+            opts.output_dir = settings.output_dir.join(&h.lang);
+            opts.base_url = h.base_url.to_string();
+            Output {
+                opts,
+                entries: h.entries.clone(),
+                subdir: Some(h.lang.clone()),
+            }
+        })
+        .collect()
+}
+
+/// Generates and writes the sitemap; nothing is written when any input is bad.
+pub fn build(
+    settings: &Settings,
+    opts: &RunOptions,
+) -> Result<(Outcome, Option<write::WriteReport>)> {
+    let outcome = generate(settings, opts)?;
+    if outcome.disabled.is_some() {
+        return Ok((outcome, None));
+    }
+    let mut report = write::WriteReport::default();
+    // Each host's files are replaced as a whole (temporary files, then renames); an error on a
+    // later host of a multihost site leaves the earlier ones already updated, never half-written.
+    for out in outputs(settings, &outcome) {
+        let one = write::write(outcome.entries.slice(out.entries), &out.opts)?;
+        report.files.extend(one.files);
+        report.urls += one.urls;
+        report.removed.extend(one.removed);
+        report.robots_updated |= one.robots_updated;
+    }
+    Ok((outcome, Some(report)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config;
+    use crate::Error;
+
+    #[test]
+    fn zola_read_errors_come_in_file_order_though_sections_are_read_first() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("config.toml"),
+            "base_url = \"https://example.com\"\n",
+        )
+        .unwrap();
+        for (rel, text) in [
+            ("_index.md", "+++\n+++\n"),
+            ("a.md", "+++\ntitle = \n+++\n"),
+            ("b/_index.md", "+++\nsort_by = \n+++\n"),
+            ("b/c.md", "+++\ndate = 1\n+++\n"),
+        ] {
+            let path = d.path().join("content").join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let settings = config::load(&config::Overrides {
+            site: Some(d.path().to_path_buf()),
+            ..Default::default()
+        })
+        .unwrap();
+        let err = generate(&settings, &RunOptions::default()).unwrap_err();
+        let Error::Many(list) = err else {
+            panic!("expected every bad file: {err}")
+        };
+        let named: Vec<String> = list
+            .iter()
+            .map(|e| match e {
+                Error::Input { path, .. } => path
+                    .strip_prefix(&settings.content_dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+                other => panic!("unexpected {other}"),
+            })
+            .collect();
+        assert_eq!(named, vec!["a.md", "b/_index.md", "b/c.md"]);
+    }
+}

@@ -1,0 +1,292 @@
+//! Reading the pages: every file's front matter on every core, a chunk at a time, handed to
+//! the router in the order it asks for, so a million pages are never all in memory as read.
+
+use super::{Progress, RunOptions};
+use crate::config::{Settings, Style};
+use crate::error::{Error, Result};
+use crate::frontmatter::{self, PageMeta};
+use crate::images;
+use crate::route::{RouteSink, Router};
+use crate::scan::Files;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many pages are read on every core before they are routed in turn: enough to keep
+/// both cores busy, few enough that a chunk's records are a small share of the peak.
+const CHUNK: usize = 1 << 14;
+
+/// One page as the parallel read leaves it, until its turn to be routed.
+struct ReadPage {
+    fm: PageMeta,
+    /// Its packed taxonomy terms ([`frontmatter::Terms::pack`]), `None` when it has none.
+    terms: Option<Box<str>>,
+    /// What few pages have; `None` for the rest (8 bytes rather than two vectors' 48).
+    rest: Option<Box<ReadRest>>,
+}
+
+/// The rarer part of a [`ReadPage`].
+#[derive(Default)]
+struct ReadRest {
+    /// Image sources from its body (read only when images are on).
+    images: Vec<String>,
+    /// Values left out in lenient (Hugo) mode.
+    warnings: Vec<String>,
+}
+
+/// What reading leaves besides what the router took: the rarer parts of the pages.
+#[derive(Default)]
+pub struct Kept {
+    /// Each file's image sources, by file index, when images are on (entries use them).
+    pub images: Vec<Vec<String>>,
+    /// Values left out in lenient (Hugo) mode, by file index.
+    warnings: Vec<(usize, Vec<String>)>,
+}
+
+impl Kept {
+    /// The values left out, in file order.
+    pub fn warnings(&mut self) -> impl Iterator<Item = String> {
+        self.warnings.sort_by_key(|(i, _)| *i);
+        std::mem::take(&mut self.warnings)
+            .into_iter()
+            .flat_map(|(_, w)| w)
+    }
+}
+
+/// Reads pages' front matter for a run, from any thread.
+pub struct Reader<'a> {
+    settings: &'a Settings,
+    progress: Option<&'a Progress>,
+    total: usize,
+    done: AtomicUsize,
+    /// Bodies are read too (for their images).
+    want_body: bool,
+    /// Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
+    lenient: bool,
+    keep_title: bool,
+    /// Pages read at once ([`CHUNK`]; tests take fewer).
+    chunk: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader for a run over `total` files.
+    pub fn new(settings: &'a Settings, opts: &'a RunOptions, total: usize) -> Reader<'a> {
+        Reader {
+            settings,
+            progress: opts.progress.as_ref(),
+            total,
+            done: AtomicUsize::new(0),
+            want_body: settings.images,
+            lenient: settings.style == Style::Hugo,
+            keep_title: keeps_titles(settings),
+            chunk: CHUNK,
+        }
+    }
+
+    /// Reads every file, the router's [`Router::first`] ones first, and hands each page to the
+    /// router in turn. Every bad file is reported (in file order), not just the first.
+    pub fn read_into(
+        &self,
+        files: &Files,
+        router: &mut dyn Router,
+        sink: &mut dyn RouteSink,
+    ) -> Result<Kept> {
+        let mut kept = Kept::default();
+        if self.want_body {
+            kept.images.resize_with(files.len(), Vec::new);
+        }
+        let mut errors = Vec::new();
+        let first = router.first();
+        let mut take = |i: usize, page: ReadPage| {
+            if let Some(rest) = page.rest {
+                let ReadRest { images, warnings } = *rest;
+                if let Some(slot) = kept.images.get_mut(i) {
+                    *slot = images;
+                }
+                if !warnings.is_empty() {
+                    kept.warnings.push((i, warnings));
+                }
+            }
+            router.add(i, page.fm, page.terms.as_deref().unwrap_or(""), sink)
+        };
+        self.read_each(files, first.iter().copied(), &mut errors, &mut take);
+        let rest = (0..files.len()).filter(|i| first.binary_search(i).is_err());
+        self.read_each(files, rest, &mut errors, &mut take);
+        errors.sort_by_key(|(i, _)| *i);
+        match Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
+            Some(e) => Err(e),
+            None => Ok(kept),
+        }
+    }
+
+    /// Reads file `i` down to what routing needs.
+    fn read(&self, files: &Files, i: usize) -> Result<ReadPage> {
+        let path = files.get(i).path();
+        let read =
+            frontmatter::read_with(&path, &self.settings.timezone, self.want_body, self.lenient);
+        if let Some(p) = self.progress {
+            let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+            (p.0)(n, self.total);
+        }
+        let (mut fm, body) = read?;
+        let images = body
+            .as_deref()
+            .map(images::image_sources)
+            .unwrap_or_default();
+        let warnings = std::mem::take(&mut fm.warnings);
+        let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
+        // Only the compact record outlives this call.
+        let fm = PageMeta::new(fm, self.keep_title);
+        Ok(ReadPage {
+            fm,
+            terms: (!terms.is_empty()).then(|| terms.into_boxed_str()),
+            rest: (!images.is_empty() || !warnings.is_empty())
+                .then(|| Box::new(ReadRest { images, warnings })),
+        })
+    }
+
+    /// Reads the files `which` (in file order) a chunk at a time on every core, and hands
+    /// each page to `sink` in order. A bad file's error (or the sink's) is kept in `errors`
+    /// with its index and the rest are still read, so every bad file is reported.
+    fn read_each(
+        &self,
+        files: &Files,
+        which: impl Iterator<Item = usize>,
+        errors: &mut Vec<(usize, Error)>,
+        mut sink: impl FnMut(usize, ReadPage) -> Result<()>,
+    ) {
+        let mut which = which.peekable();
+        let mut chunk = Vec::with_capacity(self.chunk);
+        while which.peek().is_some() {
+            chunk.clear();
+            chunk.extend(which.by_ref().take(self.chunk.max(1)));
+            let read: Vec<Result<ReadPage>> =
+                chunk.par_iter().map(|&i| self.read(files, i)).collect();
+            for (&i, page) in chunk.iter().zip(read) {
+                if let Err(e) = page.and_then(|page| sink(i, page)) {
+                    errors.push((i, e));
+                }
+            }
+        }
+    }
+}
+
+/// Whether any URL is made from a page title (Hugo `:title`, and `:slug` without a slug), so
+/// titles must be kept past reading.
+fn keeps_titles(settings: &Settings) -> bool {
+    settings.style == Style::Hugo
+        && settings
+            .site
+            .permalinks
+            .iter()
+            .any(|(_, p)| p.contains(":title") || p.contains(":slug"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config;
+    use crate::lastmod::{history, Dating};
+    use crate::route::{self, RouteContext};
+
+    /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
+    /// with a sitemap.toml of `sitemap_toml` beside it (none when empty).
+    fn zola_site(files: &[(&str, &str)], sitemap_toml: &str) -> (tempfile::TempDir, Settings) {
+        let d = tempfile::tempdir().unwrap();
+        if !sitemap_toml.is_empty() {
+            std::fs::write(d.path().join("sitemap.toml"), sitemap_toml).unwrap();
+        }
+        std::fs::write(
+            d.path().join("config.toml"),
+            "base_url = \"https://example.com\"\n",
+        )
+        .unwrap();
+        for (rel, text) in files {
+            let path = d.path().join("content").join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let settings = config::load(&config::Overrides {
+            site: Some(d.path().to_path_buf()),
+            ..Default::default()
+        })
+        .unwrap();
+        (d, settings)
+    }
+
+    #[test]
+    fn pages_are_handed_on_in_file_order_across_chunks_and_every_bad_one_is_kept() {
+        let mut files: Vec<(String, String)> = (0..10)
+            .map(|k| (format!("p{k}.md"), "+++\ntitle = \"t\"\n+++\n".to_string()))
+            .collect();
+        files[3].1 = "+++\ntitle = \n+++\n".into();
+        files[8].1 = "+++\ndate = 1\n+++\n".into();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let (_d, settings) = zola_site(&refs, "");
+        let scan = crate::scan::scan_site(&settings).unwrap();
+        let opts = RunOptions::default();
+        let mut reader = Reader::new(&settings, &opts, scan.len());
+        reader.chunk = 3;
+        let mut seen = Vec::new();
+        let mut errors = Vec::new();
+        reader.read_each(&scan, 0..scan.len(), &mut errors, |i, _| {
+            seen.push(i);
+            // The sink's own refusal is kept like a read error.
+            if i == 5 {
+                return Err(Error::input("p5.md", None, "refused"));
+            }
+            Ok(())
+        });
+        assert_eq!(seen, vec![0, 1, 2, 4, 5, 6, 7, 9]);
+        let bad: Vec<usize> = errors.iter().map(|(i, _)| *i).collect();
+        assert_eq!(bad, vec![3, 5, 8]);
+        assert_eq!(scan.get(3).rel(), "p3.md");
+    }
+
+    #[test]
+    fn zola_sections_take_their_turn_in_file_order() {
+        // Routes are made in file order whether a file is a section (read first) or a page:
+        // the members a section rolls up and the route indices depend on it.
+        let (_d, settings) = zola_site(
+            &[
+                ("_index.md", "+++\n+++\n"),
+                ("a.md", "+++\ndate = 2024-01-01\n+++\n"),
+                ("b/_index.md", "+++\n+++\n"),
+                ("b/c.md", "+++\ndate = 2024-03-01\n+++\n"),
+                ("d.md", "+++\ndate = 2024-02-01\n+++\n"),
+            ],
+            "lastmod = [\"front_matter\", \"published\"]\n",
+        );
+        let files = crate::scan::scan_site(&settings).unwrap();
+        let opts = RunOptions::default();
+        let mut reader = Reader::new(&settings, &opts, files.len());
+        reader.chunk = 1;
+        let ctx = RouteContext {
+            settings: &settings,
+            now: opts.now,
+        };
+        let mut router = route::router(&files, &ctx);
+        let cwd = std::env::current_dir().unwrap();
+        let mut dating = Dating::new(&files, &ctx, history::start(&settings), cwd);
+        reader
+            .read_into(&files, router.as_mut(), &mut dating)
+            .unwrap();
+        let routing = router.finish(&mut dating).unwrap();
+        let rels: Vec<String> = routing
+            .routes
+            .iter()
+            .filter_map(|r| r.page().map(|p| files.get(p).rel().to_string()))
+            .collect();
+        let in_order: Vec<String> = files.iter().map(|f| f.rel().to_string()).collect();
+        assert_eq!(rels, in_order);
+        // The home rolls up the newest date below it, through section b.
+        let (assigned, _) = dating.finish(&routing.routes);
+        let home = rels.iter().position(|r| r == "_index.md").unwrap();
+        assert_eq!(
+            assigned.lastmods[home].map(|l| l.date.to_string()),
+            Some("2024-03-01".to_string())
+        );
+    }
+}
