@@ -488,6 +488,9 @@ impl Walk<'_> {
         let mut out = Files::new();
         let walker = WalkDir::new(start)
             .follow_links(false)
+            // A link directly in the root is a link like any other: walkdir would follow it
+            // out of the tree (`content/etc -> /etc`).
+            .follow_root_links(false)
             // Siblings share their parent's path string, so comparing whole paths as bytes
             // orders them by file name, without parsing each path's components per compare.
             .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
@@ -534,7 +537,8 @@ impl Walk<'_> {
                     "the file name is not valid UTF-8: rename it",
                 ));
             };
-            let rel: Cow<str> = if rel.contains('\\') {
+            // Windows separates with `\`; elsewhere it is a character of the name.
+            let rel: Cow<str> = if std::path::MAIN_SEPARATOR == '\\' && rel.contains('\\') {
                 rel.replace('\\', "/").into()
             } else {
                 rel.into()
@@ -945,6 +949,45 @@ mod tests {
             ignored_absolute: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
+    }
+
+    #[test]
+    fn links_directly_in_the_root_do_not_leave_the_tree_either() {
+        let outside = tree(&["secret.md", "sub/deep.md"]);
+        let d = tree(&["real.md"]);
+        let link = |target: &Path, name: &str| {
+            std::os::unix::fs::symlink(target, d.path().join(name)).unwrap()
+        };
+        link(outside.path(), "outdir");
+        link(d.path(), "loop");
+        link(Path::new("/nonexistent/x"), "dangling");
+        link(&outside.path().join("secret.md"), "file.md");
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+            ignored_absolute: vec![],
+        };
+        assert_eq!(rels(d.path(), &opts), ["real.md"]);
+    }
+
+    #[test]
+    fn a_backslash_is_part_of_a_file_name_on_unix() {
+        let d = tree(&["blog/a\\b.md"]);
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+            ignored_absolute: vec![],
+        };
+        let root = [ContentRoot {
+            dir: d.path().to_path_buf(),
+            lang: None,
+        }];
+        let files = scan(&root, &opts, Path::new("sitemap.toml")).unwrap();
+        assert_eq!(files.get(0).rel(), "blog/a\\b.md");
+        // The path opened is the real file's.
+        assert!(files.get(0).path().is_file());
     }
 
     #[test]
