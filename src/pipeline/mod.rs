@@ -271,25 +271,27 @@ pub fn build(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::config;
     use crate::Error;
 
-    #[test]
-    fn zola_read_errors_come_in_file_order_though_sections_are_read_first() {
+    /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
+    /// with a sitemap.toml of `sitemap_toml` beside it (none when empty).
+    pub(crate) fn zola_site(
+        files: &[(&str, &str)],
+        sitemap_toml: &str,
+    ) -> (tempfile::TempDir, Settings) {
         let d = tempfile::tempdir().unwrap();
+        if !sitemap_toml.is_empty() {
+            std::fs::write(d.path().join("sitemap.toml"), sitemap_toml).unwrap();
+        }
         std::fs::write(
             d.path().join("config.toml"),
             "base_url = \"https://example.com\"\n",
         )
         .unwrap();
-        for (rel, text) in [
-            ("_index.md", "+++\n+++\n"),
-            ("a.md", "+++\ntitle = \n+++\n"),
-            ("b/_index.md", "+++\nsort_by = \n+++\n"),
-            ("b/c.md", "+++\ndate = 1\n+++\n"),
-        ] {
+        for (rel, text) in files {
             let path = d.path().join("content").join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
@@ -299,6 +301,20 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
+        (d, settings)
+    }
+
+    #[test]
+    fn zola_read_errors_come_in_file_order_though_sections_are_read_first() {
+        let (_d, settings) = zola_site(
+            &[
+                ("_index.md", "+++\n+++\n"),
+                ("a.md", "+++\ntitle = \n+++\n"),
+                ("b/_index.md", "+++\nsort_by = \n+++\n"),
+                ("b/c.md", "+++\ndate = 1\n+++\n"),
+            ],
+            "",
+        );
         let err = generate(&settings, &RunOptions::default()).unwrap_err();
         let Error::Many(list) = err else {
             panic!("expected every bad file: {err}")

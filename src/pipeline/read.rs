@@ -184,34 +184,9 @@ fn keeps_titles(settings: &Settings) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config;
     use crate::lastmod::{history, Dating};
+    use crate::pipeline::tests::zola_site;
     use crate::route::{self, RouteContext};
-
-    /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
-    /// with a sitemap.toml of `sitemap_toml` beside it (none when empty).
-    fn zola_site(files: &[(&str, &str)], sitemap_toml: &str) -> (tempfile::TempDir, Settings) {
-        let d = tempfile::tempdir().unwrap();
-        if !sitemap_toml.is_empty() {
-            std::fs::write(d.path().join("sitemap.toml"), sitemap_toml).unwrap();
-        }
-        std::fs::write(
-            d.path().join("config.toml"),
-            "base_url = \"https://example.com\"\n",
-        )
-        .unwrap();
-        for (rel, text) in files {
-            let path = d.path().join("content").join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        let settings = config::load(&config::Overrides {
-            site: Some(d.path().to_path_buf()),
-            ..Default::default()
-        })
-        .unwrap();
-        (d, settings)
-    }
 
     #[test]
     fn pages_are_handed_on_in_file_order_across_chunks_and_every_bad_one_is_kept() {
