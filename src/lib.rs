@@ -9,7 +9,6 @@ pub mod config;
 pub mod date;
 pub mod entries;
 pub mod error;
-pub mod fields;
 pub mod frontmatter;
 pub mod git;
 pub mod images;
@@ -24,6 +23,8 @@ pub mod validate;
 pub mod write;
 
 pub use error::{Error, Result};
+/// `<changefreq>` and `<priority>`, under the name the other modules import them by.
+pub use frontmatter::sitemap_values as fields;
 
 use chrono::{DateTime, Utc};
 use config::{LastmodSource, Settings, Style};

@@ -10,7 +10,9 @@ use std::path::Path;
 
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
-use crate::fields::{ChangeFreq, Priority};
+use sitemap_values::{ChangeFreq, Priority};
+
+pub mod sitemap_values;
 
 /// What sitemapgen reads from one page's front matter; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq)]
