@@ -1,8 +1,8 @@
 //! Front matter: the fields of a page that decide whether, where and how it is listed.
 //!
 //! TOML between `+++` lines, YAML between `---` lines, a JSON object `{ … }` or Org-mode
-//! `#+KEY: value` lines (Hugo). This module reads a file and finds the block; [`formats`]
-//! parses it into one neutral tree, [`fields`] takes the fields from that tree straight into
+//! `#+KEY: value` lines (Hugo). This module reads a file and finds the block; `formats`
+//! parses it into one neutral tree, `fields` takes the fields from that tree straight into
 //! the [`PageMeta`] the later stages take.
 
 use std::fs::File;
