@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
-use sitemapgen::frontmatter::{PageMeta, Terms};
+use sitemapgen::frontmatter::{self, Terms};
 use sitemapgen::route::{self, Pages, RouteContext};
 
 use std::path::PathBuf;
@@ -26,18 +26,17 @@ fn main() -> sitemapgen::Result<()> {
         files.heap_bytes() as f64 / files.len().max(1) as f64
     );
     let t = Instant::now();
-    let lenient = settings.style == config::Style::Hugo;
+    let opts = frontmatter::Options {
+        tz: settings.timezone,
+        lenient: settings.style == config::Style::Hugo,
+        keep_title: true,
+    };
     let read = (0..files.len())
         .into_par_iter()
         .map(|i| {
-            let (fm, _) = sitemapgen::frontmatter::read_with(
-                &files.get(i).path(),
-                &settings.timezone,
-                false,
-                lenient,
-            )?;
+            let (fm, _) = frontmatter::read(&files.get(i).path(), &opts, false)?;
             let terms = Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
-            Ok((PageMeta::from(fm), terms))
+            Ok((fm.meta, terms))
         })
         .collect::<sitemapgen::Result<Vec<_>>>()?;
     let mut pages = Pages::new(&files);

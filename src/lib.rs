@@ -15,8 +15,6 @@ pub mod date;
 #[doc(hidden)]
 pub mod entries;
 #[doc(hidden)]
-pub mod fields;
-#[doc(hidden)]
 pub mod frontmatter;
 #[doc(hidden)]
 pub mod images;
@@ -43,6 +41,8 @@ pub mod write;
 
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
+#[doc(hidden)]
+pub use frontmatter::sitemap_values as fields;
 #[doc(hidden)]
 pub use lastmod::git;
 pub use pipeline::{

@@ -426,7 +426,7 @@ pub fn source_date_epoch() -> Option<DateTime<Utc>> {
 mod tests {
     use super::*;
     use crate::date::SiteTz;
-    use crate::frontmatter::FrontMatter;
+    use crate::frontmatter::MetaMore;
     use crate::route::Page;
     use chrono::TimeZone;
 
@@ -447,10 +447,10 @@ mod tests {
         (root.into(), rel)
     }
 
-    fn page(fm: FrontMatter) -> OnePage {
+    fn page(fm: PageMeta) -> OnePage {
         OnePage {
             file: file("/nonexistent", "a.md"),
-            fm: fm.into(),
+            fm,
         }
     }
 
@@ -502,16 +502,16 @@ mod tests {
     #[test]
     fn follows_the_source_order() {
         let pages = pages_of(vec![
-            page(FrontMatter {
+            page(PageMeta {
                 updated: Some(d("2023-03-03")),
                 date: Some(d("2021-01-01")),
                 ..Default::default()
             }),
-            page(FrontMatter {
+            page(PageMeta {
                 date: Some(d("2021-01-01")),
                 ..Default::default()
             }),
-            page(FrontMatter::default()),
+            page(PageMeta::default()),
         ]);
         let routes: Vec<Route> = (0..3)
             .map(|i| {
@@ -555,7 +555,7 @@ mod tests {
 
     #[test]
     fn never_uses_mtime_for_committed_or_unknown_files() {
-        let pages = pages_of(vec![page(FrontMatter::default())]);
+        let pages = pages_of(vec![page(PageMeta::default())]);
         let routes = vec![
             Route::for_page(0, &pages.get(0), Kind::Page, "/a/".into(), "en", "a".into()).route,
         ];
@@ -579,7 +579,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a.md");
         std::fs::write(&f, "x").unwrap();
-        let mut p = page(FrontMatter::default());
+        let mut p = page(PageMeta::default());
         p.file = file(dir.path(), "a.md");
         let pages = pages_of(vec![p]);
         let routes = vec![
@@ -598,12 +598,12 @@ mod tests {
     #[test]
     fn clamps_future_dates_with_a_warning_and_rolls_up() {
         let pages = pages_of(vec![
-            page(FrontMatter::default()),
-            page(FrontMatter {
+            page(PageMeta::default()),
+            page(PageMeta {
                 updated: Some(d("2099-01-01")),
                 ..Default::default()
             }),
-            page(FrontMatter {
+            page(PageMeta {
                 updated: Some(d("2020-01-01")),
                 ..Default::default()
             }),
@@ -643,9 +643,12 @@ mod tests {
 
     #[test]
     fn hugo_sources_read_one_date_each() {
-        let mut named = page(FrontMatter {
+        let mut named = page(PageMeta {
             date: Some(d("2021-01-01")),
-            publish_date: Some(d("2022-02-02")),
+            more: Some(Box::new(MetaMore {
+                publish_date: Some(d("2022-02-02")),
+                ..Default::default()
+            })),
             ..Default::default()
         });
         named.file = file("/site/content", "post/2020-05-06-hello/index.md");

@@ -121,8 +121,12 @@ impl<'a> Reader<'a> {
     /// Reads file `i` down to what routing needs.
     fn read(&self, files: &Files, i: usize) -> Result<ReadPage> {
         let path = files.get(i).path();
-        let read =
-            frontmatter::read_with(&path, &self.settings.timezone, self.want_body, self.lenient);
+        let opts = frontmatter::Options {
+            tz: self.settings.timezone,
+            lenient: self.lenient,
+            keep_title: self.keep_title,
+        };
+        let read = frontmatter::read(&path, &opts, self.want_body);
         if let Some(p) = self.progress {
             let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
             (p.0)(n, self.total);
@@ -135,9 +139,8 @@ impl<'a> Reader<'a> {
         let warnings = std::mem::take(&mut fm.warnings);
         let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
         // Only the compact record outlives this call.
-        let fm = PageMeta::new(fm, self.keep_title);
         Ok(ReadPage {
-            fm,
+            fm: fm.meta,
             terms: (!terms.is_empty()).then(|| terms.into_boxed_str()),
             rest: (!images.is_empty() || !warnings.is_empty())
                 .then(|| Box::new(ReadRest { images, warnings })),

@@ -1,0 +1,1106 @@
+//! The fields sitemapgen reads, taken from the neutral tree of any format: dates, sitemap
+//! values, draft and build options, cascades, URL names, taxonomies. Bad values are errors
+//! naming the file and line of their key.
+
+use std::path::Path;
+
+use crate::date::W3cDate;
+use crate::error::{Error, Result};
+
+use super::formats::{N, V};
+use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
+use super::sitemap_values::{ChangeFreq, Priority};
+use super::{line_of, Layout, Options, Parsed};
+
+/// Where a block sits in its file, for error messages that point at the right line.
+struct Ctx<'t> {
+    path: &'t Path,
+    block: &'t str,
+    block_line: usize,
+    /// The zone, leniency and whether titles are kept.
+    opts: &'t Options,
+    /// What lenient mode dropped.
+    warnings: std::cell::RefCell<Vec<String>>,
+}
+
+impl Ctx<'_> {
+    /// The file line of the value at `keys` (a path of map keys from the top).
+    fn line(&self, keys: &[&str], node: &N<'_>) -> usize {
+        if let Some(at) = node.at {
+            return self.block_line + line_of(self.block.as_bytes(), at.min(self.block.len())) - 1;
+        }
+        // YAML and JSON values carry no position: find the key's line in the block text,
+        // each key searched from the line of its parent.
+        let lines: Vec<&str> = self.block.lines().collect();
+        let mut from = 0;
+        for key in keys {
+            match (from..lines.len()).find(|&i| line_has_key(lines[i], key)) {
+                Some(i) => from = i,
+                None => break,
+            }
+        }
+        self.block_line + from
+    }
+
+    fn err(&self, keys: &[&str], node: &N<'_>, message: String) -> Error {
+        Error::input(self.path, Some(self.line(keys, node)), message)
+    }
+
+    fn date(&self, keys: &[&str], node: &N<'_>) -> Result<W3cDate> {
+        let parsed = match &node.v {
+            V::Str(s) => W3cDate::parse(s, &self.opts.tz),
+            V::Date(d) => W3cDate::parse(&d.to_string(), &self.opts.tz),
+            _ => None,
+        };
+        parsed.ok_or_else(|| {
+            let shown = node.as_text().unwrap_or_else(|| "this value".into());
+            self.err(
+                keys,
+                node,
+                format!(
+                    "`{}` = '{shown}' is not a date: write YYYY-MM-DD or an RFC 3339 date-time like 2024-01-31T12:00:00+01:00",
+                    keys.join(".")
+                ),
+            )
+        })
+    }
+
+    /// A priority; `None` only in lenient mode, for a value Hugo accepts but writes no
+    /// valid element for.
+    ///
+    /// The flag is true for Hugo's negative "not set" priority, which is `None` too.
+    fn priority_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<(Option<Priority>, bool)> {
+        if self.opts.lenient {
+            let v = match &node.v {
+                V::Float(f) => Some(*f),
+                V::Int(i) => Some(*i as f64),
+                V::Str(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            };
+            // Hugo's default priority is -1, meaning "not set": Hugo omits the element.
+            if v.is_some_and(|v| v < 0.0) {
+                return Ok((None, true));
+            }
+            if v.is_some_and(|v| v > 1.0) {
+                self.warn(
+                    keys,
+                    node,
+                    format!(
+                        "`{}` = {} is above 1.0, the protocol's maximum: left out",
+                        keys.join("."),
+                        v.unwrap_or_default()
+                    ),
+                );
+                return Ok((None, false));
+            }
+        }
+        self.priority(keys, node).map(|p| (Some(p), false))
+    }
+
+    /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
+    fn changefreq_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<Option<ChangeFreq>> {
+        if self.opts.lenient {
+            if let V::Str(s) = &node.v {
+                if let Err(m) = s.parse::<ChangeFreq>() {
+                    self.warn(keys, node, format!("`{}`: {m}; left out", keys.join(".")));
+                    return Ok(None);
+                }
+            }
+        }
+        self.changefreq(keys, node).map(Some)
+    }
+
+    fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
+        let line = self.line(keys, node);
+        self.warnings
+            .borrow_mut()
+            .push(format!("{}:{line}: {message}", self.path.display()));
+    }
+
+    fn priority(&self, keys: &[&str], node: &N<'_>) -> Result<Priority> {
+        let p = match &node.v {
+            V::Float(f) => Priority::from_f64(*f),
+            V::Int(i) => Priority::from_f64(*i as f64),
+            V::Str(s) => s.parse().ok(),
+            _ => None,
+        };
+        p.ok_or_else(|| {
+            let shown = node.as_text().unwrap_or_else(|| "this value".into());
+            self.err(
+                keys,
+                node,
+                format!(
+                    "`{}` = '{shown}' is not a number from 0.0 to 1.0",
+                    keys.join(".")
+                ),
+            )
+        })
+    }
+
+    fn changefreq(&self, keys: &[&str], node: &N<'_>) -> Result<ChangeFreq> {
+        let text = match &node.v {
+            V::Str(s) => Ok(s.as_ref()),
+            _ => Err("it is not a string".to_string()),
+        };
+        text.and_then(|s| s.parse::<ChangeFreq>())
+            .map_err(|m| self.err(keys, node, format!("`{}`: {m}", keys.join("."))))
+    }
+
+    fn bool(&self, keys: &[&str], node: &N<'_>) -> Result<bool> {
+        node.as_bool().ok_or_else(|| {
+            self.err(
+                keys,
+                node,
+                format!("`{}` must be true or false", keys.join(".")),
+            )
+        })
+    }
+
+    fn text(&self, keys: &[&str], node: &N<'_>) -> Result<String> {
+        node.as_text()
+            .ok_or_else(|| self.err(keys, node, format!("`{}` must be a string", keys.join("."))))
+    }
+
+    fn int(&self, keys: &[&str], node: &N<'_>) -> Result<i64> {
+        let n = match &node.v {
+            V::Int(i) => Some(*i),
+            V::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => Some(*f as i64),
+            V::Str(s) => s.trim().parse().ok(),
+            _ => None,
+        };
+        n.ok_or_else(|| {
+            self.err(
+                keys,
+                node,
+                format!("`{}` must be a whole number", keys.join(".")),
+            )
+        })
+    }
+}
+
+/// True when a YAML or JSON line sets `key` (any case, maybe quoted, maybe a list item).
+fn line_has_key(line: &str, key: &str) -> bool {
+    let t = line.trim_start().trim_start_matches("- ").trim_start();
+    let t = t.strip_prefix(['"', '\'']).unwrap_or(t);
+    if t.len() < key.len() || !t.is_char_boundary(key.len()) {
+        return false;
+    }
+    let (head, rest) = t.split_at(key.len());
+    if !head.eq_ignore_ascii_case(key) {
+        return false;
+    }
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    rest.trim_start().starts_with(':')
+}
+
+/// Keys whose list values are page settings, never taxonomy terms.
+const NOT_TAXONOMIES: &[&str] = &[
+    "aliases",
+    "outputs",
+    "menu",
+    "menus",
+    "resources",
+    "cascade",
+    "_build",
+    "build",
+    "extra",
+    "sitemap",
+];
+
+/// Date keys seen so far, each group in its precedence order (first found wins).
+#[derive(Default)]
+struct DateSlots<'n, 'a> {
+    updated: [Option<(&'static str, &'n N<'a>)>; 4],
+    date: Option<(&'static str, &'n N<'a>)>,
+    publish: [Option<(&'static str, &'n N<'a>)>; 3],
+    expiry: [Option<(&'static str, &'n N<'a>)>; 2],
+}
+
+/// The dates a block sets: updated, date, publish, expiry.
+type Dates = [Option<W3cDate>; 4];
+
+impl<'n, 'a> DateSlots<'n, 'a> {
+    /// Records a date key (lower-cased); false when `key` is not one.
+    fn take(&mut self, key: &str, n: &'n N<'a>) -> bool {
+        let slot = match key {
+            "updated" => &mut self.updated[0],
+            "lastmod" => &mut self.updated[1],
+            "last_modified_at" => &mut self.updated[2],
+            "modified" => &mut self.updated[3],
+            "date" => &mut self.date,
+            "publishdate" => &mut self.publish[0],
+            "pubdate" => &mut self.publish[1],
+            "published" => &mut self.publish[2],
+            "expirydate" => &mut self.expiry[0],
+            "unpublishdate" => &mut self.expiry[1],
+            _ => return false,
+        };
+        let name = match key {
+            "updated" => "updated",
+            "lastmod" => "lastmod",
+            "last_modified_at" => "last_modified_at",
+            "modified" => "modified",
+            "date" => "date",
+            "publishdate" => "publishDate",
+            "pubdate" => "pubdate",
+            "published" => "published",
+            "expirydate" => "expiryDate",
+            _ => "unpublishdate",
+        };
+        *slot = Some((name, n));
+        true
+    }
+
+    /// Parses the winning key of each group; only the winner has to be a valid date.
+    fn finish(&self, cx: &Ctx<'_>, prefix: Option<&str>) -> Result<Dates> {
+        let one = |slots: &[Option<(&'static str, &N<'_>)>]| -> Result<Option<W3cDate>> {
+            match slots.iter().flatten().next() {
+                None => Ok(None),
+                Some((name, n)) => {
+                    let keys: Vec<&str> = prefix.into_iter().chain([*name]).collect();
+                    cx.date(&keys, n).map(Some)
+                }
+            }
+        };
+        Ok([
+            one(&self.updated)?,
+            one(std::slice::from_ref(&self.date))?,
+            one(&self.publish)?,
+            one(&self.expiry)?,
+        ])
+    }
+}
+
+/// Sitemap settings of one table: its `priority`, `changefreq`, `noindex`, `sitemap`.
+#[derive(Default)]
+struct SitemapFields {
+    priority: Option<Priority>,
+    /// A negative (Hugo "not set") priority where `priority` is `None`.
+    priority_off: bool,
+    changefreq: Option<ChangeFreq>,
+    /// `Some(true)` when the table excludes the page, `Some(false)` when it says to keep it.
+    exclude: Option<bool>,
+}
+
+/// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
+fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
+    let keys = |k: &'static str| -> Vec<&str> { prefix.iter().copied().chain([k]).collect() };
+    let mut out = SitemapFields::default();
+    let map_get = |m: &'n N<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
+    if let Some(n) = map_get(map, "priority") {
+        (out.priority, out.priority_off) = cx.priority_lenient(&keys("priority"), n)?;
+    }
+    if let Some(n) = map_get(map, "changefreq") {
+        out.changefreq = cx.changefreq_lenient(&keys("changefreq"), n)?;
+    }
+    if let Some(n) = map.get("noindex") {
+        out.exclude = Some(cx.bool(&keys("noindex"), n)?);
+    }
+    let Some(sm) = map.get("sitemap") else {
+        return Ok(out);
+    };
+    let sk = keys("sitemap");
+    if let V::Map(_) = sm.v {
+        let sub = |k: &'static str| -> Vec<&str> { sk.iter().copied().chain([k]).collect() };
+        if let Some(n) = sm.get("disable") {
+            let disable = cx.bool(&sub("disable"), n)?;
+            out.exclude = Some(out.exclude == Some(true) || disable);
+        }
+        if let Some(n) = map_get(sm, "priority") {
+            let (p, off) = cx.priority_lenient(&sub("priority"), n)?;
+            // A top-level value, set or "not set", comes first.
+            if out.priority.is_none() && !out.priority_off {
+                (out.priority, out.priority_off) = (p, off);
+            }
+        }
+        if let Some(n) = map_get(sm, "changefreq") {
+            let c = cx.changefreq_lenient(&sub("changefreq"), n)?;
+            out.changefreq = out.changefreq.or(c);
+        }
+    } else {
+        let keep = cx.bool(&sk, sm).map_err(|_| {
+            cx.err(
+                &sk,
+                sm,
+                "`sitemap` must be `false` or a table such as `{ disable = true }`".into(),
+            )
+        })?;
+        out.exclude = Some(out.exclude == Some(true) || !keep);
+    }
+    Ok(out)
+}
+
+/// Hugo `_build.render`: booleans (and the 0/1 they decode to) map to always/never; any
+/// other value falls back to `always`, as Hugo's decoder does.
+fn build_render(n: &N<'_>) -> BuildRender {
+    match &n.v {
+        V::Bool(false) | V::Int(0) => BuildRender::Never,
+        V::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildRender::Never,
+        V::Str(s) if s.eq_ignore_ascii_case("link") => BuildRender::Link,
+        _ => BuildRender::Always,
+    }
+}
+
+/// Hugo `_build.list`, decoded the same way as `render`.
+fn build_list(n: &N<'_>) -> BuildList {
+    match &n.v {
+        V::Bool(false) | V::Int(0) => BuildList::Never,
+        V::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildList::Never,
+        V::Str(s) if s.eq_ignore_ascii_case("local") => BuildList::Local,
+        _ => BuildList::Always,
+    }
+}
+
+fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>) -> Result<BuildOptions> {
+    if !matches!(n.v, V::Map(_)) {
+        return Err(cx.err(
+            keys,
+            n,
+            format!(
+                "`{}` must be a table such as {{ render = \"never\" }}",
+                keys.join(".")
+            ),
+        ));
+    }
+    Ok(BuildOptions {
+        render: n.get("render").map(build_render),
+        list: n.get("list").map(build_list),
+    })
+}
+
+fn cascades(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<Cascade>> {
+    match &n.v {
+        V::Map(_) => Ok(vec![cascade(n, cx)?]),
+        V::List(items) => items.iter().map(|item| cascade(item, cx)).collect(),
+        _ => Err(cx.err(
+            &["cascade"],
+            n,
+            "`cascade` must be a table or a list of tables".into(),
+        )),
+    }
+}
+
+fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
+    if !matches!(n.v, V::Map(_)) {
+        return Err(cx.err(
+            &["cascade"],
+            n,
+            "each `cascade` entry must be a table".into(),
+        ));
+    }
+    let mut c = Cascade::default();
+    let mut dates = DateSlots::default();
+    let mut published = None;
+    for (k, v) in n.entries() {
+        let key = k.to_ascii_lowercase();
+        match key.as_str() {
+            "_target" | "target" => {
+                c.target_path = v.get("path").and_then(N::as_text);
+                c.target_kind = v.get("kind").and_then(N::as_text);
+                c.target_lang = v.get("lang").and_then(N::as_text);
+            }
+            "draft" => c.draft = Some(cx.bool(&["cascade", "draft"], v)?),
+            "headless" => c.headless = Some(cx.bool(&["cascade", "headless"], v)?),
+            "_build" | "build" => c.build = build_options(&["cascade", "_build"], v, cx)?,
+            "published" if v.as_bool().is_some() => published = v.as_bool(),
+            k => {
+                dates.take(k, v);
+            }
+        }
+    }
+    c.draft = c.draft.or(published.map(|p| !p));
+    let [updated, date, publish, expiry] = dates.finish(cx, Some("cascade"))?;
+    (c.updated, c.date, c.publish_date, c.expiry_date) = (updated, date, publish, expiry);
+    let sf = sitemap_fields(n, &["cascade"], cx)?;
+    c.priority = sf.priority;
+    c.changefreq = sf.changefreq;
+    c.sitemap_exclude = sf.exclude;
+    Ok(c)
+}
+
+/// Reads the fields of the block at `layout` from its tree `root`.
+pub(super) fn from_tree(
+    root: &N<'_>,
+    block: &str,
+    layout: &Layout,
+    path: &Path,
+    opts: &Options,
+) -> Result<Parsed> {
+    let cx = Ctx {
+        path,
+        block,
+        block_line: layout.block_line,
+        opts,
+        warnings: Default::default(),
+    };
+    let mut parsed = extract(root, &cx)?;
+    parsed.warnings = cx.warnings.into_inner();
+    Ok(parsed)
+}
+
+/// Reads every field sitemapgen uses from a parsed block, straight into the page record;
+/// the taxonomy terms are handed back apart for packing.
+fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
+    let mut out = Parsed::default();
+    let meta = &mut out.meta;
+    let mut names = Names::default();
+    let mut more = MetaMore::default();
+    let (mut draft, mut render) = (None, None);
+    let mut dates = DateSlots::default();
+    let mut published = None;
+    let mut build: [Option<&N<'_>>; 2] = [None, None];
+    for (k, n) in root.entries() {
+        let key = k.to_ascii_lowercase();
+        let key = key.as_str();
+        if dates.take(key, n) {
+            // `published` is Hugo's inverse of `draft` when it is a boolean, a date otherwise.
+            if key == "published" {
+                if let Some(b) = n.as_bool() {
+                    published = Some(b);
+                    dates.publish[2] = None;
+                }
+            }
+            continue;
+        }
+        match key {
+            "title" => {
+                let title = cx.text(&["title"], n)?;
+                meta.set_has_title(true);
+                // Only Hugo permalinks make URLs from titles: elsewhere it is not kept.
+                if cx.opts.keep_title {
+                    more.title = Some(title);
+                }
+            }
+            "slug" => names.slug = Some(cx.text(&["slug"], n)?),
+            "path" => names.path = Some(cx.text(&["path"], n)?),
+            "url" => more.url = Some(cx.text(&["url"], n)?),
+            "translationkey" => more.translation_key = Some(cx.text(&["translationKey"], n)?),
+            "lang" => more.lang = Some(cx.text(&["lang"], n)?),
+            "draft" => draft = Some(cx.bool(&["draft"], n)?),
+            "render" => render = Some(cx.bool(&["render"], n)?),
+            "headless" => more.headless = cx.bool(&["headless"], n)?,
+            "_build" => build[0] = Some(n),
+            "build" => build[1] = Some(n),
+            "cascade" => more.cascade = cascades(n, cx)?,
+            "weight" => {
+                cx.int(&["weight"], n)?;
+                meta.set_has_weight(true);
+            }
+            // Redirects are never listed; a bad value is still an error, as in the generators.
+            "aliases" => {
+                aliases(n, cx)?;
+            }
+            "transparent" => more.transparent = cx.bool(&["transparent"], n)?,
+            "paginate_by" => {
+                let v = cx.int(&["paginate_by"], n)?;
+                more.paginate_by = Some(u32::try_from(v).map_err(|_| {
+                    cx.err(
+                        &["paginate_by"],
+                        n,
+                        "`paginate_by` must be a positive number".into(),
+                    )
+                })?);
+            }
+            "paginate_path" => more.paginate_path = Some(cx.text(&["paginate_path"], n)?),
+            "sort_by" => more.sort_by = Some(cx.text(&["sort_by"], n)?),
+            "redirect_to" => more.redirect_to = Some(cx.text(&["redirect_to"], n)?),
+            "taxonomies" if matches!(n.v, V::Map(_)) => {
+                for (name, terms) in n.entries() {
+                    let list = terms.as_text_list().ok_or_else(|| {
+                        cx.err(
+                            &["taxonomies", name],
+                            terms,
+                            format!("`taxonomies.{name}` must be a list of terms"),
+                        )
+                    })?;
+                    out.taxonomy_table.push((name.to_lowercase(), list));
+                }
+            }
+            k if NOT_TAXONOMIES.contains(&k) => {}
+            k => {
+                // Which keys are taxonomies depends on the site config: keep every list of
+                // strings and let the router pick the declared ones.
+                if let Some(list) = n.as_text_list().filter(|l| !l.is_empty()) {
+                    out.taxonomies.push((k.to_string(), list));
+                }
+            }
+        }
+    }
+    // Hugo: an explicit `draft` wins over `published`.
+    meta.set_draft(draft.or(published.map(|p| !p)));
+    meta.set_render(render);
+    if let Some((i, n)) = build
+        .iter()
+        .enumerate()
+        .find_map(|(i, b)| b.map(|b| (i, b)))
+    {
+        let name = if i == 0 { "_build" } else { "build" };
+        more.build = build_options(&[name], n, cx)?;
+    }
+    let [updated, date, publish, expiry] = dates.finish(cx, None)?;
+    (meta.updated, meta.date, more.publish_date, more.expiry_date) =
+        (updated, date, publish, expiry);
+
+    let top = sitemap_fields(root, &[], cx)?;
+    let extra = match root.get("extra") {
+        Some(e) if matches!(e.v, V::Map(_)) => sitemap_fields(e, &["extra"], cx)?,
+        _ => SitemapFields::default(),
+    };
+    meta.priority = top.priority.or(extra.priority);
+    meta.set_priority_off(meta.priority.is_none() && (top.priority_off || extra.priority_off));
+    meta.changefreq = top.changefreq.or(extra.changefreq);
+    meta.set_sitemap_exclude(top.exclude == Some(true) || extra.exclude == Some(true));
+    meta.set_names(names);
+    meta.set_more(more);
+    out.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// `aliases`: one path or a list of them.
+fn aliases(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
+    match (&n.v, n.as_text_list()) {
+        (V::Str(s), _) => Ok(vec![s.to_string()]),
+        (_, Some(list)) => Ok(list),
+        _ => Err(cx.err(&["aliases"], n, "`aliases` must be a list of paths".into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::date::{SiteTz, W3cDate};
+    use crate::frontmatter::sitemap_values::ChangeFreq;
+    use crate::frontmatter::testing::*;
+    use crate::frontmatter::{parse, BuildList, BuildOptions, BuildRender, Options, Parsed, Terms};
+    use std::path::Path;
+
+    #[test]
+    fn bad_values_give_the_line_of_their_key() {
+        let (line, msg) = fails("+++\ntitle = \"x\"\n\n[extra]\npriority = 1.5\n+++\n");
+        assert_eq!(line, 5);
+        assert!(msg.contains("extra.priority"), "{msg}");
+        let (line, msg) = fails("---\ntitle: x\nsitemap:\n  changefreq: fortnightly\n---\n");
+        assert_eq!(line, 4);
+        assert!(
+            msg.contains("sitemap.changefreq") && msg.contains("fortnightly"),
+            "{msg}"
+        );
+        let (line, msg) = fails("---\ntitle: x\n\"LastMod\": yesterday\n---\n");
+        assert_eq!(line, 3);
+        assert!(
+            msg.contains("lastmod") && msg.contains("yesterday"),
+            "{msg}"
+        );
+        let (line, msg) = fails("{\n\"title\": \"x\",\n\"date\": \"soon\"\n}\n");
+        assert_eq!(line, 3);
+        assert!(msg.contains("`date`"), "{msg}");
+        let (line, _) = fails("+++\ndraft = \"maybe\"\n+++\n");
+        assert_eq!(line, 2);
+        let (line, _) = fails("+++\n[sitemap]\npriority = \"high\"\n+++\n");
+        assert_eq!(line, 3);
+        let (line, _) = fails("+++\ntitle = \"x\"\nexpiryDate = 12:00:00\n+++\n");
+        assert_eq!(line, 3);
+    }
+
+    #[test]
+    fn priority_changefreq_and_exclusion_from_every_place() {
+        let f = fm("+++\npriority = \"0.3\"\nchangefreq = \"Daily\"\n+++\n");
+        assert_eq!(
+            f.meta.priority.map(|p| p.to_string()).as_deref(),
+            Some("0.3")
+        );
+        assert_eq!(f.meta.changefreq, Some(ChangeFreq::Daily));
+        assert!(!f.meta.sitemap_exclude());
+        let f = fm("+++\n[sitemap]\n  changefreq = \"daily\"\n  priority = 0.6\n+++\n");
+        assert_eq!(
+            (f.meta.priority.map(|p| p.to_string()), f.meta.changefreq),
+            (Some("0.6".into()), Some(ChangeFreq::Daily))
+        );
+        let f = fm("+++\n[extra]\npriority = 1\n[extra.sitemap]\nchangefreq = \"never\"\n+++\n");
+        assert_eq!(
+            (f.meta.priority.map(|p| p.to_string()), f.meta.changefreq),
+            (Some("1.0".into()), Some(ChangeFreq::Never))
+        );
+        let f =
+            fm("+++\npriority = 0.2\n[sitemap]\npriority = 0.9\n[extra]\npriority = 0.7\n+++\n");
+        assert_eq!(
+            f.meta.priority.map(|p| p.to_string()).as_deref(),
+            Some("0.2")
+        );
+        for excluded in [
+            "+++\nsitemap = false\n+++\n",
+            "---\nsitemap:\n  disable: true\n---\n",
+            "---\nNoIndex: true\n---\n",
+            "+++\n[extra]\nnoindex = true\n+++\n",
+            "+++\n[extra]\nsitemap = false\n+++\n",
+            "+++\n[extra.sitemap]\ndisable = true\n+++\n",
+            "{\"sitemap\": {\"disable\": true}}\n",
+        ] {
+            assert!(fm(excluded).meta.sitemap_exclude(), "{excluded}");
+        }
+        for kept in [
+            "+++\nsitemap = true\n+++\n",
+            "---\nsitemap:\n  disable: false\n---\n",
+            "+++\nnoindex = false\n+++\n",
+        ] {
+            assert!(!fm(kept).meta.sitemap_exclude(), "{kept}");
+        }
+        assert!(fails("+++\nsitemap = \"no thanks\"\n+++\n")
+            .1
+            .contains("`sitemap` must be"));
+        let f = fm("---\nsitemap:\n  changefreq: \"\"\n  priority: \" \"\n---\n");
+        assert_eq!((f.meta.priority, f.meta.changefreq), (None, None));
+    }
+
+    #[test]
+    fn date_keys_and_their_precedence() {
+        let f = fm("---\ndate: 2023-01-30\npublishDate: 2023-02-15\nexpiryDate: 2030-01-01\n---\n");
+        assert_eq!(
+            (
+                date(f.meta.date),
+                date(f.meta.more().publish_date),
+                date(f.meta.more().expiry_date)
+            ),
+            (
+                "2023-01-30".into(),
+                "2023-02-15".into(),
+                "2030-01-01".into()
+            )
+        );
+        assert_eq!(f.meta.updated, None);
+        // updated > lastmod > last_modified_at > modified, whatever order they are written in.
+        let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\nupdated = 2020-01-01\n+++\n");
+        assert_eq!(date(f.meta.updated), "2020-01-01");
+        let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\n+++\n");
+        assert_eq!(date(f.meta.updated), "2020-01-02");
+        let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\n+++\n");
+        assert_eq!(date(f.meta.updated), "2020-01-03");
+        assert_eq!(
+            date(fm("---\nmodified: 2023-07-01\n---\n").meta.updated),
+            "2023-07-01"
+        );
+        // Only the winner must parse: a bad alias behind it is never read.
+        assert_eq!(
+            date(
+                fm("+++\nupdated = 2020-01-01\nmodified = \"junk\"\n+++\n")
+                    .meta
+                    .updated
+            ),
+            "2020-01-01"
+        );
+        assert_eq!(
+            date(
+                fm("---\npubdate: 2023-01-29\n---\n")
+                    .meta
+                    .more()
+                    .publish_date
+            ),
+            "2023-01-29"
+        );
+        let f =
+            fm("---\npubdate: 2023-01-29\npublishDate: 2023-01-28\npublished: 2023-01-27\n---\n");
+        assert_eq!(date(f.meta.more().publish_date), "2023-01-28");
+        assert_eq!(
+            date(
+                fm("---\npublished: 2023-01-27\n---\n")
+                    .meta
+                    .more()
+                    .publish_date
+            ),
+            "2023-01-27"
+        );
+        assert_eq!(
+            date(
+                fm("---\nunpublishdate: 2001-01-01\n---\n")
+                    .meta
+                    .more()
+                    .expiry_date
+            ),
+            "2001-01-01"
+        );
+        assert_eq!(
+            date(
+                fm("---\nunpublishdate: 2001-01-01\nexpirydate: 2002-02-02\n---\n")
+                    .meta
+                    .more()
+                    .expiry_date
+            ),
+            "2002-02-02"
+        );
+    }
+
+    #[test]
+    fn keys_are_case_insensitive() {
+        let f = fm("---\ntitle: \"camel\"\nDate: 2023-02-02\nLastMod: 2023-08-08\nPublishDate: 2023-01-01\nExpiryDate: 2099-01-01\nSlug: UPPER-Slug-Key\nDRAFT: true\nTranslationKey: k\n---\n");
+        assert_eq!(date(f.meta.date), "2023-02-02");
+        assert_eq!(date(f.meta.updated), "2023-08-08");
+        assert_eq!(date(f.meta.more().publish_date), "2023-01-01");
+        assert_eq!(date(f.meta.more().expiry_date), "2099-01-01");
+        assert_eq!(f.meta.slug(), Some("UPPER-Slug-Key"));
+        assert_eq!(f.meta.draft(), Some(true));
+        assert_eq!(f.meta.more().translation_key.as_deref(), Some("k"));
+        let f = fm("+++\nPRIORITY = 0.5\n[SiteMap]\nChangeFreq = \"weekly\"\n+++\n");
+        assert_eq!(
+            (f.meta.priority.is_some(), f.meta.changefreq),
+            (true, Some(ChangeFreq::Weekly))
+        );
+    }
+
+    /// The date forms of the parity cases zola/11-updated-vs-date, hugo/11-dates and
+    /// hugo/12-frontmatter-formats, with what Zola 0.22 and Hugo 0.111 made of them.
+    #[test]
+    fn parity_date_forms() {
+        let cases: &[(&str, &str)] = &[
+            // Zola, TOML.
+            ("+++\ndate = 2021-01-01\n+++\n", "2021-01-01"),
+            (
+                "+++\ndate = 2021-04-05T06:07:08+02:00\n+++\n",
+                "2021-04-05T06:07:08+02:00",
+            ),
+            (
+                "+++\ndate = 2021-04-05T06:07:08Z\n+++\n",
+                "2021-04-05T06:07:08+00:00",
+            ),
+            (
+                "+++\ndate = 2021-04-05T06:07:08\n+++\n",
+                "2021-04-05T06:07:08+00:00",
+            ),
+            (
+                "+++\ndate = 2021-04-05T06:07:08.123456Z\n+++\n",
+                "2021-04-05T06:07:08.123456+00:00",
+            ),
+            ("+++\ndate = \"2021-06-07\"\n+++\n", "2021-06-07"),
+            (
+                "+++\ndate = 2021-04-05 06:07:08Z\n+++\n",
+                "2021-04-05T06:07:08+00:00",
+            ),
+            (
+                "+++\ndate = \"2021-04-05t06:07:08z\"\n+++\n",
+                "2021-04-05T06:07:08+00:00",
+            ),
+            (
+                "+++\ndate = \"2021-4-5 6:07:08\"\n+++\n",
+                "2021-04-05T06:07:08+00:00",
+            ),
+            // Hugo, TOML.
+            (
+                "+++\ndate = 2023-02-10T10:20:30-03:00\n+++\n",
+                "2023-02-10T10:20:30-03:00",
+            ),
+            ("+++\ndate = 2023-02-13\n+++\n", "2023-02-13"),
+            (
+                "+++\ndate = \"2023-02-14T10:20:30+01:00\"\n+++\n",
+                "2023-02-14T10:20:30+01:00",
+            ),
+            (
+                "+++\ndate = 2023-02-15 10:20:30+02:00\n+++\n",
+                "2023-02-15T10:20:30+02:00",
+            ),
+            // Hugo, YAML.
+            ("---\ndate: 2023-01-15\n---\n", "2023-01-15"),
+            ("---\ndate: \"2023-01-16\"\n---\n", "2023-01-16"),
+            (
+                "---\ndate: 2023-01-17T10:20:30+05:30\n---\n",
+                "2023-01-17T10:20:30+05:30",
+            ),
+            (
+                "---\ndate: 2023-01-18T10:20:30Z\n---\n",
+                "2023-01-18T10:20:30+00:00",
+            ),
+            (
+                "---\ndate: 2023-01-19T10:20:30.123456789-08:00\n---\n",
+                "2023-01-19T10:20:30.123456789-08:00",
+            ),
+            (
+                "---\ndate: 2023-01-20 10:20:30\n---\n",
+                "2023-01-20T10:20:30+00:00",
+            ),
+            (
+                "---\ndate: 2023-01-21T10:20:30\n---\n",
+                "2023-01-21T10:20:30+00:00",
+            ),
+            (
+                "---\ndate: \"2023-01-22T10:20:30-0700\"\n---\n",
+                "2023-01-22T10:20:30-07:00",
+            ),
+            (
+                "---\ndate: \"Mon, 23 Jan 2023 10:20:30 +0100\"\n---\n",
+                "2023-01-23T10:20:30+01:00",
+            ),
+            (
+                "---\ndate: \"Tue, 24 Jan 2023 10:20:30 CET\"\n---\n",
+                "2023-01-24T10:20:30+00:00",
+            ),
+            // Hugo, JSON.
+            (
+                "{\n  \"date\": \"2023-03-01T10:20:30+02:00\"\n}\n",
+                "2023-03-01T10:20:30+02:00",
+            ),
+            ("{\n  \"date\": \"2023-03-02\"\n}\n", "2023-03-02"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(date(fm(text).meta.date), *want, "{text}");
+        }
+        // hugo/11-dates: lastmod and publishDate in the forms the case uses.
+        let f =
+            fm("{\n  \"date\": \"2023-03-02\",\n  \"lastmod\": \"2023-03-03T00:00:00-05:00\"\n}\n");
+        assert_eq!(date(f.meta.updated), "2023-03-03T00:00:00-05:00");
+        let f = fm("---\npublishDate: 2023-01-26T08:00:00+09:00\n---\n");
+        assert_eq!(
+            date(f.meta.more().publish_date),
+            "2023-01-26T08:00:00+09:00"
+        );
+        let f = fm("---\ndate: 2023-05-01\nlastmod: 2023-02-01\n---\n");
+        assert_eq!(
+            (date(f.meta.date), date(f.meta.updated)),
+            ("2023-05-01".into(), "2023-02-01".into())
+        );
+    }
+
+    #[test]
+    fn zola_reads_no_dates_from_extra() {
+        let f = fm("+++\ntitle = \"date in extra only\"\n[extra]\nlastmod = 2020-01-01\n+++\nx\n");
+        assert_eq!((f.meta.updated, f.meta.date), (None, None));
+    }
+
+    #[test]
+    fn naive_dates_take_the_site_zone() {
+        let opts = Options {
+            tz: "Europe/Berlin".parse().unwrap(),
+            ..Options::default()
+        };
+        let (f, _) = parse(
+            "+++\ndate = 2023-07-01T12:00:00\n+++\n",
+            Path::new("p.md"),
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(date(f.meta.date), "2023-07-01T12:00:00+02:00");
+        let (f, _) = parse(
+            "---\ndate: 2023-01-01 12:00:00\n---\n",
+            Path::new("p.md"),
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(date(f.meta.date), "2023-01-01T12:00:00+01:00");
+    }
+
+    #[test]
+    fn draft_and_published() {
+        assert_eq!(fm("+++\ndraft = true\n+++\n").meta.draft(), Some(true));
+        assert_eq!(fm("---\ndraft: false\n---\n").meta.draft(), Some(false));
+        assert_eq!(fm("---\ndraft: \"true\"\n---\n").meta.draft(), Some(true));
+        assert_eq!(fm("---\ndraft: yes\n---\n").meta.draft(), Some(true));
+        assert_eq!(fm("---\npublished: false\n---\n").meta.draft(), Some(true));
+        assert_eq!(fm("---\npublished: true\n---\n").meta.draft(), Some(false));
+        let f = fm("---\npublished: false\n---\n");
+        assert_eq!(f.meta.more().publish_date, None);
+        // Hugo: `draft` wins when both are set.
+        assert_eq!(
+            fm("---\npublished: false\ndraft: false\n---\n")
+                .meta
+                .draft(),
+            Some(false)
+        );
+        assert_eq!(fm("---\ntitle: x\n---\n").meta.draft(), None);
+    }
+
+    #[test]
+    fn zola_render_and_section_keys() {
+        let f = fm("+++\nrender = false\ntransparent = true\npaginate_by = 5\npaginate_path = \"p\"\nsort_by = \"date\"\nredirect_to = \"/x/\"\nweight = 3\n+++\n");
+        assert_eq!(f.meta.render(), Some(false));
+        assert!(f.meta.more().transparent);
+        assert_eq!(f.meta.more().paginate_by, Some(5));
+        assert_eq!(f.meta.more().paginate_path.as_deref(), Some("p"));
+        assert_eq!(f.meta.more().sort_by.as_deref(), Some("date"));
+        assert_eq!(f.meta.more().redirect_to.as_deref(), Some("/x/"));
+        assert!(f.meta.has_weight());
+        assert_eq!(fails("+++\npaginate_by = -1\n+++\n").0, 2);
+        assert_eq!(fails("+++\nweight = \"heavy\"\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn lenient_mode_drops_what_hugo_accepts_and_the_protocol_forbids() {
+        let f = lenient(
+            "---\ntitle: x\nsitemap:\n  changefreq: every-now-and-then\n  priority: -1\n---\n",
+        );
+        assert_eq!((f.meta.priority, f.meta.changefreq), (None, None));
+        // -1 is Hugo's "not set": no warning, and no priority at all for the page.
+        assert!(f.meta.priority_off());
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+        assert!(
+            f.warnings[0].starts_with("content/p.md:4: ")
+                && f.warnings[0].contains("every-now-and-then"),
+            "{:?}",
+            f.warnings
+        );
+        let f = lenient("+++\n[sitemap]\npriority = 1.5\nchangefreq = \"weekly\"\n+++\n");
+        assert_eq!((f.meta.priority, f.meta.priority_off()), (None, false));
+        assert_eq!(f.meta.changefreq, Some(ChangeFreq::Weekly));
+        assert!(
+            f.warnings[0].contains("content/p.md:3:"),
+            "{:?}",
+            f.warnings
+        );
+        // Valid values are kept and give no warning; a non-number is still an error.
+        let f = lenient("---\nsitemap:\n  priority: 0.4\n---\n");
+        assert_eq!(
+            f.meta.priority.map(|p| p.to_string()).as_deref(),
+            Some("0.4")
+        );
+        assert!(f.warnings.is_empty());
+        assert!(parse(
+            "---\nsitemap:\n  priority: high\n---\n",
+            Path::new("p.md"),
+            &opts(true),
+        )
+        .is_err());
+        // Strict mode (Zola, plain) rejects both.
+        fails("---\nsitemap:\n  priority: -1\n---\n");
+        fails("---\nsitemap:\n  changefreq: every-now-and-then\n---\n");
+    }
+
+    #[test]
+    fn hugo_headless_and_build_options() {
+        assert!(fm("---\nheadless: true\n---\n").meta.more().headless);
+        let f = fm(
+            "+++\n[_build]\nrender = \"never\"\nlist = \"local\"\npublishResources = false\n+++\n",
+        );
+        assert_eq!(
+            f.meta.more().build,
+            BuildOptions {
+                render: Some(BuildRender::Never),
+                list: Some(BuildList::Local)
+            }
+        );
+        let f = fm("---\nbuild:\n  render: link\n  list: never\n---\n");
+        assert_eq!(
+            f.meta.more().build,
+            BuildOptions {
+                render: Some(BuildRender::Link),
+                list: Some(BuildList::Never)
+            }
+        );
+        let f = fm("+++\n[_build]\nrender = false\nlist = true\n+++\n");
+        assert_eq!(
+            f.meta.more().build,
+            BuildOptions {
+                render: Some(BuildRender::Never),
+                list: Some(BuildList::Always)
+            }
+        );
+        // Hugo's decoder treats unknown values as the default.
+        let f = fm("+++\n[_build]\nrender = \"sometimes\"\n+++\n");
+        assert_eq!(f.meta.more().build.render, Some(BuildRender::Always));
+        assert_eq!(f.meta.more().build.list, None);
+        assert_eq!(fails("+++\n_build = \"never\"\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn page_meta_boxes_only_the_rarer_fields() {
+        let text = "+++\ntitle = \"T\"\ndate = 2024-01-02\nweight = 3\n[taxonomies]\ntags = [\"a\"]\n+++\n";
+        let plain = fm(text);
+        let packed = Terms::pack(&plain.taxonomies, &plain.taxonomy_table);
+        let terms = Terms::from_packed(&packed);
+        assert!(terms.get("tags", true).is_some() && terms.get("tags", false).is_none());
+        let drop_title = |text: &str| parse(text, Path::new("p.md"), &Options::default());
+        let m = drop_title(text).unwrap().0.meta;
+        assert!(m.more.is_none(), "{m:?}");
+        assert!(m.has_title() && m.has_weight());
+        assert_eq!(m.date, W3cDate::parse("2024-01-02", &SiteTz::Utc));
+        assert_eq!(m.more().title, None);
+        assert_eq!(plain.meta.more().title.as_deref(), Some("T"));
+
+        let section = "+++\ntitle = \"T\"\npaginate_by = 5\nsort_by = \"date\"\n+++\n";
+        let m = fm(section).meta;
+        assert_eq!(m.more().paginate_by, Some(5));
+        assert_eq!(m.more().sort_by.as_deref(), Some("date"));
+        assert_eq!(m.more().title.as_deref(), Some("T"));
+        let m = drop_title(section).unwrap().0.meta;
+        assert_eq!(
+            (m.more().title.as_deref(), m.more().paginate_by),
+            (None, Some(5))
+        );
+    }
+
+    #[test]
+    fn cascade_as_table_or_list() {
+        let f = fm("+++\n[cascade]\ndraft = true\n[cascade._target]\npath = \"/blog/**\"\nkind = \"page\"\nlang = \"en\"\n+++\n");
+        assert_eq!(f.meta.more().cascade.len(), 1);
+        let c = &f.meta.more().cascade[0];
+        assert_eq!(c.draft, Some(true));
+        assert_eq!(c.target_path.as_deref(), Some("/blog/**"));
+        assert_eq!(c.target_kind.as_deref(), Some("page"));
+        assert_eq!(c.target_lang.as_deref(), Some("en"));
+        let f = fm("---\ncascade:\n  - _build:\n      render: never\n      list: never\n    _target:\n      kind: section\n  - headless: true\n    sitemap:\n      disable: true\n      priority: 0.1\n    changefreq: monthly\n    expiryDate: 2000-01-01\n    lastmod: 2022-02-02\n    publishDate: 2099-01-01\n    date: 2021-01-01\n---\n");
+        assert_eq!(f.meta.more().cascade.len(), 2);
+        assert_eq!(
+            f.meta.more().cascade[0].build.render,
+            Some(BuildRender::Never)
+        );
+        assert_eq!(f.meta.more().cascade[0].build.list, Some(BuildList::Never));
+        assert_eq!(
+            f.meta.more().cascade[0].target_kind.as_deref(),
+            Some("section")
+        );
+        let c = &f.meta.more().cascade[1];
+        assert_eq!(c.headless, Some(true));
+        assert_eq!(c.sitemap_exclude, Some(true));
+        assert_eq!(c.priority.map(|p| p.to_string()).as_deref(), Some("0.1"));
+        assert_eq!(c.changefreq, Some(ChangeFreq::Monthly));
+        assert_eq!(
+            (date(c.expiry_date), date(c.updated)),
+            ("2000-01-01".into(), "2022-02-02".into())
+        );
+        assert_eq!(
+            (date(c.publish_date), date(c.date)),
+            ("2099-01-01".into(), "2021-01-01".into())
+        );
+        // The page's own fields are untouched by its cascade.
+        assert!(!f.meta.more().headless);
+        let (line, msg) = fails("---\ntitle: x\ncascade:\n  lastmod: never\n---\n");
+        assert_eq!(line, 4);
+        assert!(msg.contains("cascade.lastmod"), "{msg}");
+        assert_eq!(fails("+++\ncascade = 3\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn routing_keys_and_aliases() {
+        let f = fm("+++\nslug = \"s\"\npath = \"/p/\"\nurl = \"/u/\"\nlang = \"fr\"\naliases = [\"/a/\", \"/b/\"]\n+++\n");
+        assert_eq!(
+            (f.meta.slug(), f.meta.path(), f.meta.more().url.as_deref()),
+            (Some("s"), Some("/p/"), Some("/u/"))
+        );
+        assert_eq!(f.meta.more().lang.as_deref(), Some("fr"));
+        // Aliases are checked, not kept: redirects are never listed.
+        assert_eq!(fm("---\naliases: /one/\n---\n"), Parsed::default());
+        assert_eq!(fm("---\nslug: 2023\n---\n").meta.slug(), Some("2023"));
+        assert_eq!(fails("+++\n[slug]\na = 1\n+++\n").0, 2);
+        assert_eq!(fails("+++\naliases = [{ a = 1 }]\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn taxonomies_from_zola_table_and_top_level_lists() {
+        let f = fm("+++\ntags = [\"top\"]\n[taxonomies]\nTags = [\"Rust\", \"web\"]\ncategories = [\"dev\"]\n+++\n");
+        assert_eq!(
+            f.taxonomy_table,
+            vec![
+                (
+                    "tags".to_string(),
+                    vec!["Rust".to_string(), "web".to_string()]
+                ),
+                ("categories".to_string(), vec!["dev".to_string()]),
+            ]
+        );
+        assert_eq!(
+            f.taxonomies,
+            vec![("tags".to_string(), vec!["top".to_string()])]
+        );
+        let f = fm("---\ntags: [b, a]\nSeries: [\"S1\"]\naliases: [\"/x/\"]\noutputs: [html]\nempty: []\nnumbers: [2023]\nmixed: [a, {b: 1}]\n---\n");
+        let names: Vec<&str> = f.taxonomies.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["numbers", "series", "tags"]);
+        assert!(f.taxonomy_table.is_empty());
+        assert_eq!(f.taxonomies[2].1, ["b", "a"]);
+        assert_eq!(f.taxonomies[0].1, ["2023"]);
+        assert_eq!(fails("+++\n[taxonomies]\ntags = \"one\"\n+++\n").0, 3);
+    }
+}

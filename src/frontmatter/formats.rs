@@ -1,0 +1,383 @@
+//! The front matter formats (TOML, YAML, JSON, Org-mode), each read into one neutral tree
+//! that the fields are then taken from, whatever the format.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+use super::{line_of, Layout};
+
+/// The front matter formats a block may be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    Toml,
+    Yaml,
+    Json,
+    /// Hugo's Org-mode `#+KEY: value` lines.
+    Org,
+}
+
+impl Format {
+    /// The format's name, for error messages.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Format::Toml => "TOML",
+            Format::Yaml => "YAML",
+            Format::Json => "JSON",
+            Format::Org => "Org-mode",
+        }
+    }
+}
+
+/// Parses `block`, the front matter `layout` found, into the neutral tree: a table (or
+/// nothing, for an empty block). Syntax errors name the line in the file.
+pub(super) fn tree<'t>(
+    format: Format,
+    block: &'t str,
+    layout: &Layout,
+    path: &Path,
+) -> Result<N<'t>> {
+    let root = match format {
+        Format::Toml => {
+            let table = toml::de::DeTable::parse(block).map_err(|e| {
+                let line = e.span().map_or(layout.open_line, |s| {
+                    layout.block_line + line_of(block.as_bytes(), s.start.min(block.len())) - 1
+                });
+                Error::input(
+                    path,
+                    Some(line),
+                    format!("invalid TOML front matter: {}", e.message().trim()),
+                )
+            })?;
+            let at = Some(table.span().start);
+            let entries = table.into_inner().into_iter();
+            N {
+                v: V::Map(
+                    entries
+                        .map(|(k, v)| (k.into_inner(), from_toml(v)))
+                        .collect(),
+                ),
+                at,
+            }
+        }
+        Format::Yaml => {
+            // yaml-rust2 directly (gray_matter's engine, without its deep copies and hash map).
+            let docs = yaml_rust2::YamlLoader::load_from_str(block).map_err(|e| {
+                let msg = e.to_string();
+                let (msg, line) = split_yaml_error(&msg);
+                let line = line.map_or(layout.open_line, |l| layout.block_line + l - 1);
+                Error::input(
+                    path,
+                    Some(line),
+                    format!("invalid YAML front matter: {msg}"),
+                )
+            })?;
+            docs.into_iter()
+                .next()
+                .map_or_else(|| N::new(V::Null), from_yaml)
+        }
+        Format::Json => {
+            let value: serde_json::Value = serde_json::from_str(block).map_err(|e| {
+                let msg = e.to_string();
+                let msg = msg.rfind(" at line ").map_or(msg.as_str(), |p| &msg[..p]);
+                Error::input(
+                    path,
+                    Some(layout.block_line + e.line().max(1) - 1),
+                    format!("invalid JSON front matter: {msg} (column {})", e.column()),
+                )
+            })?;
+            from_json(value)
+        }
+        Format::Org => from_org(block),
+    };
+    if !matches!(root.v, V::Map(_) | V::Null) {
+        return Err(Error::input(
+            path,
+            Some(layout.open_line),
+            format!(
+                "the {} front matter is not a table of `key: value` pairs",
+                format.name()
+            ),
+        ));
+    }
+    Ok(root)
+}
+
+/// A parsed front matter value, the same shape whatever the format.
+#[derive(Debug)]
+pub(super) enum V<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Cow<'a, str>),
+    /// A TOML date-time literal, kept apart from strings so no guessing is needed.
+    Date(toml::value::Datetime),
+    List(Vec<N<'a>>),
+    Map(Vec<(Cow<'a, str>, N<'a>)>),
+}
+
+/// A value and, when the parser reports it, its byte offset in the block.
+#[derive(Debug)]
+pub(super) struct N<'a> {
+    /// The value.
+    pub(super) v: V<'a>,
+    /// Its byte offset in the block, when known.
+    pub(super) at: Option<usize>,
+}
+
+impl<'a> N<'a> {
+    fn new(v: V<'a>) -> N<'a> {
+        N { v, at: None }
+    }
+
+    /// True for an empty or blank string, which Hugo treats as "not set".
+    pub(super) fn is_blank(&self) -> bool {
+        matches!(&self.v, V::Str(s) if s.trim().is_empty())
+    }
+
+    pub(super) fn entries(&self) -> &[(Cow<'a, str>, N<'a>)] {
+        match &self.v {
+            V::Map(m) => m,
+            _ => &[],
+        }
+    }
+
+    /// The value of `key` in a map, compared case-insensitively.
+    pub(super) fn get(&self, key: &str) -> Option<&N<'a>> {
+        self.entries()
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, n)| n)
+    }
+
+    /// A boolean, also written as YAML 1.1 words or a quoted `"true"` (as Hugo casts them).
+    pub(super) fn as_bool(&self) -> Option<bool> {
+        match &self.v {
+            V::Bool(b) => Some(*b),
+            V::Int(0) => Some(false),
+            V::Int(1) => Some(true),
+            V::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "on" | "y" => Some(true),
+                "false" | "no" | "off" | "n" => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A scalar as text (numbers and booleans as written by a formatter).
+    pub(super) fn as_text(&self) -> Option<String> {
+        match &self.v {
+            V::Str(s) => Some(s.to_string()),
+            V::Int(i) => Some(i.to_string()),
+            V::Float(f) => Some(f.to_string()),
+            V::Bool(b) => Some(b.to_string()),
+            V::Date(d) => Some(d.to_string()),
+            _ => None,
+        }
+    }
+
+    /// A list of scalars as text; `None` when this is no list or holds a non-scalar.
+    pub(super) fn as_text_list(&self) -> Option<Vec<String>> {
+        match &self.v {
+            V::List(items) => items.iter().map(N::as_text).collect(),
+            _ => None,
+        }
+    }
+}
+
+fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
+    use toml::de::DeValue;
+    let at = Some(v.span().start);
+    let v = match v.into_inner() {
+        DeValue::String(s) => V::Str(s),
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(n) => V::Int(n),
+            Err(_) => V::Float(i.as_str().parse().unwrap_or(f64::NAN)),
+        },
+        DeValue::Float(f) => V::Float(f.as_str().parse().unwrap_or(f64::NAN)),
+        DeValue::Boolean(b) => V::Bool(b),
+        DeValue::Datetime(d) => V::Date(d),
+        DeValue::Array(a) => V::List(a.into_iter().map(from_toml).collect()),
+        DeValue::Table(t) => V::Map(
+            t.into_iter()
+                .map(|(k, v)| (k.into_inner(), from_toml(v)))
+                .collect(),
+        ),
+    };
+    N { v, at }
+}
+
+/// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they
+/// were: keys as strings (other keys dropped), the last of keys that read alike wins, maps
+/// sorted by key, aliases and bad values null.
+fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
+    use yaml_rust2::Yaml;
+    N::new(match y {
+        Yaml::Real(s) => V::Float(s.parse().unwrap_or(0.0)),
+        Yaml::Integer(i) => V::Int(i),
+        Yaml::String(s) => V::Str(Cow::Owned(s)),
+        Yaml::Boolean(b) => V::Bool(b),
+        Yaml::Array(a) => V::List(a.into_iter().map(from_yaml).collect()),
+        Yaml::Hash(h) => {
+            let mut m: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(h.len());
+            for (k, v) in h {
+                let key = match k {
+                    Yaml::String(s) | Yaml::Real(s) => s,
+                    Yaml::Boolean(b) => b.to_string(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Null => "null".to_string(),
+                    _ => continue,
+                };
+                m.push((Cow::Owned(key), from_yaml(v)));
+            }
+            // Stable: among keys that read alike the last stays last, and is the one kept.
+            m.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut out: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(m.len());
+            for kv in m {
+                match out.last_mut() {
+                    Some(last) if last.0 == kv.0 => *last = kv,
+                    _ => out.push(kv),
+                }
+            }
+            V::Map(out)
+        }
+        _ => V::Null,
+    })
+}
+
+fn from_json(j: serde_json::Value) -> N<'static> {
+    use serde_json::Value;
+    N::new(match j {
+        Value::Null => V::Null,
+        Value::Bool(b) => V::Bool(b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => V::Int(i),
+            None => V::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => V::Str(Cow::Owned(s)),
+        Value::Array(a) => V::List(a.into_iter().map(from_json).collect()),
+        Value::Object(o) => V::Map(
+            o.into_iter()
+                .map(|(k, v)| (Cow::Owned(k), from_json(v)))
+                .collect(),
+        ),
+    })
+}
+
+/// Reads `#+KEY: value` lines into a map of strings, as Hugo's Org decoder does: keys
+/// lower-cased, `#+KEY[]:` values split on blanks into a list.
+fn from_org(block: &str) -> N<'static> {
+    let mut entries: Vec<(Cow<'static, str>, N<'static>)> = Vec::new();
+    for (n, line) in block.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("#+") else {
+            continue;
+        };
+        let Some((key, value)) = rest.split_once(':') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let at = Some(block.lines().take(n).map(|l| l.len() + 1).sum());
+        let v = match key.strip_suffix("[]") {
+            Some(k) => {
+                let items = value
+                    .split_whitespace()
+                    .map(|w| N::new(V::Str(Cow::Owned(w.to_string()))))
+                    .collect();
+                entries.push((
+                    Cow::Owned(k.to_string()),
+                    N {
+                        v: V::List(items),
+                        at,
+                    },
+                ));
+                continue;
+            }
+            None => V::Str(Cow::Owned(value.to_string())),
+        };
+        // A later line with the same key wins, as in Go's map.
+        entries.retain(|(k, _)| *k != key);
+        entries.push((Cow::Owned(key), N { v, at }));
+    }
+    N {
+        v: V::Map(entries),
+        at: Some(0),
+    }
+}
+
+/// Splits yaml-rust2's "… at byte B line L column C" into the message and the block line.
+fn split_yaml_error(msg: &str) -> (String, Option<usize>) {
+    let Some(pos) = msg.rfind(" at byte ") else {
+        return (msg.to_string(), None);
+    };
+    let words: Vec<&str> = msg[pos..].split_whitespace().collect();
+    let after = |w: &str| {
+        words
+            .iter()
+            .position(|x| *x == w)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|x| x.parse::<usize>().ok())
+    };
+    let text = match after("column") {
+        Some(c) => format!("{} (column {c})", &msg[..pos]),
+        None => msg[..pos].to_string(),
+    };
+    (text, after("line").filter(|l| *l > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontmatter::testing::*;
+    use crate::frontmatter::Parsed;
+
+    #[test]
+    fn syntax_errors_give_the_line_in_the_file() {
+        let (line, msg) = fails("+++\ntitle = \"ok\"\ndate = \n+++\n");
+        assert_eq!(line, 3, "{msg}");
+        assert!(msg.starts_with("invalid TOML front matter"), "{msg}");
+        let (line, msg) = fails("+++\na = 1\nb = 2\nc = \"unterminated\n+++\n");
+        assert_eq!(line, 4, "{msg}");
+        let (line, msg) = fails("\u{feff}---\ntitle: ok\nslug: [unclosed\nx: 1\n---\n");
+        assert!(msg.starts_with("invalid YAML front matter"), "{msg}");
+        assert!((3..=5).contains(&line), "line {line}: {msg}");
+        let (line, msg) = fails("---\ntitle: ok\n  bad: indent\n---\n");
+        assert_eq!(line, 3, "{msg}");
+        let (line, msg) = fails("{\n  \"title\": \"x\",\n  \"slug\": nope\n}\n");
+        assert_eq!(line, 3, "{msg}");
+        assert!(msg.starts_with("invalid JSON front matter"), "{msg}");
+        let (line, msg) = fails("---\n- a\n- b\n---\n");
+        assert_eq!(line, 1);
+        assert!(msg.contains("not a table"), "{msg}");
+    }
+
+    #[test]
+    fn toml_duplicate_keys_are_errors() {
+        let (line, msg) = fails("+++\ntitle = \"a\"\ntitle = \"b\"\n+++\n");
+        assert_eq!(line, 3, "{msg}");
+    }
+
+    #[test]
+    fn org_mode_front_matter() {
+        let text = "#+TITLE: Org mode\n#+SLUG: org-slug\n#+DATE: 2023-04-08\n#+tags[]: a b\n#+DRAFT: true\nBody in org.\n";
+        let (f, body) = parse_ok(text);
+        assert_eq!(f.meta.more().title.as_deref(), Some("Org mode"));
+        assert_eq!(f.meta.slug(), Some("org-slug"));
+        assert_eq!(date(f.meta.date), "2023-04-08");
+        assert_eq!(f.meta.draft(), Some(true));
+        assert_eq!(
+            f.taxonomies,
+            vec![("tags".to_string(), vec!["a".to_string(), "b".to_string()])]
+        );
+        assert_eq!(&text[body..], "Body in org.\n");
+        assert_eq!(body_line(text.as_bytes()), 6);
+        // A Markdown heading is not Org front matter.
+        let (f, body) = parse_ok("# Title\nText\n");
+        assert_eq!((f, body), (Parsed::default(), 0));
+        // A bad value names its line.
+        let (line, _) = fails("#+TITLE: x\n#+DATE: not a date\n");
+        assert_eq!(line, 2);
+    }
+}
