@@ -15,15 +15,15 @@ pub mod git;
 pub mod images;
 pub mod init;
 pub mod lastmod;
-pub mod loc;
 pub mod route;
 pub mod scan;
 pub mod siteconfig;
 pub mod slugify;
-pub mod validate;
-pub mod write;
+pub mod sitemap;
 
 pub use error::{Error, Result};
+// The old paths, until every caller says `sitemap::…` (src/report.rs still uses them).
+pub use sitemap::{loc, validate, write};
 
 use chrono::{DateTime, Utc};
 use config::{LastmodSource, Settings, Style};
