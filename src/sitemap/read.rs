@@ -120,7 +120,7 @@ impl<R: Read> Counter<R> {
     }
 
     /// Bytes consumed so far.
-    pub(crate) fn bytes(&self) -> u64 {
+    pub(crate) fn consumed(&self) -> u64 {
         self.bytes
     }
 
@@ -219,8 +219,8 @@ impl<R: Read> Tokens<R> {
     }
 
     /// Bytes consumed so far.
-    pub(crate) fn bytes(&self) -> u64 {
-        self.xml.get_ref().bytes()
+    pub(crate) fn consumed(&self) -> u64 {
+        self.xml.get_ref().consumed()
     }
 
     /// quick-xml's settings, to change between events.
