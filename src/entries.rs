@@ -184,10 +184,10 @@ impl<'a> From<&'a Entries> for View<'a> {
 use crate::config::{ExtraUrl, Settings};
 use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
-use crate::sitemap::loc;
-use crate::sitemap::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
 use crate::route::{Excluded, Reason, Route, RoutePaths};
 use crate::scan::Files;
+use crate::sitemap::loc;
+use crate::sitemap::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;

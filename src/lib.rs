@@ -18,8 +18,8 @@ pub mod lastmod;
 pub mod route;
 pub mod scan;
 pub mod siteconfig;
-pub mod slugify;
 pub mod sitemap;
+pub mod slugify;
 
 pub use error::{Error, Result};
 // The old paths, until every caller says `sitemap::…` (src/report.rs still uses them).

@@ -3,8 +3,7 @@
 
 use sitemapgen::sitemap::protocol::MAX_URLS as MAX_ENTRIES;
 use sitemapgen::sitemap::validate::{
-    exit_code, print_report, run, validate_file, FileReport, FindingKind, Severity,
-    ValidateOptions,
+    exit_code, print_report, run, validate_file, FileReport, FindingKind, Severity, ValidateOptions,
 };
 use std::collections::BTreeSet;
 use std::fs;

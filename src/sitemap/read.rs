@@ -53,10 +53,13 @@ pub fn open(path: &Path, gzip: Gzip) -> io::Result<Source> {
         Gzip::ByMagic | Gzip::ByNameOrMagic => {
             let mut magic = [0u8; 2];
             let got = read_up_to(&mut file, &mut magic)?;
-            let by_name = gzip == Gzip::ByNameOrMagic
-                && ext.is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+            let by_name =
+                gzip == Gzip::ByNameOrMagic && ext.is_some_and(|e| e.eq_ignore_ascii_case("gz"));
             let head = io::Cursor::new(magic[..got].to_vec());
-            (by_name || magic[..got] == GZIP_MAGIC, Box::new(head.chain(file)))
+            (
+                by_name || magic[..got] == GZIP_MAGIC,
+                Box::new(head.chain(file)),
+            )
         }
     };
     let input: Box<dyn Read + Send> = if gz {
@@ -362,7 +365,9 @@ impl<R: Read> Sitemap<R> {
         let mut buf = Vec::new();
         let root = loop {
             buf.clear();
-            let (ev, _) = tokens.next(&mut buf).map_err(|e| xml_error(&mut tokens, e))?;
+            let (ev, _) = tokens
+                .next(&mut buf)
+                .map_err(|e| xml_error(&mut tokens, e))?;
             let (e, empty) = match ev {
                 Event::Start(e) => (e, false),
                 Event::Empty(e) => (e, true),

@@ -29,7 +29,6 @@ pub(super) fn check(entries: View<'_>, opts: &WriteOptions) -> Result<()> {
     Ok(())
 }
 
-
 /// The file's bytes: every loc, as is (a text sitemap escapes nothing), one per line.
 pub(super) fn render(entries: View<'_>, buf: &mut Vec<u8>) {
     for (loc, _) in entries.iter() {

@@ -310,7 +310,6 @@ impl<'a> Plan<'a> {
     }
 }
 
-
 /// Checks a configured file name: unreserved URL characters only (and `{n}` once in a pattern).
 fn check_name(key: &str, name: &str, pattern: bool) -> Result<()> {
     let plain = if pattern {

@@ -24,13 +24,13 @@ mod urls;
 mod values;
 
 use super::read::{self, Counter, Gzip};
-use checker::{check_stream, Context};
 use crate::error::{Error, Result};
+use ::url::Url;
+use checker::{check_stream, Context};
 use chrono::Utc;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use ::url::Url;
 use urls::Site;
 
 pub use super::read::SitemapKind;
@@ -260,7 +260,6 @@ impl FileReport {
         });
     }
 }
-
 
 /// Checks one sitemap or index file (gzip when it starts with the gzip magic or ends in `.gz`).
 ///
