@@ -1,8 +1,8 @@
 //! Everything about the sitemap files themselves: the protocol's limits and namespaces,
 //! `<loc>` values, writing the files, reading them back, and validating any sitemap.
 
-pub mod files;
-pub mod format;
+mod files;
+mod format;
 pub mod loc;
 pub mod protocol;
 pub mod read;

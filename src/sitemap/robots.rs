@@ -72,14 +72,8 @@ impl Plan<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::write::tests::opts;
     use super::*;
-
-    fn opts() -> WriteOptions {
-        WriteOptions {
-            base_url: "https://example.com/".into(),
-            ..WriteOptions::default()
-        }
-    }
 
     fn robots(existing: Option<&str>, o: &WriteOptions) -> String {
         String::from_utf8(robots_txt(existing.map(str::as_bytes), o).unwrap()).unwrap()

@@ -570,13 +570,14 @@ fn push_url<'a>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::date::SiteTz;
     use crate::entries::{Alternate, Entries, Extras};
     use crate::fields::{ChangeFreq, Priority};
 
-    fn opts() -> WriteOptions {
+    /// Default options on `https://example.com/`.
+    pub(in crate::sitemap) fn opts() -> WriteOptions {
         WriteOptions {
             base_url: "https://example.com/".into(),
             ..WriteOptions::default()
