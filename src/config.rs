@@ -270,7 +270,7 @@ pub struct Settings {
 }
 
 /// The protocol's cap on URLs per file.
-pub const MAX_URLS: usize = 50_000;
+pub use crate::sitemap::protocol::MAX_URLS;
 
 /// The default `<lastmod>` order.
 pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [

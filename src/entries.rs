@@ -184,9 +184,10 @@ impl<'a> From<&'a Entries> for View<'a> {
 use crate::config::{ExtraUrl, Settings};
 use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
-use crate::loc::{self, MAX_LOC_LEN};
 use crate::route::{Excluded, Reason, Route, RoutePaths};
 use crate::scan::Files;
+use crate::sitemap::loc;
+use crate::sitemap::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
@@ -648,7 +649,7 @@ fn extra_entry(
         }
         u.to_string()
     } else {
-        crate::loc::check_path(raw).map_err(bad)?;
+        loc::check_path(raw).map_err(bad)?;
         loc::absolute(&settings.base_url, &crate::route::normalize(raw))
     };
     if loc.len() > MAX_LOC_LEN {

@@ -3,7 +3,7 @@
 //! Load [`Settings`] with [`config::load`], then [`generate`] (every stage but the writing:
 //! plain data out) or [`build`] (and write). The stages, in the order the data flows, are
 //! driven by [`pipeline`]: [`config`] -> `scan` -> `frontmatter` -> `route` -> `lastmod` ->
-//! `entries` -> `write`.
+//! `entries` -> `sitemap` (write).
 
 pub mod config;
 pub mod error;
@@ -23,8 +23,6 @@ pub mod init;
 #[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
-pub mod loc;
-#[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod route;
@@ -33,11 +31,9 @@ pub mod scan;
 #[doc(hidden)]
 pub mod siteconfig;
 #[doc(hidden)]
+pub mod sitemap;
+#[doc(hidden)]
 pub mod slugify;
-#[doc(hidden)]
-pub mod validate;
-#[doc(hidden)]
-pub mod write;
 
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
@@ -48,3 +44,5 @@ pub use lastmod::git;
 pub use pipeline::{
     build, generate, outputs, write_options, Listed, Outcome, Output, Progress, RunOptions, Skipped,
 };
+#[doc(hidden)]
+pub use sitemap::{loc, validate, write};

@@ -3,7 +3,7 @@
 
 use sitemapgen::date::{SiteTz, W3cDate};
 use sitemapgen::entries::{Alternate, Entries, Extras};
-use sitemapgen::write::{self, render, WriteOptions};
+use sitemapgen::sitemap::write::{self, render, WriteOptions};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -755,7 +755,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
 fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
-        if let Err(msg) = crate::loc::check_path(routing.paths.get(r)) {
+        if let Err(msg) = crate::sitemap::loc::check_path(routing.paths.get(r)) {
             let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
             errors.push((i, Error::input(file, None, msg)));
         }
@@ -791,7 +791,7 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
     let mut order: Vec<(u32, u32)> = Vec::with_capacity(routes.len());
     let mut last_lang: Option<(&str, u32)> = None;
     for (i, r) in routes.iter().enumerate() {
-        if !r.listed || crate::loc::check_path(routing.paths.get(r)).is_err() {
+        if !r.listed || crate::sitemap::loc::check_path(routing.paths.get(r)).is_err() {
             continue;
         }
         let base = match last_lang {

@@ -1,5 +1,6 @@
 //! The output stage: serialises entries into `sitemap.xml` (or an index and its parts),
-//! optionally gzipped, plus `sitemap.txt` and the `Sitemap:` line of `robots.txt`.
+//! optionally gzipped, plus `sitemap.txt` ([`super::text`]) and the `Sitemap:` line of
+//! `robots.txt` ([`super::robots`]); [`super::files`] gets the bytes onto disk.
 //!
 //! One serialisation path feeds both [`render`] (in memory, for `check` and tests) and
 //! [`write`] (to disk), so what `render` returns is byte for byte what `write` stores.
@@ -18,33 +19,25 @@
 //! - Files are not fsynced: a crash of this process never leaves a half-written file (temp +
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
 
-use crate::date::{W3cDate, W3cKind};
+use super::files::{DiskSink, MemSink, OldOutput, Sink};
+use super::format::{push_date, push_escaped, push_priority};
+use super::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS};
+use super::text;
+use crate::date::W3cDate;
 use crate::entries::{Entry, Loc, View};
 use crate::error::{Error, Result};
-use chrono::{Datelike, Timelike};
-use flate2::{Compression, GzBuilder};
-use quick_xml::events::Event;
-use std::collections::{HashSet, VecDeque};
-use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::thread::JoinHandle;
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
 
-/// Protocol maximum of `<url>` (or `<sitemap>`) entries in one file.
-pub const MAX_URLS: usize = 50_000;
-/// Protocol maximum size of one file, uncompressed.
-pub const MAX_BYTES: usize = 52_428_800;
-/// The name of the plain-text sitemap.
-pub const TXT_NAME: &str = "sitemap.txt";
-/// The name of the robots file.
-pub const ROBOTS_NAME: &str = "robots.txt";
+// The old paths of these names (src/report.rs uses them).
+pub use super::robots::{robots_txt, ROBOTS_NAME};
+pub use super::text::TXT_NAME;
 
-const NS_SITEMAP: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const XML_DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const URLSET_END: &[u8] = b"</urlset>\n";
 const INDEX_END: &[u8] = b"</sitemapindex>\n";
-const XMLNS_XHTML: &[u8] = b" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\"";
-const XMLNS_IMAGE: &[u8] = b" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\"";
 /// Namespace flags: which extension namespaces a `<urlset>` must declare.
 const USES_XHTML: usize = 1;
 const USES_IMAGE: usize = 2;
@@ -119,7 +112,7 @@ pub struct WriteReport {
 pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Vec<OutputFile>> {
     let entries = entries.into();
     let plan = Plan::new(opts)?;
-    plan.check_txt(entries)?;
+    text::check(entries, opts)?;
     let mut sink = MemSink(Vec::new());
     emit(entries, &plan, &mut sink)?;
     Ok(sink.0)
@@ -141,7 +134,7 @@ pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<V
 pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<WriteReport> {
     let entries = entries.into();
     let plan = Plan::new(opts)?;
-    plan.check_txt(entries)?;
+    text::check(entries, opts)?;
     let dir = opts.output_dir.as_path();
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     // Read before writing: the new index overwrites the old one.
@@ -183,18 +176,10 @@ pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Wr
     })
 }
 
-/// The robots.txt `write` would store, given the current one (`None` when there is none).
-///
-/// Adds `Sitemap: <base_url><file_name>[.gz]`, or replaces the first line that names a sitemap
-/// called `file_name` or `file_name.gz` in `base_url`'s folder (on any host, so a domain change
-/// updates it) and drops further such lines; every other line is kept byte for byte.
-pub fn robots_txt(existing: Option<&[u8]>, opts: &WriteOptions) -> Result<Vec<u8>> {
-    Ok(Plan::new(opts)?.robots(existing))
-}
-
 /// The options, checked, with the names and limits derived from them.
-struct Plan<'a> {
-    opts: &'a WriteOptions,
+pub(super) struct Plan<'a> {
+    /// The options as given.
+    pub(super) opts: &'a WriteOptions,
     /// Path component of `base_url` (`/` or `/blog/`), to recognise our URLs on any host.
     base_path: String,
     part_prefix: &'a str,
@@ -210,7 +195,8 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(opts: &'a WriteOptions) -> Result<Plan<'a>> {
+    /// Checks `opts` and derives the names and heads from them.
+    pub(super) fn new(opts: &'a WriteOptions) -> Result<Plan<'a>> {
         let base = url::Url::parse(&opts.base_url).map_err(|e| {
             Error::config(
                 "base_url",
@@ -274,25 +260,25 @@ impl<'a> Plan<'a> {
         for (ns, head) in plan.urlset_heads.iter_mut().enumerate() {
             prolog(head, opts.stylesheet.as_deref());
             head.extend_from_slice(b"<urlset xmlns=\"");
-            head.extend_from_slice(NS_SITEMAP.as_bytes());
+            head.extend_from_slice(SITEMAP_NS.as_bytes());
             head.push(b'"');
             if ns & USES_XHTML != 0 {
-                head.extend_from_slice(XMLNS_XHTML);
+                push_xmlns(head, "xhtml", XHTML_NS);
             }
             if ns & USES_IMAGE != 0 {
-                head.extend_from_slice(XMLNS_IMAGE);
+                push_xmlns(head, "image", IMAGE_NS);
             }
             head.extend_from_slice(b">\n");
         }
         prolog(&mut plan.index_head, opts.stylesheet.as_deref());
         plan.index_head.extend_from_slice(b"<sitemapindex xmlns=\"");
-        plan.index_head.extend_from_slice(NS_SITEMAP.as_bytes());
+        plan.index_head.extend_from_slice(SITEMAP_NS.as_bytes());
         plan.index_head.extend_from_slice(b"\">\n");
         Ok(plan)
     }
 
     /// The name of the single file or index, as written.
-    fn main_name(&self) -> String {
+    pub(super) fn main_name(&self) -> String {
         format!("{}{}", self.opts.file_name, self.ext)
     }
 
@@ -302,7 +288,7 @@ impl<'a> Plan<'a> {
     }
 
     /// True when `name` is a part name of our pattern, compressed or not.
-    fn is_part(&self, name: &str) -> bool {
+    pub(super) fn is_part(&self, name: &str) -> bool {
         let name = name.strip_suffix(".gz").unwrap_or(name);
         name.strip_prefix(self.part_prefix)
             .and_then(|rest| rest.strip_suffix(self.part_suffix))
@@ -312,7 +298,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The file name a sitemap URL points at when it lies in `base_url`'s folder (any host).
-    fn our_name<'u>(&self, url: &'u str) -> Option<&'u str> {
+    pub(super) fn our_name<'u>(&self, url: &'u str) -> Option<&'u str> {
         let parsed = url::Url::parse(url).ok()?;
         if parsed.query().is_some() || parsed.fragment().is_some() {
             return None;
@@ -321,79 +307,6 @@ impl<'a> Plan<'a> {
         // The name sits at the end of `url`; borrow it from there rather than from `parsed`.
         (!name.is_empty() && !name.contains('/') && url.ends_with(name))
             .then(|| &url[url.len() - name.len()..])
-    }
-
-    /// Errors out early when `sitemap.txt` is asked for but cannot hold the entries.
-    fn check_txt(&self, entries: View<'_>) -> Result<()> {
-        if !self.opts.sitemap_txt {
-            return Ok(());
-        }
-        let bytes: usize = entries.iter().map(|(loc, _)| loc.len() + 1).sum();
-        if entries.len() > MAX_URLS || bytes > MAX_BYTES {
-            return Err(Error::config(
-                "sitemap_txt",
-                None,
-                format!(
-                    "sitemap.txt cannot hold {} URLs ({bytes} bytes): one text sitemap holds at most \
-                     {MAX_URLS} URLs and {MAX_BYTES} bytes; turn sitemap_txt off",
-                    entries.len()
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// robots.txt with our `Sitemap:` line added or updated (see [`robots_txt`]).
-    fn robots(&self, existing: Option<&[u8]>) -> Vec<u8> {
-        let mut line = b"Sitemap: ".to_vec();
-        line.extend_from_slice(self.opts.base_url.as_bytes());
-        line.extend_from_slice(self.main_name().as_bytes());
-        let Some(existing) = existing.filter(|b| !b.is_empty()) else {
-            line.push(b'\n');
-            return line;
-        };
-        let eol: &[u8] = if existing.windows(2).any(|w| w == b"\r\n") {
-            b"\r\n"
-        } else {
-            b"\n"
-        };
-        let mut out = Vec::with_capacity(existing.len() + line.len() + 2);
-        let mut placed = false;
-        for raw in existing.split_inclusive(|&b| b == b'\n') {
-            let content = raw.strip_suffix(b"\n").unwrap_or(raw);
-            let content = content.strip_suffix(b"\r").unwrap_or(content);
-            if !self.is_our_robots_line(content) {
-                out.extend_from_slice(raw);
-            } else if !placed {
-                out.extend_from_slice(&line);
-                out.extend_from_slice(&raw[content.len()..]);
-                placed = true;
-            }
-        }
-        if !placed {
-            if !out.is_empty() && !out.ends_with(b"\n") {
-                out.extend_from_slice(eol);
-            }
-            out.extend_from_slice(&line);
-            out.extend_from_slice(eol);
-        }
-        out
-    }
-
-    fn is_our_robots_line(&self, line: &[u8]) -> bool {
-        let Ok(line) = std::str::from_utf8(line) else {
-            return false;
-        };
-        let line = line.trim_start_matches('\u{feff}').trim_start();
-        let Some(key) = line.get(..8) else {
-            return false;
-        };
-        if !key.eq_ignore_ascii_case("sitemap:") {
-            return false;
-        }
-        let value = line[8..].split('#').next().unwrap_or("").trim();
-        self.our_name(value)
-            .is_some_and(|name| name.strip_suffix(".gz").unwrap_or(name) == self.opts.file_name)
     }
 }
 
@@ -441,152 +354,13 @@ fn prolog(buf: &mut Vec<u8>, stylesheet: Option<&str>) {
     }
 }
 
-/// Receives finished files; the one place that differs between [`render`] and [`write`].
-trait Sink {
-    /// Stores file `name` made of `chunks` in order, gzip-compressed when `compress`.
-    fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()>;
-}
-
-/// Streams `chunks` into `w`, through a deterministic gzip encoder when `compress`.
-///
-/// Shared by both sinks, so memory and disk get the same bytes.
-fn encode<W: Write>(mut w: W, compress: bool, chunks: &[&[u8]]) -> io::Result<W> {
-    if !compress {
-        for chunk in chunks {
-            w.write_all(chunk)?;
-        }
-        return Ok(w);
-    }
-    // mtime 0, no file name and a fixed OS byte: the same input gives the same bytes anywhere.
-    let mut gz = GzBuilder::new()
-        .mtime(0)
-        .operating_system(255)
-        .write(w, Compression::default());
-    for chunk in chunks {
-        gz.write_all(chunk)?;
-    }
-    gz.finish()
-}
-
-/// Collects the files in memory.
-struct MemSink(Vec<OutputFile>);
-
-impl Sink for MemSink {
-    fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()> {
-        let len: usize = chunks.iter().map(|c| c.len()).sum();
-        let cap = if compress { len / 4 + 64 } else { len };
-        let bytes =
-            encode(Vec::with_capacity(cap), compress, chunks).map_err(|e| Error::io(name, e))?;
-        self.0.push(OutputFile {
-            name: name.to_string(),
-            bytes,
-        });
-        Ok(())
-    }
-}
-
-/// Writes each file to a temporary file in the output folder; [`DiskSink::commit`] renames
-/// them into place, and dropping the sink removes whatever was not committed.
-///
-/// Compression is the slow part of a gzipped run (several times the serialisation), so
-/// compressed files are handed to background threads, one per core, while the next part is
-/// serialised; the bytes are the same as compressing inline (same `encode`).
-struct DiskSink<'a> {
-    dir: &'a Path,
-    /// (temporary path, final path), in the order the files were finished.
-    pending: Vec<(PathBuf, PathBuf)>,
-    /// Background compressions still running, oldest first, with the file each one writes.
-    workers: VecDeque<(PathBuf, JoinHandle<io::Result<()>>)>,
-    /// Most background compressions at once (1: compress inline).
-    threads: usize,
-}
-
-impl<'a> DiskSink<'a> {
-    fn new(dir: &'a Path) -> DiskSink<'a> {
-        DiskSink {
-            dir,
-            pending: Vec::new(),
-            workers: VecDeque::new(),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-
-    /// Waits for the oldest background compression and reports its error, if any.
-    fn join_oldest(&mut self) -> Result<()> {
-        let Some((tmp, handle)) = self.workers.pop_front() else {
-            return Ok(());
-        };
-        match handle.join() {
-            Ok(result) => result.map_err(|e| Error::io(tmp, e)),
-            Err(_) => Err(Error::io(
-                tmp,
-                io::Error::other("the compression thread panicked"),
-            )),
-        }
-    }
-
-    /// Waits for every background compression, then renames every temporary file into
-    /// place in the order they were started.
-    fn commit(&mut self) -> Result<()> {
-        while !self.workers.is_empty() {
-            self.join_oldest()?;
-        }
-        let pending = std::mem::take(&mut self.pending);
-        let mut rest = pending.into_iter();
-        while let Some((tmp, dest)) = rest.next() {
-            if let Err(e) = fs::rename(&tmp, &dest) {
-                // Leave the not-yet-renamed temps to Drop.
-                self.pending = std::iter::once((tmp, dest.clone())).chain(rest).collect();
-                return Err(Error::io(dest, e));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Creates `path` and stores `chunks` in it (see [`encode`]).
-fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<()> {
-    let file = File::create(path)?;
-    let out = encode(BufWriter::with_capacity(1 << 17, file), compress, chunks)?;
-    out.into_inner().map_err(|e| e.into_error())?;
-    Ok(())
-}
-
-impl Sink for DiskSink<'_> {
-    fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()> {
-        let tmp = self.dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        // Registered before creation, so a failure half-way still gets cleaned up.
-        self.pending.push((tmp.clone(), self.dir.join(name)));
-        if compress && self.threads > 1 {
-            while self.workers.len() >= self.threads {
-                self.join_oldest()?;
-            }
-            let data = chunks.concat();
-            let path = tmp.clone();
-            let spawned = std::thread::Builder::new()
-                .name("sitemap-gzip".into())
-                .spawn(move || write_file(&path, true, &[&data]));
-            // No thread to be had: compress inline instead.
-            if let Ok(handle) = spawned {
-                self.workers.push_back((tmp, handle));
-                return Ok(());
-            }
-        }
-        write_file(&tmp, compress, chunks).map_err(|e| Error::io(&tmp, e))
-    }
-}
-
-impl Drop for DiskSink<'_> {
-    fn drop(&mut self) {
-        // A running worker could create its temp file after we removed it: wait first.
-        for (_, handle) in self.workers.drain(..) {
-            let _ = handle.join();
-        }
-        for (tmp, _) in &self.pending {
-            // Best effort: the file may never have been created.
-            let _ = fs::remove_file(tmp);
-        }
-    }
+/// Appends ` xmlns:prefix="uri"`.
+fn push_xmlns(buf: &mut Vec<u8>, prefix: &str, uri: &str) {
+    buf.extend_from_slice(b" xmlns:");
+    buf.extend_from_slice(prefix.as_bytes());
+    buf.extend_from_slice(b"=\"");
+    buf.extend_from_slice(uri.as_bytes());
+    buf.push(b'"');
 }
 
 /// Serialises everything and hands each finished file to `sink`; returns the names, in order.
@@ -694,11 +468,7 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec
 
     if plan.opts.sitemap_txt {
         body.clear();
-        for (loc, _) in entries.iter() {
-            body.extend_from_slice(loc.origin().as_bytes());
-            body.extend_from_slice(loc.rest().as_bytes());
-            body.push(b'\n');
-        }
+        text::render(entries, &mut body);
         sink.file(TXT_NAME, false, &[&body])?;
         names.push(TXT_NAME.to_string());
     }
@@ -799,274 +569,15 @@ fn push_url<'a>(
     ns
 }
 
-/// Appends `s` XML-escaped (`& < > ' "`); copies it as is when clean (nearly every URL).
-#[inline]
-fn push_escaped(buf: &mut Vec<u8>, s: &str) {
-    if needs_escape(s.as_bytes()) {
-        buf.extend_from_slice(quick_xml::escape::escape(s).as_bytes());
-    } else {
-        buf.extend_from_slice(s.as_bytes());
-    }
-}
-
-/// True when `bytes` holds one of `& < > ' "`. Scans 16 bytes at a time without an early
-/// exit inside a block, so the compiler can vectorise it: quick-xml's own scan goes byte by
-/// byte and was a tenth of the time of writing a million URLs.
-#[inline]
-fn needs_escape(bytes: &[u8]) -> bool {
-    // Plain equality tests (not a `matches!` jump table) become byte-wise SIMD compares.
-    #[inline(always)]
-    fn special(b: u8) -> bool {
-        (b == b'&') | (b == b'<') | (b == b'>') | (b == b'\'') | (b == b'"')
-    }
-    let mut blocks = bytes.chunks_exact(16);
-    for block in &mut blocks {
-        let hits = block.iter().fold(0u8, |acc, &b| acc | u8::from(special(b)));
-        if hits != 0 {
-            return true;
-        }
-    }
-    blocks.remainder().iter().any(|&b| special(b))
-}
-
-/// Appends a priority exactly as `Priority`'s Display does: shortest decimal, at least `x.0`.
-fn push_priority(buf: &mut Vec<u8>, value: f64) {
-    let thousandths = (value * 1000.0).round() as u32;
-    buf.push(b'0' + (thousandths / 1000) as u8);
-    buf.push(b'.');
-    let mut frac = thousandths % 1000;
-    if frac == 0 {
-        buf.push(b'0');
-        return;
-    }
-    let mut width = 3;
-    while frac.is_multiple_of(10) {
-        frac /= 10;
-        width -= 1;
-    }
-    push_padded(buf, frac, width);
-}
-
-/// Appends `v` (below 100) as two digits.
-#[inline]
-fn push2(buf: &mut Vec<u8>, v: u32) {
-    buf.extend_from_slice(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
-}
-
-/// Appends `v` in decimal, zero-padded to `width` digits.
-#[inline]
-fn push_padded(buf: &mut Vec<u8>, v: u32, width: usize) {
-    let mut digits = [b'0'; 10];
-    let mut v = v;
-    let mut i = digits.len();
-    while v > 0 || digits.len() - i < width {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    buf.extend_from_slice(&digits[i..]);
-}
-
-/// Appends a date exactly as `W3cDate`'s Display does, without going through chrono's
-/// format machinery (a million dates are common).
-fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
-    // One conversion to local time: chrono recomputes it for every accessor of a DateTime.
-    let (day, time, offset) = match date.kind() {
-        W3cKind::Date(d) => (d, None, 0),
-        W3cKind::DateTime(dt) => {
-            let local = dt.naive_local();
-            (
-                local.date(),
-                Some(local.time()),
-                dt.offset().local_minus_utc(),
-            )
-        }
-    };
-    let year = day.year();
-    if !(0..=9999).contains(&year) {
-        // chrono writes a sign and more digits there; such dates are never in a real sitemap.
-        let _ = write!(buf, "{date}");
-        return;
-    }
-    let year = year as u32;
-    push2(buf, year / 100);
-    push2(buf, year % 100);
-    buf.push(b'-');
-    push2(buf, day.month());
-    buf.push(b'-');
-    push2(buf, day.day());
-    let Some(t) = time else { return };
-    let nanos = t.nanosecond();
-    buf.push(b'T');
-    push2(buf, t.hour());
-    buf.push(b':');
-    push2(buf, t.minute());
-    buf.push(b':');
-    // chrono keeps a leap second in the nanoseconds and prints it as second 60.
-    push2(buf, t.second() + nanos / 1_000_000_000);
-    let frac = nanos % 1_000_000_000;
-    if frac != 0 {
-        buf.push(b'.');
-        if frac.is_multiple_of(1_000_000) {
-            push_padded(buf, frac / 1_000_000, 3);
-        } else if frac.is_multiple_of(1_000) {
-            push_padded(buf, frac / 1_000, 6);
-        } else {
-            push_padded(buf, frac, 9);
-        }
-    }
-    buf.push(if offset < 0 { b'-' } else { b'+' });
-    // Like chrono's `%:z`: round the seconds of an odd offset to the nearest minute.
-    let minutes = (offset.unsigned_abs() + 30) / 60;
-    push2(buf, minutes / 60);
-    buf.push(b':');
-    push2(buf, minutes % 60);
-}
-
-/// What an earlier run left in the output folder, read before the new run overwrites it.
-#[derive(Default)]
-struct OldOutput {
-    /// Names of the existing main files (plain and gz) recognised as sitemaps.
-    mains: Vec<String>,
-    /// Names of the part files the old index(es) listed in our folder.
-    listed: Vec<String>,
-}
-
-impl OldOutput {
-    fn read(dir: &Path, plan: &Plan<'_>) -> OldOutput {
-        let mut old = OldOutput::default();
-        let plain = plan.opts.file_name.clone();
-        let gz = format!("{plain}.gz");
-        for name in [plain, gz] {
-            let Some(root) = read_sitemap(&dir.join(&name), true) else {
-                continue;
-            };
-            old.mains.push(name);
-            for loc in root.locs {
-                if let Some(part) = plan.our_name(&loc) {
-                    if plan.is_part(part) {
-                        old.listed.push(part.to_string());
-                    }
-                }
-            }
-        }
-        old
-    }
-
-    /// The old files to remove now that the new ones (`written`) are in place.
-    fn stale(&self, plan: &Plan<'_>, written: &HashSet<&str>) -> Vec<String> {
-        let dir = plan.opts.output_dir.as_path();
-        let mut out: Vec<String> = Vec::new();
-        // The twin of the other compression: recognised as a sitemap when it was read.
-        for name in &self.mains {
-            if !written.contains(name.as_str()) {
-                out.push(name.clone());
-            }
-        }
-        for name in &self.listed {
-            if written.contains(name.as_str()) || out.contains(name) {
-                continue;
-            }
-            let is_urlset = read_sitemap(&dir.join(name), false).is_some_and(|r| !r.is_index);
-            if is_urlset {
-                out.push(name.clone());
-            }
-        }
-        out
-    }
-}
-
-/// The root of a file recognised as a sitemap of the sitemaps.org namespace.
-struct SitemapRoot {
-    is_index: bool,
-    /// `<sitemap><loc>` values of an index (only read when asked for).
-    locs: Vec<String>,
-}
-
-/// Reads `path` (gzip when its name ends in `.gz`) when it is a `<urlset>` or `<sitemapindex>`
-/// in the sitemaps.org namespace; `None` for anything else, a missing or unreadable file
-/// included. With `want_locs`, collects an index's `<loc>`s; otherwise stops at the root.
-fn read_sitemap(path: &Path, want_locs: bool) -> Option<SitemapRoot> {
-    let file = File::open(path).ok()?;
-    let gz = path.extension().is_some_and(|e| e == "gz");
-    let input: Box<dyn BufRead> = if gz {
-        Box::new(BufReader::new(flate2::read::GzDecoder::new(file)))
-    } else {
-        Box::new(BufReader::new(file))
-    };
-    let mut reader = quick_xml::Reader::from_reader(input);
-    reader.config_mut().trim_text(true);
-    let mut buf = Vec::new();
-    let is_index = loop {
-        match reader.read_event_into(&mut buf).ok()? {
-            Event::Start(e) => {
-                let xmlns = e.try_get_attribute("xmlns").ok()??;
-                if xmlns.value.as_ref() != NS_SITEMAP.as_bytes() {
-                    return None;
-                }
-                match e.name().as_ref() {
-                    b"urlset" => break false,
-                    b"sitemapindex" => break true,
-                    _ => return None,
-                }
-            }
-            Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
-            _ => return None,
-        }
-        buf.clear();
-    };
-    let mut root = SitemapRoot {
-        is_index,
-        locs: Vec::new(),
-    };
-    if !(is_index && want_locs) {
-        return Some(root);
-    }
-    // Depth 1 is <sitemap>, depth 2 its <loc>; anything unreadable ends the list.
-    let (mut depth, mut in_loc, mut text) = (1usize, false, String::new());
-    loop {
-        buf.clear();
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Start(e)) => {
-                depth += 1;
-                in_loc = depth == 3 && e.name().as_ref() == b"loc";
-                text.clear();
-            }
-            Ok(Event::Text(t)) if in_loc => match t.decode() {
-                Ok(s) => text.push_str(&s),
-                Err(_) => break,
-            },
-            // Our locs never hold an entity reference: such a loc is not ours.
-            Ok(Event::GeneralRef(_)) if in_loc => {
-                in_loc = false;
-                text.clear();
-            }
-            Ok(Event::End(_)) => {
-                if in_loc && !text.is_empty() {
-                    root.locs.push(std::mem::take(&mut text));
-                }
-                in_loc = false;
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            Ok(Event::Eof) | Err(_) => break,
-            Ok(_) => {}
-        }
-    }
-    Some(root)
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::date::SiteTz;
     use crate::entries::{Alternate, Entries, Extras};
     use crate::fields::{ChangeFreq, Priority};
-    use chrono::{FixedOffset, NaiveDate, TimeZone};
 
-    fn opts() -> WriteOptions {
+    /// Default options on `https://example.com/`.
+    pub(in crate::sitemap) fn opts() -> WriteOptions {
         WriteOptions {
             base_url: "https://example.com/".into(),
             ..WriteOptions::default()
@@ -1111,103 +622,6 @@ mod tests {
             e.extras = d.extras;
         }
         out
-    }
-
-    #[test]
-    fn dates_print_exactly_like_display() {
-        let mut seen = 0;
-        let offsets = [
-            0,
-            3600,
-            -3600,
-            19800,
-            -34200,
-            45 * 60,
-            5 * 3600 + 59,
-            -(23 * 3600 + 59 * 60 + 59),
-            86399,
-        ];
-        let nanos = [
-            0,
-            1,
-            500,
-            1_000,
-            120_000,
-            1_000_000,
-            123_000_000,
-            999_999_999,
-            1_000_000_000,
-            1_500_000_000,
-        ];
-        let days = [
-            (1970, 1, 1),
-            (2024, 2, 29),
-            (1999, 12, 31),
-            (9999, 12, 31),
-            (1, 1, 1),
-            (0, 3, 4),
-            (999, 5, 6),
-            (-1, 1, 1),
-            (10000, 1, 1),
-            (-44, 3, 15),
-        ];
-        for &(y, m, d) in &days {
-            let day = NaiveDate::from_ymd_opt(y, m, d).unwrap();
-            let mut check = |w: W3cDate| {
-                let mut buf = Vec::new();
-                push_date(&mut buf, &w);
-                assert_eq!(String::from_utf8(buf).unwrap(), w.to_string());
-                seen += 1;
-            };
-            check(W3cDate::from_date(day));
-            for &off in &offsets {
-                for &nano in &nanos {
-                    for (h, mi, s) in [(0, 0, 0), (9, 5, 7), (23, 59, 59), (12, 30, 1)] {
-                        // Leap-second nanos are only valid at second 59.
-                        if nano >= 1_000_000_000 && s != 59 {
-                            continue;
-                        }
-                        let naive = day.and_hms_nano_opt(h, mi, s, nano).unwrap();
-                        let tz = FixedOffset::east_opt(off).unwrap();
-                        let dt = tz.from_local_datetime(&naive).single().unwrap();
-                        check(W3cDate::from_datetime(dt));
-                    }
-                }
-            }
-        }
-        assert!(seen > 2000);
-    }
-
-    #[test]
-    fn escaping_matches_quick_xml_at_every_position() {
-        for len in [0, 1, 15, 16, 17, 33, 70] {
-            for pos in 0..len {
-                for special in ['&', '<', '>', '\'', '"'] {
-                    let mut s: String = "a/é%2F".chars().cycle().take(len).collect();
-                    let at = s.char_indices().nth(pos).map_or(s.len(), |(i, _)| i);
-                    s.insert(at, special);
-                    let mut buf = Vec::new();
-                    push_escaped(&mut buf, &s);
-                    assert_eq!(
-                        String::from_utf8(buf).unwrap(),
-                        quick_xml::escape::escape(s.as_str())
-                    );
-                    assert!(needs_escape(s.as_bytes()));
-                }
-            }
-            let clean: String = "a/é%2F".chars().cycle().take(len).collect();
-            assert!(!needs_escape(clean.as_bytes()), "{clean}");
-        }
-    }
-
-    #[test]
-    fn priorities_print_exactly_like_display() {
-        for t in 0..=1000u32 {
-            let p = Priority::from_f64(f64::from(t) / 1000.0).unwrap();
-            let mut buf = Vec::new();
-            push_priority(&mut buf, p.as_f64());
-            assert_eq!(String::from_utf8(buf).unwrap(), p.to_string(), "{t}");
-        }
     }
 
     #[test]
@@ -1618,56 +1032,5 @@ mod tests {
         ] {
             assert!(!plan.is_part(no), "{no}");
         }
-    }
-
-    fn robots(existing: Option<&str>, o: &WriteOptions) -> String {
-        String::from_utf8(robots_txt(existing.map(str::as_bytes), o).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn robots_txt_is_created_with_one_line() {
-        assert_eq!(
-            robots(None, &opts()),
-            "Sitemap: https://example.com/sitemap.xml\n"
-        );
-        assert_eq!(
-            robots(Some(""), &opts()),
-            "Sitemap: https://example.com/sitemap.xml\n"
-        );
-        let gz = WriteOptions {
-            gzip: true,
-            ..opts()
-        };
-        assert_eq!(
-            robots(None, &gz),
-            "Sitemap: https://example.com/sitemap.xml.gz\n"
-        );
-    }
-
-    #[test]
-    fn robots_txt_updates_our_line_in_place_and_keeps_the_rest() {
-        let existing = "User-agent: *\nDisallow: /private\n\nsitemap: http://old.example.org/sitemap.xml.gz # old\nSitemap: https://example.com/blog/sitemap.xml\nSitemap: https://example.com/news-sitemap.xml\nSitemap: https://example.com/sitemap.xml\n# end";
-        let got = robots(Some(existing), &opts());
-        assert_eq!(
-            got,
-            "User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/sitemap.xml\nSitemap: https://example.com/blog/sitemap.xml\nSitemap: https://example.com/news-sitemap.xml\n# end"
-        );
-        assert_eq!(robots(Some(&got), &opts()), got, "idempotent");
-    }
-
-    #[test]
-    fn robots_txt_appends_with_the_files_line_ending() {
-        let crlf = "User-agent: *\r\nAllow: /";
-        let got = robots(Some(crlf), &opts());
-        assert_eq!(
-            got,
-            "User-agent: *\r\nAllow: /\r\nSitemap: https://example.com/sitemap.xml\r\n"
-        );
-        assert_eq!(robots(Some(&got), &opts()), got);
-        let lf = "User-agent: *\n";
-        assert_eq!(
-            robots(Some(lf), &opts()),
-            "User-agent: *\nSitemap: https://example.com/sitemap.xml\n"
-        );
     }
 }

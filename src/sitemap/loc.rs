@@ -1,9 +1,30 @@
-//! `<loc>` values: a route path made absolute on the base URL and percent-encoded (RFC 3986).
+//! `<loc>` values: a route path made absolute on the base URL and percent-encoded (RFC 3986),
+//! and the decoding back, for the writer and the validator alike.
 
+use percent_encoding::{percent_decode_str, percent_encode, utf8_percent_encode, AsciiSet};
 use url::Url;
 
-/// The longest `<loc>` the protocol allows.
-pub const MAX_LOC_LEN: usize = 2047;
+/// What a path segment cannot hold: everything but RFC 3986 `pchar` and `/` (unreserved,
+/// sub-delims, `:` and `@`). Non-ASCII bytes are always encoded.
+const PATH: &AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'/');
 
 /// Percent-encodes a decoded URL path: non-ASCII as UTF-8 bytes, and every byte that may not
 /// stand in a path segment (`%` included: a route path is always decoded text).
@@ -15,41 +36,21 @@ pub fn encode_path(path: &str) -> String {
 
 /// [`encode_path`], appended to `out`.
 fn encode_path_into(out: &mut String, path: &str) {
-    for &b in path.as_bytes() {
-        if is_path_safe(b) {
-            out.push(b as char);
-        } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push('%');
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
-        }
-    }
+    out.extend(utf8_percent_encode(path, PATH));
 }
 
-/// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
+/// True for a byte a path may hold as is (see [`PATH`]).
 pub(crate) fn is_path_safe(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-                | b'/'
-        )
+    // The crate keeps its set lookup private: a byte it leaves alone comes back as itself.
+    percent_encode(std::slice::from_ref(&b), PATH)
+        .next()
+        .is_some_and(|s| s.len() == 1)
+}
+
+/// Decodes `%XX` escapes; a `%` not followed by two hex digits stays as it is, and bytes
+/// that do not form UTF-8 become U+FFFD.
+pub fn decode(s: &str) -> String {
+    percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// The absolute `<loc>` for a decoded path below `base` (`/blog/post/` on
@@ -134,7 +135,49 @@ mod tests {
         assert!(check_path("/a..b/").is_ok());
     }
 
+    /// The hand-written encoder this module had before it used the `percent-encoding` crate:
+    /// the crate must give its bytes exactly.
+    fn encode_by_hand(path: &str) -> String {
+        let mut out = String::new();
+        for &b in path.as_bytes() {
+            let safe = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
+            if safe {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_byte_is_encoded_as_before() {
+        for b in 0u8..=0x7f {
+            let s = (b as char).to_string();
+            assert_eq!(encode_path(&s), encode_by_hand(&s), "byte {b:#x}");
+            assert_eq!(is_path_safe(b), encode_by_hand(&s) == s, "byte {b:#x}");
+        }
+        for b in 0x80u8..=0xff {
+            assert!(!is_path_safe(b));
+        }
+    }
+
+    #[test]
+    fn decoding_never_splits_a_character() {
+        assert_eq!(decode("/a%20b/"), "/a b/");
+        assert_eq!(decode("/%C3%BC/"), "/ü/");
+        assert_eq!(decode("/%é%/x%4"), "/%é%/x%4");
+        assert_eq!(decode("/x%41"), "/xA");
+        assert_eq!(decode("/%FF/"), "/\u{fffd}/");
+    }
+
     proptest! {
+        #[test]
+        fn encodes_any_text_as_before(path in "\\PC{0,40}") {
+            prop_assert_eq!(encode_path(&path), encode_by_hand(&path));
+            prop_assert_eq!(decode(&encode_path(&path)), path);
+        }
+
         #[test]
         fn any_path_gives_a_valid_url_on_the_base_host(path in "/[^\u{0}]{0,40}") {
             // Routes are normalized before they get here: no `.` or `..` segments.

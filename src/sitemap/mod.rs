@@ -1,0 +1,12 @@
+//! Everything about the sitemap files themselves: the protocol's limits and namespaces,
+//! `<loc>` values, writing the files, reading them back, and validating any sitemap.
+
+mod files;
+mod format;
+pub mod loc;
+pub mod protocol;
+pub mod read;
+pub mod robots;
+pub mod text;
+pub mod validate;
+pub mod write;

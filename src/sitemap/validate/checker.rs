@@ -1,0 +1,1142 @@
+//! The streaming checker: walks a file's XML events once, keeping a stack of open elements
+//! and the current entry, and adds every finding to the report with its line.
+
+use super::namespaces::{classify, Ext, Ns, Resolved, Scopes};
+use super::urls::{parse_loc, strip_www, ParsedUrl, Site};
+use super::values::{parse_w3c, valid_priority, CHANGEFREQS};
+use super::{thousands, FileReport, FindingKind, SitemapKind};
+use crate::error::{Error, Result};
+use crate::sitemap::loc;
+use crate::sitemap::protocol::{MAX_BYTES, MAX_URLS, SITEMAP_NS};
+use crate::sitemap::read::{is_xml_ws, own_namespace, sniff_kind, Counter, Tokens};
+use chrono::{DateTime, Duration, Utc};
+use quick_xml::events::{BytesStart, Event};
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::io::{self, BufRead, Read};
+use std::path::{Component, Path};
+use url::Url;
+
+/// What stays the same for the whole file.
+pub(super) struct Context<'a> {
+    /// The file checked.
+    pub(super) path: &'a Path,
+    /// `--base-url`'s site, when given.
+    pub(super) base: Option<Site>,
+    /// Where the sitemap itself lives, when `--base-url` is given.
+    pub(super) sitemap_url: Option<Url>,
+    /// "Now", for dates in the future.
+    pub(super) now: DateTime<Utc>,
+}
+
+/// An identity hasher: the set already stores 64-bit hashes.
+#[derive(Default)]
+struct PreHashed(u64);
+
+impl Hasher for PreHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+fn hash_loc(s: &str) -> u64 {
+    // SipHash with fixed keys: stable within a run, and collisions among 50,000 locs are
+    // ~1e-10 likely (a false "Duplicate URL" warning at worst).
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// What the element being read is, for the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    Root,
+    Entry,
+    Loc,
+    Lastmod,
+    ChangeFreq,
+    Priority,
+    /// An extension element whose text is a URL (`image:loc`, `video:content_loc`, …).
+    ExtUrl,
+    /// `<image:image>`, which needs an `<image:loc>`.
+    Image,
+    /// `<video:video>`, which needs a `<video:content_loc>` or `<video:player_loc>`.
+    Video,
+    /// Anything whose content is not checked (extensions, unknown elements).
+    Skip,
+}
+
+/// Per-entry state: which fields were seen, on which line the entry started.
+#[derive(Default)]
+struct EntryState {
+    line: usize,
+    loc: bool,
+    lastmod: bool,
+    changefreq: bool,
+    priority: bool,
+}
+
+struct Checker<'c> {
+    ctx: &'c Context<'c>,
+    kind: Option<SitemapKind>,
+    doc_ns: Option<Vec<u8>>,
+    root_done: bool,
+    stack: Vec<(Frame, usize)>,
+    entry: EntryState,
+    text: String,
+    first_site: Option<(Site, usize)>,
+    seen: HashSet<u64, BuildHasherDefault<PreHashed>>,
+    ext_has_loc: bool,
+    reported_too_many: bool,
+}
+
+/// Reads the whole stream, adding findings to `report`.
+pub(super) fn check_stream<R: Read>(
+    mut counter: Counter<R>,
+    gzip: bool,
+    ctx: &Context<'_>,
+    report: &mut FileReport,
+) -> Result<()> {
+    let io_fail = |report: &mut FileReport, e: io::Error| -> Result<()> {
+        if gzip {
+            // Whatever was decoded from a corrupt stream is not what the author wrote, so
+            // findings about it would mislead: the compression error alone stands.
+            report.findings.clear();
+            (report.errors, report.warnings, report.omitted) = (0, 0, 0);
+            report.add(
+                0,
+                FindingKind::CompressionError,
+                format!(
+                    "the gzip stream cannot be decompressed ({e}): recompress the file with gzip"
+                ),
+            );
+            Ok(())
+        } else {
+            Err(Error::io(ctx.path, e))
+        }
+    };
+    // Leading bytes: a UTF-8 BOM is fine; whitespace before `<?xml` is not.
+    let head = match counter.fill_min(4096) {
+        Ok(h) => h,
+        Err(e) => return io_fail(report, e),
+    };
+    if head.starts_with(&[0xFE, 0xFF]) || head.starts_with(&[0xFF, 0xFE]) {
+        report.add(
+            1,
+            FindingKind::ParsingError,
+            "the file is UTF-16: sitemaps must be UTF-8",
+        );
+        report.bytes = counter.drain().unwrap_or(counter.consumed());
+        return Ok(());
+    }
+    let bom = if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
+    let ws = head[bom..]
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    let decl_follows = head[bom + ws..].starts_with(b"<?xml");
+    let only_ws = bom + ws == head.len();
+    counter.consume(bom + ws);
+    if ws > 0 && decl_follows {
+        report.add(
+            counter.newlines() + 1,
+            FindingKind::LeadingWhitespace,
+            format!("{ws} whitespace byte(s) before the XML declaration: the file must start with <?xml"),
+        );
+    }
+    if only_ws {
+        // Nothing but whitespace in the first buffer: look further before calling it empty.
+        match counter.fill_buf() {
+            Ok([]) => {
+                report.bytes = counter.consumed();
+                report.add(0, FindingKind::EmptySitemap, "the file is empty");
+                return Ok(());
+            }
+            Ok(_) => {}
+            Err(e) => return io_fail(report, e),
+        }
+    }
+
+    let mut tokens = Tokens::new(counter);
+    let mut scopes = Scopes::default();
+    let mut doc_binding = None;
+    let mut buf = Vec::with_capacity(1024);
+    let mut checker = Checker {
+        ctx,
+        kind: None,
+        doc_ns: None,
+        root_done: false,
+        stack: Vec::with_capacity(8),
+        entry: EntryState::default(),
+        text: String::new(),
+        first_site: None,
+        seen: HashSet::default(),
+        ext_has_loc: false,
+        reported_too_many: false,
+    };
+    let mut first_event = true;
+    let mut fatal = false;
+    loop {
+        // Whitespace between elements is skipped inside quick-xml (half the events otherwise);
+        // field text is kept exact, since a space after `&amp;` is still part of a URL.
+        tokens.config_mut().trim_text_start = !checker.in_field();
+        buf.clear();
+        let step = match tokens.next(&mut buf) {
+            Ok((ev, line)) => {
+                let ns = match &ev {
+                    Event::Start(e) | Event::Empty(e) => {
+                        scopes.enter(e);
+                        let resolved = scopes.resolve(e.name().into_inner());
+                        if checker.kind.is_none() {
+                            if let Resolved::Bound(i, _) = resolved {
+                                doc_binding = Some(i);
+                            }
+                        }
+                        classify(resolved, checker.doc_ns.as_deref(), doc_binding)
+                    }
+                    _ => Ns::Doc,
+                };
+                let leaves = matches!(ev, Event::Empty(_) | Event::End(_));
+                let step = checker.event(ns, ev, line, first_event, report);
+                if leaves {
+                    scopes.leave();
+                }
+                step
+            }
+            Err(quick_xml::Error::Io(e)) => {
+                let e = io::Error::new(e.kind(), e.to_string());
+                let bytes = tokens.consumed();
+                report.bytes = bytes;
+                return io_fail(report, e);
+            }
+            Err(e) => {
+                let line = tokens.line();
+                report.add(
+                    line,
+                    FindingKind::ParsingError,
+                    format!("not well-formed XML: {e}"),
+                );
+                Step::Fatal
+            }
+        };
+        first_event = false;
+        match step {
+            Step::Go => {}
+            Step::Eof => break,
+            Step::Fatal => {
+                fatal = true;
+                break;
+            }
+        }
+    }
+    let last_line = tokens.line();
+    let mut counter = tokens.into_counter();
+    if fatal {
+        // Keep reading (without parsing) so the size and the gzip stream are still checked.
+        if let Err(e) = counter.drain() {
+            report.bytes = counter.consumed();
+            return io_fail(report, e);
+        }
+    } else {
+        checker.finish(last_line, report);
+    }
+    report.bytes = counter.consumed();
+    report.kind = checker.kind;
+    if counter.consumed() > MAX_BYTES as u64 {
+        report.add(
+            0,
+            FindingKind::SitemapFileSizeError,
+            format!(
+                "{} bytes uncompressed; a sitemap may hold at most {} bytes: split it and list the parts in a sitemap index",
+                thousands(counter.consumed()),
+                thousands(MAX_BYTES as u64)
+            ),
+        );
+    }
+    Ok(())
+}
+
+enum Step {
+    Go,
+    Eof,
+    Fatal,
+}
+
+impl Checker<'_> {
+    fn event(
+        &mut self,
+        ns: Ns,
+        ev: Event<'_>,
+        line: usize,
+        first: bool,
+        report: &mut FileReport,
+    ) -> Step {
+        match ev {
+            Event::Start(e) => self.open(ns, &e, line, report),
+            Event::Empty(e) => match self.open(ns, &e, line, report) {
+                Step::Go => self.close(line, report),
+                other => other,
+            },
+            Event::End(_) => self.close(line, report),
+            Event::Text(t) => match t.decode() {
+                Ok(s) => self.text(&s, line, report),
+                Err(e) => fatal(report, line, format!("invalid UTF-8 in text: {e}")),
+            },
+            Event::CData(t) => match t.decode() {
+                Ok(s) => {
+                    let s = s.into_owned();
+                    if self.in_field() {
+                        self.text.push_str(&s);
+                        Step::Go
+                    } else {
+                        self.text(&s, line, report)
+                    }
+                }
+                Err(e) => fatal(report, line, format!("invalid UTF-8 in CDATA: {e}")),
+            },
+            Event::GeneralRef(r) => {
+                let c = if r.is_char_ref() {
+                    match r.resolve_char_ref() {
+                        Ok(Some(c)) => c,
+                        _ => {
+                            let name = String::from_utf8_lossy(&r).into_owned();
+                            return fatal(
+                                report,
+                                line,
+                                format!("invalid character reference &{name};"),
+                            );
+                        }
+                    }
+                } else {
+                    match &*r {
+                        b"amp" => '&',
+                        b"lt" => '<',
+                        b"gt" => '>',
+                        b"apos" => '\'',
+                        b"quot" => '"',
+                        other => {
+                            let name = String::from_utf8_lossy(other).into_owned();
+                            return fatal(
+                                report,
+                                line,
+                                format!("undefined entity &{name};: escape '&' as &amp;"),
+                            );
+                        }
+                    }
+                };
+                if self.in_field() {
+                    self.text.push(c);
+                    Step::Go
+                } else {
+                    let mut tmp = [0u8; 4];
+                    let s: &str = c.encode_utf8(&mut tmp);
+                    self.text(s, line, report)
+                }
+            }
+            Event::Decl(d) => {
+                if !first {
+                    return fatal(
+                        report,
+                        line,
+                        "the XML declaration must come first in the file".to_string(),
+                    );
+                }
+                if let Some(Ok(enc)) = d.encoding() {
+                    let enc = String::from_utf8_lossy(&enc).to_ascii_lowercase();
+                    if enc != "utf-8" && enc != "utf8" {
+                        report.add(
+                            line,
+                            FindingKind::UnsupportedFormat,
+                            format!("declared encoding '{enc}': sitemaps must be UTF-8"),
+                        );
+                    }
+                }
+                Step::Go
+            }
+            Event::Comment(_) | Event::PI(_) | Event::DocType(_) => Step::Go,
+            Event::Eof => Step::Eof,
+        }
+    }
+
+    fn in_field(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some((
+                Frame::Loc | Frame::Lastmod | Frame::ChangeFreq | Frame::Priority | Frame::ExtUrl,
+                _
+            ))
+        )
+    }
+
+    fn text(&mut self, s: &str, line: usize, report: &mut FileReport) -> Step {
+        match self.stack.last() {
+            Some((Frame::Skip | Frame::Image | Frame::Video, _)) => Step::Go,
+            Some(_) if self.in_field() => {
+                self.text.push_str(s);
+                Step::Go
+            }
+            _ if s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) => Step::Go,
+            Some((frame, _)) => {
+                let what = if *frame == Frame::Root {
+                    self.root_name()
+                } else {
+                    self.entry_name()
+                };
+                report.add(
+                    line,
+                    FindingKind::ParsingError,
+                    format!("text is not allowed directly inside <{what}>: move it into an element or remove it"),
+                );
+                Step::Go
+            }
+            None => fatal(report, line, "text outside the root element".to_string()),
+        }
+    }
+
+    fn root_name(&self) -> &'static str {
+        match self.kind {
+            Some(SitemapKind::SitemapIndex) => "sitemapindex",
+            _ => "urlset",
+        }
+    }
+
+    fn entry_name(&self) -> &'static str {
+        match self.kind {
+            Some(SitemapKind::SitemapIndex) => "sitemap",
+            _ => "url",
+        }
+    }
+
+    fn open(&mut self, ns: Ns, e: &BytesStart<'_>, line: usize, report: &mut FileReport) -> Step {
+        // Attribute syntax (quotes, duplicates) is checked for every element.
+        for a in e.attributes() {
+            if let Err(err) = a {
+                return fatal(report, line, format!("bad attribute: {err}"));
+            }
+        }
+        let local = e.local_name();
+        let local = local.as_ref();
+        let name = Name(e.name().into_inner());
+        if let Ns::Unknown(prefix) = &ns {
+            return fatal(
+                report,
+                line,
+                format!("<{name}> uses the prefix '{prefix}' without declaring it (add xmlns:{prefix}=\"…\" to the root)"),
+            );
+        }
+        let Some(&(parent, _)) = self.stack.last() else {
+            return self.open_root(e, local, name, line, report);
+        };
+        let frame = match parent {
+            Frame::Skip => Frame::Skip,
+            Frame::Image | Frame::Video => self.open_in_media(parent, &ns, local),
+            Frame::Loc | Frame::Lastmod | Frame::ChangeFreq | Frame::Priority | Frame::ExtUrl => {
+                report.add(
+                    line,
+                    FindingKind::InvalidTagValue,
+                    format!("<{name}> inside a text-only element: it must hold text only"),
+                );
+                Frame::Skip
+            }
+            Frame::Root => self.open_in_root(ns, local, name, line, report),
+            Frame::Entry => self.open_in_entry(ns, e, local, name, line, report),
+        };
+        self.stack.push((frame, line));
+        if matches!(
+            frame,
+            Frame::Loc | Frame::Lastmod | Frame::ChangeFreq | Frame::Priority | Frame::ExtUrl
+        ) {
+            self.text.clear();
+        }
+        Step::Go
+    }
+
+    fn open_root(
+        &mut self,
+        e: &BytesStart<'_>,
+        local: &[u8],
+        name: Name<'_>,
+        line: usize,
+        report: &mut FileReport,
+    ) -> Step {
+        if self.root_done {
+            return fatal(
+                report,
+                line,
+                format!(
+                    "a second root element <{name}>: a file holds one <urlset> or <sitemapindex>"
+                ),
+            );
+        }
+        let kind = match local {
+            b"urlset" => SitemapKind::UrlSet,
+            b"sitemapindex" => SitemapKind::SitemapIndex,
+            _ => {
+                report.add(
+                    line,
+                    FindingKind::UnsupportedFormat,
+                    format!(
+                        "root element <{name}>: a sitemap starts with <urlset> or <sitemapindex>"
+                    ),
+                );
+                return Step::Fatal;
+            }
+        };
+        self.kind = Some(kind);
+        // The root's own namespace is what its children must share, right or wrong, so a
+        // wrong namespace is reported once rather than on every element.
+        let root_ns = own_namespace(e);
+        match &root_ns {
+            Some(n) if n == SITEMAP_NS.as_bytes() => {}
+            _ => {
+                let found = match &root_ns {
+                    Some(n) => format!("'{}'", String::from_utf8_lossy(n)),
+                    None => "no namespace".to_string(),
+                };
+                report.add(
+                    line,
+                    FindingKind::IncorrectNamespace,
+                    format!("<{name}> has {found}: use xmlns=\"{SITEMAP_NS}\""),
+                );
+            }
+        }
+        self.doc_ns = root_ns;
+        self.stack.push((Frame::Root, line));
+        Step::Go
+    }
+
+    fn open_in_root(
+        &mut self,
+        ns: Ns,
+        local: &[u8],
+        name: Name<'_>,
+        line: usize,
+        report: &mut FileReport,
+    ) -> Frame {
+        let index = self.kind == Some(SitemapKind::SitemapIndex);
+        match ns {
+            Ns::Doc => {}
+            other => {
+                self.foreign(other, name, line, !index, report);
+                return Frame::Skip;
+            }
+        }
+        match (index, local) {
+            (false, b"url") | (true, b"sitemap") => {
+                report.entries += 1;
+                self.entry = EntryState {
+                    line,
+                    ..EntryState::default()
+                };
+                if report.entries > MAX_URLS && !self.reported_too_many {
+                    self.reported_too_many = true;
+                    let (kind, what) = if index {
+                        (FindingKind::TooManySitemaps, "sitemaps")
+                    } else {
+                        (FindingKind::TooManyUrls, "URLs")
+                    };
+                    report.add(
+                        line,
+                        kind,
+                        format!(
+                            "entry {} is past the limit of {} {what} per file: split the file and list the parts in a sitemap index",
+                            thousands(report.entries as u64),
+                            thousands(MAX_URLS as u64)
+                        ),
+                    );
+                }
+                Frame::Entry
+            }
+            (true, b"sitemapindex") => {
+                report.add(
+                    line,
+                    FindingKind::NestedSitemapIndexes,
+                    "a <sitemapindex> inside a <sitemapindex>: an index may list sitemaps only",
+                );
+                Frame::Skip
+            }
+            _ => {
+                let want = if index { "<sitemap>" } else { "<url>" };
+                report.add(
+                    line,
+                    FindingKind::ParsingError,
+                    format!(
+                        "<{name}> is not allowed in <{}>: only {want} entries",
+                        self.root_name()
+                    ),
+                );
+                Frame::Skip
+            }
+        }
+    }
+
+    fn open_in_entry(
+        &mut self,
+        ns: Ns,
+        e: &BytesStart<'_>,
+        local: &[u8],
+        name: Name<'_>,
+        line: usize,
+        report: &mut FileReport,
+    ) -> Frame {
+        let index = self.kind == Some(SitemapKind::SitemapIndex);
+        match ns {
+            Ns::Doc => {}
+            Ns::Known(ext) if !index => {
+                return self.open_extension(ext, e, local, name, line, report)
+            }
+            other => {
+                self.foreign(other, name, line, !index, report);
+                return Frame::Skip;
+            }
+        }
+        let (frame, seen) = match local {
+            b"loc" => (Frame::Loc, &mut self.entry.loc),
+            b"lastmod" => (Frame::Lastmod, &mut self.entry.lastmod),
+            b"changefreq" if !index => (Frame::ChangeFreq, &mut self.entry.changefreq),
+            b"priority" if !index => (Frame::Priority, &mut self.entry.priority),
+            _ => {
+                let allowed = if index {
+                    "<loc> and <lastmod>"
+                } else {
+                    "<loc>, <lastmod>, <changefreq> and <priority>"
+                };
+                report.add(
+                    line,
+                    FindingKind::ParsingError,
+                    format!(
+                        "<{name}> is not allowed in <{}>: only {allowed}",
+                        self.entry_name()
+                    ),
+                );
+                return Frame::Skip;
+            }
+        };
+        if *seen {
+            report.add(
+                line,
+                FindingKind::TooManyTags,
+                format!("a second <{name}> in one <{}>: keep one", self.entry_name()),
+            );
+            return Frame::Skip;
+        }
+        *seen = true;
+        frame
+    }
+
+    /// Google's image, video, news and XHTML extensions, inside a `<url>`.
+    fn open_extension(
+        &mut self,
+        ext: Ext,
+        e: &BytesStart<'_>,
+        local: &[u8],
+        name: Name<'_>,
+        line: usize,
+        report: &mut FileReport,
+    ) -> Frame {
+        if ext == Ext::Xhtml && local == b"link" {
+            let (mut rel, mut hreflang, mut href) = (None, None, None);
+            for a in e.attributes().flatten() {
+                let v = a.unescape_value().map(|v| v.into_owned()).ok();
+                match a.key.local_name().as_ref() {
+                    b"rel" => rel = v,
+                    b"hreflang" => hreflang = v,
+                    b"href" => href = v,
+                    _ => {}
+                }
+            }
+            match href {
+                None => report.add(
+                    line,
+                    FindingKind::MissingXmlAttribute,
+                    format!("<{name}> has no href attribute"),
+                ),
+                Some(h) => {
+                    if let Err(msg) = parse_loc(h.trim()) {
+                        report.add(
+                            line,
+                            FindingKind::InvalidUrl,
+                            format!("<{name} href>: {msg}"),
+                        );
+                    }
+                }
+            }
+            if rel.as_deref() == Some("alternate") && hreflang.is_none() {
+                report.add(
+                    line,
+                    FindingKind::MissingXmlAttribute,
+                    format!("<{name} rel=\"alternate\"> has no hreflang attribute"),
+                );
+            }
+            return Frame::Skip;
+        }
+        match (ext, local) {
+            (Ext::Image, b"image") => {
+                self.ext_has_loc = false;
+                Frame::Image
+            }
+            (Ext::Video, b"video") => {
+                self.ext_has_loc = false;
+                Frame::Video
+            }
+            _ => Frame::Skip,
+        }
+    }
+
+    /// A child of `<image:image>` or `<video:video>`: the URL-valued ones are checked.
+    fn open_in_media(&mut self, parent: Frame, ns: &Ns, local: &[u8]) -> Frame {
+        let url = match (parent, ns) {
+            (Frame::Image, Ns::Known(Ext::Image)) => local == b"loc",
+            (Frame::Video, Ns::Known(Ext::Video)) => {
+                matches!(local, b"content_loc" | b"player_loc" | b"thumbnail_loc")
+            }
+            _ => false,
+        };
+        if !url {
+            return Frame::Skip;
+        }
+        // What makes the entry usable: image:loc, or video:content_loc / video:player_loc.
+        self.ext_has_loc |= matches!(local, b"loc" | b"content_loc" | b"player_loc");
+        Frame::ExtUrl
+    }
+
+    fn foreign(&self, ns: Ns, name: Name<'_>, line: usize, urlset: bool, report: &mut FileReport) {
+        match ns {
+            Ns::Known(_) if urlset => {}
+            Ns::Known(_) | Ns::Other(_) => {
+                let uri = match ns {
+                    Ns::Other(u) => u,
+                    _ => "an extension namespace".to_string(),
+                };
+                report.add(
+                    line,
+                    FindingKind::UnknownExtension,
+                    format!("<{name}> is in {uri}, which search engines do not read here: it is ignored"),
+                );
+            }
+            Ns::Unqualified => report.add(
+                line,
+                FindingKind::ParsingError,
+                format!("<{name}> has no namespace: sitemap elements must be in {SITEMAP_NS}"),
+            ),
+            Ns::Doc | Ns::Unknown(_) => {}
+        }
+    }
+
+    fn close(&mut self, line: usize, report: &mut FileReport) -> Step {
+        let Some((frame, start)) = self.stack.pop() else {
+            return fatal(
+                report,
+                line,
+                "a closing tag with no opening tag".to_string(),
+            );
+        };
+        match frame {
+            Frame::Root => self.root_done = true,
+            Frame::Entry => {
+                if !self.entry.loc {
+                    report.add(
+                        self.entry.line,
+                        FindingKind::MissingXmlTag,
+                        format!("<{}> has no <loc>", self.entry_name()),
+                    );
+                }
+            }
+            Frame::Loc => {
+                let text = std::mem::take(&mut self.text);
+                self.check_loc(text.trim_matches(is_xml_ws), start, report);
+                self.text = text;
+            }
+            Frame::Lastmod => self.check_lastmod(start, report),
+            Frame::ChangeFreq => {
+                let v = self.text.trim_matches(is_xml_ws);
+                if !CHANGEFREQS.contains(&v) {
+                    report.add(
+                        start,
+                        FindingKind::InvalidTagValue,
+                        format!("<changefreq> \"{v}\": use always, hourly, daily, weekly, monthly, yearly or never"),
+                    );
+                }
+            }
+            Frame::Priority => {
+                let v = self.text.trim_matches(is_xml_ws);
+                if !valid_priority(v) {
+                    report.add(
+                        start,
+                        FindingKind::InvalidTagValue,
+                        format!("<priority> \"{v}\": use a decimal number from 0.0 to 1.0"),
+                    );
+                }
+            }
+            Frame::ExtUrl => {
+                let v = self.text.trim_matches(is_xml_ws);
+                if let Err(msg) = parse_loc(v) {
+                    report.add(start, FindingKind::InvalidUrl, msg);
+                }
+            }
+            Frame::Image if !self.ext_has_loc => report.add(
+                start,
+                FindingKind::MissingXmlTag,
+                "<image:image> has no <image:loc>",
+            ),
+            Frame::Video if !self.ext_has_loc => report.add(
+                start,
+                FindingKind::MissingXmlTag,
+                "<video:video> has no <video:content_loc> or <video:player_loc>",
+            ),
+            Frame::Image | Frame::Video | Frame::Skip => {}
+        }
+        Step::Go
+    }
+
+    fn check_loc(&mut self, loc: &str, line: usize, report: &mut FileReport) {
+        let parsed = match parse_loc(loc) {
+            Ok(p) => p,
+            Err(msg) => {
+                report.add(line, FindingKind::InvalidUrl, msg);
+                return;
+            }
+        };
+        if parsed.fragment {
+            report.add(
+                line,
+                FindingKind::UrlFragment,
+                format!("{loc:?} has a #fragment, which crawlers drop: if '#' belongs to the path, encode it as %23"),
+            );
+        }
+        let index = self.kind == Some(SitemapKind::SitemapIndex);
+        let ctx = self.ctx;
+        if ctx.base.is_none() && self.first_site.is_none() {
+            self.first_site = Some((parsed.site(), line));
+        }
+        let (reference, first_line) = match (&ctx.base, &self.first_site) {
+            (Some(base), _) => (base, None),
+            (None, Some((site, l))) => (site, Some(*l)),
+            (None, None) => return,
+        };
+        if !parsed.same_origin(reference) {
+            let default_port = |https: bool, port: u16| port == if https { 443 } else { 80 };
+            let kind = if strip_www(&parsed.host.to_ascii_lowercase()) == strip_www(&reference.host)
+                && default_port(parsed.https, parsed.port)
+                && default_port(reference.https, reference.port)
+            {
+                FindingKind::PathMismatch
+            } else {
+                FindingKind::UrlNotAllowed
+            };
+            let from = match first_line {
+                None => "--base-url".to_string(),
+                Some(l) => format!("the first <loc> (line {l})"),
+            };
+            report.add(
+                line,
+                kind,
+                format!(
+                    "{loc:?} is not on {} ({from}): every URL must share the sitemap's scheme, host and port",
+                    reference.origin()
+                ),
+            );
+        } else if let (Some(folder), false) = (&reference.folder, index) {
+            let below = parsed.path.starts_with(folder.as_str())
+                || folder.strip_suffix('/') == Some(parsed.path);
+            if !below {
+                let at = ctx
+                    .sitemap_url
+                    .as_ref()
+                    .map(|u| u.to_string())
+                    .unwrap_or_default();
+                report.add(
+                    line,
+                    FindingKind::UrlNotAllowed,
+                    format!("{loc:?} is above the sitemap's folder {folder} (the sitemap is at {at}): a sitemap may list only URLs in its own folder and below"),
+                );
+            }
+        }
+        if index {
+            self.check_nested(&parsed, reference, line, report);
+        }
+        if report.entries <= MAX_URLS {
+            let h = hash_loc(loc);
+            if !self.seen.insert(h) {
+                report.add(
+                    line,
+                    FindingKind::DuplicateUrl,
+                    format!("{loc:?} is listed twice: keep one entry"),
+                );
+            }
+        }
+    }
+
+    /// An index entry that names a local file which is itself an index.
+    fn check_nested(
+        &self,
+        loc: &ParsedUrl<'_>,
+        reference: &Site,
+        line: usize,
+        report: &mut FileReport,
+    ) {
+        // Without --base-url the index is taken to sit at the site root.
+        let folder = reference.folder.as_deref().unwrap_or("/");
+        let Some(rel) = loc.path.strip_prefix(folder) else {
+            return;
+        };
+        let rel = loc::decode(rel);
+        let rel = Path::new(&rel);
+        if rel.as_os_str().is_empty()
+            || rel.components().any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return;
+        }
+        let dir = self.ctx.path.parent().unwrap_or(Path::new(""));
+        let candidate = dir.join(rel);
+        if !candidate.is_file() {
+            return;
+        }
+        if sniff_kind(&candidate) == Some(SitemapKind::SitemapIndex) {
+            report.add(
+                line,
+                FindingKind::NestedSitemapIndexes,
+                format!(
+                    "{} is itself a sitemap index: an index may list sitemaps only, not other indexes",
+                    candidate.display()
+                ),
+            );
+        }
+    }
+
+    fn check_lastmod(&mut self, line: usize, report: &mut FileReport) {
+        let v = self.text.trim_matches(is_xml_ws);
+        match parse_w3c(v) {
+            Err(msg) => report.add(line, FindingKind::InvalidDate, msg),
+            Ok(d) => {
+                if d.has_time && !d.has_offset {
+                    report.add(
+                        line,
+                        FindingKind::TimeWithoutOffset,
+                        format!("<lastmod> \"{v}\" has a time but no offset, so its instant is unknown: add Z or ±hh:mm"),
+                    );
+                }
+                // A bare date or a zone-less time may be a day ahead of UTC somewhere.
+                let slack = if d.has_offset {
+                    Duration::zero()
+                } else {
+                    Duration::hours(14)
+                };
+                if d.instant > self.ctx.now + slack {
+                    report.add(
+                        line,
+                        FindingKind::FutureDate,
+                        format!("<lastmod> \"{v}\" lies in the future: use the date the page last changed"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, line: usize, report: &mut FileReport) {
+        if let Some(&(frame, start)) = self.stack.last() {
+            let what = match frame {
+                Frame::Root => self.root_name(),
+                Frame::Entry => self.entry_name(),
+                _ => "element",
+            };
+            report.add(
+                line,
+                FindingKind::ParsingError,
+                format!("the file ends before <{what}> from line {start} is closed"),
+            );
+            return;
+        }
+        match self.kind {
+            None => report.add(0, FindingKind::EmptySitemap, "the file has no root element"),
+            Some(_) if report.entries == 0 => {
+                let what = self.entry_name();
+                report.add(
+                    0,
+                    FindingKind::EmptySitemap,
+                    format!("no <{what}> entries: list at least one"),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// An element's qualified name, turned into text only when a message needs it.
+#[derive(Clone, Copy)]
+struct Name<'a>(&'a [u8]);
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.0))
+    }
+}
+
+fn fatal(report: &mut FileReport, line: usize, message: String) -> Step {
+    report.add(line, FindingKind::ParsingError, message);
+    Step::Fatal
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::sitemap::validate::{sitemap_url_of, MAX_FINDINGS};
+
+    /// The report on `xml`, checked as a file named `mem.xml`.
+    pub(crate) fn check(xml: &str) -> FileReport {
+        check_with(xml, None)
+    }
+
+    fn check_with(xml: &str, base: Option<&str>) -> FileReport {
+        let path = Path::new("mem.xml");
+        let base = base.map(|b| Url::parse(b).unwrap());
+        let ctx = Context {
+            path,
+            base: base.as_ref().map(Site::from_url),
+            sitemap_url: base.as_ref().map(|b| sitemap_url_of(b, path)),
+            now: Utc::now(),
+        };
+        let mut report = FileReport::new(path);
+        check_stream(Counter::new(xml.as_bytes()), false, &ctx, &mut report).unwrap();
+        report
+    }
+
+    fn kinds(r: &FileReport) -> Vec<(usize, &'static str)> {
+        r.findings.iter().map(|f| (f.line, f.kind.name())).collect()
+    }
+
+    pub(crate) const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+
+    #[test]
+    fn a_clean_urlset_has_no_findings() {
+        let r = check(&format!(
+            "{HEAD}<url><loc>https://example.com/a/</loc><lastmod>2024-05-01</lastmod></url>\n</urlset>\n"
+        ));
+        assert_eq!(kinds(&r), vec![]);
+        assert_eq!(r.entries, 1);
+        assert_eq!(r.kind, Some(SitemapKind::UrlSet));
+    }
+
+    #[test]
+    fn lines_point_at_the_offending_element() {
+        let r = check(&format!(
+            "{HEAD}<url>\n  <loc>https://example.com/a/</loc>\n</url>\n<url>\n  <loc>/b/</loc>\n  <lastmod>soon</lastmod>\n</url>\n<url>\n</url>\n</urlset>\n"
+        ));
+        assert_eq!(
+            kinds(&r),
+            vec![
+                (7, "Invalid URL"),
+                (8, "Invalid date"),
+                (10, "Missing XML tag")
+            ]
+        );
+    }
+
+    #[test]
+    fn hosts_compare_with_the_first_loc_or_base_url() {
+        let body = format!(
+            "{HEAD}<url><loc>https://example.com/</loc></url>\n<url><loc>https://www.example.com/x</loc></url>\n<url><loc>http://example.com/y</loc></url>\n<url><loc>https://other.org/z</loc></url>\n<url><loc>https://example.com:8443/p</loc></url>\n</urlset>"
+        );
+        let r = check(&body);
+        assert_eq!(
+            kinds(&r),
+            vec![
+                (4, "Path mismatch"),
+                (5, "Path mismatch"),
+                (6, "URL not allowed"),
+                (7, "URL not allowed")
+            ]
+        );
+        let r = check_with(&body, Some("https://www.example.com/"));
+        assert_eq!(
+            kinds(&r),
+            vec![
+                (3, "Path mismatch"),
+                (5, "Path mismatch"),
+                (6, "URL not allowed"),
+                (7, "URL not allowed")
+            ]
+        );
+    }
+
+    #[test]
+    fn base_url_with_a_folder_rejects_urls_above_it() {
+        let body = format!(
+            "{HEAD}<url><loc>https://example.com/blog/</loc></url>\n<url><loc>https://example.com/blog/a/</loc></url>\n<url><loc>https://example.com/about/</loc></url>\n</urlset>"
+        );
+        assert_eq!(
+            kinds(&check_with(&body, Some("https://example.com/blog/"))),
+            vec![(5, "URL not allowed")]
+        );
+        assert_eq!(
+            kinds(&check_with(&body, Some("https://example.com/blog"))),
+            vec![(5, "URL not allowed")]
+        );
+        assert_eq!(
+            kinds(&check_with(&body, Some("https://example.com/"))),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn well_formedness_errors_stop_with_a_line() {
+        let r = check(&format!(
+            "{HEAD}<url><loc>https://example.com/?a=1&b=2</loc></url></urlset>"
+        ));
+        assert_eq!(kinds(&r), vec![(3, "Parsing error")]);
+        let r = check(&format!(
+            "{HEAD}<url>\n<loc>https://example.com/</lo></url></urlset>"
+        ));
+        assert_eq!(kinds(&r), vec![(4, "Parsing error")]);
+        let r = check(&format!(
+            "{HEAD}<url><loc>https://example.com/</loc></url>\n"
+        ));
+        assert_eq!(kinds(&r), vec![(4, "Parsing error")]);
+    }
+
+    #[test]
+    fn entities_and_cdata_are_decoded_before_checks() {
+        let r = check(&format!(
+            "{HEAD}<url><loc>https://example.com/?a=1&amp;b=&#50;</loc></url>\n<url><loc><![CDATA[https://example.com/c]]></loc></url>\n<url><loc>https://example.com/?a=1&#38;b=2</loc></url>\n</urlset>"
+        ));
+        assert_eq!(kinds(&r), vec![(5, "Duplicate URL")]);
+    }
+
+    #[test]
+    fn leading_whitespace_and_bom() {
+        let r = check(&format!(
+            "\n  {HEAD}<url><loc>https://example.com/</loc></url></urlset>"
+        ));
+        assert_eq!(kinds(&r), vec![(2, "Leading whitespace")]);
+        let r = check(&format!(
+            "\u{feff}{HEAD}<url><loc>https://example.com/</loc></url></urlset>"
+        ));
+        assert_eq!(kinds(&r), vec![]);
+    }
+
+    #[test]
+    fn findings_past_the_cap_are_counted_not_kept() {
+        let mut body = String::from(HEAD);
+        for _ in 0..MAX_FINDINGS + 5 {
+            body.push_str("<url><loc>/x</loc></url>\n");
+        }
+        body.push_str("</urlset>");
+        let r = check(&body);
+        assert_eq!(r.findings.len(), MAX_FINDINGS);
+        assert_eq!(r.omitted, 5);
+        assert_eq!(r.errors, MAX_FINDINGS + 5);
+    }
+}
