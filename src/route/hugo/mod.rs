@@ -38,7 +38,7 @@ pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     let mut built = decide::decide_all(&site, &bundles)?;
     sections::add_homes(&site, &bundles, &mut built);
     sections::add_implicit_sections(&site, &bundles, &mut built);
-    sections::roll_up(&mut built, &site);
+    sections::roll_up(&site, &mut built);
     terms::add_taxonomies(&site, &mut built);
     hide_disabled_kinds(&site, &mut built.out);
     Ok(built.out)
@@ -46,7 +46,7 @@ pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
 
 /// The site as every pass sees it: the pages, the run's settings and the names read from the
 /// site's config once.
-pub(super) struct Site<'a> {
+struct Site<'a> {
     /// The content files.
     pages: &'a Pages,
     /// The run's settings and "now".
@@ -113,9 +113,10 @@ impl<'a> Site<'a> {
         permalinks::lang_prefix(self.config, lang, self.multilingual)
     }
 
-    /// A route for a list page of `lang`: the content file's when there is one, else one the
-    /// site makes; the language's default priority and changefreq fill what it leaves unset.
-    fn list_route(
+    /// A taxonomy list or term page's route in `lang`: the content file's when there is one,
+    /// else one the site makes; the language's default priority and changefreq fill what it
+    /// leaves unset.
+    fn taxonomy_route(
         &self,
         file: Option<usize>,
         kind: Kind,
@@ -137,7 +138,7 @@ impl<'a> Site<'a> {
 }
 
 /// What the passes build up: the routing, and where pages, sections and taxonomy files went.
-pub(super) struct Built {
+struct Built {
     /// The routes so far, and the files left out.
     out: Routing,
     /// Each page's route index, 4 bytes a page ([`Built::NONE`] for none).

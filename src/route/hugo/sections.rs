@@ -77,7 +77,7 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
 
 /// Rolls each page's dates up into its nearest section (home for top-level files), and each
 /// section made without a file into its language's home.
-pub(super) fn roll_up(built: &mut Built, site: &Site) {
+pub(super) fn roll_up(site: &Site, built: &mut Built) {
     let mut parent_memo: Option<(&str, Dirs, Option<usize>)> = None;
     for (i, pl) in site.all().enumerate() {
         let Some(r) = built.route_of(i) else {

@@ -72,7 +72,7 @@ fn add_list(
     Some(
         built
             .out
-            .push(site.list_route(file, Kind::Taxonomy, path, lang, key)),
+            .push(site.taxonomy_route(file, Kind::Taxonomy, path, lang, key)),
     )
 }
 
@@ -107,7 +107,7 @@ fn add_terms(
             .tax_files
             .get(&(lang.to_string(), tax.name.clone(), term.clone()))
             .copied();
-        let mut r = site.list_route(file, Kind::Term, path, lang, key);
+        let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
         r.add_rollup_list(members);
         if let Some(lr) = list_route {
             let next = built.out.routes.len();
