@@ -1,0 +1,242 @@
+//! The values that decide whether a page is published and listed: its own front matter with
+//! the `cascade` of the sections above it, and the draft, future and expired rules.
+
+use super::page_kind_name;
+use super::placement::Placed;
+use crate::date::W3cDate;
+use crate::error::{Error, Result};
+use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
+use crate::route::{Pages, Reason, RouteContext};
+use crate::scan::SourceFile;
+use globset::Glob;
+
+/// The values that decide publishing, after `cascade` has been applied.
+#[derive(Default, Clone)]
+pub(super) struct Effective {
+    draft: bool,
+    headless: bool,
+    sitemap_exclude: bool,
+    build: BuildOptions,
+    date: Option<W3cDate>,
+    publish_date: Option<W3cDate>,
+    expiry_date: Option<W3cDate>,
+    /// The priority from front matter or cascade.
+    pub(super) priority: Option<Priority>,
+    /// The page's own negative priority: nothing cascades or defaults into it.
+    pub(super) priority_off: bool,
+    /// The changefreq from front matter or cascade.
+    pub(super) changefreq: Option<ChangeFreq>,
+}
+
+impl Effective {
+    /// Why Hugo builds no page with these values, if it builds none.
+    pub(super) fn withheld(&self, ctx: &RouteContext) -> Option<Reason> {
+        // publishDate defaults to date.
+        let publish = self.publish_date.or(self.date);
+        withheld(ctx, self.draft, publish, self.expiry_date)
+    }
+
+    /// Why a built page is not listed, if it is not: hidden by a section above it (see
+    /// [`hidden_by`]), not rendered or listed (`_build`, a headless leaf bundle), or left out
+    /// of the sitemap.
+    pub(super) fn unlisted(&self, is_leaf: bool, hidden_by: Option<Reason>) -> Option<Reason> {
+        // A headless bundle is not rendered, but Hugo counts its dates and terms.
+        let headless = is_leaf && self.headless;
+        let not_rendered = matches!(
+            self.build.render,
+            Some(BuildRender::Never | BuildRender::Link)
+        );
+        let not_listed = matches!(self.build.list, Some(BuildList::Never | BuildList::Local));
+        if let Some(reason) = hidden_by {
+            Some(reason)
+        } else if not_rendered || not_listed || headless {
+            // Hugo still counts these pages' dates in their sections.
+            Some(Reason::NotRendered)
+        } else if self.sitemap_exclude {
+            Some(Reason::SitemapOff)
+        } else {
+            None
+        }
+    }
+}
+
+/// Hugo's publishing filters, in its order: a draft, a future or an expired page is not
+/// built unless the run includes such pages.
+fn withheld(
+    ctx: &RouteContext,
+    draft: bool,
+    publish: Option<W3cDate>,
+    expiry: Option<W3cDate>,
+) -> Option<Reason> {
+    let s = ctx.settings;
+    if draft && !s.include_drafts {
+        Some(Reason::Draft)
+    } else if publish.is_some_and(|d| d.is_after(ctx.now)) && !s.include_future {
+        Some(Reason::Future)
+    } else if expiry.is_some_and(|d| !d.is_after(ctx.now)) && !s.include_expired {
+        Some(Reason::Expired)
+    } else {
+        None
+    }
+}
+
+/// Below a draft, future or expired section Hugo 0.111 builds no page; the sections below it
+/// are not rendered either, but their terms still count. The reason of the nearest such
+/// section in `chain` (page `i`'s branch bundles, nearest first) other than page `i` itself.
+pub(super) fn hidden_by(
+    chain: &[usize],
+    i: usize,
+    pages: &Pages,
+    ctx: &RouteContext,
+) -> Option<Reason> {
+    chain.iter().filter(|&&b| b != i).find_map(|&b| {
+        // A section's own values, not cascaded ones.
+        let sec = pages.get(b).fm;
+        let publish = sec.more().publish_date.or(sec.date);
+        withheld(
+            ctx,
+            sec.draft() == Some(true),
+            publish,
+            sec.more().expiry_date,
+        )
+    })
+}
+
+/// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
+/// own values.
+pub(super) fn effective(
+    i: usize,
+    pl: &Placed,
+    pages: &Pages,
+    chain: &[usize],
+) -> Result<Effective> {
+    let fm: &PageMeta = pages.get(i).fm;
+    let mut e = Effective {
+        draft: fm.draft().unwrap_or(false),
+        headless: fm.more().headless,
+        sitemap_exclude: fm.sitemap_exclude(),
+        build: fm.more().build.clone(),
+        date: fm.date,
+        publish_date: fm.more().publish_date,
+        expiry_date: fm.more().expiry_date,
+        priority: fm.priority,
+        priority_off: fm.priority_off(),
+        changefreq: fm.changefreq,
+    };
+    // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
+    // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
+    // follow `_target` there, as Hugo documents it).
+    for &b in chain {
+        for c in &pages.get(b).fm.more().cascade {
+            if !cascade_targets(c, pl, pages.get(i).file)? {
+                continue;
+            }
+            apply_cascade(&mut e, fm, c);
+        }
+    }
+    Ok(e)
+}
+
+/// The cascade's `_target` (language, kind, path glob) takes in this file.
+fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
+    if let Some(lang) = &c.target_lang {
+        if !lang.eq_ignore_ascii_case(pl.lang) {
+            return Ok(false);
+        }
+    }
+    if let Some(kind) = &c.target_kind {
+        // A content file's page is always one of the kinds named here.
+        let k = page_kind_name(pl.kind()).unwrap_or("page");
+        if !kind.eq_ignore_ascii_case(k) {
+            return Ok(false);
+        }
+    }
+    if let Some(glob) = &c.target_path {
+        // Only a path target needs the whole relative path: made here, not for every page.
+        let rel = &*file.rel();
+        let g = Glob::new(glob.trim_start_matches('/'))
+            .map_err(|e| {
+                Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}"))
+            })?
+            .compile_matcher();
+        let no_ext = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
+        if !g.is_match(rel) && !g.is_match(no_ext) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
+fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
+    if own.draft().is_none() {
+        if let Some(d) = c.draft {
+            e.draft = e.draft || d;
+        }
+    }
+    if let Some(h) = c.headless {
+        e.headless = e.headless || (h && !own.more().headless);
+    }
+    if let Some(x) = c.sitemap_exclude {
+        if !own.sitemap_exclude() {
+            e.sitemap_exclude = e.sitemap_exclude || x;
+        }
+    }
+    if e.build.render.is_none() {
+        e.build.render = c.build.render;
+    }
+    if e.build.list.is_none() {
+        e.build.list = c.build.list;
+    }
+    e.date = e.date.or(c.date);
+    e.publish_date = e.publish_date.or(c.publish_date);
+    e.expiry_date = e.expiry_date.or(c.expiry_date);
+    if !e.priority_off {
+        e.priority = e.priority.or(c.priority);
+    }
+    e.changefreq = e.changefreq.or(c.changefreq);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::placement::place;
+    use super::*;
+
+    #[test]
+    fn a_cascade_path_target_matches_the_whole_relative_path() {
+        let root = crate::scan::ContentRoot {
+            dir: "content".into(),
+            lang: None,
+        };
+        let mut files = crate::scan::Files::new();
+        for rel in ["blog/2024/post.md", "blog.md", "docs/blog/x.md"] {
+            files.push(&root, rel).unwrap();
+        }
+        let mut pages = Pages::new(&files);
+        for _ in 0..3 {
+            pages.push(PageMeta::default(), "").unwrap();
+        }
+        let targets = |glob: &str| -> Vec<bool> {
+            let c = Cascade {
+                target_path: Some(glob.into()),
+                ..Default::default()
+            };
+            pages
+                .iter()
+                .map(|p| cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap())
+                .collect()
+        };
+        assert_eq!(targets("/blog/**"), [true, false, false]);
+        assert_eq!(targets("/blog"), [false, true, false]);
+        assert_eq!(targets("docs/*/x"), [false, false, true]);
+        assert_eq!(targets("/blog/2024/post.md"), [true, false, false]);
+        let c = Cascade {
+            target_path: Some("[".into()),
+            ..Default::default()
+        };
+        let p = pages.get(0);
+        let err = cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap_err();
+        assert!(err.to_string().contains("blog/2024/post.md"), "{err}");
+    }
+}

@@ -1,0 +1,159 @@
+//! The main pass: each content file's fate (a resource, a taxonomy file, left out by the
+//! publishing rules, or a route), decided on every core and assembled in page order.
+
+use super::cascade::{effective, hidden_by, Effective};
+use super::permalinks::page_path;
+use super::placement::{Bundles, Memo, Placed};
+use super::terms::term_key;
+use super::{Built, Site};
+use crate::error::Result;
+use crate::route::{Excluded, NewRoute, Reason, Route};
+use rayon::prelude::*;
+
+/// Files decided on every core at once before their routes are made in order.
+const CHUNK: usize = 1 << 14;
+
+/// What the main pass decides for one content file.
+enum Decision {
+    /// No URL, for this reason.
+    Skip(Reason),
+    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key).
+    TaxonomyFile(String, String, String),
+    /// A URL, with the reason it is built but not listed, if it is not.
+    Route(NewRoute, Option<Reason>),
+}
+
+/// Decides every file and assembles the results in page order: the routes of content files,
+/// the files left out, and where sections and taxonomy files are.
+pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
+    let n = site.pages.len();
+    let decider = Decider { site, bundles };
+    let mut built = Built::new(n);
+    // Nearly every file is a route: reserved up front, the vector is never doubled.
+    built.out.routes.reserve_exact(n);
+    // Each file's fate is decided on every core (files of one folder come together, so each
+    // task looks its folder up once), then the results are assembled in order, a chunk of
+    // files at a time: a decision holds its path apart, twice a route's size.
+    for start in (0..n).step_by(CHUNK) {
+        let decisions: Vec<Result<Decision>> = (start..n.min(start + CHUNK))
+            .into_par_iter()
+            .with_min_len(256)
+            .map_init(Memo::default, |memo, i| decider.decide(memo, i))
+            .collect();
+        for (i, decision) in (start..).zip(decisions) {
+            assemble(&mut built, site, i, decision?);
+        }
+    }
+    Ok(built)
+}
+
+/// Records file `i`'s decision.
+fn assemble(built: &mut Built, site: &Site, i: usize, decision: Decision) {
+    let out = &mut built.out;
+    match decision {
+        Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
+        Decision::TaxonomyFile(lang, tax, term) => {
+            built.tax_files.insert((lang, tax, term), i);
+        }
+        Decision::Route(r, unlisted) => {
+            if let Some(reason) = unlisted {
+                out.excluded.push(Excluded { page: i, reason });
+            }
+            let pl = site.at(i);
+            if pl.is_branch {
+                built.section_route.insert(
+                    (pl.lang.to_string(), pl.dirs.joined().to_string()),
+                    out.routes.len(),
+                );
+            }
+            // Route indices share the page index's bound (see `Route`).
+            built.page_route[i] = out.push(r) as u32;
+        }
+    }
+}
+
+/// What deciding a file consults: the site and its bundles.
+struct Decider<'s, 'a> {
+    site: &'s Site<'a>,
+    bundles: &'s Bundles<'a>,
+}
+
+impl<'a> Decider<'_, 'a> {
+    /// File `i`'s fate; `memo` holds what this task last looked up about a folder.
+    fn decide(&self, memo: &mut Memo<'a>, i: usize) -> Result<Decision> {
+        let (site, pages) = (self.site, self.site.pages);
+        let pl = &site.at(i);
+        if site.off(pl) {
+            return Ok(Decision::Skip(Reason::NotAPage));
+        }
+        let (own_dir_is_leaf, under_leaf) =
+            memo.leaf(self.bundles, pages.get(i).file.root_lang(), pl.dirs);
+        if under_leaf || (own_dir_is_leaf && !pl.is_leaf) || self.bundles.shadows(pl) {
+            return Ok(Decision::Skip(Reason::NotAPage));
+        }
+        if let Some(file) = self.taxonomy_file(pl) {
+            return Ok(file);
+        }
+        let chain = memo.chain(self.bundles, pl);
+        let eff = effective(i, pl, pages, chain)?;
+        if let Some(reason) = eff.withheld(&site.ctx) {
+            return Ok(Decision::Skip(reason));
+        }
+        let hidden_by = hidden_by(chain, i, pages, &site.ctx);
+        if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
+            return Ok(Decision::Skip(reason));
+        }
+        self.route(i, pl, &eff, hidden_by)
+    }
+
+    /// `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
+    fn taxonomy_file(&self, pl: &Placed) -> Option<Decision> {
+        let tax = (pl.is_branch && pl.dirs.len() <= 2)
+            .then(|| pl.dirs.first())
+            .flatten()
+            .filter(|t| self.site.tax_names.contains(t))?;
+        let term = pl
+            .dirs
+            .get(1)
+            .map(|t| term_key(t, self.site.config))
+            .unwrap_or_default();
+        Some(Decision::TaxonomyFile(
+            pl.lang.to_string(),
+            tax.to_string(),
+            term,
+        ))
+    }
+
+    /// The route of a file that is built, listed unless `hidden_by` or its values say not.
+    fn route(
+        &self,
+        i: usize,
+        pl: &Placed,
+        eff: &Effective,
+        hidden_by: Option<Reason>,
+    ) -> Result<Decision> {
+        let site = self.site;
+        let page = site.pages.get(i);
+        let kind = pl.kind();
+        // A nested folder without `_index.md` is no section: its `_index` would not exist.
+        let path = page_path(&page, pl, kind, site.config, &site.prefix(pl.lang))?;
+        // Only translations share keys: a site with one language needs none.
+        let key = match &page.fm.more().translation_key {
+            _ if !site.multilingual => String::new(),
+            Some(k) => format!("key:{k}"),
+            None => pl.translation_path(),
+        };
+        let mut r = Route::for_page(i, &page, kind, path, pl.lang, key);
+        let language = || site.config.language(pl.lang);
+        r.priority = match eff.priority_off {
+            true => None,
+            false => eff.priority.or_else(|| language().and_then(|l| l.priority)),
+        };
+        r.changefreq = eff
+            .changefreq
+            .or_else(|| language().and_then(|l| l.changefreq));
+        let unlisted = eff.unlisted(pl.is_leaf, hidden_by);
+        r.listed = unlisted.is_none();
+        Ok(Decision::Route(r, unlisted))
+    }
+}

@@ -1,0 +1,193 @@
+//! Hugo's URL rules (0.111): top-level folders are sections, nested ones need `_index.md`,
+//! leaf bundles (`index.md`) own the files beside them, paths are sanitized and lower-cased,
+//! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
+//! future, expired, `_build`, `cascade`, headless) decide what exists.
+//!
+//! [`route`] runs the passes in order: each content file is decided ([`decide`]), then the
+//! sections Hugo makes without a file are added and dates rolled up ([`sections`]), then the
+//! taxonomy lists and term pages ([`terms`]), and last `disableKinds` is applied.
+
+mod cascade;
+mod decide;
+mod permalinks;
+mod placement;
+mod sections;
+mod terms;
+
+use super::{Excluded, Kind, NewRoute, Pages, Reason, Route, RouteContext, Routing};
+use crate::error::Result;
+use crate::siteconfig::SiteConfig;
+use placement::{place, Placed};
+use std::collections::{HashMap, HashSet};
+
+/// Maps the pages to routes by Hugo's rules; the order of the routes is part of the result
+/// (later stages refer to routes by index). Hugo's rules look across pages (cascades,
+/// bundles, translations), so the pipeline holds every page until it is done reading
+/// ([`super::Buffered`]) and then calls this.
+pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+    let site = Site::new(pages, *ctx);
+    let bundles = placement::Bundles::new(&site);
+    let mut built = decide::decide_all(&site, &bundles)?;
+    sections::add_homes(&site, &bundles, &mut built);
+    sections::add_implicit_sections(&site, &bundles, &mut built);
+    sections::roll_up(&site, &mut built);
+    terms::add_taxonomies(&site, &mut built);
+    hide_disabled_kinds(&site, &mut built.out);
+    Ok(built.out)
+}
+
+/// The site as every pass sees it: the pages, the run's settings and the names read from the
+/// site's config once.
+struct Site<'a> {
+    /// The content files.
+    pages: &'a Pages<'a>,
+    /// The run's settings and "now".
+    ctx: RouteContext<'a>,
+    /// The site's config.
+    config: &'a SiteConfig,
+    /// The site's language codes, in its order.
+    langs: Vec<&'a str>,
+    /// Language suffixes a file name may carry: the site's codes, then turned-off languages'
+    /// (still recognised, so their files can be left out).
+    suffixes: Vec<&'a str>,
+    /// More than one language.
+    multilingual: bool,
+    /// The taxonomies' names.
+    tax_names: HashSet<&'a str>,
+}
+
+impl<'a> Site<'a> {
+    fn new(pages: &'a Pages<'a>, ctx: RouteContext<'a>) -> Site<'a> {
+        let config = &ctx.settings.site;
+        let langs: Vec<&str> = config.languages.iter().map(|l| l.code.as_str()).collect();
+        let suffixes = langs
+            .iter()
+            .copied()
+            .chain(config.disabled_languages.iter().map(String::as_str))
+            .collect();
+        Site {
+            pages,
+            ctx,
+            config,
+            langs,
+            suffixes,
+            multilingual: config.is_multilingual(),
+            tax_names: config.taxonomies.iter().map(|t| t.name.as_str()).collect(),
+        }
+    }
+
+    /// Where page `i` lands.
+    fn at(&self, i: usize) -> Placed<'a> {
+        place(
+            self.pages.get(i),
+            &self.suffixes,
+            &self.config.default_language,
+        )
+    }
+
+    /// Where every page lands, in page order.
+    fn all(&self) -> impl Iterator<Item = Placed<'a>> + '_ {
+        (0..self.pages.len()).map(|i| self.at(i))
+    }
+
+    /// The file is in a turned-off language.
+    fn off(&self, pl: &Placed) -> bool {
+        self.config.disabled_languages.iter().any(|d| d == pl.lang)
+    }
+
+    /// `disableKinds` names this kind (`home`, `taxonomy`, ...).
+    fn kind_off(&self, kind: &str) -> bool {
+        self.config.disable_kinds.iter().any(|d| d == kind)
+    }
+
+    /// The path prefix of a language's URLs ("" or `/fr`).
+    fn prefix(&self, lang: &str) -> String {
+        permalinks::lang_prefix(self.config, lang, self.multilingual)
+    }
+
+    /// A taxonomy list or term page's route in `lang`: the content file's when there is one,
+    /// else one the site makes; the language's default priority and changefreq fill what it
+    /// leaves unset.
+    fn taxonomy_route(
+        &self,
+        file: Option<usize>,
+        kind: Kind,
+        path: String,
+        lang: &str,
+        key: String,
+    ) -> NewRoute {
+        let mut r = match file {
+            Some(i) => Route::for_page(i, &self.pages.get(i), kind, path, lang, key),
+            None => Route::generated(kind, path, lang, key),
+        };
+        let language = || self.config.language(lang);
+        r.priority = r.priority.or_else(|| language().and_then(|l| l.priority));
+        r.changefreq = r
+            .changefreq
+            .or_else(|| language().and_then(|l| l.changefreq));
+        r
+    }
+}
+
+/// What the passes build up: the routing, and where pages, sections and taxonomy files went.
+struct Built {
+    /// The routes so far, and the files left out.
+    out: Routing,
+    /// Each page's route index, 4 bytes a page ([`Built::NONE`] for none).
+    page_route: Vec<u32>,
+    /// Section (and home) routes by (language, folder).
+    section_route: HashMap<(String, String), usize>,
+    /// Content files of taxonomy and term pages, by (language, taxonomy, term key).
+    tax_files: HashMap<(String, String, String), usize>,
+}
+
+impl Built {
+    /// A page without a route.
+    const NONE: u32 = u32::MAX;
+
+    /// Nothing built yet for `pages` pages.
+    fn new(pages: usize) -> Built {
+        Built {
+            out: Routing::default(),
+            page_route: vec![Self::NONE; pages],
+            section_route: HashMap::new(),
+            tax_files: HashMap::new(),
+        }
+    }
+
+    /// Page `i`'s route index, if it has a route.
+    fn route_of(&self, i: usize) -> Option<usize> {
+        Some(self.page_route[i])
+            .filter(|&r| r != Self::NONE)
+            .map(|r| r as usize)
+    }
+}
+
+/// Hugo's name for the kind of a page made from a content file, as `disableKinds` and a
+/// cascade's `_target.kind` spell it; none for the lists Hugo makes itself.
+fn page_kind_name(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Home => Some("home"),
+        Kind::Section => Some("section"),
+        Kind::Page => Some("page"),
+        Kind::Taxonomy | Kind::Term | Kind::Pager => None,
+    }
+}
+
+/// `disableKinds` pages are never rendered; they still count for their section's dates.
+fn hide_disabled_kinds(site: &Site, out: &mut Routing) {
+    for r in &mut out.routes {
+        let Some(kind) = page_kind_name(r.kind) else {
+            continue;
+        };
+        if r.listed && site.kind_off(kind) {
+            r.listed = false;
+            if let Some(page) = r.page() {
+                out.excluded.push(Excluded {
+                    page,
+                    reason: Reason::NotRendered,
+                });
+            }
+        }
+    }
+}

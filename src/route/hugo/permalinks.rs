@@ -1,0 +1,370 @@
+//! URL paths as Hugo makes them: language prefixes, `url` and `slug`, `[permalinks]`
+//! patterns, `uglyURLs`, and path sanitizing and lower-casing.
+
+use super::placement::Placed;
+use crate::error::{Error, Result};
+use crate::route::{normalize, Kind, Page};
+use crate::siteconfig::SiteConfig;
+use crate::slugify::hugo_make_path;
+use chrono::{Datelike, NaiveDate};
+
+/// The path prefix of a language's URLs: `/fr` for a language in its own folder, else "".
+pub(super) fn lang_prefix(site: &SiteConfig, lang: &str, multilingual: bool) -> String {
+    let own_host = site.language(lang).is_some_and(|l| l.base_url.is_some());
+    if !multilingual
+        || own_host
+        || (lang == site.default_language && !site.default_language_in_subdir)
+    {
+        String::new()
+    } else {
+        format!("/{lang}")
+    }
+}
+
+/// A list-like path: `{prefix}/{joined}/`, or with `uglyURLs` `{prefix}/{joined}.html`.
+pub(super) fn dir_path(prefix: &str, joined: &str, ugly: bool) -> String {
+    if ugly {
+        format!("{prefix}/{joined}.html")
+    } else {
+        format!("{prefix}/{joined}/")
+    }
+}
+
+/// The path of a content file's page of `kind`, below its language's `prefix`.
+pub(super) fn page_path(
+    page: &Page,
+    pl: &Placed,
+    kind: Kind,
+    site: &SiteConfig,
+    prefix: &str,
+) -> Result<String> {
+    if kind == Kind::Home {
+        return Ok(format!("{prefix}/"));
+    }
+    if let Some(url) = page
+        .fm
+        .more()
+        .url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+    {
+        return Ok(url_path(url, kind, prefix, site));
+    }
+    let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
+    if kind == Kind::Section {
+        return Ok(dir_path(prefix, &dir_segs.join("/"), site.ugly_urls));
+    }
+    file_path(page, pl, &dir_segs, site, prefix)
+}
+
+/// The path a front matter `url` gives.
+fn url_path(url: &str, kind: Kind, prefix: &str, site: &SiteConfig) -> String {
+    if kind == Kind::Section {
+        let segs: Vec<String> = url
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| sanitize(s, site))
+            .collect();
+        // Like a page's, an absolute section `url` takes no language prefix; and like a
+        // page's, one ending in a file name (`/a/b.html`) gets no slash after it.
+        let prefix = if url.starts_with('/') { "" } else { prefix };
+        let file = segs.last().is_some_and(|s| s.contains('.'));
+        let slash = if file { "" } else { "/" };
+        return format!("{prefix}/{}{slash}", segs.join("/"));
+    }
+    // A page's `url` is taken as written; without a leading slash it is language-relative.
+    let mut p = if url.starts_with('/') {
+        url.to_string()
+    } else {
+        format!("{prefix}/{url}")
+    };
+    let last = p.rsplit('/').next().unwrap_or("");
+    if !p.ends_with('/') && !last.contains('.') {
+        p.push('/');
+    }
+    p
+}
+
+/// A regular page's path from its folders (`dir_segs`, sanitized), its name or `slug`, and
+/// its section's permalink pattern.
+fn file_path(
+    page: &Page,
+    pl: &Placed,
+    dir_segs: &[String],
+    site: &SiteConfig,
+    prefix: &str,
+) -> Result<String> {
+    // A leaf bundle is named by its folder.
+    let (parent_segs, file_name) = if pl.is_leaf {
+        (
+            &dir_segs[..dir_segs.len().saturating_sub(1)],
+            pl.dirs.last().unwrap_or(""),
+        )
+    } else {
+        (dir_segs, pl.stem)
+    };
+    let slug = page
+        .fm
+        .slug()
+        .map(|s| sanitize(s, site).trim_matches('-').to_string())
+        .filter(|s| !s.is_empty());
+    let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
+    if let Some(pattern) = section
+        .as_deref()
+        .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
+        .map(|(_, p)| p.as_str())
+    {
+        let tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
+        let expanded = expand_page_permalink(pattern, &tokens)
+            .map_err(|m| Error::input(page.file.path(), None, m))?;
+        return Ok(format!(
+            "{prefix}{}",
+            end_permalink(&expanded, site.ugly_urls)
+        ));
+    }
+    let last = slug.unwrap_or_else(|| sanitize(file_name, site));
+    let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
+    segs.push(&last);
+    Ok(dir_path(prefix, &segs.join("/"), site.ugly_urls))
+}
+
+/// What a page's permalink tokens (`:year`, `:slug`, ...) stand for.
+struct PageTokens<'a> {
+    /// Hugo's page date (see [`PageTokens::new`]).
+    date: NaiveDate,
+    /// The sanitized title, or "".
+    title_slug: String,
+    /// The sanitized `slug`, if any.
+    slug: Option<&'a str>,
+    /// The file's name (a leaf bundle's folder).
+    file_name: &'a str,
+    /// The sanitized folders.
+    dir_segs: &'a [String],
+    /// A leaf bundle: its own folder is not one of its sections.
+    is_leaf: bool,
+    site: &'a SiteConfig,
+}
+
+impl<'a> PageTokens<'a> {
+    fn new(
+        page: &Page,
+        pl: &Placed,
+        slug: Option<&'a str>,
+        file_name: &'a str,
+        dir_segs: &'a [String],
+        site: &'a SiteConfig,
+    ) -> PageTokens<'a> {
+        // Hugo's page date: `date`, else `publishDate`, else `lastmod`; a page with none has
+        // Go's zero time, 0001-01-01 (a Monday), so `:year` gives `1` (Hugo formats it
+        // unpadded).
+        let date = page
+            .fm
+            .date
+            .or(page.fm.more().publish_date)
+            .or(page.fm.updated)
+            .map_or(GO_ZERO_DATE, |d| d.date());
+        let title_slug = page
+            .fm
+            .more()
+            .title
+            .as_deref()
+            .map(|t| sanitize(t, site))
+            .unwrap_or_default();
+        PageTokens {
+            date,
+            title_slug,
+            slug,
+            file_name,
+            dir_segs,
+            is_leaf: pl.is_leaf,
+            site,
+        }
+    }
+
+    /// A token's value; none for a token Hugo does not know.
+    fn value(&self, token: &str) -> Option<String> {
+        let (date, site) = (self.date, self.site);
+        let file_name = || sanitize(self.file_name, site);
+        // As Hugo formats them: year, day of the year and weekday number unpadded.
+        Some(match token {
+            "year" => date.year().to_string(),
+            "month" => date.format("%m").to_string(),
+            "monthname" => go_lower(&date.format("%B").to_string()),
+            "day" => date.format("%d").to_string(),
+            "yearday" => date.ordinal().to_string(),
+            "weekday" => date.weekday().num_days_from_sunday().to_string(),
+            "weekdayname" => go_lower(&date.format("%A").to_string()),
+            "slug" => self.slug.map(str::to_string).unwrap_or_else(|| {
+                if self.title_slug.is_empty() {
+                    file_name()
+                } else {
+                    self.title_slug.clone()
+                }
+            }),
+            "title" => self.title_slug.clone(),
+            "filename" | "contentbasename" => file_name(),
+            "slugorfilename" | "slugorcontentbasename" => {
+                self.slug.map(str::to_string).unwrap_or_else(file_name)
+            }
+            "section" => self.dir_segs.first().cloned().unwrap_or_default(),
+            "sections" => {
+                self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// A page's permalink pattern with its tokens replaced; an unknown token is an error.
+fn expand_page_permalink(
+    pattern: &str,
+    tokens: &PageTokens,
+) -> std::result::Result<String, String> {
+    let mut out = String::new();
+    for (n, seg) in pattern.split('/').enumerate() {
+        if n > 0 {
+            out.push('/');
+        }
+        let mut rest = seg;
+        while let Some(pos) = rest.find(':') {
+            out.push_str(&rest[..pos]);
+            let tok_end = rest[pos + 1..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .map_or(rest.len(), |e| pos + 1 + e);
+            let token = &rest[pos + 1..tok_end];
+            let value = tokens.value(token).ok_or_else(|| {
+                format!("the permalink pattern '{pattern}' has an unknown token :{token}")
+            })?;
+            out.push_str(&value);
+            rest = &rest[tok_end..];
+        }
+        out.push_str(rest);
+    }
+    // Hugo ends the path with `/` before it unescapes it, so a final `+` becomes `-` there too.
+    if !out.ends_with('/') {
+        out.push('/');
+    }
+    Ok(normalize(&permalink_unescape(&out)))
+}
+
+/// Hugo 0.111 query-unescapes an expanded permalink (`+` becomes a space) and sanitizes it
+/// again, so a space before a kept character turns into `-`: slug `a+b` -> `a-b`, title
+/// `C++ Tips` -> `c-tips`, term `C++` -> `/topic/c-/` (seen in Hugo's output).
+fn permalink_unescape(path: &str) -> String {
+    if path.contains('+') {
+        hugo_make_path(&path.replace('+', " "), false)
+    } else {
+        path.to_string()
+    }
+}
+
+/// A term's permalink pattern with its tokens replaced.
+pub(super) fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
+    let mut p = pattern
+        .replace(":slug", term)
+        .replace(":title", term)
+        .replace(":section", tax);
+    // As for pages: the final `/` comes before unescaping (`c++` ends `c-`, not `c`).
+    if !p.ends_with('/') {
+        p.push('/');
+    }
+    end_permalink(&normalize(&permalink_unescape(&p)), ugly)
+}
+
+/// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
+/// with `uglyURLs`, in `.html`.
+fn end_permalink(path: &str, ugly: bool) -> String {
+    let bare = path.trim_end_matches('/');
+    match (bare.is_empty(), ugly) {
+        (true, _) => "/".to_string(),
+        (false, true) => format!("{bare}.html"),
+        (false, false) => format!("{bare}/"),
+    }
+}
+
+/// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
+pub(super) fn sanitize(s: &str, site: &SiteConfig) -> String {
+    // Plain ASCII names (nearly every folder and file) pass `MakePath` unchanged and lower
+    // as ASCII: skip the char-by-char work. `%` is left to `MakePath` (it checks hex digits).
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"./\\_#+~-@".contains(&b))
+    {
+        return if site.disable_path_to_lower {
+            s.to_string()
+        } else {
+            s.to_ascii_lowercase()
+        };
+    }
+    let p = hugo_make_path(s, site.remove_path_accents);
+    if site.disable_path_to_lower {
+        p
+    } else {
+        go_lower(&p)
+    }
+}
+
+/// Go's zero time's date, 0001-01-01: what Hugo's permalinks use for a page without a date.
+const GO_ZERO_DATE: NaiveDate = match NaiveDate::from_ymd_opt(1, 1, 1) {
+    Some(d) => d,
+    None => NaiveDate::MIN,
+};
+
+/// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
+fn go_lower(s: &str) -> String {
+    s.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hugo 0.111's output for these slugs under `/:year/:slug/`, and a term under
+    /// `/topic/:slug/`.
+    #[test]
+    fn permalinks_unescape_plus_like_hugo() {
+        assert_eq!(permalink_unescape("/2024/a-+-b/"), "/2024/a--b/");
+        assert_eq!(permalink_unescape("/2024/p++q/"), "/2024/p-q/");
+        assert_eq!(permalink_unescape("/2024/lead+/"), "/2024/lead-/");
+        assert_eq!(permalink_unescape("/2024/c++-tips/"), "/2024/c-tips/");
+        assert_eq!(permalink_unescape("/2024/foo--bar/"), "/2024/foo--bar/");
+        // (pattern, term, ugly, path): with or without a final `/`, ending `/` or `.html`.
+        let terms = [
+            ("/topic/:slug/", "c++", true, "/topic/c-.html"),
+            ("/s/:title", "Beta", false, "/s/Beta/"),
+            ("/s/:title", "x", true, "/s/x.html"),
+            ("/s/:title", "c++", false, "/s/c-/"),
+        ];
+        for (pattern, term, ugly, want) in terms {
+            assert_eq!(
+                expand_term_permalink(pattern, term, "tags", ugly),
+                want,
+                "{pattern} {term}"
+            );
+        }
+    }
+
+    #[test]
+    fn sanitize_ascii_shortcut_matches_make_path() {
+        for lower in [false, true] {
+            let site = SiteConfig {
+                disable_path_to_lower: !lower,
+                ..Default::default()
+            };
+            for s in [
+                "Blog", "a_b-C.d", "x#y+z~@w", "a\\b/c", "", "50%25", "a b", "Été",
+            ] {
+                let slow = hugo_make_path(s, site.remove_path_accents);
+                let slow = if lower { go_lower(&slow) } else { slow };
+                assert_eq!(sanitize(s, &site), slow, "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn go_lower_maps_one_char_to_one() {
+        assert_eq!(go_lower("İstanbul ÇA"), "istanbul ça");
+    }
+}

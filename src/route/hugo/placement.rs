@@ -1,0 +1,265 @@
+//! Where a file lands: its folder, name and language, whether it is a bundle, and the
+//! bundles around it (leaf bundles own the files below them; branch bundles cascade).
+
+use super::Site;
+use crate::route::{Kind, Page};
+use std::collections::{HashMap, HashSet};
+
+/// Where a file sits: slices of its path and the site's names, made again wherever needed
+/// rather than kept for every file (64 bytes a file through routing, the run's peak).
+#[derive(Clone, Copy)]
+pub(super) struct Placed<'a> {
+    /// Its folder relative to its content root.
+    pub(super) dirs: Dirs<'a>,
+    /// File stem without the language suffix.
+    pub(super) stem: &'a str,
+    /// The site's code for a language suffix, else the content root's, the front matter's or
+    /// the default language: borrowed, never allocated.
+    pub(super) lang: &'a str,
+    /// `_index` (branch bundle / section / home).
+    pub(super) is_branch: bool,
+    /// `index` (leaf bundle).
+    pub(super) is_leaf: bool,
+}
+
+impl Placed<'_> {
+    /// What the file's page is: `_index` is the home at the root and a section below it.
+    pub(super) fn kind(&self) -> Kind {
+        match (self.is_branch, self.dirs.is_empty()) {
+            (true, true) => Kind::Home,
+            (true, false) => Kind::Section,
+            _ => Kind::Page,
+        }
+    }
+
+    /// The key translations share: the path without language (`translationKey` aside).
+    pub(super) fn translation_path(&self) -> String {
+        let mut k = self.dirs.joined().to_string();
+        if !self.is_branch && !self.is_leaf {
+            k.push('/');
+            k.push_str(self.stem);
+        }
+        format!("path:{k}")
+    }
+}
+
+/// A file's folder relative to its content root, `/`-joined ("" at the root): a slice of its
+/// path, so placing a file allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Dirs<'a>(pub(super) &'a str);
+
+impl<'a> Dirs<'a> {
+    /// At the content root.
+    pub(super) fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many folders deep.
+    pub(super) fn len(self) -> usize {
+        self.iter().count()
+    }
+
+    /// The folder names, outermost first.
+    pub(super) fn iter(self) -> impl Iterator<Item = &'a str> {
+        self.0.split('/').filter(|d| !d.is_empty())
+    }
+
+    /// The outermost folder.
+    pub(super) fn first(self) -> Option<&'a str> {
+        self.iter().next()
+    }
+
+    /// The innermost folder.
+    pub(super) fn last(self) -> Option<&'a str> {
+        self.0.rsplit('/').next().filter(|d| !d.is_empty())
+    }
+
+    /// The `k`th folder from the outside.
+    pub(super) fn get(self, k: usize) -> Option<&'a str> {
+        self.iter().nth(k)
+    }
+
+    /// The outermost `depth` folders, `/`-joined.
+    pub(super) fn prefix(self, depth: usize) -> Dirs<'a> {
+        if depth == 0 {
+            return Dirs("");
+        }
+        match self.0.match_indices('/').nth(depth - 1) {
+            Some((i, _)) => Dirs(&self.0[..i]),
+            None => self,
+        }
+    }
+
+    /// All of it, `/`-joined.
+    pub(super) fn joined(self) -> &'a str {
+        self.0
+    }
+}
+
+/// Places a file: its folder, its stem without a language suffix (one of `langs`) and its
+/// language.
+pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
+    let (dirs, file) = (page.file.dir, page.file.name);
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let (stem, suffix) = crate::route::split_lang(stem, langs);
+    let lang: &'a str = match suffix {
+        // The suffix matched one of the site's codes, whatever its case: name it the site's way.
+        Some(s) => langs
+            .iter()
+            .copied()
+            .find(|l| l.eq_ignore_ascii_case(s))
+            .unwrap_or(s),
+        None => page
+            .file
+            .root_lang()
+            .or(page.fm.more().lang.as_deref())
+            .unwrap_or(default_lang),
+    };
+    Placed {
+        dirs: Dirs(dirs),
+        stem,
+        lang,
+        is_branch: stem == "_index",
+        is_leaf: stem == "index",
+    }
+}
+
+/// The site's bundles in languages that are on, found before any file is decided.
+pub(super) struct Bundles<'a> {
+    /// Leaf bundle folders by content root language: each owns every file below it (those
+    /// files are resources).
+    leaf_dirs: HashSet<(Option<&'a str>, &'a str)>,
+    /// Leaf bundles by (language, folder): each shadows a page of its language and name.
+    leaf_langs: HashSet<(&'a str, &'a str)>,
+    /// Branch bundles (`_index`) by (language, folder), as page indices.
+    pub(super) branch_dirs: HashMap<(String, String), usize>,
+}
+
+impl<'a> Bundles<'a> {
+    /// Finds the bundles among the site's pages.
+    pub(super) fn new(site: &Site<'a>) -> Bundles<'a> {
+        let leaf_dirs = site
+            .all()
+            .zip(site.pages.iter())
+            .filter(|(pl, _)| pl.is_leaf && !site.off(pl))
+            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
+            .collect();
+        let leaf_langs = site
+            .all()
+            .filter(|pl| pl.is_leaf && !site.off(pl))
+            .map(|pl| (pl.lang, pl.dirs.joined()))
+            .collect();
+        let branch_dirs = site
+            .all()
+            .enumerate()
+            .filter(|(_, pl)| pl.is_branch && !site.off(pl))
+            .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
+            .collect();
+        Bundles {
+            leaf_dirs,
+            leaf_langs,
+            branch_dirs,
+        }
+    }
+
+    /// Some folder above `dirs` (in content root `root`) is a leaf bundle.
+    fn leaf_ancestor(&self, root: Option<&str>, dirs: Dirs) -> bool {
+        (0..dirs.len()).any(|d| self.leaf_dirs.contains(&(root, dirs.prefix(d).joined())))
+    }
+
+    /// `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps the bundle
+    /// only.
+    pub(super) fn shadows(&self, pl: &Placed) -> bool {
+        if pl.is_leaf || pl.is_branch || self.leaf_langs.is_empty() {
+            return false;
+        }
+        let bundle = match pl.dirs.joined() {
+            "" => pl.stem.to_string(),
+            d => format!("{d}/{}", pl.stem),
+        };
+        self.leaf_langs.contains(&(pl.lang, bundle.as_str()))
+    }
+
+    /// The branch bundles at and above a page's folder in its language, nearest first.
+    fn branch_chain(&self, pl: &Placed) -> Vec<usize> {
+        (0..=pl.dirs.len())
+            .rev()
+            .filter_map(|depth| {
+                self.branch_dirs
+                    .get(&(
+                        pl.lang.to_string(),
+                        pl.dirs.prefix(depth).joined().to_string(),
+                    ))
+                    .copied()
+            })
+            .collect()
+    }
+}
+
+/// The folder facts one task last looked up (files of one folder come together).
+#[derive(Default)]
+pub(super) struct Memo<'a> {
+    /// (content root language, folder, folder is a leaf bundle, folder is below one).
+    leaf: Option<(Option<&'a str>, Dirs<'a>, bool, bool)>,
+    /// (language, folder, branch bundles at and above it).
+    chain: Option<(&'a str, Dirs<'a>, Vec<usize>)>,
+}
+
+impl<'a> Memo<'a> {
+    /// Whether a file of folder `dirs` (content root language `root`) is in a leaf bundle's
+    /// own folder, and whether it is below one: (own folder is a leaf, below a leaf).
+    pub(super) fn leaf(
+        &mut self,
+        bundles: &Bundles<'a>,
+        root: Option<&'a str>,
+        dirs: Dirs<'a>,
+    ) -> (bool, bool) {
+        match self.leaf {
+            Some((r, d, own, under)) if r == root && d == dirs => (own, under),
+            _ if bundles.leaf_dirs.is_empty() => (false, false),
+            _ => {
+                let own = bundles.leaf_dirs.contains(&(root, dirs.joined()));
+                let under = bundles.leaf_ancestor(root, dirs);
+                self.leaf = Some((root, dirs, own, under));
+                (own, under)
+            }
+        }
+    }
+
+    /// The branch bundles at and above a file's folder in its language, nearest first.
+    pub(super) fn chain(&mut self, bundles: &Bundles<'a>, pl: &Placed<'a>) -> &[usize] {
+        let known = matches!(&self.chain, Some((l, d, _)) if *l == pl.lang && *d == pl.dirs);
+        if !known {
+            self.chain = Some((pl.lang, pl.dirs, bundles.branch_chain(pl)));
+        }
+        self.chain.as_ref().map_or(&[], |(_, _, chain)| chain)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dirs;
+
+    #[test]
+    fn dirs_read_like_the_list_of_folders() {
+        let d = Dirs("blog/2024/trip");
+        assert_eq!(
+            (d.len(), d.first(), d.last(), d.get(1)),
+            (3, Some("blog"), Some("trip"), Some("2024"))
+        );
+        assert_eq!(d.iter().collect::<Vec<_>>(), ["blog", "2024", "trip"]);
+        let joined: Vec<&str> = (0..=4).map(|k| d.prefix(k).joined()).collect();
+        assert_eq!(
+            joined,
+            ["", "blog", "blog/2024", "blog/2024/trip", "blog/2024/trip"]
+        );
+        let root = Dirs("");
+        assert!(
+            root.is_empty()
+                && root.iter().count() == 0
+                && root.first().is_none()
+                && root.last().is_none()
+        );
+        assert_eq!(root.prefix(1), root);
+    }
+}

@@ -1,0 +1,122 @@
+//! The homes and sections Hugo makes without a content file, and the roll-up of page dates
+//! into the nearest section.
+
+use super::permalinks::{dir_path, sanitize};
+use super::placement::{Bundles, Dirs};
+use super::{Built, Site};
+use crate::route::{Kind, Route};
+use std::collections::BTreeSet;
+
+/// A section or home for this (language, folder), routed or from a branch bundle.
+fn has_section(built: &Built, bundles: &Bundles, key: &(String, String)) -> bool {
+    built.section_route.contains_key(key) || bundles.branch_dirs.contains_key(key)
+}
+
+/// Homes exist even without `_index.md`: one for each language that has none.
+pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
+    for lang in &site.langs {
+        let key = (lang.to_string(), String::new());
+        if !has_section(built, bundles, &key) {
+            built.section_route.insert(key, built.out.routes.len());
+            built.out.push(Route::generated(
+                Kind::Home,
+                site.prefix(lang) + "/",
+                lang,
+                // Every language's home is a translation of the others.
+                "path:".into(),
+            ));
+        }
+    }
+}
+
+/// Top-level sections exist even without `_index.md`: one for each top-level folder with
+/// pages but no section of its own, by language, in order.
+pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut Built) {
+    let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
+    // Whether the last (language, top folder) seen has a section of its own.
+    let mut top_memo: Option<(&str, &str, bool)> = None;
+    for (i, pl) in site.all().enumerate() {
+        let (Some(_), Some(top)) = (built.route_of(i), pl.dirs.first()) else {
+            continue;
+        };
+        // A top-level leaf bundle (`content/about/index.md`) is a page, not a section; a
+        // top-level `_index.md` is the section itself. A nested section implies its
+        // top-level one, as a page does.
+        let top_level = pl.dirs.len() == 1;
+        if (pl.is_leaf || pl.is_branch) && top_level {
+            continue;
+        }
+        let has = match top_memo {
+            Some((l, t, has)) if l == pl.lang && t == top => has,
+            _ => {
+                let has = has_section(built, bundles, &(pl.lang.to_string(), top.to_string()));
+                top_memo = Some((pl.lang, top, has));
+                has
+            }
+        };
+        if !has {
+            implicit.insert((pl.lang.to_string(), top.to_string()));
+        }
+    }
+    for (lang, top) in implicit {
+        // Hugo names a section without `_index.md` by its lower-cased key, even with
+        // `disablePathToLower` (one with `_index.md` keeps its folder's case).
+        let seg = sanitize(&top, site.config).to_lowercase();
+        let path = dir_path(&site.prefix(&lang), &seg, site.config.ugly_urls);
+        built
+            .section_route
+            .insert((lang.clone(), top.clone()), built.out.routes.len());
+        built.out.push(Route::generated(
+            Kind::Section,
+            path,
+            &lang,
+            format!("path:{top}"),
+        ));
+    }
+}
+
+/// Rolls each page's dates up into its nearest section (home for top-level files), and each
+/// section made without a file into its language's home.
+pub(super) fn roll_up(site: &Site, built: &mut Built) {
+    let mut parent_memo: Option<(&str, Dirs, Option<usize>)> = None;
+    for (i, pl) in site.all().enumerate() {
+        let Some(r) = built.route_of(i) else {
+            continue;
+        };
+        let own_dirs = if pl.is_branch || pl.is_leaf {
+            pl.dirs.prefix(pl.dirs.len().saturating_sub(1))
+        } else {
+            pl.dirs
+        };
+        if pl.is_branch && pl.dirs.is_empty() {
+            continue;
+        }
+        let parent = match parent_memo {
+            Some((l, d, p)) if l == pl.lang && d == own_dirs => p,
+            _ => {
+                let p = (0..=own_dirs.len()).rev().find_map(|d| {
+                    built
+                        .section_route
+                        .get(&(pl.lang.to_string(), own_dirs.prefix(d).joined().to_string()))
+                        .copied()
+                });
+                parent_memo = Some((pl.lang, own_dirs, p));
+                p
+            }
+        };
+        if let Some(p) = parent.filter(|&p| p != r) {
+            built.out.routes[p].add_rollup([r]);
+        }
+    }
+    let implicit_sections: Vec<(String, usize)> = built
+        .section_route
+        .iter()
+        .filter(|((_, d), &r)| !d.is_empty() && built.out.routes[r].page().is_none())
+        .map(|((l, _), &r)| (l.clone(), r))
+        .collect();
+    for (lang, r) in implicit_sections {
+        if let Some(&home) = built.section_route.get(&(lang, String::new())) {
+            built.out.routes[home].add_rollup([r]);
+        }
+    }
+}

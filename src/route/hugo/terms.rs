@@ -1,0 +1,118 @@
+//! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
+//! pages that carry it.
+
+use super::permalinks::{dir_path, expand_term_permalink, sanitize};
+use super::{Built, Site};
+use crate::route::{Kind, RouteList};
+use crate::siteconfig::{SiteConfig, Taxonomy};
+use std::collections::BTreeMap;
+
+/// A term's URL segment: terms that urlize alike are one term.
+pub(super) fn term_key(term: &str, site: &SiteConfig) -> String {
+    sanitize(term.trim(), site)
+}
+
+/// Adds each language's taxonomy lists and term pages, taxonomy by taxonomy, terms in order.
+pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
+    for lang in &site.langs {
+        let prefix = site.prefix(lang);
+        for tax in &site.config.taxonomies {
+            let terms = terms_of(site, built, lang, tax);
+            let list_route = add_list(site, built, lang, &prefix, tax);
+            if !site.kind_off("term") {
+                add_terms(site, built, lang, &prefix, tax, terms, list_route);
+            }
+        }
+    }
+}
+
+/// The routed pages of `lang` with terms of `tax`, by term key.
+fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<String, RouteList> {
+    let mut terms: BTreeMap<String, RouteList> = BTreeMap::new();
+    for (i, page) in site.pages.iter().enumerate() {
+        let Some(r) = built.route_of(i) else {
+            continue;
+        };
+        // The file is placed only when it has terms of this taxonomy.
+        let Some(taxon) = page.terms.get(&tax.name, false) else {
+            continue;
+        };
+        if site.at(i).lang != lang {
+            continue;
+        }
+        for v in taxon.terms {
+            let k = term_key(v, site.config);
+            if !k.is_empty() {
+                // Route indices share the page index's bound (see `Route`).
+                terms.entry(k).or_default().push(r as u32);
+            }
+        }
+    }
+    terms
+}
+
+/// Adds the taxonomy's list page unless `disableKinds` has `taxonomy`; returns its index.
+fn add_list(
+    site: &Site,
+    built: &mut Built,
+    lang: &str,
+    prefix: &str,
+    tax: &Taxonomy,
+) -> Option<usize> {
+    if site.kind_off("taxonomy") {
+        return None;
+    }
+    let tax_seg = sanitize(&tax.name, site.config);
+    let path = dir_path(prefix, &tax_seg, site.config.ugly_urls);
+    let file = built
+        .tax_files
+        .get(&(lang.to_string(), tax.name.clone(), String::new()))
+        .copied();
+    let key = format!("taxonomy:{}", tax.name);
+    Some(
+        built
+            .out
+            .push(site.taxonomy_route(file, Kind::Taxonomy, path, lang, key)),
+    )
+}
+
+/// Adds a page for each term, rolling up its pages; each term page rolls up into the list.
+fn add_terms(
+    site: &Site,
+    built: &mut Built,
+    lang: &str,
+    prefix: &str,
+    tax: &Taxonomy,
+    terms: BTreeMap<String, RouteList>,
+    list_route: Option<usize>,
+) {
+    let tax_seg = sanitize(&tax.name, site.config);
+    let ugly = site.config.ugly_urls;
+    let pattern = site
+        .config
+        .permalinks
+        .iter()
+        .find(|(k, _)| *k == tax.name)
+        .map(|(_, p)| p.as_str());
+    for (term, members) in terms {
+        let path = match pattern {
+            Some(p) => format!(
+                "{prefix}{}",
+                expand_term_permalink(p, &term, &tax.name, ugly)
+            ),
+            None => dir_path(prefix, &format!("{tax_seg}/{term}"), ugly),
+        };
+        let key = format!("term:{}/{term}", tax.name);
+        let file = built
+            .tax_files
+            .get(&(lang.to_string(), tax.name.clone(), term.clone()))
+            .copied();
+        let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
+        r.add_rollup_list(members);
+        if let Some(lr) = list_route {
+            let next = built.out.routes.len();
+            built.out.routes[lr].add_rollup([next]);
+        }
+        built.out.push(r);
+    }
+}
