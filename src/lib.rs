@@ -1,3 +1,4 @@
+#![warn(clippy::print_stdout, clippy::print_stderr)]
 //! sitemapgen: writes `sitemap.xml` for Zola- and Hugo-style static sites.
 //!
 //! The pipeline, in the order the data flows, one module per stage:
@@ -5,6 +6,7 @@
 //! [`write`]. [`generate`] runs every stage but the last and returns plain data; [`build`]
 //! writes it.
 
+pub mod check;
 pub mod config;
 pub mod date;
 pub mod entries;
@@ -20,6 +22,7 @@ pub mod route;
 pub mod scan;
 pub mod siteconfig;
 pub mod slugify;
+pub mod summary;
 pub mod validate;
 pub mod write;
 
@@ -202,22 +205,6 @@ fn release_freed_memory() {
     // SAFETY: malloc_trim only returns free memory to the system; it has no preconditions.
     unsafe {
         libc::malloc_trim(0);
-    }
-}
-
-/// Makes the allocator give every large block back to the system as soon as it is freed
-/// (glibc only; elsewhere a no-op). A process-wide setting, for the binary to call once.
-///
-/// glibc serves a block of 128 KiB or more with a mapping of its own, returned when freed,
-/// but raises that threshold to the size of each such block freed (up to 32 MB): after the
-/// first chunk of pages is freed, the run's largest vectors (a route, a lastmod, an entry a
-/// URL) would come from the heap, where freeing them gives nothing back. Setting the
-/// threshold keeps it where it starts.
-pub fn tune_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes a malloc parameter; it has no preconditions.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
 }
 
@@ -908,7 +895,6 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
     }
     read
 }
-pub mod report;
 
 #[cfg(test)]
 mod tests {
