@@ -1,10 +1,12 @@
+#![warn(clippy::print_stdout, clippy::print_stderr)]
 //! sitemapgen: writes `sitemap.xml` for Zola- and Hugo-style static sites.
 //!
 //! Load [`Settings`] with [`config::load`], then [`generate`] (every stage but the writing:
-//! plain data out) or [`build`] (and write). The stages, in the order the data flows, are
-//! driven by [`pipeline`]: [`config`] -> `scan` -> `frontmatter` -> `route` -> `lastmod` ->
-//! `entries` -> `sitemap` (write).
+//! plain data out) or [`build`] (and write); [`check()`] compares what is on disk. The stages,
+//! in the order the data flows, are driven by [`pipeline`]: [`config`] -> `scan` ->
+//! `frontmatter` -> `route` -> `lastmod` -> `entries` -> `sitemap` (write).
 
+pub mod check;
 pub mod config;
 pub mod error;
 pub mod pipeline;
@@ -23,8 +25,6 @@ pub mod init;
 #[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
-pub mod report;
-#[doc(hidden)]
 pub mod route;
 #[doc(hidden)]
 pub mod scan;
@@ -34,7 +34,10 @@ pub mod siteconfig;
 pub mod sitemap;
 #[doc(hidden)]
 pub mod slugify;
+#[doc(hidden)]
+pub mod summary;
 
+pub use check::{check, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
 #[doc(hidden)]

@@ -1,0 +1,133 @@
+//! The command line: clap's structs, and what they say to the library.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use sitemapgen::config::{Overrides, Style};
+use std::path::PathBuf;
+
+/// Writes sitemap.xml for Zola and Hugo sites.
+#[derive(Parser, Debug)]
+#[command(name = "sitemapgen", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// sitemap.toml to read (default: ./sitemap.toml when present).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The site root, where its zola.toml/config.toml/hugo.toml lives.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// The content folder (default SITE/content).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+    /// Where to write the sitemap (default SITE/public).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// The site's public URL (default: from sitemap.toml or the site's config).
+    #[arg(long, global = true, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Site conventions (default: detected from the site's config).
+    #[arg(long, global = true, value_enum)]
+    pub style: Option<StyleArg>,
+    /// List draft pages too.
+    #[arg(long, global = true)]
+    pub drafts: bool,
+    /// List pages with a future publish date.
+    #[arg(long, global = true)]
+    pub future: bool,
+    /// List pages whose expiry date has passed.
+    #[arg(long, global = true)]
+    pub expired: bool,
+    /// Write sitemap.xml.gz.
+    #[arg(long, global = true)]
+    pub gzip: bool,
+    /// Print nothing but errors.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// Print what was left out and why, and where dates came from.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
+    /// Output format: text, json (summary), jsonl (list).
+    #[arg(long, global = true, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Write the sitemap (the default).
+    Build,
+    /// Write nothing; exit 1 when the sitemap on disk differs from what build would write.
+    Check,
+    /// Check sitemap files (.xml or .xml.gz) against the protocol.
+    Validate {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the URLs build would write, with their fields.
+    List {
+        /// Print the pages left out, and why, instead.
+        #[arg(long)]
+        excluded: bool,
+    },
+    /// Write a commented sitemap.toml for the site in --site (default .); never overwrites.
+    Init,
+}
+
+/// `--style`: the site conventions to follow.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StyleArg {
+    Zola,
+    Hugo,
+    Plain,
+}
+
+/// Output format of summaries and lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// One JSON object (the build summary, check's report, validate's findings).
+    Json,
+    /// One JSON object per line (`list`).
+    Jsonl,
+}
+
+/// How much to say.
+#[derive(Clone, Copy, Debug)]
+pub struct Verbosity {
+    /// Errors only.
+    pub quiet: bool,
+    /// Everything.
+    pub verbose: bool,
+}
+
+impl Cli {
+    /// What the command line overrides in the site's settings.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            config: self.config.clone(),
+            site: self.site.clone(),
+            content: self.content.clone(),
+            output: self.output.clone(),
+            base_url: self.base_url.clone(),
+            style: self.style.map(|s| match s {
+                StyleArg::Zola => Style::Zola,
+                StyleArg::Hugo => Style::Hugo,
+                StyleArg::Plain => Style::Plain,
+            }),
+            drafts: self.drafts,
+            future: self.future,
+            expired: self.expired,
+            gzip: self.gzip,
+        }
+    }
+
+    /// `--quiet` and `--verbose`.
+    pub fn verbosity(&self) -> Verbosity {
+        Verbosity {
+            quiet: self.quiet,
+            verbose: self.verbose,
+        }
+    }
+}

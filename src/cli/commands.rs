@@ -1,0 +1,156 @@
+//! Each command: run the library, then hand its result to [`print`] or [`json`].
+
+use super::args::{Cli, Format};
+use super::progress::DelayedBar;
+use super::{json, print};
+use sitemapgen::config::{self, Settings};
+use sitemapgen::validate::{self, ValidateOptions};
+use sitemapgen::write::WriteReport;
+use sitemapgen::{Error, Outcome, Result, RunOptions};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// A run of the pipeline, with a progress bar for people watching a terminal.
+struct Run {
+    bar: Option<DelayedBar>,
+    opts: RunOptions,
+}
+
+impl Run {
+    /// Starts the bar (unless machine formats or --quiet); `sources` fills what `list` prints.
+    fn start(args: &Cli, sources: bool) -> Run {
+        let bar = (!args.quiet && args.format == Format::Text && std::io::stderr().is_terminal())
+            .then(DelayedBar::start);
+        let opts = RunOptions {
+            progress: bar.as_ref().map(DelayedBar::progress),
+            sources,
+            between_stages: Some(super::alloc::release_freed_memory),
+            ..RunOptions::default()
+        };
+        Run { bar, opts }
+    }
+
+    /// [`sitemapgen::generate`]; the bar goes away before anything else is printed.
+    fn generate(&self, settings: &Settings) -> Result<Outcome> {
+        let r = sitemapgen::generate(settings, &self.opts);
+        self.clear_bar();
+        r
+    }
+
+    /// [`sitemapgen::build`]; the bar goes away before anything else is printed.
+    fn build(&self, settings: &Settings) -> Result<(Outcome, Option<WriteReport>)> {
+        let r = sitemapgen::build(settings, &self.opts);
+        self.clear_bar();
+        r
+    }
+
+    fn clear_bar(&self) {
+        if let Some(b) = &self.bar {
+            b.clear();
+        }
+    }
+}
+
+/// `build` (the default): writes the sitemap and says what it wrote.
+pub fn build(args: &Cli, start: Instant) -> Result<ExitCode> {
+    let run = Run::start(args, false);
+    let settings = config::load(&args.overrides())?;
+    let (outcome, written) = run.build(&settings)?;
+    if args.format == Format::Json {
+        json::build(&settings, &outcome, written.as_ref(), start.elapsed());
+    } else {
+        let took = start.elapsed();
+        print::build(
+            &settings,
+            &outcome,
+            written.as_ref(),
+            took,
+            args.verbosity(),
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `check`: exit 1 when the sitemap on disk differs from what build would write.
+pub fn check(args: &Cli) -> Result<ExitCode> {
+    let run = Run::start(args, false);
+    let settings = config::load(&args.overrides())?;
+    let outcome = run.generate(&settings)?;
+    let diff = sitemapgen::check::check(&settings, &outcome)?;
+    if args.format == Format::Json {
+        json::check(&settings, &outcome, &diff);
+    } else {
+        print::check(&settings, &outcome, &diff, args.verbosity());
+    }
+    Ok(if diff.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `list`: the URLs build would write, or (`excluded`) the pages it leaves out.
+pub fn list(args: &Cli, excluded: bool) -> Result<ExitCode> {
+    let run = Run::start(args, true);
+    let outcome = run.generate(&config::load(&args.overrides())?)?;
+    // Both machine formats print JSON lines here.
+    if args.format == Format::Text {
+        print::list(&outcome, excluded);
+    } else {
+        json::list(&outcome, excluded);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `init`: writes a commented sitemap.toml for the site.
+pub fn init(args: &Cli) -> Result<ExitCode> {
+    let site = args.site.clone().unwrap_or_else(|| PathBuf::from("."));
+    let target = args
+        .config
+        .clone()
+        .unwrap_or_else(|| site.join("sitemap.toml"));
+    let found = sitemapgen::init::init(&site, &target, args.base_url.as_deref())?;
+    if !args.quiet {
+        eprintln!("{}", print::init_summary(&target, &found));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `validate`: checks files against the protocol; exit 0, 1 (errors found) or 2.
+pub fn validate(args: &Cli, files: &[PathBuf]) -> Result<ExitCode> {
+    let base_url = match args.base_url.as_deref() {
+        Some(b) => Some(
+            config::parse_base_url(b)
+                .map_err(|m| Error::config(Path::new("--base-url"), None, m))?,
+        ),
+        None => None,
+    };
+    let opts = ValidateOptions { base_url };
+    let code = if args.format == Format::Text && !args.quiet {
+        validate::run(
+            files,
+            &opts,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        )
+        .map_err(|e| Error::io("standard output", e))?
+    } else {
+        let mut reports = Vec::with_capacity(files.len());
+        let mut unreadable = Vec::new();
+        for f in files {
+            match validate::validate_file(f, &opts) {
+                Ok(r) => reports.push(r),
+                Err(e) => unreadable.push(e.to_string()),
+            }
+        }
+        if args.format == Format::Text {
+            print::validation_errors(&reports, &unreadable);
+        } else {
+            json::validation(&reports, &unreadable);
+        }
+        validate::exit_code(&reports, unreadable.len())
+    };
+    Ok(ExitCode::from(u8::try_from(code).unwrap_or(2)))
+}

@@ -1,0 +1,390 @@
+//! JSON output: one typed struct per object printed, so the schema reads here.
+//!
+//! Fields are declared in alphabetical order because that is the order the output has always
+//! had (serde_json's maps sort their keys); a test below holds every struct to it.
+
+use super::print::{labelled, Label};
+use serde::Serialize;
+use sitemapgen::check::CheckDiff;
+use sitemapgen::config::Settings;
+use sitemapgen::summary::{left_out_total, sitemap_paths, skipped_by_reason};
+use sitemapgen::validate::{FileReport, SitemapKind};
+use sitemapgen::write::WriteReport;
+use sitemapgen::Outcome;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// `build --format json`: what was written.
+#[derive(Serialize)]
+struct BuildSummary<'a> {
+    /// Why the site's own config turns the sitemap off, when it does.
+    disabled: Option<&'a str>,
+    /// Files left out, by reason (bundle resources included).
+    excluded: BTreeMap<&'static str, usize>,
+    /// Pages left out (bundle resources not counted).
+    excluded_total: usize,
+    /// Every file written.
+    files: Vec<String>,
+    /// Content files read.
+    pages_read: usize,
+    /// Parts of an earlier, larger sitemap deleted.
+    removed: Vec<String>,
+    /// Whether robots.txt was written.
+    robots_txt_updated: bool,
+    /// How long the run took.
+    seconds: f64,
+    /// The first of `sitemaps`.
+    sitemap: Option<&'a String>,
+    /// The sitemap (or index) files, one a host.
+    sitemaps: &'a [String],
+    /// URLs written.
+    urls: usize,
+    /// The run's warnings.
+    warnings: &'a [String],
+}
+
+/// `check --format json`: how the disk differs from what build would write.
+#[derive(Serialize)]
+struct CheckReport<'a> {
+    /// URLs build would add.
+    added: &'a [String],
+    /// URLs whose lastmod would change.
+    changed: Vec<Changed<'a>>,
+    /// Whether the disk already holds what build would write.
+    clean: bool,
+    /// Files whose bytes differ.
+    differing: &'a [String],
+    /// Pages left out (bundle resources not counted).
+    excluded_total: usize,
+    /// Files build would remove.
+    extra: &'a [String],
+    /// Files build would write that are not on disk.
+    missing: &'a [String],
+    /// URLs build would remove.
+    removed: &'a [String],
+    /// robots.txt lacks or misnames the sitemap.
+    robots_txt_stale: bool,
+    /// The first of `sitemaps`.
+    sitemap: Option<&'a String>,
+    /// The sitemap (or index) files, one a host.
+    sitemaps: &'a [String],
+    /// URLs build would write.
+    urls: usize,
+    /// The run's warnings.
+    warnings: &'a [String],
+}
+
+/// A URL whose lastmod would change (empty when it has none).
+#[derive(Serialize)]
+struct Changed<'a> {
+    loc: &'a str,
+    new: &'a str,
+    old: &'a str,
+}
+
+/// `list --excluded` as JSON lines: a file left out.
+#[derive(Serialize)]
+struct Excluded {
+    file: String,
+    reason: &'static str,
+}
+
+/// `list` as JSON lines: a URL with its fields and where they came from.
+#[derive(Serialize)]
+struct Listed<'a> {
+    alternates: Vec<Alternate<'a>>,
+    changefreq: Option<&'static str>,
+    /// The content file behind it.
+    file: Option<String>,
+    images: &'a [String],
+    lastmod: Option<String>,
+    /// Where its lastmod came from.
+    lastmod_source: Option<&'static str>,
+    loc: String,
+    priority: Option<f64>,
+}
+
+/// A language alternate of a listed URL.
+#[derive(Serialize)]
+struct Alternate<'a> {
+    href: &'a str,
+    hreflang: &'a str,
+}
+
+/// `validate --format json`: every file's counts and findings.
+#[derive(Serialize)]
+struct Validation<'a> {
+    /// Errors in all files.
+    errors: usize,
+    files: Vec<ValidatedFile<'a>>,
+    /// Why each file that could not be read could not.
+    unreadable: &'a [String],
+    /// Warnings in all files.
+    warnings: usize,
+}
+
+/// One file `validate` read.
+#[derive(Serialize)]
+struct ValidatedFile<'a> {
+    /// Uncompressed bytes read.
+    bytes: u64,
+    /// `<url>` or `<sitemap>` entries seen.
+    entries: usize,
+    errors: usize,
+    findings: Vec<Finding<'a>>,
+    /// `urlset` or `sitemapindex`, when the root was recognised.
+    kind: Option<&'static str>,
+    /// Findings counted but not kept.
+    omitted: usize,
+    path: String,
+    warnings: usize,
+}
+
+/// One thing `validate` found.
+#[derive(Serialize)]
+struct Finding<'a> {
+    /// 1-based; 0 for the whole file.
+    line: usize,
+    message: &'a str,
+    /// The Search Console category.
+    name: &'static str,
+    /// `error` or `warning`.
+    severity: String,
+}
+
+/// Prints one object on a line of stdout.
+fn print_line(value: &impl Serialize) {
+    // These structs have string keys and plain values, so this cannot fail; if it somehow
+    // did, say so rather than print half a line.
+    match serde_json::to_string(value) {
+        Ok(line) => println!("{line}"),
+        Err(e) => labelled(Label::Error, e),
+    }
+}
+
+/// The sitemap files, as shown (none when the site turns its sitemap off).
+fn sitemaps(settings: &Settings, outcome: &Outcome) -> Vec<String> {
+    if outcome.disabled.is_some() {
+        return Vec::new();
+    }
+    sitemap_paths(settings, outcome)
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+/// Paths as shown.
+fn shown(paths: &[std::path::PathBuf]) -> Vec<String> {
+    paths.iter().map(|f| f.display().to_string()).collect()
+}
+
+/// Prints the summary of a build.
+pub fn build(
+    settings: &Settings,
+    outcome: &Outcome,
+    written: Option<&WriteReport>,
+    took: Duration,
+) {
+    let sitemaps = sitemaps(settings, outcome);
+    print_line(&BuildSummary {
+        disabled: outcome.disabled.as_deref(),
+        excluded: skipped_by_reason(outcome)
+            .into_iter()
+            .map(|(r, n)| (r.as_str(), n))
+            .collect(),
+        excluded_total: left_out_total(outcome),
+        files: written.map(|w| shown(&w.files)).unwrap_or_default(),
+        pages_read: outcome.pages_read,
+        removed: written.map(|w| shown(&w.removed)).unwrap_or_default(),
+        robots_txt_updated: written.is_some_and(|w| w.robots_updated),
+        seconds: took.as_secs_f64(),
+        sitemap: sitemaps.first(),
+        sitemaps: &sitemaps,
+        urls: outcome.entries.len(),
+        warnings: &outcome.warnings,
+    });
+}
+
+/// Prints `check`'s report.
+pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff) {
+    let sitemaps = sitemaps(settings, outcome);
+    print_line(&CheckReport {
+        added: &diff.added,
+        changed: diff
+            .changed
+            .iter()
+            .map(|(loc, old, new)| Changed { loc, new, old })
+            .collect(),
+        clean: diff.is_clean(),
+        differing: &diff.differing,
+        excluded_total: left_out_total(outcome),
+        extra: &diff.extra,
+        missing: &diff.missing,
+        removed: &diff.removed,
+        robots_txt_stale: diff.robots_stale,
+        sitemap: sitemaps.first(),
+        sitemaps: &sitemaps,
+        urls: outcome.entries.len(),
+        warnings: &outcome.warnings,
+    });
+}
+
+/// Prints what `build` would write, an object a line (or, with `excluded`, what it leaves
+/// out, and why).
+pub fn list(outcome: &Outcome, excluded: bool) {
+    if excluded {
+        for s in &outcome.skipped {
+            print_line(&Excluded {
+                file: s.file.display().to_string(),
+                reason: s.reason.as_str(),
+            });
+        }
+        return;
+    }
+    for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
+        print_line(&Listed {
+            alternates: e
+                .alternates()
+                .iter()
+                .map(|a| Alternate {
+                    href: &a.href,
+                    hreflang: &a.hreflang,
+                })
+                .collect(),
+            changefreq: e.changefreq.map(|c| c.as_str()),
+            file: l.source.as_ref().map(|p| p.display().to_string()),
+            images: e.images(),
+            lastmod: e.lastmod.map(|d| d.to_string()),
+            lastmod_source: l.lastmod.map(|l| l.origin.as_str()),
+            loc: loc.to_string(),
+            priority: e.priority.map(|p| p.as_f64()),
+        });
+    }
+}
+
+/// Prints validate's findings for every file, and the files it could not read.
+pub fn validation(reports: &[FileReport], unreadable: &[String]) {
+    let files = reports
+        .iter()
+        .map(|r| ValidatedFile {
+            bytes: r.bytes,
+            entries: r.entries,
+            errors: r.errors,
+            findings: r
+                .findings
+                .iter()
+                .map(|f| Finding {
+                    line: f.line,
+                    message: &f.message,
+                    name: f.kind.name(),
+                    severity: f.severity.to_string(),
+                })
+                .collect(),
+            kind: r.kind.map(|k| match k {
+                SitemapKind::UrlSet => "urlset",
+                SitemapKind::SitemapIndex => "sitemapindex",
+            }),
+            omitted: r.omitted,
+            path: r.path.display().to_string(),
+            warnings: r.warnings,
+        })
+        .collect();
+    print_line(&Validation {
+        errors: reports.iter().map(|r| r.errors).sum(),
+        files,
+        unreadable,
+        warnings: reports.iter().map(|r| r.warnings).sum(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialises `value` and checks its keys come out sorted, as serde_json's maps (which
+    /// made this output before these structs) sort them.
+    fn assert_sorted(value: &impl Serialize) {
+        let direct = serde_json::to_string(value).unwrap();
+        let through_map: serde_json::Value = serde_json::from_str(&direct).unwrap();
+        assert_eq!(direct, through_map.to_string());
+    }
+
+    #[test]
+    fn every_object_keeps_its_keys_in_order() {
+        let words = vec!["a".to_string()];
+        let sitemap = "s".to_string();
+        assert_sorted(&BuildSummary {
+            disabled: Some("off"),
+            excluded: [("draft", 1), ("future", 2)].into_iter().collect(),
+            excluded_total: 3,
+            files: words.clone(),
+            pages_read: 4,
+            removed: words.clone(),
+            robots_txt_updated: true,
+            seconds: 0.5,
+            sitemap: Some(&sitemap),
+            sitemaps: &words,
+            urls: 5,
+            warnings: &words,
+        });
+        let changed = || {
+            vec![Changed {
+                loc: "l",
+                new: "n",
+                old: "o",
+            }]
+        };
+        assert_sorted(&CheckReport {
+            added: &words,
+            changed: changed(),
+            clean: false,
+            differing: &words,
+            excluded_total: 1,
+            extra: &words,
+            missing: &words,
+            removed: &words,
+            robots_txt_stale: true,
+            sitemap: None,
+            sitemaps: &words,
+            urls: 2,
+            warnings: &words,
+        });
+        assert_sorted(&Excluded {
+            file: "f".into(),
+            reason: "draft",
+        });
+        assert_sorted(&Listed {
+            alternates: vec![Alternate {
+                href: "h",
+                hreflang: "fr",
+            }],
+            changefreq: Some("daily"),
+            file: Some("f".into()),
+            images: &words,
+            lastmod: Some("2024-01-01".into()),
+            lastmod_source: Some("git"),
+            loc: "l".into(),
+            priority: Some(0.5),
+        });
+        assert_sorted(&Validation {
+            errors: 1,
+            files: vec![ValidatedFile {
+                bytes: 1,
+                entries: 2,
+                errors: 1,
+                findings: vec![Finding {
+                    line: 3,
+                    message: "m",
+                    name: "n",
+                    severity: "error".into(),
+                }],
+                kind: Some("urlset"),
+                omitted: 0,
+                path: "p".into(),
+                warnings: 0,
+            }],
+            unreadable: &words,
+            warnings: 0,
+        });
+    }
+}

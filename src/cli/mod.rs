@@ -1,0 +1,8 @@
+//! Everything the binary owns: the command line, the terminal and the process.
+
+pub mod alloc;
+pub mod args;
+pub mod commands;
+pub mod json;
+pub mod print;
+pub mod progress;

@@ -1,0 +1,447 @@
+//! Text for people: the summary of a build, `check`'s differences, `list`'s rows, `init`'s
+//! line, validate's errors when quiet, and errors. Labels are coloured on a terminal.
+
+use super::args::Verbosity;
+use anstyle::{AnsiColor, Style};
+use sitemapgen::check::CheckDiff;
+use sitemapgen::config::Settings;
+use sitemapgen::route::Reason;
+use sitemapgen::summary::{self, sitemap_paths};
+use sitemapgen::validate::{FileReport, Severity};
+use sitemapgen::write::{WriteReport, ROBOTS_NAME};
+use sitemapgen::{Error, Outcome};
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fmt::Display;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// How many individual "left out" warnings to print before summarising the rest.
+const MAX_SKIP_WARNINGS: usize = 20;
+
+/// Whether to colour stderr: only on a terminal, and never when `NO_COLOR` is set to
+/// anything but the empty string (<https://no-color.org>).
+pub fn use_color(no_color: Option<&OsStr>, stderr_is_terminal: bool) -> bool {
+    stderr_is_terminal && no_color.is_none_or(OsStr::is_empty)
+}
+
+/// [`use_color`] for this process, decided once.
+fn color() -> bool {
+    static COLOR: OnceLock<bool> = OnceLock::new();
+    *COLOR.get_or_init(|| {
+        use_color(
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::io::stderr().is_terminal(),
+        )
+    })
+}
+
+/// What a line on stderr starts with.
+#[derive(Clone, Copy, Debug)]
+pub enum Label {
+    /// `error:`, bold red.
+    Error,
+    /// `warning:`, bold yellow.
+    Warning,
+    /// `note:`, bold cyan.
+    Note,
+}
+
+impl Label {
+    fn word(self) -> &'static str {
+        match self {
+            Label::Error => "error",
+            Label::Warning => "warning",
+            Label::Note => "note",
+        }
+    }
+
+    fn style(self) -> Style {
+        let colour = match self {
+            Label::Error => AnsiColor::Red,
+            Label::Warning => AnsiColor::Yellow,
+            Label::Note => AnsiColor::Cyan,
+        };
+        Style::new().bold().fg_color(Some(colour.into()))
+    }
+}
+
+/// Prints `label: message` to stderr, the label styled when [`use_color`] allows.
+pub fn labelled(label: Label, message: impl Display) {
+    if color() {
+        let style = label.style();
+        let mut err = anstream::AutoStream::always(std::io::stderr().lock());
+        // A failed write to stderr has nowhere left to be reported.
+        let _ = writeln!(err, "{style}{}:{style:#} {message}", label.word());
+    } else {
+        // Without colour, stderr gets the bytes as they are (anstream would strip escapes).
+        eprintln!("{}: {message}", label.word());
+    }
+}
+
+/// Prints an error (every one of a batch) to stderr.
+pub fn error(e: &Error) {
+    match e {
+        Error::Many(list) => {
+            for e in list {
+                error(e);
+            }
+            labelled(
+                Label::Error,
+                format_args!("{} problems; nothing was written", list.len()),
+            );
+        }
+        e => labelled(Label::Error, e),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The sitemap files for a message: `a`, `a and b`, `a, b and c`.
+fn paths_text(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// Reasons a user may not expect, so each such page gets a warning.
+fn surprising(r: Reason) -> bool {
+    matches!(
+        r,
+        Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig
+    )
+}
+
+/// `; 12 drafts and 3 excluded pages left out` (empty when none were).
+fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    let label = |r: Reason, n: usize| {
+        let s = if n == 1 { "" } else { "s" };
+        let n = thousands(n);
+        match r {
+            Reason::Draft => format!("{n} draft{s}"),
+            Reason::Future => format!("{n} future page{s}"),
+            Reason::Expired => format!("{n} expired page{s}"),
+            Reason::SitemapOff => format!("{n} page{s} with sitemap = false"),
+            Reason::NotRendered => format!("{n} unrendered page{s}"),
+            Reason::Redirect => format!("{n} redirect{s}"),
+            Reason::ExcludedByConfig => format!("{n} excluded page{s}"),
+            Reason::NotAPage => format!("{n} bundle resource{s}"),
+        }
+    };
+    // Bundle resources were never pages: not worth a mention.
+    let parts: Vec<String> = counts
+        .iter()
+        .filter(|(r, _)| **r != Reason::NotAPage)
+        .map(|(r, n)| label(*r, *n))
+        .collect();
+    match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!("; {last} left out"),
+        Some((last, rest)) => format!("; {} and {last} left out", rest.join(", ")),
+    }
+}
+
+/// Prints warnings, notes (verbose) and the one-line summary of a build.
+pub fn build(
+    settings: &Settings,
+    outcome: &Outcome,
+    written: Option<&WriteReport>,
+    took: Duration,
+    v: Verbosity,
+) {
+    if v.quiet {
+        return;
+    }
+    warnings(outcome, v);
+    if let Some(d) = &outcome.disabled {
+        eprintln!("{d}");
+        return;
+    }
+    if let Some(w) = written {
+        for f in &w.removed {
+            labelled(
+                Label::Note,
+                format_args!(
+                    "removed {} (a part of an earlier, larger sitemap)",
+                    f.display()
+                ),
+            );
+        }
+        if w.robots_updated && v.verbose {
+            let robots: Vec<PathBuf> = sitemapgen::outputs(settings, outcome)
+                .iter()
+                .map(|o| o.opts.output_dir.join(ROBOTS_NAME))
+                .collect();
+            // A multihost site has one per host; the report says only that one changed.
+            let which = if robots.len() == 1 {
+                ""
+            } else {
+                "one or more of "
+            };
+            labelled(
+                Label::Note,
+                format_args!("updated {which}{}", paths_text(&robots)),
+            );
+        }
+    }
+    let targets = sitemap_paths(settings, outcome);
+    let target = paths_text(&targets);
+    // Each file named is a sitemap or an index; any other sitemap file is an index's part.
+    let parts = written.map_or(0, |w| {
+        w.files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "xml" || e == "gz"))
+            .count()
+            .saturating_sub(targets.len())
+    });
+    let files = match (parts, targets.len()) {
+        (0, _) => String::new(),
+        (n, 1) => format!(" (an index of {n} parts)"),
+        (n, _) => format!(" (indexes of {n} parts in all)"),
+    };
+    let urls = outcome.entries.len();
+    eprintln!(
+        "wrote {} URL{} to {target}{files} in {:.2} s{}",
+        thousands(urls),
+        if urls == 1 { "" } else { "s" },
+        took.as_secs_f64(),
+        left_out_phrase(&summary::skipped_by_reason(outcome))
+    );
+}
+
+/// Warnings, the pages left out that a user may not expect, and (verbose) notes, to stderr.
+fn warnings(outcome: &Outcome, v: Verbosity) {
+    for w in &outcome.warnings {
+        labelled(Label::Warning, w);
+    }
+    let mut shown = 0;
+    for s in &outcome.skipped {
+        if v.verbose || (surprising(s.reason) && shown < MAX_SKIP_WARNINGS) {
+            labelled(
+                if v.verbose {
+                    Label::Note
+                } else {
+                    Label::Warning
+                },
+                format_args!("{}: left out ({})", s.file.display(), s.reason),
+            );
+            shown += 1;
+        }
+    }
+    let hidden = outcome
+        .skipped
+        .iter()
+        .filter(|s| surprising(s.reason))
+        .count()
+        .saturating_sub(shown);
+    if hidden > 0 && !v.verbose {
+        labelled(
+            Label::Warning,
+            format_args!(
+                "… and {} more pages left out (see `sitemapgen list --excluded`)",
+                thousands(hidden)
+            ),
+        );
+    }
+    if v.verbose {
+        for n in &outcome.notes {
+            labelled(Label::Note, n);
+        }
+    }
+}
+
+/// Prints `check`'s report: a line on stderr when clean, else what differs on stdout.
+pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbosity) {
+    if let Some(d) = &outcome.disabled {
+        if !v.quiet {
+            eprintln!("{d}");
+        }
+        return;
+    }
+    // Only the run's own warnings: the pages left out are build's business, not the gate's.
+    if !v.quiet {
+        for w in &outcome.warnings {
+            labelled(Label::Warning, w);
+        }
+    }
+    let dir = settings.output_dir.display();
+    if diff.is_clean() {
+        if !v.quiet {
+            let paths = sitemap_paths(settings, outcome);
+            eprintln!(
+                "{} {} up to date ({} URLs)",
+                paths_text(&paths),
+                if paths.len() == 1 { "is" } else { "are" },
+                thousands(outcome.entries.len())
+            );
+        }
+        return;
+    }
+    const SHOW: usize = 10;
+    let list = |title: &str, items: Vec<String>| {
+        if items.is_empty() {
+            return;
+        }
+        println!("{title} ({}):", thousands(items.len()));
+        for i in items.iter().take(SHOW) {
+            println!("  {i}");
+        }
+        if items.len() > SHOW {
+            println!("  … and {} more", thousands(items.len() - SHOW));
+        }
+    };
+    list(
+        "files missing",
+        diff.missing.iter().map(|f| format!("{dir}/{f}")).collect(),
+    );
+    list(
+        "files build would remove",
+        diff.extra.iter().map(|f| format!("{dir}/{f}")).collect(),
+    );
+    list("URLs added", diff.added.clone());
+    list("URLs removed", diff.removed.clone());
+    list(
+        "lastmod changed",
+        diff.changed
+            .iter()
+            .map(|(l, o, n)| {
+                format!(
+                    "{l}: {} -> {}",
+                    if o.is_empty() { "none" } else { o },
+                    if n.is_empty() { "none" } else { n }
+                )
+            })
+            .collect(),
+    );
+    if diff.added.is_empty()
+        && diff.removed.is_empty()
+        && diff.changed.is_empty()
+        && diff.missing.is_empty()
+        && diff.extra.is_empty()
+    {
+        list(
+            "files that differ (same URLs and dates; other fields or formatting)",
+            diff.differing
+                .iter()
+                .map(|f| format!("{dir}/{f}"))
+                .collect(),
+        );
+    }
+    if diff.robots_stale {
+        println!("{dir}/{ROBOTS_NAME}: the Sitemap: line is missing or out of date");
+    }
+    println!("the sitemap is stale: run `sitemapgen build`");
+}
+
+/// The line `init` prints: what it found and what to do next.
+pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
+    use sitemapgen::config::Style;
+    let style = match d.style {
+        Style::Zola => "a Zola site",
+        Style::Hugo => "a Hugo site",
+        _ => "a plain site (no Zola or Hugo config found)",
+    };
+    // Only ./sitemap.toml is read without being named.
+    let build = if target == Path::new("sitemap.toml") || target == Path::new("./sitemap.toml") {
+        "sitemapgen build".to_string()
+    } else {
+        format!("sitemapgen build --config {}", target.display())
+    };
+    let next = match &d.base_url {
+        Some(b) => format!("base_url {b}; review it, then run `{build}`"),
+        None => format!("no usable base_url found: set base_url in it, then run `{build}`"),
+    };
+    format!("wrote {} for {style}: {next}", target.display())
+}
+
+/// Prints what `build` would write, a tab-separated row a URL (or, with `excluded`, what it
+/// leaves out, and why).
+pub fn list(outcome: &Outcome, excluded: bool) {
+    if excluded {
+        for s in &outcome.skipped {
+            println!("{}\t{}", s.file.display(), s.reason);
+        }
+        return;
+    }
+    for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
+        let dash = || "-".to_string();
+        println!(
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            loc,
+            e.lastmod.map(|d| d.to_string()).unwrap_or_else(dash),
+            l.lastmod.map_or("-", |l| l.origin.as_str()),
+            e.changefreq.map(|c| c.to_string()).unwrap_or_else(dash),
+            e.priority.map(|p| p.to_string()).unwrap_or_else(dash),
+            l.source
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(dash)
+        );
+    }
+}
+
+/// `validate --quiet`: the errors only, no warnings and no summary line.
+pub fn validation_errors(reports: &[FileReport], unreadable: &[String]) {
+    for r in reports {
+        for f in r.findings.iter().filter(|f| f.severity == Severity::Error) {
+            let at = match f.line {
+                0 => f.file.display().to_string(),
+                n => format!("{}:{n}", f.file.display()),
+            };
+            println!("{at}: error: {}: {}", f.kind.name(), f.message);
+        }
+    }
+    for e in unreadable {
+        labelled(Label::Error, e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_only_on_a_terminal_without_no_color() {
+        assert!(use_color(None, true));
+        assert!(!use_color(None, false));
+        assert!(!use_color(Some(OsStr::new("1")), true));
+        // no-color.org: an empty NO_COLOR does not count.
+        assert!(use_color(Some(OsStr::new("")), true));
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1234), "1,234");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn left_out_phrase_reads_naturally() {
+        let mut c = BTreeMap::new();
+        assert_eq!(left_out_phrase(&c), "");
+        c.insert(Reason::Draft, 12);
+        assert_eq!(left_out_phrase(&c), "; 12 drafts left out");
+        c.insert(Reason::ExcludedByConfig, 3);
+        assert_eq!(
+            left_out_phrase(&c),
+            "; 12 drafts and 3 excluded pages left out"
+        );
+    }
+}
