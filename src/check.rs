@@ -3,11 +3,10 @@
 
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::sitemap::read::{Sitemap, SitemapKind};
 use crate::write::OutputFile;
 use crate::Outcome;
-use flate2::read::GzDecoder;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 
 /// What `check` found between the sitemap on disk and what `build` would write.
 #[derive(Clone, Debug, Default)]
@@ -69,20 +68,10 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
         for f in &files {
             let path = opts.output_dir.join(&f.name);
-            collect_urls(
-                &plain_bytes(&f.name, &f.bytes),
-                &mut new_urls,
-                &mut BTreeSet::new(),
-                &base,
-            );
+            collect_urls(&f.bytes, &mut new_urls, &mut BTreeSet::new(), &base);
             match std::fs::read(&path) {
                 Ok(disk) => {
-                    collect_urls(
-                        &plain_bytes(&f.name, &disk),
-                        &mut old_urls,
-                        &mut old_parts,
-                        &base,
-                    );
+                    collect_urls(&disk, &mut old_urls, &mut old_parts, &base);
                     if disk != f.bytes {
                         diff.differing.push(shown(&f.name));
                     }
@@ -98,12 +87,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             if !written.contains(part.as_str()) {
                 let path = opts.output_dir.join(&part);
                 if let Ok(disk) = std::fs::read(&path) {
-                    collect_urls(
-                        &plain_bytes(&part, &disk),
-                        &mut old_urls,
-                        &mut BTreeSet::new(),
-                        &base,
-                    );
+                    collect_urls(&disk, &mut old_urls, &mut BTreeSet::new(), &base);
                 }
                 diff.extra.push(shown(&part));
             }
@@ -134,73 +118,75 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     Ok(diff)
 }
 
-/// The XML of a sitemap file: gunzipped when its name ends in `.gz` and it inflates, else as is.
-fn plain_bytes(name: &str, bytes: &[u8]) -> Vec<u8> {
-    if name.ends_with(".gz") {
-        let mut out = Vec::new();
-        if GzDecoder::new(bytes).read_to_end(&mut out).is_ok() {
-            return out;
-        }
-    }
-    bytes.to_vec()
-}
-
-/// Collects `<url>` locs with their lastmod, and the part files an index lists.
+/// Adds the URLs of one sitemap file (`bytes`, gzipped or not) to `urls` (loc -> lastmod, ""
+/// when none), or, for an index, the names of its parts below `base` to `parts`. What cannot
+/// be read is left out: `check` then reports the file as differing.
 fn collect_urls(
-    xml: &[u8],
+    bytes: &[u8],
     urls: &mut BTreeMap<String, String>,
     parts: &mut BTreeSet<String>,
     base: &url::Url,
 ) {
-    use quick_xml::events::Event;
-    let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut buf = Vec::new();
-    let (mut in_index, mut field, mut loc, mut lastmod) =
-        (false, String::new(), String::new(), String::new());
-    loop {
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Start(e)) => {
-                let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
-                if name == "sitemapindex" {
-                    in_index = true;
-                }
-                if name == "url" || name == "sitemap" {
-                    loc.clear();
-                    lastmod.clear();
-                }
-                field = name;
+    let Ok(sitemap) = Sitemap::from_bytes(bytes) else {
+        return;
+    };
+    let index = sitemap.root().kind == SitemapKind::SitemapIndex;
+    for entry in sitemap.map_while(std::result::Result::ok) {
+        if !index {
+            urls.insert(entry.loc, entry.lastmod.unwrap_or_default());
+        } else if let Some(rel) = entry.loc.strip_prefix(base.as_str()) {
+            if !rel.contains('/') {
+                parts.insert(rel.to_string());
             }
-            Ok(Event::Text(t)) => {
-                let text = t
-                    .decode()
-                    .map(|c| {
-                        quick_xml::escape::unescape(&c)
-                            .map(|u| u.into_owned())
-                            .unwrap_or_default()
-                    })
-                    .unwrap_or_default();
-                match field.as_str() {
-                    "loc" => loc.push_str(text.trim()),
-                    "lastmod" => lastmod.push_str(text.trim()),
-                    _ => {}
-                }
-            }
-            Ok(Event::End(e)) => {
-                let name = e.local_name();
-                if name.as_ref() == b"url" {
-                    urls.insert(std::mem::take(&mut loc), std::mem::take(&mut lastmod));
-                } else if name.as_ref() == b"sitemap" && in_index {
-                    if let Some(rel) = loc.strip_prefix(base.as_str()) {
-                        if !rel.contains('/') {
-                            parts.insert(rel.to_string());
-                        }
-                    }
-                }
-                field.clear();
-            }
-            Ok(Event::Eof) | Err(_) => break,
-            _ => {}
         }
-        buf.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_read_whole_escapes_decoded_and_images_apart() {
+        let xml = br#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url>
+    <loc>https://example.com/blog/tips-&amp;-tricks/</loc>
+    <lastmod>2024-05-01</lastmod>
+  </url>
+  <url>
+    <loc>https://example.com/trip-to-lisbon/</loc>
+    <image:image><image:loc>https://example.com/tejo.jpg</image:loc></image:image>
+  </url>
+</urlset>
+"#;
+        let base = url::Url::parse("https://example.com/").unwrap();
+        let (mut urls, mut parts) = (BTreeMap::new(), BTreeSet::new());
+        collect_urls(xml, &mut urls, &mut parts, &base);
+        let got: Vec<(&str, &str)> = urls.iter().map(|(l, m)| (l.as_str(), m.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("https://example.com/blog/tips-&-tricks/", "2024-05-01"),
+                ("https://example.com/trip-to-lisbon/", ""),
+            ]
+        );
+        assert!(parts.is_empty());
+    }
+
+    #[test]
+    fn an_index_gives_its_parts_below_the_base() {
+        let xml = br#"<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://example.com/sitemap1.xml</loc></sitemap>
+  <sitemap><loc>https://example.com/fr/sitemap.xml</loc></sitemap>
+  <sitemap><loc>https://elsewhere.org/sitemap2.xml</loc></sitemap>
+</sitemapindex>
+"#;
+        let base = url::Url::parse("https://example.com/").unwrap();
+        let (mut urls, mut parts) = (BTreeMap::new(), BTreeSet::new());
+        collect_urls(xml, &mut urls, &mut parts, &base);
+        assert!(urls.is_empty());
+        assert_eq!(parts.into_iter().collect::<Vec<_>>(), ["sitemap1.xml"]);
     }
 }
