@@ -4,7 +4,7 @@
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::sitemap::read::{Sitemap, SitemapKind};
-use crate::write::OutputFile;
+use crate::sitemap::write::OutputFile;
 use crate::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -63,7 +63,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             None => name.to_string(),
         };
         let files: Vec<OutputFile> =
-            crate::write::render(outcome.entries.slice(out.entries.clone()), opts)?;
+            crate::sitemap::write::render(outcome.entries.slice(out.entries.clone()), opts)?;
         let mut old_parts: BTreeSet<String> = BTreeSet::new();
         let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
         for f in &files {
@@ -93,13 +93,13 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             }
         }
         if opts.robots_txt {
-            let path = opts.output_dir.join(crate::write::ROBOTS_NAME);
+            let path = opts.output_dir.join(crate::sitemap::write::ROBOTS_NAME);
             let existing = match std::fs::read(&path) {
                 Ok(b) => Some(b),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) => return Err(Error::io(path, e)),
             };
-            let want = crate::write::robots_txt(existing.as_deref(), opts)?;
+            let want = crate::sitemap::write::robots_txt(existing.as_deref(), opts)?;
             diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
         }
     }

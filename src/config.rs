@@ -3,7 +3,7 @@
 
 use crate::date::SiteTz;
 use crate::error::{Error, Result};
-use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::siteconfig::{self, SiteConfig};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

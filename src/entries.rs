@@ -5,7 +5,7 @@ mod locs;
 pub use locs::{Loc, LocError, LocId, Locs};
 
 use crate::date::W3cDate;
-use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 
 /// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
 /// million of them is common, so the loc lies in the list's [`Locs`], not in the entry.
@@ -721,7 +721,7 @@ mod tests {
             let e = entries
                 .push(&format!("https://example.com/p-{i}/?q={i}"))
                 .unwrap();
-            e.priority = crate::fields::Priority::from_f64(0.5);
+            e.priority = crate::frontmatter::sitemap_values::Priority::from_f64(0.5);
         }
         entries.push("http://other.example:8080/x").unwrap();
         assert_eq!(entries.len(), 6);

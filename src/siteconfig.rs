@@ -3,7 +3,7 @@
 
 use crate::config::Style;
 use crate::error::{Error, Result};
-use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,8 @@
 //! The git stage against real repositories built in temp dirs, with fixed commit dates.
 
-use sitemapgen::git::{read_history, GitDate, GitFileState, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{
+    read_history, GitDate, GitFileState, GitHistory, GitOptions, GitProbe,
+};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
-use crate::write;
+use crate::sitemap::write;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 

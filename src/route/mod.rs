@@ -12,7 +12,7 @@ mod zola;
 use crate::config::{Settings, Style};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
-use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, Utc};

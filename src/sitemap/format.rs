@@ -132,7 +132,7 @@ pub(super) fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fields::Priority;
+    use crate::frontmatter::sitemap_values::Priority;
     use chrono::{FixedOffset, NaiveDate, TimeZone};
 
     #[test]

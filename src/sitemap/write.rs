@@ -574,7 +574,7 @@ pub(super) mod tests {
     use super::*;
     use crate::date::SiteTz;
     use crate::entries::{Alternate, Entries, Extras};
-    use crate::fields::{ChangeFreq, Priority};
+    use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 
     /// Default options on `https://example.com/`.
     pub(in crate::sitemap) fn opts() -> WriteOptions {

@@ -5,7 +5,7 @@ use super::page_kind_name;
 use super::placement::Placed;
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
-use crate::fields::{ChangeFreq, Priority};
+use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::route::{Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
