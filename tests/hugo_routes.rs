@@ -733,3 +733,27 @@ fn files_of_turned_off_languages_are_left_out() {
         ])
     );
 }
+
+/// A tag whose term page would climb above the site names the page that carries it.
+#[test]
+fn a_term_page_that_leaves_the_site_names_a_page_with_the_term() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            ("content/ok.md", "---\ntitle: ok\n---\n"),
+            (
+                "content/evil.md",
+                "---\ntitle: x\ntags: [\"../../../etc\"]\n---\n",
+            ),
+        ],
+    );
+    let o = run(d.path(), &["build", "--site", "."]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = text(&o);
+    assert!(
+        err.contains("content/evil.md") && err.contains("climbs above the site root"),
+        "{err}"
+    );
+}

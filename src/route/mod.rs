@@ -756,11 +756,28 @@ fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::sitemap::loc::check_path(routing.paths.get(r)) {
-            let file = r.page().map(|p| files.get(p).path()).unwrap_or_default();
-            errors.push((i, Error::input(file, None, msg)));
+            errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
         }
     }
     errors
+}
+
+/// The content file to name for route `k`: its page's, or for a generated page (a term of a
+/// taxonomy, a pager) the first page found below it, whose front matter made it.
+fn source_of(routing: &Routing, k: usize, files: &Files) -> std::path::PathBuf {
+    let mut stack = vec![k];
+    // Bounded by the routes: roll-ups form no cycle, but a bad one must not loop.
+    for _ in 0..routing.routes.len() {
+        let Some(r) = stack.pop().map(|k| &routing.routes[k]) else {
+            break;
+        };
+        if let Some(p) = r.page() {
+            return files.get(p).path();
+        }
+        let below: Vec<usize> = r.rollup().collect();
+        stack.extend(below.into_iter().rev());
+    }
+    std::path::PathBuf::new()
 }
 
 /// Two files that claim one URL (or a file and a generated page), by the later route's
