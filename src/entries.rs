@@ -298,92 +298,90 @@ pub fn build(
     // Each loc is made here, then copied into `locs`: no allocation per entry.
     let mut loc = String::new();
     let file_of = |r: &Route| r.page().map(|p| files.get(p).path()).unwrap_or_default();
-    let list: Vec<Entry> = routes
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            if !r.listed {
+    // The entries take the routes' allocation (one size): a million of each never stand
+    // side by side.
+    let list: Vec<Entry> = crate::compact::filter_map_in_place(routes, |i, r| {
+        if !r.listed {
+            return None;
+        }
+        // File rules match the whole relative path, made only when there are any.
+        let rel = r.page().filter(|_| file_rules).map(|p| files.get(p).rel());
+        let matching: Vec<&CompiledRule> = rules
+            .iter()
+            .filter(|c| {
+                if c.on_url {
+                    c.matcher.is_match(paths.get(&r))
+                } else {
+                    rel.as_deref().is_some_and(|f| c.matcher.is_match(f))
+                }
+            })
+            .collect();
+        if matching.iter().any(|c| c.rule.exclude) {
+            if let Some(p) = r.page() {
+                out.excluded.push(Excluded {
+                    page: p,
+                    reason: Reason::ExcludedByConfig,
+                });
+            }
+            return None;
+        }
+        // The route stage has already applied `trailing_slash`.
+        loc.clear();
+        loc::absolute_into(&mut loc, base_for(r.lang()), paths.get(&r));
+        // Paths lie in route order: the ones behind this route are done with, and the
+        // locs being made reuse their memory.
+        paths.release_before(&r);
+        if loc.len() > MAX_LOC_LEN {
+            errors.push(Error::input(file_of(&r), None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
+            return None;
+        }
+        let id = match locs.push(&loc) {
+            Ok(id) => id,
+            Err(e) => {
+                errors.push(Error::input(file_of(&r), None, e.to_string()));
                 return None;
             }
-            // File rules match the whole relative path, made only when there are any.
-            let rel = r.page().filter(|_| file_rules).map(|p| files.get(p).rel());
-            let matching: Vec<&CompiledRule> = rules
-                .iter()
-                .filter(|c| {
-                    if c.on_url {
-                        c.matcher.is_match(paths.get(&r))
-                    } else {
-                        rel.as_deref().is_some_and(|f| c.matcher.is_match(f))
-                    }
-                })
-                .collect();
-            if matching.iter().any(|c| c.rule.exclude) {
-                if let Some(p) = r.page() {
-                    out.excluded.push(Excluded {
-                        page: p,
-                        reason: Reason::ExcludedByConfig,
-                    });
-                }
-                return None;
-            }
-            // The route stage has already applied `trailing_slash`.
-            loc.clear();
-            loc::absolute_into(&mut loc, base_for(r.lang()), paths.get(&r));
-            // Paths lie in route order: the ones behind this route are done with, and the
-            // locs being made reuse their memory.
-            paths.release_before(&r);
-            if loc.len() > MAX_LOC_LEN {
-                errors.push(Error::input(file_of(&r), None, format!("its URL is {} characters long; the protocol allows {MAX_LOC_LEN}: shorten its slug or path", loc.len())));
-                return None;
-            }
-            let id = match locs.push(&loc) {
-                Ok(id) => id,
-                Err(e) => {
-                    errors.push(Error::input(file_of(&r), None, e.to_string()));
-                    return None;
-                }
-            };
-            let mut e = Entry::new(id);
-            e.lastmod = lastmods[i].map(|l| l.date);
-            e.priority = if r.priority_off {
-                None
-            } else {
-                r.priority
-                    .or_else(|| matching.iter().find_map(|c| c.rule.priority))
-                    .or(settings.default_priority)
-            };
-            e.changefreq = r
-                .changefreq
-                .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
-                .or(settings.default_changefreq);
-            if settings.images {
-                if let Some(p) = r.page() {
-                    let base = base_for(r.lang());
-                    let page_url = Url::parse(&loc).ok();
-                    let images: Vec<String> = page_url
-                        .iter()
-                        .flat_map(|u| {
-                            sources
-                                .images
-                                .get(p)
-                                .into_iter()
-                                .flatten()
-                                .filter_map(move |src| crate::images::resolve_image(src, u, base))
-                        })
-                        .map(|u| u.to_string())
-                        .take(MAX_IMAGES)
-                        .collect();
-                    if !images.is_empty() {
-                        e.extras.get_or_insert_with(Default::default).images = images;
-                    }
+        };
+        let mut e = Entry::new(id);
+        e.lastmod = lastmods[i].map(|l| l.date);
+        e.priority = if r.priority_off {
+            None
+        } else {
+            r.priority
+                .or_else(|| matching.iter().find_map(|c| c.rule.priority))
+                .or(settings.default_priority)
+        };
+        e.changefreq = r
+            .changefreq
+            .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
+            .or(settings.default_changefreq);
+        if settings.images {
+            if let Some(p) = r.page() {
+                let base = base_for(r.lang());
+                let page_url = Url::parse(&loc).ok();
+                let images: Vec<String> = page_url
+                    .iter()
+                    .flat_map(|u| {
+                        sources
+                            .images
+                            .get(p)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(move |src| crate::images::resolve_image(src, u, base))
+                    })
+                    .map(|u| u.to_string())
+                    .take(MAX_IMAGES)
+                    .collect();
+                if !images.is_empty() {
+                    e.extras.get_or_insert_with(Default::default).images = images;
                 }
             }
-            // Route and page indices share one bound (see `Route`).
-            out.routes.push(i as u32);
-            out.pages.push(r.page().map_or(NO_ROUTE, |p| p as u32));
-            Some(e)
-        })
-        .collect();
+        }
+        // Route and page indices share one bound (see `Route`).
+        out.routes.push(i as u32);
+        out.pages.push(r.page().map_or(NO_ROUTE, |p| p as u32));
+        Some(e)
+    });
     out.entries = Entries { list, locs };
     drop(lastmods);
     add_alternates(&mut out, &versions, settings);
@@ -700,11 +698,11 @@ mod tests {
 
     #[test]
     fn entries_are_made_in_the_routes_own_allocation() {
-        // Rust reuses a vector's allocation for `into_iter()...collect()` only when the
-        // alignment matches and the new items are no larger.
+        // `compact::filter_map_in_place` reuses the allocation only for one size and
+        // alignment; otherwise both vectors would stand at the peak.
         use super::{Entry, Route};
         assert_eq!(std::mem::align_of::<Entry>(), std::mem::align_of::<Route>());
-        assert!(std::mem::size_of::<Entry>() <= std::mem::size_of::<Route>());
+        assert_eq!(std::mem::size_of::<Entry>(), std::mem::size_of::<Route>());
     }
 
     #[test]

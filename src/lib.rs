@@ -13,6 +13,8 @@ pub mod pipeline;
 
 // The stages. Public for the binary, the tests and the examples, not part of the API.
 #[doc(hidden)]
+pub mod compact;
+#[doc(hidden)]
 pub mod date;
 #[doc(hidden)]
 pub mod entries;

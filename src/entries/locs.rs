@@ -3,21 +3,14 @@
 //! shared text blocks. A loc is then an 8-byte [`LocId`] instead of an owned string (16 bytes in the
 //! entry plus a heap block of the URL's length and the allocator's header: about 80 bytes).
 
+use crate::compact::{ArenaError, Span, TextArena, MAX_TEXT};
 use std::cmp::Ordering;
 use std::fmt;
 
-/// Where one loc lies in its [`Locs`]: its origin's index, and its rest's start and length in
-/// the shared text. Only a [`Locs`] makes one, so it always points into the store that made it.
+/// Where one loc lies in its [`Locs`]: its rest's place in the shared text, tagged with its
+/// origin's index. Only a [`Locs`] makes one, so it always points into the store that made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LocId {
-    /// Index into [`Locs`]' origins.
-    origin: u16,
-    /// Length of the rest: the protocol caps a whole loc at 2,048 characters.
-    len: u16,
-    /// Where the rest starts: its [`Locs`] text block (high 16 bits) and the offset in it.
-    start: u32,
-}
-
+pub struct LocId(Span);
 /// Why a loc cannot be stored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LocError {
@@ -39,27 +32,19 @@ pub enum LocError {
 }
 
 /// The locs of a list of entries: each distinct origin once, the rest of every URL (path,
-/// query, fragment) after the others in text blocks of 64 KiB. Nothing is ever removed, so a
+/// query, fragment) after the others in a [`TextArena`]. Nothing is ever removed, so a
 /// [`LocId`] stays valid for the store's life.
 ///
-/// Blocks rather than one buffer: the entries stage frees the routes' path blocks (the same
-/// size) as it makes the locs, and the allocator hands those back for the locs' blocks. One
-/// growing buffer would be mapped apart, while the freed paths stayed in the heap.
+/// An arena of blocks rather than one buffer: the entries stage frees the routes' path blocks
+/// (the same size) as it makes the locs, and the allocator hands those back for the locs'
+/// blocks. One growing buffer would be mapped apart, while the freed paths stayed in the heap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Locs {
     /// The distinct origins, in the order they were first seen (usually one).
     origins: Vec<Box<str>>,
-    /// The rests, one after the other, in blocks of [`BLOCK`] bytes; a rest never spans two.
-    text: Vec<String>,
-    /// Bytes of text in all blocks.
-    bytes: usize,
+    /// The rests, one after the other.
+    text: TextArena,
 }
-
-/// The size of a text block: offsets within it fit 16 bits, as does the longest rest.
-const BLOCK: usize = 1 << 16;
-
-/// The most text a store holds: 65,536 full blocks, as a [`LocId`]'s 32-bit start reaches.
-const MAX_TEXT: usize = u32::MAX as usize;
 
 impl Locs {
     /// An empty store.
@@ -76,66 +61,45 @@ impl Locs {
     /// small one instead of 4 GiB).
     fn push_within(&mut self, loc: &str, max_text: usize) -> Result<LocId, LocError> {
         let (origin, rest) = split_origin(loc);
-        let len = u16::try_from(rest.len()).map_err(|_| LocError::TooLong { len: loc.len() })?;
-        if self.bytes + rest.len() > max_text {
-            return Err(LocError::Full);
+        if rest.len() > usize::from(u16::MAX) {
+            return Err(LocError::TooLong { len: loc.len() });
         }
-        // A new block when the rest does not fit in the last one, or its offset would not.
-        let fits = |b: &String| b.len() < BLOCK && b.len() + rest.len() <= BLOCK;
-        let new_block = !self.text.last().is_some_and(fits);
-        let block = if new_block {
-            self.text.len()
-        } else {
-            self.text.len() - 1
+        // The origin is numbered only once the rest has its place: a refused loc adds none.
+        let known = self.origins.iter().position(|o| **o == *origin);
+        if known.is_none() && self.origins.len() > usize::from(u16::MAX) {
+            return Err(LocError::TooManyOrigins);
+        }
+        let span = self.text.push_within(rest, max_text).map_err(|e| match e {
+            ArenaError::TooLong => LocError::TooLong { len: loc.len() },
+            ArenaError::Full => LocError::Full,
+        })?;
+        let k = match known {
+            Some(k) => k,
+            None => {
+                self.origins.push(origin.into());
+                self.origins.len() - 1
+            }
         };
-        let block = u16::try_from(block).map_err(|_| LocError::Full)?;
-        let origin = self.origin_index(origin)?;
-        if new_block {
-            self.text.push(String::with_capacity(BLOCK));
-        }
-        let text = &mut self.text[usize::from(block)];
-        // Below BLOCK (checked above), so it fits the low 16 bits.
-        let start = (u32::from(block) << 16) | text.len() as u32;
-        text.push_str(rest);
-        self.bytes += rest.len();
-        Ok(LocId { origin, len, start })
-    }
-
-    /// The index of `origin`, added when new. A linear search: a site has one origin, a
-    /// multihost site one per language.
-    fn origin_index(&mut self, origin: &str) -> Result<u16, LocError> {
-        if let Some(k) = self.origins.iter().position(|o| **o == *origin) {
-            return u16::try_from(k).map_err(|_| LocError::TooManyOrigins);
-        }
-        let k = u16::try_from(self.origins.len()).map_err(|_| LocError::TooManyOrigins)?;
-        self.origins.push(origin.into());
-        Ok(k)
+        // Below 65,536 (checked above).
+        Ok(LocId(span.with_tag(k as u16)))
     }
 
     /// The loc `id` points at. An id from another store gives whatever lies there, or an
     /// empty part where nothing does: never a panic.
     pub fn get(&self, id: LocId) -> Loc<'_> {
-        let (block, start) = ((id.start >> 16) as usize, (id.start & 0xffff) as usize);
         Loc {
-            origin: self.origins.get(usize::from(id.origin)).map_or("", |o| o),
-            rest: self
-                .text
-                .get(block)
-                .and_then(|b| b.get(start..start + usize::from(id.len)))
-                .unwrap_or(""),
+            origin: self.origins.get(usize::from(id.0.tag())).map_or("", |o| o),
+            rest: self.text.get(id.0),
         }
     }
 
     /// Bytes of text held (every loc's rest, without the origins).
     pub fn text_len(&self) -> usize {
-        self.bytes
+        self.text.text_len()
     }
 
     /// Gives back the last text block's spare capacity once every loc is in.
     pub fn shrink_to_fit(&mut self) {
-        if let Some(last) = self.text.last_mut() {
-            last.shrink_to_fit();
-        }
         self.text.shrink_to_fit();
         self.origins.shrink_to_fit();
     }
@@ -280,6 +244,7 @@ fn cmp_pieces(mut a: &[&[u8]], mut b: &[&[u8]]) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compact::BLOCK;
     use proptest::prelude::*;
 
     fn parts(locs: &Locs, id: LocId) -> (&str, &str) {
@@ -335,10 +300,10 @@ mod tests {
         let c = locs.push("https://example.com/c/?x=1").unwrap();
         let d = locs.push("https://example.com:8080/d/").unwrap();
         assert_eq!(locs.origins.len(), 3);
-        assert_eq!(a.origin, c.origin);
-        assert_ne!(a.origin, b.origin);
-        assert_ne!(a.origin, d.origin);
-        assert_eq!(locs.text.concat(), "/a//b//c/?x=1/d/");
+        assert_eq!(a.0.tag(), c.0.tag());
+        assert_ne!(a.0.tag(), b.0.tag());
+        assert_ne!(a.0.tag(), d.0.tag());
+        assert_eq!(locs.text.blocks().concat(), "/a//b//c/?x=1/d/");
         assert_eq!(locs.text_len(), 16);
     }
 
@@ -379,7 +344,7 @@ mod tests {
             Err(LocError::Full)
         );
         // A refused loc leaves nothing behind.
-        assert_eq!(small.text.concat(), "/1234/5678");
+        assert_eq!(small.text.blocks().concat(), "/1234/5678");
         assert!(LocError::Full.to_string().contains("4 GiB"));
     }
 
@@ -390,10 +355,9 @@ mod tests {
         let url = format!("https://example.com/{rest}");
         let ids: Vec<LocId> = (0..200).map(|_| locs.push(&url).unwrap()).collect();
         // 1,001 bytes a rest: 65 to a block, then the next block.
-        assert_eq!(locs.text.len(), 4);
-        assert!(locs.text.iter().all(|b| b.len() <= BLOCK));
-        assert_eq!(locs.text[0].len(), 65 * 1001);
-        assert_eq!(ids[65].start, 1 << 16);
+        assert_eq!(locs.text.blocks().len(), 4);
+        assert!(locs.text.blocks().iter().all(|b| b.len() <= BLOCK));
+        assert_eq!(locs.text.blocks()[0].len(), 65 * 1001);
         assert!(ids.iter().all(|&id| locs.get(id).to_string() == url));
         assert_eq!(locs.text_len(), 200 * 1001);
         // An empty rest at a full block's end still gets an offset that fits.
@@ -401,9 +365,9 @@ mod tests {
         let most = format!("https://example.com/{}", "y".repeat(BLOCK - 2));
         full.push(&most).unwrap();
         full.push("https://example.com/").unwrap();
-        assert_eq!(full.text[0].len(), BLOCK);
+        assert_eq!(full.text.blocks()[0].len(), BLOCK);
         let empty = full.push("https://example.com").unwrap();
-        assert_eq!((empty.start, empty.len), (1 << 16, 0));
+        assert_eq!((empty.0.len(), full.text.blocks().len()), (0, 2));
         assert_eq!(full.get(empty).to_string(), "https://example.com");
     }
 

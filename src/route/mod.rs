@@ -17,10 +17,10 @@ use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::fmt;
-use std::sync::Mutex;
 
+pub use crate::compact::RouteList;
+use crate::compact::{LangCode, Span, TextArena};
 use plain::PlainRouter;
 use zola::ZolaRouter;
 
@@ -152,8 +152,8 @@ pub struct Route {
     pub priority: Option<Priority>,
     /// Language code, as its index among the codes the process has seen ([`LangCode`]).
     lang: LangCode,
-    /// Where its path lies in the [`RoutePaths`] of its routing (see [`RoutePaths::add`]).
-    path: (u32, u32),
+    /// Where its path lies in the [`RoutePaths`] of its routing.
+    path: Span,
     /// The rarer parts; `None` when the route has none of them.
     more: Option<Box<RouteMore>>,
 }
@@ -182,69 +182,41 @@ impl std::ops::DerefMut for NewRoute {
     }
 }
 
-/// Every route's path, one after another in blocks of 64 KiB: a million paths are a few
-/// hundred allocations, not a million, and the entries stage frees the blocks behind it as
-/// it goes (paths lie in route order).
+/// Every route's path, in route order in a [`TextArena`]: the entries stage frees the blocks
+/// behind it as it goes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoutePaths {
-    blocks: Vec<String>,
-    /// Blocks before this one have been given back ([`RoutePaths::release_before`]).
-    released: usize,
-    /// Set when a path was too long to place ([`finish`] refuses the routing).
-    overflow: bool,
+    text: TextArena,
+    /// The first route whose path could not be placed ([`finish`] refuses the routing).
+    overflow: Option<usize>,
 }
-
-/// The size of a [`RoutePaths`] block: offsets and lengths within it fit 16 bits.
-const BLOCK: usize = 1 << 16;
 
 impl RoutePaths {
     /// The decoded URL path of `route` (below its language's base URL, starting with `/`).
     pub fn get(&self, route: &Route) -> &str {
-        let (block, at) = route.path;
-        let (start, len) = ((at >> 16) as usize, (at & 0xffff) as usize);
-        self.blocks
-            .get(block as usize)
-            .and_then(|b| b.get(start..start + len))
-            .unwrap_or("")
+        self.text.get(route.path)
     }
 
-    /// Gives back the blocks before the one holding `route`'s path: no later route's path
-    /// lies in them.
+    /// Gives back the paths before `route`'s: no later route's path lies among them.
     pub fn release_before(&mut self, route: &Route) {
-        let block = (route.path.0 as usize).min(self.blocks.len());
-        for b in self.blocks.iter_mut().take(block).skip(self.released) {
-            *b = String::new();
-        }
-        self.released = self.released.max(block);
+        self.text.release_before(route.path);
     }
 
-    /// The route of `new`, its path placed after the others.
-    fn place(&mut self, new: NewRoute) -> Route {
+    /// Route `k`, `new`, its path placed after the others.
+    fn place(&mut self, new: NewRoute, k: usize) -> Route {
         let NewRoute { mut route, path } = new;
-        route.path = self.add(&path);
+        route.path = self.add(&path, k);
         route
     }
 
-    /// Places `path` after the others and returns where it lies: (block, start << 16 | len).
-    fn add(&mut self, path: &str) -> (u32, u32) {
-        // Far past the protocol's 2,048 characters: refused as a whole by `finish`.
-        if path.len() >= BLOCK {
-            self.overflow = true;
-            return (0, 0);
-        }
-        if self
-            .blocks
-            .last()
-            .is_none_or(|b| b.len() + path.len() > BLOCK)
-        {
-            self.blocks.push(String::with_capacity(BLOCK));
-        }
-        let block = self.blocks.len() - 1;
-        let text = &mut self.blocks[block];
-        let start = text.len();
-        text.push_str(path);
-        // A block holds under 2¹⁶ bytes, so both fit; a site has far fewer than 2³² blocks.
-        ((block as u32), ((start as u32) << 16) | path.len() as u32)
+    /// Places route `k`'s `path` after the others and returns where it lies.
+    fn add(&mut self, path: &str, k: usize) -> Span {
+        // Far past the protocol's 2,048 characters (or 4 GiB of paths): refused as a whole
+        // by `finish`.
+        self.text.push(path).unwrap_or_else(|_| {
+            self.overflow.get_or_insert(k);
+            Span::default()
+        })
     }
 }
 
@@ -257,87 +229,6 @@ struct RouteMore {
     file_date: Option<W3cDate>,
     /// Routes whose dates roll up into this one when it has none of its own (list pages).
     rollup: RouteList,
-}
-
-/// A list of route indices, each stored as its difference from the one before in a
-/// variable-length code: a section lists every page below it and a term every page that has
-/// it, mostly in route order, so most take one byte instead of four.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RouteList {
-    /// Zigzag-coded differences, seven bits a byte, the high bit set on all but a number's
-    /// last byte.
-    bytes: Vec<u8>,
-    /// The last index pushed (the first is coded against 0).
-    last: u32,
-}
-
-impl RouteList {
-    /// An empty list.
-    pub fn new() -> RouteList {
-        RouteList::default()
-    }
-
-    /// Whether it lists none.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// Adds `route` at the end.
-    pub fn push(&mut self, route: u32) {
-        let delta = i64::from(route) - i64::from(self.last);
-        // Zigzag: small differences either way take few bytes.
-        let mut z = ((delta << 1) ^ (delta >> 63)) as u64;
-        while z >= 0x80 {
-            self.bytes.push((z as u8) | 0x80);
-            z >>= 7;
-        }
-        self.bytes.push(z as u8);
-        self.last = route;
-    }
-
-    /// Adds every index of `other` at the end.
-    pub fn append(&mut self, other: &RouteList) {
-        for r in other.iter() {
-            self.push(r);
-        }
-    }
-
-    /// The indices, in the order pushed.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        let mut at = 0;
-        let mut last: i64 = 0;
-        std::iter::from_fn(move || {
-            let mut z: u64 = 0;
-            let mut shift = 0;
-            loop {
-                let b = *self.bytes.get(at)?;
-                at += 1;
-                z |= u64::from(b & 0x7f) << shift;
-                shift += 7;
-                if b & 0x80 == 0 {
-                    break;
-                }
-            }
-            let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
-            last += delta;
-            Some(last as u32)
-        })
-    }
-
-    /// Gives back spare capacity.
-    pub fn shrink_to_fit(&mut self) {
-        self.bytes.shrink_to_fit();
-    }
-}
-
-impl FromIterator<u32> for RouteList {
-    fn from_iter<I: IntoIterator<Item = u32>>(iter: I) -> RouteList {
-        let mut list = RouteList::new();
-        for r in iter {
-            list.push(r);
-        }
-        list
-    }
 }
 
 /// [`Route`]'s page index for a generated route.
@@ -372,7 +263,7 @@ impl Route {
             changefreq: None,
             priority: None,
             lang: LangCode::of(lang),
-            path: (0, 0),
+            path: Span::default(),
             more: None,
         };
         if !key.is_empty() {
@@ -449,52 +340,6 @@ impl Route {
     }
 }
 
-/// A language code, interned: each distinct code is allocated once for the life of the
-/// process and a route holds its index, two bytes rather than a pointer's eight. Codes come
-/// from site configs: a handful per site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct LangCode(u16);
-
-/// Every code seen, by index; each thread keeps a copy of what it has looked up, so routes
-/// made and read on every core do not queue for the lock.
-static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-
-thread_local! {
-    static SEEN: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
-}
-
-impl LangCode {
-    /// The index of `code`, added on first sight.
-    fn of(code: &str) -> LangCode {
-        if let Some(k) = SEEN.with(|s| s.borrow().iter().position(|c| *c == code)) {
-            return LangCode(k as u16);
-        }
-        let mut all = CODES.lock().unwrap_or_else(|e| e.into_inner());
-        let k = match all.iter().position(|c| *c == code) {
-            Some(k) => k,
-            // Past 65,535 codes the last one is reused: no config names that many languages.
-            None if all.len() > usize::from(u16::MAX) => usize::from(u16::MAX),
-            None => {
-                all.push(Box::leak(code.into()));
-                all.len() - 1
-            }
-        };
-        SEEN.with(|s| *s.borrow_mut() = all.clone());
-        LangCode(k as u16)
-    }
-
-    /// The code.
-    fn code(self) -> &'static str {
-        let k = usize::from(self.0);
-        if let Some(c) = SEEN.with(|s| s.borrow().get(k).copied()) {
-            return c;
-        }
-        let all = CODES.lock().unwrap_or_else(|e| e.into_inner());
-        SEEN.with(|s| *s.borrow_mut() = all.clone());
-        all.get(k).copied().unwrap_or("")
-    }
-}
-
 /// Why a content file has no entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
@@ -561,7 +406,7 @@ pub struct Routing {
 impl Routing {
     /// Adds a route, its path placed in [`Routing::paths`]; returns its index.
     pub fn push(&mut self, new: NewRoute) -> usize {
-        let route = self.paths.place(new);
+        let route = self.paths.place(new, self.routes.len());
         self.routes.push(route);
         self.routes.len() - 1
     }
@@ -588,13 +433,13 @@ impl Routing {
                         overflow: self.paths.overflow,
                         ..Default::default()
                     });
-                    for r in &mut self.routes[..k] {
-                        r.path = t.add(self.paths.get(r));
+                    for (j, r) in self.routes[..k].iter_mut().enumerate() {
+                        r.path = t.add(self.paths.get(r), j);
                     }
                     t
                 }
             };
-            let span = target.add(&new);
+            let span = target.add(&new, k);
             self.routes[k].path = span;
         }
         if let Some(t) = fresh {
@@ -730,11 +575,11 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     if let Some(setting) = ctx.settings.trailing_slash {
         routing.rewrite_paths(|p| trailing_slash(p, setting));
     }
-    if routing.paths.overflow {
+    if let Some(k) = routing.paths.overflow {
         return Err(Error::input(
-            ctx.settings.content_dir.clone(),
+            source_of(&routing, k, files),
             None,
-            "a URL path is longer than 64 KiB (the sitemap protocol allows 2,048 characters)",
+            "its URL path is longer than 64 KiB (the sitemap protocol allows 2,047 characters): shorten its slug or path",
         ));
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
@@ -985,33 +830,6 @@ mod tests {
     }
 
     #[test]
-    fn a_route_list_in_route_order_takes_a_byte_an_index() {
-        let list: RouteList = (1000..2000).collect();
-        assert_eq!(
-            list.iter().collect::<Vec<_>>(),
-            (1000..2000).collect::<Vec<_>>()
-        );
-        // The first index costs its own size; each next one, a difference of 1, a byte.
-        assert_eq!(list.bytes.len(), 2 + 999);
-        let mut both = RouteList::new();
-        both.append(&list);
-        both.push(5);
-        assert_eq!(both.iter().last(), Some(5));
-        assert_eq!(both.iter().count(), 1001);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn a_route_list_gives_back_what_went_in(routes in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..200)) {
-            let list: RouteList = routes.iter().copied().collect();
-            proptest::prop_assert_eq!(list.iter().collect::<Vec<_>>(), routes.clone());
-            proptest::prop_assert_eq!(list.is_empty(), routes.is_empty());
-            // No difference takes more than five bytes.
-            proptest::prop_assert!(list.bytes.len() <= routes.len() * 5);
-        }
-    }
-
-    #[test]
     fn paths_share_one_buffer_and_are_rewritten_in_route_order() {
         let mut routing = Routing::default();
         for p in ["/", "/a/", "/b/./c/", "/d.html", "/e/"] {
@@ -1023,15 +841,15 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(all(&routing), ["/", "/a/", "/b/./c/", "/d.html", "/e/"]);
-        assert_eq!(routing.paths.blocks, ["//a//b/./c//d.html/e/"]);
+        assert_eq!(routing.paths.text.blocks(), ["//a//b/./c//d.html/e/"]);
         // Nothing changes: the buffer is left as it is.
         routing.rewrite_paths(|p| trailing_slash(p, true));
-        assert_eq!(routing.paths.blocks, ["//a//b/./c//d.html/e/"]);
+        assert_eq!(routing.paths.text.blocks(), ["//a//b/./c//d.html/e/"]);
         routing.rewrite_paths(normalized);
         assert_eq!(all(&routing), ["/", "/a/", "/b/c/", "/d.html", "/e/"]);
         routing.rewrite_paths(|p| trailing_slash(p, false));
         assert_eq!(all(&routing), ["/", "/a", "/b/c", "/d.html", "/e"]);
-        assert_eq!(routing.paths.blocks, ["//a/b/c/d.html/e"]);
+        assert_eq!(routing.paths.text.blocks(), ["//a/b/c/d.html/e"]);
     }
 
     #[test]
@@ -1041,9 +859,14 @@ mod tests {
         for k in 0..5000 {
             routing.push(Route::generated(Kind::Page, path(k), "en", String::new()));
         }
-        let blocks = routing.paths.blocks.len();
+        let blocks = routing.paths.text.blocks().len();
         assert!(blocks >= 3, "{blocks} blocks");
-        assert!(routing.paths.blocks.iter().all(|b| b.len() <= BLOCK));
+        assert!(routing
+            .paths
+            .text
+            .blocks()
+            .iter()
+            .all(|b| b.len() <= crate::compact::BLOCK));
         for k in (0..5000).step_by(7) {
             assert_eq!(routing.path(k), path(k));
         }
@@ -1053,16 +876,15 @@ mod tests {
         let kept = (0..5000).filter(|&k| routing.path(k) == path(k)).count();
         assert!(kept > 0 && kept < 5000);
         assert!((5000 - kept..5000).all(|k| routing.path(k) == path(k)));
-        let freed: usize = routing.paths.blocks.iter().map(String::capacity).sum();
-        assert_eq!(freed, BLOCK);
+        assert_eq!(routing.paths.text.get(routing.routes[0].path), "");
         // A path past a block's size is refused rather than cut.
         routing.push(Route::generated(
             Kind::Page,
-            "/".repeat(BLOCK),
+            "/".repeat(crate::compact::BLOCK),
             "en",
             String::new(),
         ));
-        assert!(routing.paths.overflow);
+        assert_eq!(routing.paths.overflow, Some(routing.routes.len() - 1));
     }
 
     #[test]
