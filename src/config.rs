@@ -567,8 +567,21 @@ fn resolve_lastmod(
 }
 
 /// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.
+///
+/// Every `<loc>` starts with it, so it is held to what a `<loc>` must be: RFC 3986 text
+/// that every reader splits the same way (no backslash, no empty authority, no user
+/// credentials, a host of DNS characters), valid percent-escapes, and at least
+/// [`crate::loc::MIN_LOC_LEN`] characters. Path characters a URL cannot hold are percent-encoded.
 pub fn parse_base_url(raw: &str) -> Result<Url, String> {
-    let mut url = Url::parse(raw.trim()).map_err(|e| {
+    let text = raw.trim();
+    // WHATWG reads `\` as `/` where RFC 3986 readers keep it: `https://evil.com\@good.com/`
+    // has a different host for each.
+    if text.contains('\\') {
+        return Err(format!(
+            "base_url '{raw}' holds a backslash, which URL readers split differently: write '/'"
+        ));
+    }
+    let mut url = Url::parse(text).map_err(|e| {
         format!("base_url '{raw}' is not an absolute URL ({e}); write it like https://example.com/")
     })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
@@ -576,16 +589,75 @@ pub fn parse_base_url(raw: &str) -> Result<Url, String> {
             "base_url '{raw}' must be an http:// or https:// URL with a host"
         ));
     }
+    // `https:///x` and `https:x` gain the host `x` in WHATWG readers and have none in RFC 3986.
+    let after_scheme = text.split_once(':').map_or("", |(_, rest)| rest);
+    if !after_scheme.starts_with("//") || after_scheme[2..].starts_with('/') {
+        return Err(format!(
+            "base_url '{raw}' has no host after '//': write it like https://example.com/"
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "base_url '{raw}' carries user credentials: they would be published in every URL"
+        ));
+    }
+    if let Some(url::Host::Domain(host)) = url.host() {
+        if let Some(c) = host
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+        {
+            return Err(format!(
+                "base_url '{raw}' has '{c}' in its host name: use letters, digits, '-' and '.'"
+            ));
+        }
+    }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
             "base_url '{raw}' must not have a query or fragment"
         ));
     }
-    if !url.path().ends_with('/') {
-        let path = format!("{}/", url.path());
+    let path = encode_base_path(url.path()).map_err(|bad| {
+        format!(
+            "base_url '{raw}' has an invalid percent-escape \"{bad}\": a '%' must start %XX (write a literal '%' as %25)"
+        )
+    })?;
+    let path = if path.ends_with('/') {
+        path
+    } else {
+        format!("{path}/")
+    };
+    if path != url.path() {
         url.set_path(&path);
     }
+    let len = url.as_str().chars().count();
+    if len < crate::loc::MIN_LOC_LEN {
+        return Err(format!(
+            "base_url '{raw}' makes URLs of {len} characters; the sitemap schema wants at least {}",
+            crate::loc::MIN_LOC_LEN
+        ));
+    }
     Ok(url)
+}
+
+/// A parsed URL path with the characters the url crate leaves alone but RFC 3986 forbids
+/// (`[ ] | ^`) percent-encoded; `Err` holds a `%` that does not start an escape.
+fn encode_base_path(path: &str) -> Result<String, String> {
+    let b = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'%' {
+            let hex = |k: usize| b.get(k).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                return Err(path[i..].chars().take(3).collect());
+            }
+            out.push('%');
+        } else if crate::loc::is_path_safe(c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+    }
+    Ok(out)
 }
 
 fn de_priority<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Priority>, D::Error> {
@@ -630,6 +702,52 @@ mod tests {
         assert!(parse_base_url("example.com").is_err());
         assert!(parse_base_url("ftp://example.com/").is_err());
         assert!(parse_base_url("https://example.com/?q=1").is_err());
+    }
+
+    #[test]
+    fn base_urls_that_cannot_start_a_valid_loc_are_refused() {
+        for (bad, why) in [
+            ("https://example.com/%/", "percent-escape"),
+            ("https://example.com/a%2/", "percent-escape"),
+            ("https://example.com}/root/", "'}'"),
+            ("http://a.b/", "at least 12"),
+            ("https:///x", "no host"),
+            ("https:example.com/", "no host"),
+            ("https://user:secret@example.com/", "credentials"),
+            ("https://user@example.com/", "credentials"),
+            ("https://evil.com\\@example.com/", "backslash"),
+        ] {
+            let err = parse_base_url(bad).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn base_urls_that_work_keep_working() {
+        for (raw, want) in [
+            ("https://example.com", "https://example.com/"),
+            ("HTTPS://Example.COM/Docs", "https://example.com/Docs/"),
+            ("https://bücher.de/", "https://xn--bcher-kva.de/"),
+            ("http://[::1]:8080/x/", "http://[::1]:8080/x/"),
+            ("http://127.0.0.1:1313/", "http://127.0.0.1:1313/"),
+            ("https://my_host.example/", "https://my_host.example/"),
+            (
+                "https://example.com/a b/%C3%BC/",
+                "https://example.com/a%20b/%C3%BC/",
+            ),
+            ("https://example.com/x/../y/", "https://example.com/y/"),
+            (
+                "https://example.com/a[1]|^/",
+                "https://example.com/a%5B1%5D%7C%5E/",
+            ),
+            ("http://ab.c/", "http://ab.c/"),
+        ] {
+            assert_eq!(
+                parse_base_url(raw).map(String::from).as_deref(),
+                Ok(want),
+                "{raw}"
+            );
+        }
     }
 
     #[test]
