@@ -23,6 +23,8 @@ pub mod images;
 #[doc(hidden)]
 pub mod init;
 #[doc(hidden)]
+pub mod langtag;
+#[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
 pub mod loc;
