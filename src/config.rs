@@ -1,7 +1,7 @@
 //! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
 //! into one [`Settings`] value that every later stage reads.
 
-use crate::date::SiteTz;
+use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::siteconfig::{self, SiteConfig};
@@ -390,6 +390,80 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The 1-based line of the value at `keys` in a config file (keys match case-insensitively,
+/// as Hugo reads them; a number steps into a TOML array), for messages about a value that
+/// parsed but cannot be used. `None` when the file cannot be read or the key is elsewhere
+/// (a Hugo `config/_default/` file, the command line).
+pub fn value_line(path: &Path, keys: &[&str]) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => toml_value_line(&text, keys),
+        _ => text_key_line(&text, keys),
+    }
+}
+
+/// [`value_line`] in TOML, from the parser's spans: the key's line for a table entry.
+fn toml_value_line(text: &str, keys: &[&str]) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut table: Option<&DeTable> = Some(root.get_ref());
+    let mut array: Option<&toml::de::DeArray> = None;
+    let mut at = None;
+    for key in keys {
+        let value = match (table, array) {
+            (Some(t), _) => {
+                let (k, v) = t
+                    .iter()
+                    .find(|(k, _)| k.get_ref().eq_ignore_ascii_case(key))?;
+                at = Some(k.span().start);
+                v
+            }
+            (None, Some(a)) => {
+                let v = a.get(key.parse::<usize>().ok()?)?;
+                at = Some(v.span().start);
+                v
+            }
+            (None, None) => return None,
+        };
+        (table, array) = match value.get_ref() {
+            DeValue::Table(t) => (Some(t), None),
+            DeValue::Array(a) => (None, Some(a)),
+            _ => (None, None),
+        };
+    }
+    at.map(|offset| line_of(text, offset))
+}
+
+/// [`value_line`] in YAML or JSON, which carry no positions here: each key's line searched
+/// from its parent's (array indices skipped).
+fn text_key_line(text: &str, keys: &[&str]) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut from = 0;
+    for key in keys.iter().filter(|k| k.parse::<usize>().is_err()) {
+        from = (from..lines.len()).find(|&i| line_has_key(lines[i], key))?;
+    }
+    Some(from + 1)
+}
+
+/// True when a YAML or JSON line sets `key` (quoted or not, any case).
+fn line_has_key(line: &str, key: &str) -> bool {
+    let t = line.trim_start().trim_start_matches(['{', ',', ' ']);
+    let t = t.strip_prefix(['"', '\'']).unwrap_or(t);
+    match t.get(..key.len()) {
+        Some(head) if head.eq_ignore_ascii_case(key) => {
+            let rest = &t[key.len()..];
+            let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+            rest.trim_start().starts_with(':')
+        }
+        _ => false,
+    }
+}
+
+/// A configuration error about the value at `keys` in `path`, with its line when found.
+pub(crate) fn error_at(path: &Path, keys: &[&str], message: impl Into<String>) -> Error {
+    Error::config(path, value_line(path, keys), message)
+}
+
 /// Combines sitemap.toml, the site config and the overrides into [`Settings`].
 pub fn resolve(
     file: FileConfig,
@@ -440,10 +514,16 @@ pub fn resolve(
             site_dir.join(site.publish_dir.as_deref().unwrap_or(Path::new("public")))
         });
 
-    let (base_src, raw_base) = match (&over.base_url, &file.base_url, &site.base_url) {
-        (Some(b), _, _) => (PathBuf::from("--base-url"), b.clone()),
-        (None, Some(b), _) => (cfg_path.clone(), b.clone()),
-        (None, None, Some(b)) => (site.config_file.clone().unwrap_or_default(), b.clone()),
+    let site_file = site.config_file.clone().unwrap_or_default();
+    let site_base_key = if site.style == Style::Hugo {
+        "baseURL"
+    } else {
+        "base_url"
+    };
+    let (base_src, base_key, raw_base) = match (&over.base_url, &file.base_url, &site.base_url) {
+        (Some(b), _, _) => (PathBuf::from("--base-url"), "", b.clone()),
+        (None, Some(b), _) => (cfg_path.clone(), "base_url", b.clone()),
+        (None, None, Some(b)) => (site_file.clone(), site_base_key, b.clone()),
         (None, None, None) => {
             return Err(Error::config(
                 cfg_path,
@@ -455,36 +535,58 @@ pub fn resolve(
             ))
         }
     };
-    let base_url = parse_base_url(&raw_base).map_err(|m| Error::config(base_src, None, m))?;
+    let base_url = parse_base_url(&raw_base).map_err(|m| error_at(&base_src, &[base_key], m))?;
 
-    let tz_raw = file.timezone.clone().or_else(|| site.timezone.clone());
-    let timezone = match tz_raw {
-        Some(t) => t
+    // Each value is checked here, where the file (and line) it came from is known.
+    let timezone = match (&file.timezone, &site.timezone) {
+        (Some(t), _) => t
             .parse()
-            .map_err(|m: String| Error::config(cfg_path.clone(), None, m))?,
-        None => SiteTz::Utc,
+            .map_err(|m: String| error_at(&cfg_path, &["timezone"], m))?,
+        (None, Some(t)) => t
+            .parse()
+            .map_err(|m: String| error_at(&site_file, &["timeZone"], m))?,
+        (None, None) => SiteTz::Utc,
     };
 
     let max_urls_per_file = file.max_urls_per_file.unwrap_or(MAX_URLS);
     if max_urls_per_file == 0 || max_urls_per_file > MAX_URLS {
-        return Err(Error::config(
-            cfg_path,
-            None,
+        return Err(error_at(
+            &cfg_path,
+            &["max_urls_per_file"],
             format!("max_urls_per_file must be from 1 to {MAX_URLS} (the protocol's limit)"),
         ));
     }
-    let file_name = file
-        .file_name
-        .clone()
-        .or_else(|| site.sitemap_filename.clone())
-        .unwrap_or_else(|| "sitemap.xml".to_string());
-    if file_name.contains(['/', '\\']) || !file_name.ends_with(".xml") {
-        return Err(Error::config(
-            cfg_path,
-            None,
-            format!("file_name '{file_name}' must be a plain file name ending in .xml"),
+    let file_name = match (&file.file_name, &site.sitemap_filename) {
+        (Some(f), _) => {
+            check_file_name("file_name", f).map_err(|m| error_at(&cfg_path, &["file_name"], m))?;
+            f.clone()
+        }
+        (None, Some(f)) => {
+            check_file_name("[sitemap] filename", f)
+                .map_err(|m| error_at(&site_file, &["sitemap", "filename"], m))?;
+            f.clone()
+        }
+        (None, None) => "sitemap.xml".to_string(),
+    };
+    if let Some(c) = file
+        .stylesheet
+        .as_deref()
+        .and_then(|s| s.chars().find(|&c| !is_xml_char(c)))
+    {
+        return Err(error_at(
+            &cfg_path,
+            &["stylesheet"],
+            format!(
+                "stylesheet holds U+{:04X}, a character XML cannot carry: the sitemap would not be well-formed",
+                u32::from(c)
+            ),
         ));
     }
+    check_extra_lastmods(
+        file.extra_urls.as_deref().unwrap_or_default(),
+        &timezone,
+        &cfg_path,
+    )?;
 
     let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
 
@@ -518,6 +620,50 @@ pub fn resolve(
         x_default: file.x_default,
         site,
     })
+}
+
+/// A sitemap file name: a plain name ending in `.xml`, of the characters a URL carries
+/// unescaped (it is written into index `<loc>`s and robots.txt as it is).
+fn check_file_name(key: &str, name: &str) -> Result<(), String> {
+    let usable = name.len() > ".xml".len()
+        && name.ends_with(".xml")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+    if usable {
+        Ok(())
+    } else {
+        Err(format!(
+            "{key} '{name}' must be a plain file name ending in .xml, of letters, digits, '-', '.', '_' and '~' only"
+        ))
+    }
+}
+
+/// True for a character XML 1.0 allows in a document (its `Char` production).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Every `extra_urls` lastmod must be a date a sitemap can carry; the error names its line.
+fn check_extra_lastmods(extra: &[ExtraUrl], tz: &SiteTz, cfg_path: &Path) -> Result<()> {
+    for (i, item) in extra.iter().enumerate() {
+        if let ExtraUrl::Full {
+            lastmod: Some(s), ..
+        } = item
+        {
+            if W3cDate::parse(s, tz).is_none() {
+                return Err(error_at(
+                    cfg_path,
+                    &["extra_urls", &i.to_string(), "lastmod"],
+                    format!(
+                        "extra_urls: lastmod '{s}' is not a date a sitemap can carry: write YYYY-MM-DD \
+                         (years 0001 to 9999) or a date-time like 2024-01-31T12:00:00+01:00 (offsets up to ±14:00)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The lastmod order and git date: sitemap.toml's, else a Hugo site's own, else the default.
@@ -567,8 +713,21 @@ fn resolve_lastmod(
 }
 
 /// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.
+///
+/// Every `<loc>` starts with it, so it is held to what a `<loc>` must be: RFC 3986 text
+/// that every reader splits the same way (no backslash, no empty authority, no user
+/// credentials, a host of DNS characters), valid percent-escapes, and at least
+/// [`crate::sitemap::loc::MIN_LOC_LEN`] characters. Path characters a URL cannot hold are percent-encoded.
 pub fn parse_base_url(raw: &str) -> Result<Url, String> {
-    let mut url = Url::parse(raw.trim()).map_err(|e| {
+    let text = raw.trim();
+    // WHATWG reads `\` as `/` where RFC 3986 readers keep it: `https://evil.com\@good.com/`
+    // has a different host for each.
+    if text.contains('\\') {
+        return Err(format!(
+            "base_url '{raw}' holds a backslash, which URL readers split differently: write '/'"
+        ));
+    }
+    let mut url = Url::parse(text).map_err(|e| {
         format!("base_url '{raw}' is not an absolute URL ({e}); write it like https://example.com/")
     })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
@@ -576,16 +735,75 @@ pub fn parse_base_url(raw: &str) -> Result<Url, String> {
             "base_url '{raw}' must be an http:// or https:// URL with a host"
         ));
     }
+    // `https:///x` and `https:x` gain the host `x` in WHATWG readers and have none in RFC 3986.
+    let after_scheme = text.split_once(':').map_or("", |(_, rest)| rest);
+    if !after_scheme.starts_with("//") || after_scheme[2..].starts_with('/') {
+        return Err(format!(
+            "base_url '{raw}' has no host after '//': write it like https://example.com/"
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "base_url '{raw}' carries user credentials: they would be published in every URL"
+        ));
+    }
+    if let Some(url::Host::Domain(host)) = url.host() {
+        if let Some(c) = host
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+        {
+            return Err(format!(
+                "base_url '{raw}' has '{c}' in its host name: use letters, digits, '-' and '.'"
+            ));
+        }
+    }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
             "base_url '{raw}' must not have a query or fragment"
         ));
     }
-    if !url.path().ends_with('/') {
-        let path = format!("{}/", url.path());
+    let path = encode_base_path(url.path()).map_err(|bad| {
+        format!(
+            "base_url '{raw}' has an invalid percent-escape \"{bad}\": a '%' must start %XX (write a literal '%' as %25)"
+        )
+    })?;
+    let path = if path.ends_with('/') {
+        path
+    } else {
+        format!("{path}/")
+    };
+    if path != url.path() {
         url.set_path(&path);
     }
+    let len = url.as_str().chars().count();
+    if len < crate::sitemap::loc::MIN_LOC_LEN {
+        return Err(format!(
+            "base_url '{raw}' makes URLs of {len} characters; the sitemap schema wants at least {}",
+            crate::sitemap::loc::MIN_LOC_LEN
+        ));
+    }
     Ok(url)
+}
+
+/// A parsed URL path with the characters the url crate leaves alone but RFC 3986 forbids
+/// (`[ ] | ^`) percent-encoded; `Err` holds a `%` that does not start an escape.
+fn encode_base_path(path: &str) -> Result<String, String> {
+    let b = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'%' {
+            let hex = |k: usize| b.get(k).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                return Err(path[i..].chars().take(3).collect());
+            }
+            out.push('%');
+        } else if crate::sitemap::loc::is_path_safe(c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+    }
+    Ok(out)
 }
 
 fn de_priority<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Priority>, D::Error> {
@@ -630,6 +848,119 @@ mod tests {
         assert!(parse_base_url("example.com").is_err());
         assert!(parse_base_url("ftp://example.com/").is_err());
         assert!(parse_base_url("https://example.com/?q=1").is_err());
+    }
+
+    #[test]
+    fn base_urls_that_cannot_start_a_valid_loc_are_refused() {
+        for (bad, why) in [
+            ("https://example.com/%/", "percent-escape"),
+            ("https://example.com/a%2/", "percent-escape"),
+            ("https://example.com}/root/", "'}'"),
+            ("http://a.b/", "at least 12"),
+            ("https:///x", "no host"),
+            ("https:example.com/", "no host"),
+            ("https://user:secret@example.com/", "credentials"),
+            ("https://user@example.com/", "credentials"),
+            ("https://evil.com\\@example.com/", "backslash"),
+        ] {
+            let err = parse_base_url(bad).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn base_urls_that_work_keep_working() {
+        for (raw, want) in [
+            ("https://example.com", "https://example.com/"),
+            ("HTTPS://Example.COM/Docs", "https://example.com/Docs/"),
+            ("https://bücher.de/", "https://xn--bcher-kva.de/"),
+            ("http://[::1]:8080/x/", "http://[::1]:8080/x/"),
+            ("http://127.0.0.1:1313/", "http://127.0.0.1:1313/"),
+            ("https://my_host.example/", "https://my_host.example/"),
+            (
+                "https://example.com/a b/%C3%BC/",
+                "https://example.com/a%20b/%C3%BC/",
+            ),
+            ("https://example.com/x/../y/", "https://example.com/y/"),
+            (
+                "https://example.com/a[1]|^/",
+                "https://example.com/a%5B1%5D%7C%5E/",
+            ),
+            ("http://ab.c/", "http://ab.c/"),
+        ] {
+            assert_eq!(
+                parse_base_url(raw).map(String::from).as_deref(),
+                Ok(want),
+                "{raw}"
+            );
+        }
+    }
+
+    /// `resolve` on a temporary site whose files are `files`, with sitemap.toml when given.
+    fn resolve_site(files: &[(&str, &str)], over: Overrides) -> Result<Settings> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let over = Overrides {
+            site: Some(dir.path().to_path_buf()),
+            ..over
+        };
+        load(&over)
+    }
+
+    #[test]
+    fn values_that_cannot_be_written_name_their_file_and_line() {
+        let site = "baseURL = \"https://h.org/\"\n";
+        let cases: [(&[(&str, &str)], &str); 9] = [
+            (&[("sitemap.toml", "\nstylesheet = \"a\\u001bb\"\nbase_url = \"https://x.org/\"\n")], "sitemap.toml:2: stylesheet holds U+001B"),
+            (&[("sitemap.toml", "\n\nbase_url = \"https://x.org/%zz/\"\n")], "sitemap.toml:3: base_url"),
+            (&[("sitemap.toml", "base_url = \"https://x.org/\"\ntimezone = \"Mars/Olympus\"\n")], "sitemap.toml:2: unknown time zone"),
+            (&[("sitemap.toml", "base_url = \"https://x.org/\"\n\nmax_urls_per_file = 0\n")], "sitemap.toml:3: max_urls_per_file"),
+            (&[("sitemap.toml", "base_url = \"https://x.org/\"\nextra_urls = [\n  \"/a/\",\n  { loc = \"/b/\", lastmod = \"2024-01-01T10:00:00-23:59\" },\n]\n")], "sitemap.toml:4: extra_urls: lastmod"),
+            (&[("sitemap.toml", "base_url = \"https://x.org/\"\nextra_urls = [{ loc = \"/b/\", lastmod = \"0000-01-01\" }]\n")], "sitemap.toml:2: extra_urls: lastmod"),
+            (&[("hugo.toml", "title = \"t\"\nbaseURL = \"https:///x\"\n")], "hugo.toml:2: base_url"),
+            (&[("hugo.toml", "baseURL = \"https://h.org/\"\ntimeZone = \"Mars/Olympus\"\n")], "hugo.toml:2: unknown time zone"),
+            (&[("hugo.toml", &format!("{site}[sitemap]\nfilename = \"x y.xml\"\n"))], "hugo.toml:3: [sitemap] filename 'x y.xml'"),
+        ];
+        for (files, want) in cases {
+            let err = resolve_site(files, Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(want), "want {want:?} in {err}");
+        }
+        let err = resolve_site(
+            &[("hugo.toml", site)],
+            Overrides {
+                base_url: Some("https://u:p@h.org/".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("--base-url: "), "{err}");
+        // The same values, well formed, pass.
+        let ok = resolve_site(
+            &[(
+                "sitemap.toml",
+                "base_url = \"https://x.org/\"\nstylesheet = \"/s.xsl?a&b\"\ntimezone = \"+14:00\"\nextra_urls = [{ loc = \"/b/\", lastmod = \"0001-01-01\" }]\n",
+            )],
+            Overrides::default(),
+        );
+        assert!(ok.is_ok(), "{ok:?}");
+    }
+
+    #[test]
+    fn value_lines_follow_keys_tables_and_arrays() {
+        let toml = "a = 1\n[t]\nK = [\n  1,\n  { x = 2 },\n]\n";
+        assert_eq!(toml_value_line(toml, &["a"]), Some(1));
+        assert_eq!(toml_value_line(toml, &["t", "k"]), Some(3));
+        assert_eq!(toml_value_line(toml, &["t", "k", "1", "x"]), Some(5));
+        assert_eq!(toml_value_line(toml, &["t", "nope"]), None);
+        let yaml = "a: 1\nt:\n  'K': 2\nk: 3\n";
+        assert_eq!(text_key_line(yaml, &["t", "k"]), Some(3));
+        assert_eq!(text_key_line(yaml, &["k"]), Some(3));
+        assert_eq!(text_key_line("{\"a\": 1,\n \"b\": 2}", &["b"]), Some(2));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! front matter, file names and git hand us.
 
 use chrono::{
-    DateTime, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc,
+    DateTime, Datelike, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, Offset,
+    TimeZone, Utc,
 };
 use std::cmp::Ordering;
 use std::fmt;
@@ -38,6 +39,8 @@ const SECS_BIAS: i64 = 1 << 43;
 /// Makes every offset chrono allows (under a day either way) a non-negative 18-bit number.
 const OFFSET_BIAS: i32 = 1 << 17;
 const DATE_ONLY: u32 = 1 << 30;
+/// The largest UTC offset xs:dateTime accepts: 14 hours.
+const MAX_OFFSET_SECS: i32 = 14 * 3600;
 const SET: u32 = 1 << 31;
 
 impl W3cDate {
@@ -138,7 +141,20 @@ impl W3cDate {
         let s = s.trim();
         // Nearly every front matter date takes one of two forms: read those directly rather
         // than after every other form has been tried (a few percent of a whole run).
-        common_form(s).or_else(|| Self::parse_any(s, tz))
+        common_form(s)
+            .or_else(|| Self::parse_any(s, tz))
+            .filter(W3cDate::is_writable)
+    }
+
+    /// True when the sitemap schemas accept this date as we write it: a year from 0001 to
+    /// 9999 (xs:date and W3C Datetime have four digits and no year 0) and, for a date-time,
+    /// an offset within ±14:00 (xs:dateTime's bound).
+    ///
+    /// [`W3cDate::parse`] refuses every other date, so a page's bad date is reported where
+    /// it was read; dates made from git or file times should pass through this too.
+    pub fn is_writable(&self) -> bool {
+        (1..=9999).contains(&self.date().year())
+            && (self.is_date_only() || self.offset_secs().abs() <= MAX_OFFSET_SECS)
     }
 
     /// Every form `parse` accepts, tried in turn.
@@ -180,7 +196,9 @@ impl W3cDate {
 
     /// Places a date-time that has no offset in the site zone.
     pub fn from_naive(naive: NaiveDateTime, tz: &SiteTz) -> Option<W3cDate> {
-        tz.localize(naive).map(W3cDate::from_datetime)
+        tz.localize(naive)
+            .map(W3cDate::from_datetime)
+            .filter(W3cDate::is_writable)
     }
 }
 
@@ -260,6 +278,12 @@ impl FromStr for SiteTz {
             return Ok(SiteTz::Utc);
         }
         if let Some(off) = parse_offset(s) {
+            // Every offset-less date would take this offset, and none could be written.
+            if off.local_minus_utc().abs() > MAX_OFFSET_SECS {
+                return Err(format!(
+                    "time zone offset '{s}' is beyond ±14:00, which sitemap dates cannot carry"
+                ));
+            }
             return Ok(SiteTz::Fixed(off));
         }
         s.parse::<chrono_tz::Tz>().map(SiteTz::Named).map_err(|_| {
@@ -526,6 +550,34 @@ mod tests {
         ] {
             assert_eq!(p(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn refuses_dates_the_schemas_cannot_carry() {
+        for bad in [
+            "0000-01-01",
+            "0000-12-31T23:00:00Z",
+            "2024-01-01T10:00:00-23:59",
+            "2024-01-01T10:00:00+14:01",
+            "2024-01-01 10:00:00 +1500",
+            "Mon, 01 Jan 0000 10:00:00 +0000",
+        ] {
+            assert_eq!(p(bad), None, "{bad}");
+        }
+        for good in [
+            "0001-01-01",
+            "9999-12-31",
+            "2024-01-01T10:00:00-14:00",
+            "2024-01-01T10:00:00+14:00",
+            "0001-01-01T00:30:00+01:00",
+        ] {
+            assert!(p(good).is_some(), "{good}");
+        }
+        // An offset-less time in a zone that would push it past the range has no date.
+        let late: SiteTz = "+14:00".parse().unwrap();
+        assert!(W3cDate::parse("9999-12-31T23:00:00", &late).is_some());
+        assert!("+14:30".parse::<SiteTz>().is_err());
+        assert!("-23:59".parse::<SiteTz>().is_err());
     }
 
     #[test]

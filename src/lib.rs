@@ -25,6 +25,8 @@ pub mod images;
 #[doc(hidden)]
 pub mod init;
 #[doc(hidden)]
+pub mod langtag;
+#[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
 pub mod route;
@@ -42,12 +44,6 @@ pub mod summary;
 pub use check::{check, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
-#[doc(hidden)]
-pub use frontmatter::sitemap_values as fields;
-#[doc(hidden)]
-pub use lastmod::git;
 pub use pipeline::{
     build, generate, outputs, write_options, Listed, Outcome, Output, Progress, RunOptions, Skipped,
 };
-#[doc(hidden)]
-pub use sitemap::{loc, validate, write};

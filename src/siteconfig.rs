@@ -1,9 +1,10 @@
 //! The site's own config (Zola `zola.toml`/`config.toml`, Hugo `hugo.*`/`config.*` and
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
-use crate::config::Style;
+use crate::config::{error_at, Style};
 use crate::error::{Error, Result};
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+use crate::langtag;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -358,7 +359,60 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
             });
         }
     }
+    // Zola refuses a glob it cannot compile; checked here so the error names this file.
+    crate::scan::glob_set(&c.ignored_content, path).map_err(|e| match e {
+        Error::Config { message, .. } => error_at(
+            path,
+            &["ignored_content"],
+            format!("ignored_content: {message}"),
+        ),
+        other => other,
+    })?;
+    check_languages(&mut c, path, &mut Vec::new())?;
     Ok(c)
+}
+
+/// On a multilingual site every language becomes an `hreflang`: its code, or its Hugo
+/// `languageCode` when set, must be a BCP 47 tag. A `languageCode` that is not one is left
+/// out with a warning (the code stands in, as Hugo's own default); a code that is not one,
+/// when it is what would be written, stops the run naming the config file.
+fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) -> Result<()> {
+    if !c.is_multilingual() {
+        return Ok(());
+    }
+    let default_key = if c.style == Style::Hugo {
+        "defaultContentLanguage"
+    } else {
+        "default_language"
+    };
+    for l in &mut c.languages {
+        if let Some(h) = l.hreflang.take() {
+            if langtag::is_well_formed(&h) {
+                l.hreflang = Some(h);
+                continue;
+            }
+            warnings.push(format!(
+                "languageCode '{h}' of language '{}' is not a BCP 47 language tag (like en-US): left out of hreflang",
+                l.code
+            ));
+        }
+        if !langtag::is_well_formed(&l.code) {
+            let keys = if l.code == c.default_language {
+                vec![default_key]
+            } else {
+                vec!["languages", l.code.as_str()]
+            };
+            return Err(error_at(
+                path,
+                &keys,
+                format!(
+                    "language code '{}' is not a BCP 47 language tag (like en, pt-BR or zh-Hant): it cannot be an hreflang",
+                    l.code
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn zola_taxonomies(v: Option<&Value>) -> std::result::Result<Vec<Taxonomy>, String> {
@@ -590,6 +644,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
             .language(&c.default_language)
             .and_then(|l| l.base_url.clone());
     }
+    check_languages(&mut c, &path, &mut warnings)?;
     c.warnings = warnings
         .into_iter()
         .map(|w| format!("{}: {w}", path.display()))
@@ -772,6 +827,75 @@ mod tests {
         );
         assert_eq!(c.default_changefreq, Some(ChangeFreq::Weekly));
         assert_eq!(c.default_priority, None);
+    }
+
+    #[test]
+    fn a_language_code_that_cannot_be_an_hreflang_names_the_config_line() {
+        let cases = [
+            (
+                "config.toml",
+                "base_url = \"https://z.org/\"\ndefault_language = \"zz zz\"\n[languages.fr]\n",
+                ":2:",
+            ),
+            (
+                "hugo.toml",
+                "baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+                ":2:",
+            ),
+            (
+                "hugo.toml",
+                "baseURL = \"https://h.org/\"\n[languages.en]\nweight = 1\n[languages.\"x y\"]\nweight = 2\n",
+                ":4:",
+            ),
+            (
+                "hugo.yaml",
+                "baseURL: https://h.org/\nlanguages:\n  en: {weight: 1}\n  x y:\n    weight: 2\n",
+                ":4:",
+            ),
+        ];
+        for (name, text, line) in cases {
+            let d = site(&[(name, text)]);
+            let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("{name}{line}")) && err.contains("BCP 47"),
+                "{name}: {err}"
+            );
+        }
+        // One language writes no hreflang: nothing to refuse.
+        let d = site(&[(
+            "config.toml",
+            "base_url = \"https://z.org/\"\ndefault_language = \"zz zz\"\n",
+        )]);
+        assert!(load(d.path(), Style::Auto).is_ok());
+    }
+
+    #[test]
+    fn a_hugo_language_code_setting_that_is_not_bcp_47_is_left_out_with_a_warning() {
+        let d = site(&[(
+            "hugo.toml",
+            "baseURL = \"https://h.org/\"\n[languages.en]\nweight = 1\nlanguageCode = \"en_US\"\n[languages.fr]\nweight = 2\nlanguageCode = \"fr-FR\"\n",
+        )]);
+        let c = load(d.path(), Style::Auto).unwrap();
+        assert_eq!(c.language("en").unwrap().hreflang, None);
+        assert_eq!(c.language("fr").unwrap().hreflang.as_deref(), Some("fr-FR"));
+        assert!(
+            c.warnings.len() == 1 && c.warnings[0].contains("en_US"),
+            "{:?}",
+            c.warnings
+        );
+    }
+
+    #[test]
+    fn a_bad_ignored_content_glob_names_the_config_line() {
+        let d = site(&[(
+            "config.toml",
+            "base_url = \"https://z.org/\"\n\nignored_content = [\"*.tmp\", \"[\"]\n",
+        )]);
+        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        assert!(
+            err.contains("config.toml:3:") && err.contains("ignored_content"),
+            "{err}"
+        );
     }
 
     #[test]

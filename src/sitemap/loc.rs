@@ -26,6 +26,9 @@ const PATH: &AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'@')
     .remove(b'/');
 
+/// The shortest `<loc>` the sitemap schema allows (its `tLoc` has `minLength` 12).
+pub const MIN_LOC_LEN: usize = 12;
+
 /// Percent-encodes a decoded URL path: non-ASCII as UTF-8 bytes, and every byte that may not
 /// stand in a path segment (`%` included: a route path is always decoded text).
 pub fn encode_path(path: &str) -> String {
