@@ -382,7 +382,10 @@ fn own_lastmod(
                 }
             }
         };
-        if let Some((date, origin)) = found {
+        // Front matter dates are checked where they are read; a commit's or a file's date
+        // (a commit made with a +23:59 zone, a clock set to year 0) is checked here, and the
+        // next source is tried instead.
+        if let Some((date, origin)) = found.filter(|(d, _)| d.is_writable()) {
             return Some(Lastmod { date, origin });
         }
     }
@@ -593,6 +596,26 @@ mod tests {
         let got = assign(&routes, &pages.files, &dated(&pages), inp).lastmods[0].unwrap();
         assert_eq!(got.date.to_string(), "2001-01-01T00:00:00+00:00");
         assert_eq!(got.origin, Origin::Mtime);
+    }
+
+    #[test]
+    fn a_commit_date_the_schemas_refuse_gives_way_to_the_next_source() {
+        let pages = pages_of(vec![page(PageMeta {
+            date: Some(d("2021-01-01")),
+            ..Default::default()
+        })]);
+        let routes = vec![
+            Route::for_page(0, &pages.get(0), Kind::Page, "/a/".into(), "en", "a".into()).route,
+        ];
+        let zone = chrono::FixedOffset::east_opt(23 * 3600 + 59 * 60).unwrap();
+        let odd = W3cDate::from_datetime(zone.with_ymd_and_hms(2022, 2, 2, 10, 0, 0).unwrap());
+        let git = move |_: &Path| FileHistory::Committed(odd);
+        let order = [LastmodSource::Git, LastmodSource::Published];
+        let got = assign(&routes, &pages.files, &dated(&pages), input(&order, &git)).lastmods[0];
+        assert_eq!(
+            got.map(|l| (l.date.to_string(), l.origin)),
+            Some(("2021-01-01".into(), Origin::Published))
+        );
     }
 
     #[test]
