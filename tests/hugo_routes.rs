@@ -757,3 +757,36 @@ fn a_term_page_that_leaves_the_site_names_a_page_with_the_term() {
         "{err}"
     );
 }
+
+/// A front matter `lang` the site does not configure is ignored, as Hugo 0.168 ignores it:
+/// the page is listed in the default language, never under `/x%20y/` with `hreflang="x y"`.
+#[test]
+fn an_unknown_front_matter_lang_leaves_the_page_in_the_default_language() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+            ),
+            ("content/posts/_index.md", "---\ntitle: x\n---\n"),
+            ("content/posts/p.md", "---\ntitle: x\nlang: \"x y\"\n---\n"),
+            ("content/posts/q.md", "---\ntitle: q\nlang: FR\n---\n"),
+        ],
+    );
+    let (out, _) = build_into(d.path());
+    let all = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    assert!(
+        all.contains("<loc>https://example.org/posts/p/</loc>"),
+        "{all}"
+    );
+    assert!(
+        all.contains("<loc>https://example.org/fr/posts/q/</loc>"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("x%20y") && !all.contains("hreflang=\"x y\""),
+        "{all}"
+    );
+}

@@ -109,10 +109,15 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
             .copied()
             .find(|l| l.eq_ignore_ascii_case(s))
             .unwrap_or(s),
+        // A front matter `lang` the site does not know is ignored, as Hugo ignores it: the
+        // page stays in the default language (no URL below `/x y/`, no hreflang "x y").
         None => page
             .file
             .root_lang()
-            .or(page.fm.more().lang.as_deref())
+            .or_else(|| {
+                let own = page.fm.more().lang.as_deref()?;
+                langs.iter().copied().find(|l| l.eq_ignore_ascii_case(own))
+            })
             .unwrap_or(default_lang),
     };
     Placed {
