@@ -133,7 +133,7 @@ pub enum Kind {
 
 /// One URL the site publishes.
 ///
-/// A large site has a route per page, all alive at once: 40 bytes, with its path in
+/// A large site has a route per page, all alive at once: 32 bytes, with its path in
 /// [`Routing::paths`] and the parts most routes lack (translation key, file-name date,
 /// roll-up list) boxed apart.
 #[derive(Clone, Debug, PartialEq)]
