@@ -9,7 +9,12 @@ use std::process::{Command, Output};
 
 /// Runs the sitemapgen binary with `args` in `cwd`.
 pub fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+    run_bin(Path::new(env!("CARGO_BIN_EXE_sitemapgen")), cwd, args)
+}
+
+/// Runs the sitemapgen binary at `bin` (e.g. a release build) with `args` in `cwd`.
+pub fn run_bin(bin: &Path, cwd: &Path, args: &[&str]) -> Output {
+    Command::new(bin)
         .args(args)
         .current_dir(cwd)
         .env_remove("SOURCE_DATE_EPOCH")
