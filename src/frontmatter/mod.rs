@@ -15,9 +15,11 @@ use crate::error::{Error, Result};
 
 mod fields;
 mod formats;
+pub mod limits;
 mod meta;
 pub mod sitemap_values;
 mod terms;
+pub(crate) mod yaml;
 
 use formats::Format;
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
