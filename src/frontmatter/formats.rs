@@ -67,7 +67,7 @@ pub(super) fn tree<'t>(
                 LoadError::Limit(hit) => Error::input(
                     path,
                     Some(layout.block_line + hit.line.saturating_sub(1)),
-                    format!("YAML front matter {hit}"),
+                    format!("front matter: {hit}"),
                 ),
                 LoadError::Syntax(e) => {
                     let msg = e.to_string();

@@ -20,6 +20,10 @@ pub const YAML_COPY_BASE: usize = 16 << 20;
 /// And this much more for each byte of YAML, so a large file with many aliases still loads.
 pub const YAML_COPY_PER_BYTE: usize = 16;
 
+/// The largest front matter block read, in any format: past it the page is refused (parsed
+/// values take some 40 times their text in memory).
+pub const MAX_FRONT_MATTER: usize = 4 << 20;
+
 /// The most of a page body read for its images; past it the page's images are left out
 /// with a warning (the Markdown parser needs several times the body in memory).
 pub const MAX_IMAGE_BODY: usize = 16 << 20;

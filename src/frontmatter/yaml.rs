@@ -45,11 +45,11 @@ impl std::fmt::Display for LimitHit {
         match self.what {
             Limit::Depth => write!(
                 f,
-                "nested more than {YAML_MAX_DEPTH} levels deep (the most read)"
+                "YAML nested more than {YAML_MAX_DEPTH} levels deep (the most read)"
             ),
             Limit::Copies { budget, bytes } => write!(
                 f,
-                "expands its aliases to more than {} MiB (the most allowed for {bytes} bytes of YAML)",
+                "YAML aliases expand to more than {} MiB (the most allowed for {bytes} bytes of YAML)",
                 budget >> 20
             ),
         }
@@ -342,5 +342,145 @@ fn parse_f64(v: &str) -> Option<f64> {
         // A digit is needed, so `inf` stays a word (Rust would read it as a float).
         _ if v.as_bytes().iter().any(u8::is_ascii_digit) => v.parse::<f64>().ok(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+    use yaml_rust2::YamlLoader;
+
+    /// `load` gives what yaml-rust2's own loader gives, and `config_value` what gray_matter
+    /// gave site configs, values and errors alike.
+    fn same_as_before(text: &str) {
+        match (load(text), YamlLoader::load_from_str(text)) {
+            (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
+            (Err(LoadError::Syntax(a)), Err(b)) => assert_eq!(a, b, "{text:?}"),
+            (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
+        }
+        use gray_matter::engine::{Engine, YAML};
+        let path = Path::new("hugo.yaml");
+        let before = YAML::parse(text)
+            .map(|pod| pod.deserialize::<serde_json::Value>().unwrap_or_default())
+            .map_err(|e| Error::config(path, None, e.to_string()).to_string());
+        let now = config_value(text, path).map_err(|e| e.to_string());
+        assert_eq!(now, before, "{text:?}");
+    }
+
+    #[test]
+    fn loads_as_yaml_rust2_and_gray_matter_did() {
+        for text in [
+            "",
+            "title: x\n",
+            "a: &a {b: 1, c: [x, y]}\nd: *a\ne: *a\n",
+            "<<: &base {x: 1}\ny: 2\n",
+            "a: 1\na: 2\n",
+            "1: x\n1.5: y\ntrue: z\n~: n\n[1]: list key\n? {a: b}\n: map key\n",
+            "f: .inf\ng: -.Inf\nh: .nan\ni: 1e400\nj: !!float x\nk: !!int 7\nl: !!bool True\n",
+            "m: !!null ~\nn: !!str 5\no: !local 5\np: \"quoted\"\nq: |\n  block\n",
+            "a: 1\n---\nb: *nothing\n",
+            "a: &x 1\n...\n---\nb: 2\n",
+            "- a\n- b\n",
+            "a: [unclosed\n",
+            "a: b: c\n",
+            "a:\n  - 1\n  -\n    - 2\n    - {x: *y}\n",
+        ] {
+            same_as_before(text);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_loads_as_yaml_rust2_and_gray_matter_did(
+            s in "([a-c]{1,2}: |- |  |&a |&b |\\*a |\\*b |\\[|\\]|\\{|\\}|, |\n|1|2\\.5|true|~|\"x\"|'y'|!!str |!!int |!!float |\\? |---\n|\\.\\.\\.\n|#c|<<: |\\|\n)*"
+        ) {
+            same_as_before(&s);
+        }
+    }
+
+    /// Runs `f` on a thread with the stack a worker thread gets (2 MiB), which a deep parse
+    /// would overflow.
+    fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    fn limit(text: &str) -> String {
+        match load(text) {
+            Err(LoadError::Limit(hit)) => format!("line {}: {hit}", hit.line),
+            other => panic!("no limit hit: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let maps: String = (0..4000)
+            .map(|d| format!("{}k:\n", " ".repeat(d)))
+            .collect();
+        let lists: String = (0..10_000)
+            .map(|d| format!("{}-\n", " ".repeat(d)))
+            .collect();
+        let (maps, lists) = on_small_stack(move || (limit(&maps), limit(&lists)));
+        assert_eq!(
+            maps,
+            "line 257: YAML nested more than 256 levels deep (the most read)"
+        );
+        assert!(lists.contains("nested more than 256 levels"), "{lists}");
+        // Up to the limit loads, and flow nesting keeps the parser's own limit.
+        let ok: String = (0..YAML_MAX_DEPTH)
+            .map(|d| format!("{}k:\n", " ".repeat(d)))
+            .collect();
+        assert!(on_small_stack(move || load(&ok).is_ok()));
+        let flow = format!("a: {}{}", "[".repeat(300), "]".repeat(300));
+        match load(&flow) {
+            Err(LoadError::Syntax(e)) => assert_eq!(e.info(), "recursion limit exceeded"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// "Billion laughs": `levels` lists of nine aliases to the one before.
+    fn bomb(levels: usize) -> String {
+        let mut s = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n".to_string();
+        for i in 1..=levels {
+            let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+            s += &format!("a{i}: &a{i} [{refs}]\n");
+        }
+        s
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_at_once() {
+        let start = Instant::now();
+        for levels in [7, 8, 12] {
+            let hit = limit(&bomb(levels));
+            assert!(
+                hit.contains("YAML aliases expand to more than 16 MiB (the most allowed for"),
+                "{hit}"
+            );
+        }
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // The same with fewer levels loads, as yaml-rust2 loads it.
+        same_as_before(&bomb(3));
+        // Anchors nested in anchors are copied once per level: counted too.
+        let nested: String = (0..200)
+            .map(|d| format!("{}k{d}: &n{d}\n", " ".repeat(d)))
+            .collect::<String>()
+            + &format!("{}x: {}\n", " ".repeat(200), "y".repeat(200_000));
+        assert!(limit(&nested).contains("aliases expand"));
+    }
+
+    #[test]
+    fn limits_in_configs_name_the_line() {
+        let e = config_value(&bomb(8), Path::new("hugo.yaml")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("hugo.yaml:6: YAML aliases expand to more than 16 MiB"),
+            "{e}"
+        );
     }
 }
