@@ -68,7 +68,11 @@ fn deep_yaml_block_nesting_on_a_worker_thread_is_exit_2_not_a_stack_overflow() {
     // 2,500 levels: 3 MB, within the front matter size limit.
     zola_site(dir.path(), &[("content/deep.md", &nested_yaml(2500))]);
     let o = build(dir.path());
-    refused(&o, "content/deep.md:259:", "nested more than 256 levels deep");
+    refused(
+        &o,
+        "content/deep.md:259:",
+        "nested more than 256 levels deep",
+    );
     // Nesting within the limit still builds.
     zola_site(dir.path(), &[("content/deep.md", &nested_yaml(200))]);
     assert!(build(dir.path()).status.success());
@@ -107,13 +111,18 @@ fn hugo_site(dir: &Path, yaml: &str) {
 #[test]
 fn hugo_yaml_alias_bombs_and_deep_nesting_are_exit_2_naming_the_config() {
     let dir = tempfile::tempdir().unwrap();
-    hugo_site(dir.path(), &format!("params:\n  x:\n{}", indent(&alias_bomb(7))));
+    hugo_site(
+        dir.path(),
+        &format!("params:\n  x:\n{}", indent(&alias_bomb(7))),
+    );
     refused(
         &build(dir.path()),
         "hugo.yaml:",
         "YAML aliases expand to more than 16 MiB",
     );
-    let deep: String = (0..1000).map(|k| format!("{}k:\n", " ".repeat(k + 2))).collect();
+    let deep: String = (0..1000)
+        .map(|k| format!("{}k:\n", " ".repeat(k + 2)))
+        .collect();
     hugo_site(dir.path(), &format!("params:\n{deep}"));
     refused(
         &build(dir.path()),
@@ -155,7 +164,10 @@ fn toml_and_json_nesting_stay_exit_2_in_pages_and_configs() {
     let json = format!("{{\"baseURL\": \"https://example.com/\", \"x\": {arrays}}}\n");
     write_tree(
         dir.path(),
-        &[("hugo.json", &json), ("content/p.md", "---\ntitle: p\n---\n")],
+        &[
+            ("hugo.json", &json),
+            ("content/p.md", "---\ntitle: p\n---\n"),
+        ],
     );
     refused(&build(dir.path()), "hugo.json:", "recursion limit");
 }
@@ -189,8 +201,14 @@ fn images_of_a_body_past_16_mib_are_left_out_with_a_warning() {
         &[
             ("config.toml", "base_url = \"https://example.com/\"\n"),
             ("sitemap.toml", "images = true\n"),
-            ("content/big.md", &format!("+++\ntitle = \"b\"\n+++\n{body}")),
-            ("content/small.md", "+++\ntitle = \"s\"\n+++\n![b](/b.png)\n"),
+            (
+                "content/big.md",
+                &format!("+++\ntitle = \"b\"\n+++\n{body}"),
+            ),
+            (
+                "content/small.md",
+                "+++\ntitle = \"s\"\n+++\n![b](/b.png)\n",
+            ),
         ],
     );
     let o = run(dir.path(), &["build"]);
