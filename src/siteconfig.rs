@@ -237,12 +237,7 @@ pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
             }),
         "json" => serde_json::from_str(text)
             .map_err(|e| Error::config(path, Some(e.line()), e.to_string())),
-        _ => {
-            use gray_matter::engine::{Engine, YAML};
-            YAML::parse(text)
-                .map(|pod| pod.deserialize::<Value>().unwrap_or(Value::Null))
-                .map_err(|e| Error::config(path, None, e.to_string()))
-        }
+        _ => crate::frontmatter::yaml::config_value(text, path),
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
+use super::yaml::LoadError;
 use super::{line_of, Layout};
 
 /// The front matter formats a block may be written in.
@@ -62,20 +63,24 @@ pub(super) fn tree<'t>(
             }
         }
         Format::Yaml => {
-            // yaml-rust2 directly (gray_matter's engine, without its deep copies and hash map).
-            let docs = yaml_rust2::YamlLoader::load_from_str(block).map_err(|e| {
-                let msg = e.to_string();
-                let (msg, line) = split_yaml_error(&msg);
-                let line = line.map_or(layout.open_line, |l| layout.block_line + l - 1);
-                Error::input(
+            let doc = super::yaml::load(block).map_err(|e| match e {
+                LoadError::Limit(hit) => Error::input(
                     path,
-                    Some(line),
-                    format!("invalid YAML front matter: {msg}"),
-                )
+                    Some(layout.block_line + hit.line.saturating_sub(1)),
+                    format!("front matter: {hit}"),
+                ),
+                LoadError::Syntax(e) => {
+                    let msg = e.to_string();
+                    let (msg, line) = split_yaml_error(&msg);
+                    let line = line.map_or(layout.open_line, |l| layout.block_line + l - 1);
+                    Error::input(
+                        path,
+                        Some(line),
+                        format!("invalid YAML front matter: {msg}"),
+                    )
+                }
             })?;
-            docs.into_iter()
-                .next()
-                .map_or_else(|| N::new(V::Null), from_yaml)
+            doc.map_or_else(|| N::new(V::Null), from_yaml)
         }
         Format::Json => {
             let value: serde_json::Value = serde_json::from_str(block).map_err(|e| {
@@ -224,12 +229,8 @@ fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
         Yaml::Hash(h) => {
             let mut m: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(h.len());
             for (k, v) in h {
-                let key = match k {
-                    Yaml::String(s) | Yaml::Real(s) => s,
-                    Yaml::Boolean(b) => b.to_string(),
-                    Yaml::Integer(i) => i.to_string(),
-                    Yaml::Null => "null".to_string(),
-                    _ => continue,
+                let Some(key) = super::yaml::key_text(k) else {
+                    continue;
                 };
                 m.push((Cow::Owned(key), from_yaml(v)));
             }

@@ -15,11 +15,14 @@ use crate::error::{Error, Result};
 
 mod fields;
 mod formats;
+pub mod limits;
 mod meta;
 pub mod sitemap_values;
 mod terms;
+pub(crate) mod yaml;
 
 use formats::Format;
+use limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
 pub use terms::{Taxon, TermIter, Terms};
 
@@ -55,7 +58,8 @@ pub struct Parsed {
     /// Taxonomy terms in Zola's `[taxonomies]` table (where Zola reads them, and only there),
     /// by lower-cased name, in the order written.
     pub taxonomy_table: Vec<(String, Vec<String>)>,
-    /// Values left out in lenient (Hugo) mode, each naming the file and line.
+    /// Values left out in lenient (Hugo) mode, each naming the file and line, and images not
+    /// read from a body past [`limits::MAX_IMAGE_BODY`].
     pub warnings: Vec<String>,
 }
 
@@ -74,7 +78,8 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 }
 
 /// Reads `path` and parses its front matter, reading only as far as the front matter
-/// reaches unless `want_body` asks for the body as well.
+/// reaches unless `want_body` asks for the body as well. A body past
+/// [`limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
@@ -91,6 +96,9 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
             Scan::NeedMore if eof => {
                 return Err(Error::input(path, None, "front matter scan did not finish"))
             }
+            // Not closed yet, and far past what any block may hold (with room for blank lines
+            // before it): stop reading.
+            Scan::NeedMore if buf.len() > 2 * MAX_FRONT_MATTER => return Err(too_big(path, None)),
             Scan::NeedMore => {}
         }
     };
@@ -106,7 +114,21 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
         return Ok((parsed, None));
     }
     if !eof {
-        file.read_to_end(&mut buf).map_err(|e| Error::io(path, e))?;
+        // One byte past the most read tells a body that is too long.
+        let room = (layout.body + MAX_IMAGE_BODY + 1).saturating_sub(buf.len());
+        (&mut file)
+            .take(room as u64)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io(path, e))?;
+    }
+    if buf.len().saturating_sub(layout.body) > MAX_IMAGE_BODY {
+        let mut parsed = parsed;
+        parsed.warnings.push(format!(
+            "{}: images not read: the body is larger than {} MiB (the most read for images)",
+            path.display(),
+            MAX_IMAGE_BODY >> 20
+        ));
+        return Ok((parsed, None));
     }
     let body = buf.split_off(layout.body.min(buf.len()));
     let body = String::from_utf8(body).map_err(|e| {
@@ -122,9 +144,22 @@ fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Res
     let Some(format) = layout.format else {
         return Ok(Parsed::default());
     };
+    if layout.block.len() > MAX_FRONT_MATTER {
+        return Err(too_big(path, Some(layout.open_line)));
+    }
     let block = &text[layout.block.clone()];
     let root = formats::tree(format, block, layout, path)?;
     fields::from_tree(&root, block, layout, path, opts)
+}
+
+/// The error for a front matter block past [`MAX_FRONT_MATTER`].
+fn too_big(path: &Path, line: Option<usize>) -> Error {
+    let most = MAX_FRONT_MATTER >> 20;
+    Error::input(
+        path,
+        line,
+        format!("the front matter is larger than {most} MiB (the most read)"),
+    )
 }
 
 /// Appends up to `want` bytes to `buf`; true when the file has no more.

@@ -1,0 +1,486 @@
+//! The one YAML loader, for front matter and site configs alike: yaml-rust2's own loader
+//! (`YamlLoader`, same values, same errors) with a bound on nesting and on the copies
+//! aliases make, so a small hostile file can neither overflow a stack nor fill memory.
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::mem;
+use std::path::Path;
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
+use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+use yaml_rust2::yaml::{Hash, Yaml};
+
+use crate::error::{Error, Result};
+
+use super::limits::{YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST};
+
+/// Why YAML text could not be loaded.
+#[derive(Debug)]
+pub(crate) enum LoadError {
+    /// Not YAML, as yaml-rust2 says (also a key given twice in one mapping).
+    Syntax(ScanError),
+    /// A limit was hit.
+    Limit(LimitHit),
+}
+
+/// A limit hit: where, and which. Its text says what was too big.
+#[derive(Debug)]
+pub(crate) struct LimitHit {
+    /// The 1-based line in the text.
+    pub(crate) line: usize,
+    what: Limit,
+}
+
+#[derive(Debug)]
+enum Limit {
+    /// Nested deeper than [`YAML_MAX_DEPTH`].
+    Depth,
+    /// Aliases copied more than `budget` bytes for `bytes` of YAML.
+    Copies { budget: usize, bytes: usize },
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.what {
+            Limit::Depth => write!(
+                f,
+                "YAML nested more than {YAML_MAX_DEPTH} levels deep (the most read)"
+            ),
+            Limit::Copies { budget, bytes } => write!(
+                f,
+                "YAML aliases expand to more than {} MiB (the most allowed for {bytes} bytes of YAML)",
+                budget >> 20
+            ),
+        }
+    }
+}
+
+/// Loads the first document of `text` (`None` when there is none) exactly as
+/// `YamlLoader::load_from_str` would, but refuses nesting past [`YAML_MAX_DEPTH`] and alias
+/// copies past a budget in proportion to the text. Later documents are checked, not kept.
+pub(crate) fn load(text: &str) -> Result<Option<Yaml>, LoadError> {
+    let stop = Cell::new(false);
+    // On a limit hit the text is cut short, so the parser (which recurses once per level)
+    // unwinds at once rather than reading on.
+    let chars = text.chars().take_while(|_| !stop.get());
+    let budget = YAML_COPY_BASE.saturating_add(text.len().saturating_mul(YAML_COPY_PER_BYTE));
+    let mut loader = Loader::new(&stop, budget, text.len());
+    let parsed = Parser::new(chars).load(&mut loader, true);
+    if let Some(limit) = loader.limit {
+        return Err(LoadError::Limit(limit));
+    }
+    parsed.map_err(LoadError::Syntax)?;
+    match loader.error {
+        Some(e) => Err(LoadError::Syntax(e)),
+        None => Ok(loader.first),
+    }
+}
+
+/// A YAML site config (`hugo.yaml`, a file in Hugo's config folder) as the generic config
+/// value. Syntax errors read as they did when gray_matter loaded configs.
+pub(crate) fn config_value(text: &str, path: &Path) -> Result<serde_json::Value> {
+    match load(text) {
+        Ok(doc) => Ok(doc.map_or(serde_json::Value::Null, to_json)),
+        Err(LoadError::Syntax(e)) => {
+            Err(Error::config(path, None, format!("Deserialize error: {e}")))
+        }
+        Err(LoadError::Limit(hit)) => Err(Error::config(path, Some(hit.line), hit.to_string())),
+    }
+}
+
+/// A YAML map key as text, as gray_matter reads keys (other keys are dropped): the one rule
+/// for front matter and site configs.
+pub(crate) fn key_text(k: Yaml) -> Option<String> {
+    match k {
+        Yaml::String(s) | Yaml::Real(s) => Some(s),
+        Yaml::Boolean(b) => Some(b.to_string()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::Null => Some("null".to_string()),
+        _ => None,
+    }
+}
+
+/// A loaded document as the generic config value, exactly as gray_matter's YAML engine and
+/// its `Pod` gave it: keys by [`key_text`] (the last of keys that read alike wins), floats
+/// that are not finite and aliases or bad values null.
+fn to_json(y: Yaml) -> serde_json::Value {
+    use serde_json::{Map, Number, Value};
+    match y {
+        Yaml::Real(s) => {
+            Number::from_f64(s.parse().unwrap_or(0.0)).map_or(Value::Null, Value::Number)
+        }
+        Yaml::Integer(i) => Value::from(i),
+        Yaml::String(s) => Value::String(s),
+        Yaml::Boolean(b) => Value::Bool(b),
+        Yaml::Array(a) => Value::Array(a.into_iter().map(to_json).collect()),
+        Yaml::Hash(h) => {
+            let mut m = Map::new();
+            for (k, v) in h {
+                if let Some(k) = key_text(k) {
+                    m.insert(k, to_json(v));
+                }
+            }
+            Value::Object(m)
+        }
+        _ => Value::Null,
+    }
+}
+
+/// yaml-rust2's `YamlLoader`, event for event, counting depth and copies. Each node on the
+/// stacks carries its size as counted for the copy budget.
+struct Loader<'s> {
+    /// Set on a limit hit: cuts the text the parser reads.
+    stop: &'s Cell<bool>,
+    /// The first document, once complete.
+    first: Option<Yaml>,
+    docs: usize,
+    /// Open collections: (node, anchor id, size).
+    doc_stack: Vec<(Yaml, usize, usize)>,
+    /// Each open mapping's pending key and its size (`BadValue` when none).
+    key_stack: Vec<(Yaml, usize)>,
+    anchor_map: BTreeMap<usize, (Yaml, usize)>,
+    /// Bytes copied so far by anchors and aliases, the most allowed, and the text's length.
+    copied: usize,
+    budget: usize,
+    bytes: usize,
+    error: Option<ScanError>,
+    limit: Option<LimitHit>,
+}
+
+impl MarkedEventReceiver for Loader<'_> {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        if self.error.is_some() || self.limit.is_some() {
+            return;
+        }
+        if let Err(e) = self.on_event_impl(ev, mark) {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl<'s> Loader<'s> {
+    fn new(stop: &'s Cell<bool>, budget: usize, bytes: usize) -> Loader<'s> {
+        Loader {
+            stop,
+            first: None,
+            docs: 0,
+            doc_stack: Vec::new(),
+            key_stack: Vec::new(),
+            anchor_map: BTreeMap::new(),
+            copied: 0,
+            budget,
+            bytes,
+            error: None,
+            limit: None,
+        }
+    }
+
+    fn hit(&mut self, what: Limit, mark: Marker) {
+        self.limit = Some(LimitHit {
+            line: mark.line(),
+            what,
+        });
+        self.stop.set(true);
+    }
+
+    /// Counts `size` bytes of copies; false (and the limit hit) when past the budget.
+    fn charge(&mut self, size: usize, mark: Marker) -> bool {
+        self.copied = self.copied.saturating_add(size);
+        if self.copied > self.budget {
+            let (budget, bytes) = (self.budget, self.bytes);
+            self.hit(Limit::Copies { budget, bytes }, mark);
+            return false;
+        }
+        true
+    }
+
+    fn open(&mut self, node: Yaml, aid: usize, mark: Marker) -> bool {
+        if self.doc_stack.len() >= YAML_MAX_DEPTH {
+            self.hit(Limit::Depth, mark);
+            return false;
+        }
+        self.doc_stack.push((node, aid, YAML_NODE_COST));
+        true
+    }
+
+    fn on_event_impl(&mut self, ev: Event, mark: Marker) -> Result<(), ScanError> {
+        match ev {
+            Event::DocumentStart | Event::Nothing | Event::StreamStart | Event::StreamEnd => {}
+            Event::DocumentEnd => {
+                let doc = match self.doc_stack.pop() {
+                    // An empty document.
+                    None => Yaml::BadValue,
+                    Some((node, ..)) => node,
+                };
+                if self.docs == 0 {
+                    self.first = Some(doc);
+                }
+                self.docs += 1;
+            }
+            Event::SequenceStart(aid, _) => {
+                self.open(Yaml::Array(Vec::new()), aid, mark);
+            }
+            Event::MappingStart(aid, _) => {
+                if self.open(Yaml::Hash(Hash::new()), aid, mark) {
+                    self.key_stack.push((Yaml::BadValue, 0));
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if matches!(ev, Event::MappingEnd) {
+                    self.key_stack.pop();
+                }
+                if let Some(node) = self.doc_stack.pop() {
+                    self.insert_new_node(node, mark)?;
+                }
+            }
+            Event::Scalar(v, style, aid, tag) => {
+                let size = YAML_NODE_COST + v.len();
+                let node = scalar(v, style, tag);
+                self.insert_new_node((node, aid, size), mark)?;
+            }
+            Event::Alias(id) => {
+                let size = self.anchor_map.get(&id).map_or(0, |(_, size)| *size);
+                if !self.charge(size, mark) {
+                    return Ok(());
+                }
+                let n = match self.anchor_map.get(&id) {
+                    Some((v, _)) => v.clone(),
+                    None => Yaml::BadValue,
+                };
+                self.insert_new_node((n, 0, size.max(YAML_NODE_COST)), mark)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn insert_new_node(
+        &mut self,
+        (node, aid, size): (Yaml, usize, usize),
+        mark: Marker,
+    ) -> Result<(), ScanError> {
+        // Valid anchor ids start from 1.
+        if aid > 0 {
+            if !self.charge(size, mark) {
+                return Ok(());
+            }
+            self.anchor_map.insert(aid, (node.clone(), size));
+        }
+        let Some(parent) = self.doc_stack.last_mut() else {
+            self.doc_stack.push((node, aid, size));
+            return Ok(());
+        };
+        match &mut parent.0 {
+            Yaml::Array(v) => {
+                v.push(node);
+                parent.2 = parent.2.saturating_add(size);
+            }
+            Yaml::Hash(h) => {
+                let Some(cur_key) = self.key_stack.last_mut() else {
+                    return Ok(());
+                };
+                if cur_key.0.is_badvalue() {
+                    // The node is a key.
+                    *cur_key = (node, size);
+                } else {
+                    // The node is the value.
+                    let (newkey, key_size) = mem::replace(cur_key, (Yaml::BadValue, 0));
+                    parent.2 = parent.2.saturating_add(key_size).saturating_add(size);
+                    if h.insert(newkey, node).is_some() {
+                        if let Some((inserted_key, _)) = h.back() {
+                            return Err(ScanError::new_string(
+                                mark,
+                                format!("{inserted_key:?}: duplicated key in mapping"),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// A scalar's value, as `YamlLoader` reads it: quoted is text; plain is typed by its tag
+/// (the core schema's) or its look.
+fn scalar(v: String, style: TScalarStyle, tag: Option<Tag>) -> Yaml {
+    if style != TScalarStyle::Plain {
+        return Yaml::String(v);
+    }
+    let Some(Tag { handle, suffix }) = tag else {
+        return Yaml::from_str(&v);
+    };
+    if handle != "tag:yaml.org,2002:" {
+        return Yaml::String(v);
+    }
+    match suffix.as_ref() {
+        "bool" => match v.as_str() {
+            "true" | "True" | "TRUE" => Yaml::Boolean(true),
+            "false" | "False" | "FALSE" => Yaml::Boolean(false),
+            _ => Yaml::BadValue,
+        },
+        "int" => v.parse::<i64>().map_or(Yaml::BadValue, Yaml::Integer),
+        "float" => match parse_f64(&v) {
+            Some(_) => Yaml::Real(v),
+            None => Yaml::BadValue,
+        },
+        "null" => match v.as_ref() {
+            "~" | "null" => Yaml::Null,
+            _ => Yaml::BadValue,
+        },
+        _ => Yaml::String(v),
+    }
+}
+
+/// A float as the YAML core schema writes it (yaml-rust2's private `parse_f64`).
+fn parse_f64(v: &str) -> Option<f64> {
+    match v {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => Some(f64::NAN),
+        // A digit is needed, so `inf` stays a word (Rust would read it as a float).
+        _ if v.as_bytes().iter().any(u8::is_ascii_digit) => v.parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+    use yaml_rust2::YamlLoader;
+
+    /// `load` gives what yaml-rust2's own loader gives, and `config_value` what gray_matter
+    /// gave site configs, values and errors alike.
+    fn same_as_before(text: &str) {
+        match (load(text), YamlLoader::load_from_str(text)) {
+            (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
+            (Err(LoadError::Syntax(a)), Err(b)) => assert_eq!(a, b, "{text:?}"),
+            (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
+        }
+        use gray_matter::engine::{Engine, YAML};
+        let path = Path::new("hugo.yaml");
+        let before = YAML::parse(text)
+            .map(|pod| pod.deserialize::<serde_json::Value>().unwrap_or_default())
+            .map_err(|e| Error::config(path, None, e.to_string()).to_string());
+        let now = config_value(text, path).map_err(|e| e.to_string());
+        assert_eq!(now, before, "{text:?}");
+    }
+
+    #[test]
+    fn loads_as_yaml_rust2_and_gray_matter_did() {
+        for text in [
+            "",
+            "title: x\n",
+            "a: &a {b: 1, c: [x, y]}\nd: *a\ne: *a\n",
+            "<<: &base {x: 1}\ny: 2\n",
+            "a: 1\na: 2\n",
+            "1: x\n1.5: y\ntrue: z\n~: n\n[1]: list key\n? {a: b}\n: map key\n",
+            "f: .inf\ng: -.Inf\nh: .nan\ni: 1e400\nj: !!float x\nk: !!int 7\nl: !!bool True\n",
+            "m: !!null ~\nn: !!str 5\no: !local 5\np: \"quoted\"\nq: |\n  block\n",
+            "a: 1\n---\nb: *nothing\n",
+            "a: &x 1\n...\n---\nb: 2\n",
+            "- a\n- b\n",
+            "a: [unclosed\n",
+            "a: b: c\n",
+            "a:\n  - 1\n  -\n    - 2\n    - {x: *y}\n",
+        ] {
+            same_as_before(text);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_loads_as_yaml_rust2_and_gray_matter_did(
+            s in "([a-c]{1,2}: |- |  |&a |&b |\\*a |\\*b |\\[|\\]|\\{|\\}|, |\n|1|2\\.5|true|~|\"x\"|'y'|!!str |!!int |!!float |\\? |---\n|\\.\\.\\.\n|#c|<<: |\\|\n)*"
+        ) {
+            same_as_before(&s);
+        }
+    }
+
+    /// Runs `f` on a thread with the stack a worker thread gets (2 MiB), which a deep parse
+    /// would overflow.
+    fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    fn limit(text: &str) -> String {
+        match load(text) {
+            Err(LoadError::Limit(hit)) => format!("line {}: {hit}", hit.line),
+            other => panic!("no limit hit: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let maps: String = (0..4000)
+            .map(|d| format!("{}k:\n", " ".repeat(d)))
+            .collect();
+        let lists: String = (0..10_000)
+            .map(|d| format!("{}-\n", " ".repeat(d)))
+            .collect();
+        let (maps, lists) = on_small_stack(move || (limit(&maps), limit(&lists)));
+        assert_eq!(
+            maps,
+            "line 257: YAML nested more than 256 levels deep (the most read)"
+        );
+        assert!(lists.contains("nested more than 256 levels"), "{lists}");
+        // Up to the limit loads, and flow nesting keeps the parser's own limit.
+        let ok: String = (0..YAML_MAX_DEPTH)
+            .map(|d| format!("{}k:\n", " ".repeat(d)))
+            .collect();
+        assert!(on_small_stack(move || load(&ok).is_ok()));
+        let flow = format!("a: {}{}", "[".repeat(300), "]".repeat(300));
+        match load(&flow) {
+            Err(LoadError::Syntax(e)) => assert_eq!(e.info(), "recursion limit exceeded"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// "Billion laughs": `levels` lists of nine aliases to the one before.
+    fn bomb(levels: usize) -> String {
+        let mut s = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n".to_string();
+        for i in 1..=levels {
+            let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+            s += &format!("a{i}: &a{i} [{refs}]\n");
+        }
+        s
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_at_once() {
+        let start = Instant::now();
+        for levels in [7, 8, 12] {
+            let hit = limit(&bomb(levels));
+            assert!(
+                hit.contains("YAML aliases expand to more than 16 MiB (the most allowed for"),
+                "{hit}"
+            );
+        }
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // The same with fewer levels loads, as yaml-rust2 loads it.
+        same_as_before(&bomb(3));
+        // Anchors nested in anchors are copied once per level: counted too.
+        let nested: String = (0..200)
+            .map(|d| format!("{}k{d}: &n{d}\n", " ".repeat(d)))
+            .collect::<String>()
+            + &format!("{}x: {}\n", " ".repeat(200), "y".repeat(200_000));
+        assert!(limit(&nested).contains("aliases expand"));
+    }
+
+    #[test]
+    fn limits_in_configs_name_the_line() {
+        let e = config_value(&bomb(8), Path::new("hugo.yaml")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("hugo.yaml:6: YAML aliases expand to more than 16 MiB"),
+            "{e}"
+        );
+    }
+}
