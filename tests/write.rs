@@ -304,7 +304,7 @@ fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
 }
 
 #[test]
-fn switching_compression_removes_the_recognised_twin() {
+fn switching_compression_leaves_the_other_set_alone() {
     let dir = tempfile::tempdir().unwrap();
     let plain = WriteOptions {
         max_urls: 2,
@@ -315,20 +315,51 @@ fn switching_compression_removes_the_recognised_twin() {
         gzip: true,
         ..plain.clone()
     };
-    write::write(&entries(3), &gz).unwrap();
+    // The plain set may be another tool's: it stays whole, beside the new one.
+    let report = write::write(&entries(3), &gz).unwrap();
+    assert!(report.removed.is_empty(), "{:?}", report.removed);
     assert_eq!(
         listing(dir.path()),
-        ["sitemap.xml.gz", "sitemap1.xml.gz", "sitemap2.xml.gz"]
+        [
+            "sitemap.xml",
+            "sitemap.xml.gz",
+            "sitemap1.xml",
+            "sitemap1.xml.gz",
+            "sitemap2.xml",
+            "sitemap2.xml.gz"
+        ]
     );
-    // Back to plain, now small enough for one file.
-    write::write(&entries(1), &plain).unwrap();
-    assert_eq!(listing(dir.path()), ["sitemap.xml"]);
-
-    // A sitemap.xml.gz that is not a sitemap stays.
-    fs::write(dir.path().join("sitemap.xml.gz"), b"not gzip at all").unwrap();
+    // Back to plain, now small enough for one file: the plain index's parts are stale.
     let report = write::write(&entries(1), &plain).unwrap();
-    assert!(report.removed.is_empty());
+    assert_eq!(report.removed.len(), 2, "{:?}", report.removed);
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "sitemap.xml",
+            "sitemap.xml.gz",
+            "sitemap1.xml.gz",
+            "sitemap2.xml.gz"
+        ]
+    );
+}
+
+#[test]
+fn gzip_keeps_a_plain_sitemap_it_did_not_write() {
+    // Say the generator's own sitemap.xml: a sitemap, but not a part of ours.
+    let dir = tempfile::tempdir().unwrap();
+    let theirs = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+    fs::write(dir.path().join("sitemap.xml"), theirs).unwrap();
+    let gz = WriteOptions {
+        gzip: true,
+        ..opts(dir.path())
+    };
+    let report = write::write(&entries(3), &gz).unwrap();
+    assert!(report.removed.is_empty(), "{:?}", report.removed);
     assert_eq!(listing(dir.path()), ["sitemap.xml", "sitemap.xml.gz"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("sitemap.xml")).unwrap(),
+        theirs
+    );
 }
 
 #[test]
