@@ -406,3 +406,96 @@ fn robots_txt_is_created_updated_in_place_and_stable() {
         "the library answers what write would store"
     );
 }
+
+/// A `<urlset>` with no URLs, as a killed run's interim part would be on disk.
+const EMPTY_URLSET: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn leftovers_of_killed_runs_are_removed_and_a_running_writers_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = WriteOptions {
+        max_urls: 2,
+        ..opts(dir.path())
+    };
+    let mut alive = Command::new("sleep").arg("60").spawn().unwrap();
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let (a, d) = (alive.id(), gone.id());
+    let files = [
+        format!(".sitemap1.xml.tmp-{d}"),
+        format!(".sitemap.xml.tmp-{d}.1"),
+        format!(".robots.txt.tmp-{d}"),
+        format!(".sitemap2.xml.tmp-{a}"),
+        format!(".notes.txt.tmp-{d}"),
+        format!("sitemap3-tmp{d}.xml"),
+        format!("sitemap4-tmp{a}.xml"),
+    ];
+    for f in &files {
+        fs::write(dir.path().join(f), EMPTY_URLSET).unwrap();
+    }
+    write::write(&entries(1), &o).unwrap();
+    let _ = alive.kill();
+    let _ = alive.wait();
+    assert_eq!(
+        listing(dir.path()),
+        [
+            format!(".notes.txt.tmp-{d}"),
+            format!(".sitemap2.xml.tmp-{a}"),
+            "sitemap.xml".to_string(),
+            format!("sitemap4-tmp{a}.xml"),
+        ]
+    );
+}
+
+#[test]
+fn a_set_left_live_under_interim_names_is_replaced_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = WriteOptions {
+        max_urls: 2,
+        ..opts(dir.path())
+    };
+    write::write(&entries(5), &o).unwrap();
+    // As a run killed between its interim index and its real one leaves it (PID 0 is
+    // never a writer's).
+    let index = fs::read_to_string(dir.path().join("sitemap.xml")).unwrap();
+    for n in 1..=3 {
+        fs::rename(
+            dir.path().join(format!("sitemap{n}.xml")),
+            dir.path().join(format!("sitemap{n}-tmp0.xml")),
+        )
+        .unwrap();
+    }
+    let index = index.replace(".xml</loc>", "-tmp0.xml</loc>");
+    fs::write(dir.path().join("sitemap.xml"), index).unwrap();
+    write::write(&entries(4), &o).unwrap();
+    assert_eq!(
+        listing(dir.path()),
+        ["sitemap.xml", "sitemap1.xml", "sitemap2.xml"]
+    );
+}
+
+#[test]
+fn rewriting_a_split_set_leaves_only_the_new_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = WriteOptions {
+        max_urls: 2,
+        ..opts(dir.path())
+    };
+    write::write(&entries(5), &o).unwrap();
+    let report = write::write(&entries(6), &o).unwrap();
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "sitemap.xml",
+            "sitemap1.xml",
+            "sitemap2.xml",
+            "sitemap3.xml"
+        ]
+    );
+    let rendered = render(&entries(6), &o).unwrap();
+    for f in rendered {
+        assert_eq!(fs::read(dir.path().join(&f.name)).unwrap(), f.bytes, "{}", f.name);
+    }
+    validate(&report.files);
+}
