@@ -973,8 +973,7 @@ mod tests {
     #[test]
     fn entries_named_like_pages_that_are_not_files_are_noted() {
         let d = tree(&["real.md", "sub/x.md/inner.md"]);
-        std::os::unix::fs::symlink(d.path().join("gone.md"), d.path().join("dangling.md"))
-            .unwrap();
+        std::os::unix::fs::symlink(d.path().join("gone.md"), d.path().join("dangling.md")).unwrap();
         let fifo = std::process::Command::new("mkfifo")
             .arg(d.path().join("pipe.md"))
             .status()
@@ -995,7 +994,11 @@ mod tests {
         let notes = files.take_notes().join("\n");
         assert!(notes.contains("dangling.md: a link to nothing"), "{notes}");
         assert!(notes.contains("x.md: a folder"), "{notes}");
-        assert_eq!(notes.contains("pipe.md: not a regular file"), fifo, "{notes}");
+        assert_eq!(
+            notes.contains("pipe.md: not a regular file"),
+            fifo,
+            "{notes}"
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! one, and checks that the set on disk is always one run's, whole, and that the next run
 //! removes whatever the killed one left behind.
 //!
-//! Ignored by default: it runs for `CRASH_SECONDS` (default 60). `CRASH_PAGES` (default
+//! Half the kills land anywhere in a run, half within its write (after its first temporary
+//! file appears). Ignored by default: it runs for `CRASH_SECONDS` (default 60). `CRASH_PAGES` (default
 //! 100,000) sets the site's size, `CRASH_SEED` the random delays.
 //! `cargo test --release --test crash_write -- --ignored --nocapture`
 
@@ -67,8 +68,8 @@ fn build(site: &Path, host: &str) -> Command {
 
 /// The locs of one sitemap file; panics naming `path` when it cannot be read whole.
 fn locs(path: &Path) -> (SitemapKind, Vec<String>) {
-    let sitemap = Sitemap::open(path, Gzip::ByName)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let sitemap =
+        Sitemap::open(path, Gzip::ByName).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let kind = sitemap.root().kind;
     let locs = sitemap
         .map(|e| e.unwrap_or_else(|e| panic!("{}: {e}", path.display())).loc)
@@ -90,7 +91,10 @@ fn one_runs_set(public: &Path) -> (String, usize) {
         let (kind, urls) = locs(&public.join(name));
         assert_eq!(kind, SitemapKind::UrlSet, "{name}");
         for url in urls {
-            assert!(url.starts_with(host), "{name} of a {host} index holds {url}");
+            assert!(
+                url.starts_with(host),
+                "{name} of a {host} index holds {url}"
+            );
             assert!(seen.insert(url.clone()), "{url} is listed twice");
         }
     }
@@ -139,9 +143,22 @@ fn a_killed_build_leaves_one_runs_set_and_the_next_run_cleans_up() {
         let new = HOSTS[(trials + 1) % 2];
         trials += 1;
         let mut child = build(site, new).spawn().unwrap();
-        // Anywhere from the start to a little past a whole run.
-        let delay = whole.mul_f64((random() % 1_200) as f64 / 1_000.0);
-        std::thread::sleep(delay);
+        if trials % 2 == 0 {
+            // Anywhere from the start to a little past a whole run.
+            std::thread::sleep(whole.mul_f64((random() % 1_200) as f64 / 1_000.0));
+        } else {
+            // Within the write: once its first temporary file is there, up to 60 ms later.
+            let tag = format!(".tmp-{}", child.id());
+            let give_up = Instant::now() + whole * 2;
+            while Instant::now() < give_up
+                && !fs::read_dir(&public)
+                    .unwrap()
+                    .any(|e| e.unwrap().file_name().to_string_lossy().contains(&tag))
+            {
+                std::thread::sleep(Duration::from_micros(500));
+            }
+            std::thread::sleep(Duration::from_millis(random() % 60));
+        }
         let _ = child.kill();
         child.wait().unwrap();
 

@@ -495,7 +495,12 @@ fn rewriting_a_split_set_leaves_only_the_new_set() {
     );
     let rendered = render(&entries(6), &o).unwrap();
     for f in rendered {
-        assert_eq!(fs::read(dir.path().join(&f.name)).unwrap(), f.bytes, "{}", f.name);
+        assert_eq!(
+            fs::read(dir.path().join(&f.name)).unwrap(),
+            f.bytes,
+            "{}",
+            f.name
+        );
     }
     validate(&report.files);
 }

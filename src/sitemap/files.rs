@@ -202,7 +202,8 @@ impl<'a> DiskSink<'a> {
         let main = self.pending[0].1.clone();
         let interims: Vec<PathBuf> = interim.parts.iter().map(|n| self.dir.join(n)).collect();
         // Until the interim index is in place nothing names these: Drop may remove them.
-        self.scratch.extend(parts.iter().map(|(tmp, _)| tmp.clone()));
+        self.scratch
+            .extend(parts.iter().map(|(tmp, _)| tmp.clone()));
         self.scratch.extend(interims.iter().cloned());
         for ((tmp, _), path) in parts.iter().zip(&interims) {
             fs::rename(tmp, path).map_err(|e| Error::io(path, e))?;
@@ -226,7 +227,10 @@ impl<'a> DiskSink<'a> {
 
     /// A second temporary path for `dest`, registered for removal, with nothing in it.
     fn second_temp(&mut self, dest: &Path) -> PathBuf {
-        let name = dest.file_name().and_then(|n| n.to_str()).unwrap_or("sitemap");
+        let name = dest
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("sitemap");
         let tmp = temp_path(self.dir, name, 1);
         // Left by an earlier process of our PID: hard_link will not replace it.
         let _ = fs::remove_file(&tmp);

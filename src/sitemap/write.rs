@@ -337,8 +337,7 @@ impl<'a> Plan<'a> {
 
     /// The writer's PID when `name` is an interim part name of our pattern, compressed or not.
     pub(super) fn interim_pid(&self, name: &str) -> Option<u32> {
-        if name == self.opts.file_name || name.strip_suffix(".gz") == Some(&self.opts.file_name)
-        {
+        if name == self.opts.file_name || name.strip_suffix(".gz") == Some(&self.opts.file_name) {
             return None;
         }
         let bare = name.strip_suffix(".gz").unwrap_or(name);
