@@ -33,6 +33,14 @@ fn entries(n: usize) -> Entries {
     list
 }
 
+/// [`opts`] with two URLs per file, so a few entries make a split sitemap.
+fn split(dir: &Path) -> WriteOptions {
+    WriteOptions {
+        max_urls: 2,
+        ..opts(dir)
+    }
+}
+
 /// Names in `dir`, sorted.
 fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -248,10 +256,7 @@ fn creates_a_missing_output_folder() {
 #[test]
 fn stale_parts_are_removed_and_foreign_files_survive() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
@@ -288,10 +293,7 @@ fn stale_parts_are_removed_and_foreign_files_survive() {
 #[test]
 fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     // Someone replaced part 3 with something else: we cannot prove we wrote it.
     fs::write(dir.path().join("sitemap3.xml"), "hand-made notes\n").unwrap();
@@ -306,10 +308,7 @@ fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
 #[test]
 fn switching_compression_leaves_the_other_set_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let plain = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let plain = split(dir.path());
     write::write(&entries(3), &plain).unwrap();
     let gz = WriteOptions {
         gzip: true,
@@ -414,10 +413,7 @@ const EMPTY_URLSET: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset 
 #[test]
 fn leftovers_of_killed_runs_are_removed_and_a_running_writers_are_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     let mut alive = Command::new("sleep").arg("60").spawn().unwrap();
     let mut gone = Command::new("true").spawn().unwrap();
     gone.wait().unwrap();
@@ -451,10 +447,7 @@ fn leftovers_of_killed_runs_are_removed_and_a_running_writers_are_kept() {
 #[test]
 fn a_set_left_live_under_interim_names_is_replaced_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     // As a run killed between its interim index and its real one leaves it (PID 0 is
     // never a writer's).
@@ -478,10 +471,7 @@ fn a_set_left_live_under_interim_names_is_replaced_whole() {
 #[test]
 fn rewriting_a_split_set_leaves_only_the_new_set() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     let report = write::write(&entries(6), &o).unwrap();
     assert_eq!(
