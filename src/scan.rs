@@ -37,6 +37,8 @@ pub struct Files {
     /// While pushing: the last file's folder and the folders above it that hold files, so a
     /// folder the walk comes back to after a subfolder is found again, not stored twice.
     open: Vec<u32>,
+    /// For `--verbose`: entries named like pages that are not files and were skipped.
+    notes: Vec<String>,
 }
 
 /// Files per entry of `Files::hints`.
@@ -240,6 +242,7 @@ impl Files {
 
     /// [`Files::append`] with the 4 GiB bound as `limit` (smaller in tests).
     fn append_within(&mut self, other: &Files, limit: usize) -> Result<()> {
+        self.notes.extend(other.notes.iter().cloned());
         if other.is_empty() {
             return Ok(());
         }
@@ -290,6 +293,11 @@ impl Files {
             })
             .collect();
         Ok(())
+    }
+
+    /// The notes of the scan (entries named like pages that are not files), taken out.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// Reserves room for `files` more files whose names take `names` bytes.
@@ -514,19 +522,30 @@ impl Walk<'_> {
             })?;
             let ft = entry.file_type();
             let path = entry.path();
-            if ft.is_symlink() {
-                // A link is followed only when it stays inside the content tree.
-                let Ok(target) = path.canonicalize() else {
-                    continue;
-                };
-                if !target.starts_with(self.canonical_root) || !target.is_file() {
-                    continue;
-                }
-            } else if !ft.is_file() {
-                continue;
-            }
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             if !self.opts.extensions.iter().any(|x| x == ext) {
+                continue;
+            }
+            let not_a_page = if ft.is_symlink() {
+                // A link is followed only when it stays inside the content tree.
+                match path.canonicalize() {
+                    Err(_) => Some("a link to nothing"),
+                    Ok(t) if !t.starts_with(self.canonical_root) => {
+                        Some("a link out of the content folder")
+                    }
+                    Ok(t) if !t.is_file() => Some("a link to something not a file"),
+                    Ok(_) => None,
+                }
+            } else if ft.is_dir() {
+                Some("a folder")
+            } else if !ft.is_file() {
+                Some("not a regular file (a FIFO, socket or device)")
+            } else {
+                None
+            };
+            if let Some(what) = not_a_page {
+                out.notes
+                    .push(format!("skipped {}: {what}", path.display()));
                 continue;
             }
             let rel_path = path.strip_prefix(&self.root.dir).unwrap_or(path);
@@ -949,6 +968,37 @@ mod tests {
             ignored_absolute: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
+    }
+
+    #[test]
+    fn entries_named_like_pages_that_are_not_files_are_noted() {
+        let d = tree(&["real.md", "sub/x.md/inner.md"]);
+        std::os::unix::fs::symlink(d.path().join("gone.md"), d.path().join("dangling.md")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(d.path().join("pipe.md"))
+            .status()
+            .is_ok_and(|s| s.success());
+        let opts = ScanOptions {
+            extensions: vec!["md".into()],
+            skip_hidden_dirs: true,
+            exclude: vec![],
+            ignored_absolute: vec![],
+        };
+        let roots = [ContentRoot {
+            dir: d.path().to_path_buf(),
+            lang: None,
+        }];
+        let mut files = scan(&roots, &opts, Path::new("t")).unwrap();
+        let rels: Vec<String> = files.iter().map(|f| f.rel().into_owned()).collect();
+        assert_eq!(rels, ["real.md", "sub/x.md/inner.md"]);
+        let notes = files.take_notes().join("\n");
+        assert!(notes.contains("dangling.md: a link to nothing"), "{notes}");
+        assert!(notes.contains("x.md: a folder"), "{notes}");
+        assert_eq!(
+            notes.contains("pipe.md: not a regular file"),
+            fifo,
+            "{notes}"
+        );
     }
 
     #[test]

@@ -33,6 +33,14 @@ fn entries(n: usize) -> Entries {
     list
 }
 
+/// [`opts`] with two URLs per file, so a few entries make a split sitemap.
+fn split(dir: &Path) -> WriteOptions {
+    WriteOptions {
+        max_urls: 2,
+        ..opts(dir)
+    }
+}
+
 /// Names in `dir`, sorted.
 fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -248,10 +256,7 @@ fn creates_a_missing_output_folder() {
 #[test]
 fn stale_parts_are_removed_and_foreign_files_survive() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
@@ -288,10 +293,7 @@ fn stale_parts_are_removed_and_foreign_files_survive() {
 #[test]
 fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
     let dir = tempfile::tempdir().unwrap();
-    let o = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let o = split(dir.path());
     write::write(&entries(5), &o).unwrap();
     // Someone replaced part 3 with something else: we cannot prove we wrote it.
     fs::write(dir.path().join("sitemap3.xml"), "hand-made notes\n").unwrap();
@@ -304,31 +306,59 @@ fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
 }
 
 #[test]
-fn switching_compression_removes_the_recognised_twin() {
+fn switching_compression_leaves_the_other_set_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let plain = WriteOptions {
-        max_urls: 2,
-        ..opts(dir.path())
-    };
+    let plain = split(dir.path());
     write::write(&entries(3), &plain).unwrap();
     let gz = WriteOptions {
         gzip: true,
         ..plain.clone()
     };
-    write::write(&entries(3), &gz).unwrap();
+    // The plain set may be another tool's: it stays whole, beside the new one.
+    let report = write::write(&entries(3), &gz).unwrap();
+    assert!(report.removed.is_empty(), "{:?}", report.removed);
     assert_eq!(
         listing(dir.path()),
-        ["sitemap.xml.gz", "sitemap1.xml.gz", "sitemap2.xml.gz"]
+        [
+            "sitemap.xml",
+            "sitemap.xml.gz",
+            "sitemap1.xml",
+            "sitemap1.xml.gz",
+            "sitemap2.xml",
+            "sitemap2.xml.gz"
+        ]
     );
-    // Back to plain, now small enough for one file.
-    write::write(&entries(1), &plain).unwrap();
-    assert_eq!(listing(dir.path()), ["sitemap.xml"]);
-
-    // A sitemap.xml.gz that is not a sitemap stays.
-    fs::write(dir.path().join("sitemap.xml.gz"), b"not gzip at all").unwrap();
+    // Back to plain, now small enough for one file: the plain index's parts are stale.
     let report = write::write(&entries(1), &plain).unwrap();
-    assert!(report.removed.is_empty());
+    assert_eq!(report.removed.len(), 2, "{:?}", report.removed);
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "sitemap.xml",
+            "sitemap.xml.gz",
+            "sitemap1.xml.gz",
+            "sitemap2.xml.gz"
+        ]
+    );
+}
+
+#[test]
+fn gzip_keeps_a_plain_sitemap_it_did_not_write() {
+    // Say the generator's own sitemap.xml: a sitemap, but not a part of ours.
+    let dir = tempfile::tempdir().unwrap();
+    let theirs = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+    fs::write(dir.path().join("sitemap.xml"), theirs).unwrap();
+    let gz = WriteOptions {
+        gzip: true,
+        ..opts(dir.path())
+    };
+    let report = write::write(&entries(3), &gz).unwrap();
+    assert!(report.removed.is_empty(), "{:?}", report.removed);
     assert_eq!(listing(dir.path()), ["sitemap.xml", "sitemap.xml.gz"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("sitemap.xml")).unwrap(),
+        theirs
+    );
 }
 
 #[test]
@@ -374,4 +404,93 @@ fn robots_txt_is_created_updated_in_place_and_stable() {
         updated,
         "the library answers what write would store"
     );
+}
+
+/// A `<urlset>` with no URLs, as a killed run's interim part would be on disk.
+const EMPTY_URLSET: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn leftovers_of_killed_runs_are_removed_and_a_running_writers_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = split(dir.path());
+    let mut alive = Command::new("sleep").arg("60").spawn().unwrap();
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let (a, d) = (alive.id(), gone.id());
+    let files = [
+        format!(".sitemap1.xml.tmp-{d}"),
+        format!(".sitemap.xml.tmp-{d}.1"),
+        format!(".robots.txt.tmp-{d}"),
+        format!(".sitemap2.xml.tmp-{a}"),
+        format!(".notes.txt.tmp-{d}"),
+        format!("sitemap3-tmp{d}.xml"),
+        format!("sitemap4-tmp{a}.xml"),
+    ];
+    for f in &files {
+        fs::write(dir.path().join(f), EMPTY_URLSET).unwrap();
+    }
+    write::write(&entries(1), &o).unwrap();
+    let _ = alive.kill();
+    let _ = alive.wait();
+    assert_eq!(
+        listing(dir.path()),
+        [
+            format!(".notes.txt.tmp-{d}"),
+            format!(".sitemap2.xml.tmp-{a}"),
+            "sitemap.xml".to_string(),
+            format!("sitemap4-tmp{a}.xml"),
+        ]
+    );
+}
+
+#[test]
+fn a_set_left_live_under_interim_names_is_replaced_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = split(dir.path());
+    write::write(&entries(5), &o).unwrap();
+    // As a run killed between its interim index and its real one leaves it (PID 0 is
+    // never a writer's).
+    let index = fs::read_to_string(dir.path().join("sitemap.xml")).unwrap();
+    for n in 1..=3 {
+        fs::rename(
+            dir.path().join(format!("sitemap{n}.xml")),
+            dir.path().join(format!("sitemap{n}-tmp0.xml")),
+        )
+        .unwrap();
+    }
+    let index = index.replace(".xml</loc>", "-tmp0.xml</loc>");
+    fs::write(dir.path().join("sitemap.xml"), index).unwrap();
+    write::write(&entries(4), &o).unwrap();
+    assert_eq!(
+        listing(dir.path()),
+        ["sitemap.xml", "sitemap1.xml", "sitemap2.xml"]
+    );
+}
+
+#[test]
+fn rewriting_a_split_set_leaves_only_the_new_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = split(dir.path());
+    write::write(&entries(5), &o).unwrap();
+    let report = write::write(&entries(6), &o).unwrap();
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "sitemap.xml",
+            "sitemap1.xml",
+            "sitemap2.xml",
+            "sitemap3.xml"
+        ]
+    );
+    let rendered = render(&entries(6), &o).unwrap();
+    for f in rendered {
+        assert_eq!(
+            fs::read(dir.path().join(&f.name)).unwrap(),
+            f.bytes,
+            "{}",
+            f.name
+        );
+    }
+    validate(&report.files);
 }

@@ -110,8 +110,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let history = lastmod::history::start(settings);
 
     // scan
-    let files = scan::scan_site(settings)?;
+    let mut files = scan::scan_site(settings)?;
     outcome.pages_read = files.len();
+    outcome.notes.extend(files.take_notes());
     outcome
         .warnings
         .extend(settings.site.warnings.iter().cloned());

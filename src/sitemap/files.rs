@@ -1,6 +1,16 @@
 //! Getting the files onto disk (or into memory) safely: the two sinks the writer serialises
 //! into, deterministic gzip, temporary files renamed into place, and what an earlier run left
 //! behind that may be removed.
+//!
+//! Crash safety, in short: every file is written to a hidden temporary file
+//! (`.NAME.tmp-PID`) and renamed into place, so no file is ever half-written. A split
+//! sitemap is several files, and renaming them one by one over an old set would let a
+//! reader (or a kill between two renames) see an old index with new parts. When the old
+//! index names files the new run replaces, the new parts first go live under interim names
+//! (`sitemap1-tmpPID.xml`) named by an interim index, then take their real names (hard
+//! links), then the real index replaces the interim one: at every instant the index on
+//! disk names parts of its own run only. Temporary and interim files that a killed run
+//! left behind are removed by the next run (see [`sweep`]).
 
 use super::read::{Gzip, Sitemap, SitemapKind};
 use super::write::{OutputFile, Plan};
@@ -11,6 +21,45 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime};
+
+/// Marks a hidden temporary file: `.NAME` + this + the writer's PID (+ `.K` for a second one).
+const TEMP_TAG: &str = ".tmp-";
+/// Marks an interim part name: `PREFIX N` + this + the writer's PID + `SUFFIX`.
+pub(super) const INTERIM_TAG: &str = "-tmp";
+/// Where no process table can be read: a leftover this much older than the run is removed.
+const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
+/// Leeway between a process's start time (clock ticks) and a file's modification time.
+const START_SLACK: Duration = Duration::from_secs(2);
+#[cfg(target_os = "linux")]
+/// Linux reports process start times in these ticks per second (USER_HZ, fixed by its ABI).
+const USER_HZ: u64 = 100;
+
+/// The hidden temporary path for `name` in `dir` (`k` > 0 for a second one of the same name).
+fn temp_path(dir: &Path, name: &str, k: usize) -> PathBuf {
+    let pid = std::process::id();
+    if k == 0 {
+        dir.join(format!(".{name}{TEMP_TAG}{pid}"))
+    } else {
+        dir.join(format!(".{name}{TEMP_TAG}{pid}.{k}"))
+    }
+}
+
+/// The name and writer PID of a hidden temporary file name made by [`temp_path`].
+fn parse_temp(file: &str) -> Option<(&str, u32)> {
+    let (name, tail) = file.strip_prefix('.')?.rsplit_once(TEMP_TAG)?;
+    let pid = tail.split_once('.').map_or(tail, |(pid, k)| {
+        if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) {
+            pid
+        } else {
+            ""
+        }
+    });
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((name, pid.parse().ok()?))
+}
 
 /// Receives finished files; the one place that differs between [`render`](super::write::render) and [`write`](super::write::write).
 pub(super) trait Sink {
@@ -70,6 +119,19 @@ pub(super) struct DiskSink<'a> {
     workers: VecDeque<(PathBuf, JoinHandle<io::Result<()>>)>,
     /// Most background compressions at once (1: compress inline).
     threads: usize,
+    /// Other files of this run that no index names (yet): removed when the sink is dropped.
+    scratch: Vec<PathBuf>,
+}
+
+/// The interim set a split sitemap goes live as first (see the module doc).
+pub(super) struct Interim {
+    /// The interim name of each part, in the order the parts were finished (they are the
+    /// first files handed to the sink, and the index follows them).
+    pub(super) parts: Vec<String>,
+    /// The uncompressed interim index naming them.
+    pub(super) index: Vec<u8>,
+    /// Whether the run writes gzip.
+    pub(super) compress: bool,
 }
 
 impl<'a> DiskSink<'a> {
@@ -79,6 +141,7 @@ impl<'a> DiskSink<'a> {
             pending: Vec::new(),
             workers: VecDeque::new(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            scratch: Vec::new(),
         }
     }
 
@@ -97,11 +160,16 @@ impl<'a> DiskSink<'a> {
     }
 
     /// Waits for every background compression, then renames every temporary file into
-    /// place in the order they were started.
-    pub(super) fn commit(&mut self) -> Result<()> {
+    /// place in the order they were started; with `interim`, the parts go live under their
+    /// interim names first (see the module doc).
+    pub(super) fn commit(&mut self, interim: Option<Interim>) -> Result<()> {
         while !self.workers.is_empty() {
             self.join_oldest()?;
         }
+        let live_interims = match interim {
+            Some(interim) => self.commit_interim(interim)?,
+            None => Vec::new(),
+        };
         let pending = std::mem::take(&mut self.pending);
         let mut rest = pending.into_iter();
         while let Some((tmp, dest)) = rest.next() {
@@ -111,7 +179,63 @@ impl<'a> DiskSink<'a> {
                 return Err(Error::io(dest, e));
             }
         }
+        // The real index is in place: nothing names the interim parts any more. One left
+        // behind is removed by the next run's sweep.
+        for path in live_interims {
+            let _ = fs::remove_file(path);
+        }
         Ok(())
+    }
+
+    /// Puts the parts (the first pending files) live under interim names with an interim
+    /// index, then gives each its real name, leaving the real index and what follows it
+    /// pending; returns the interim paths, to remove once the real index is in place.
+    fn commit_interim(&mut self, interim: Interim) -> Result<Vec<PathBuf>> {
+        let count = interim.parts.len();
+        if count >= self.pending.len() {
+            return Err(Error::io(
+                self.dir,
+                io::Error::other("a split sitemap without its index"),
+            ));
+        }
+        let parts: Vec<(PathBuf, PathBuf)> = self.pending.drain(..count).collect();
+        let main = self.pending[0].1.clone();
+        let interims: Vec<PathBuf> = interim.parts.iter().map(|n| self.dir.join(n)).collect();
+        // Until the interim index is in place nothing names these: Drop may remove them.
+        self.scratch
+            .extend(parts.iter().map(|(tmp, _)| tmp.clone()));
+        self.scratch.extend(interims.iter().cloned());
+        for ((tmp, _), path) in parts.iter().zip(&interims) {
+            fs::rename(tmp, path).map_err(|e| Error::io(path, e))?;
+        }
+        let tmp = self.second_temp(&main);
+        write_file(&tmp, interim.compress, &[&interim.index]).map_err(|e| Error::io(&tmp, e))?;
+        fs::rename(&tmp, &main).map_err(|e| Error::io(&main, e))?;
+        // The interim set is live: from here a failure leaves it whole, and the next run
+        // replaces it.
+        self.scratch.retain(|p| !interims.contains(p));
+        for (path, (_, dest)) in interims.iter().zip(&parts) {
+            let tmp = self.second_temp(dest);
+            // A link costs nothing; where links are not to be had, a copy does the same.
+            if fs::hard_link(path, &tmp).is_err() {
+                fs::copy(path, &tmp).map_err(|e| Error::io(&tmp, e))?;
+            }
+            fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e))?;
+        }
+        Ok(interims)
+    }
+
+    /// A second temporary path for `dest`, registered for removal, with nothing in it.
+    fn second_temp(&mut self, dest: &Path) -> PathBuf {
+        let name = dest
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("sitemap");
+        let tmp = temp_path(self.dir, name, 1);
+        // Left by an earlier process of our PID: hard_link will not replace it.
+        let _ = fs::remove_file(&tmp);
+        self.scratch.push(tmp.clone());
+        tmp
     }
 }
 
@@ -125,7 +249,7 @@ fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<()> {
 
 impl Sink for DiskSink<'_> {
     fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()> {
-        let tmp = self.dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        let tmp = temp_path(self.dir, name, 0);
         // Registered before creation, so a failure half-way still gets cleaned up.
         self.pending.push((tmp.clone(), self.dir.join(name)));
         if compress && self.threads > 1 {
@@ -153,8 +277,9 @@ impl Drop for DiskSink<'_> {
         for (_, handle) in self.workers.drain(..) {
             let _ = handle.join();
         }
-        for (tmp, _) in &self.pending {
-            // Best effort: the file may never have been created.
+        let pending = self.pending.iter().map(|(tmp, _)| tmp);
+        for tmp in pending.chain(&self.scratch) {
+            // Best effort: the file may never have been created, or was renamed.
             let _ = fs::remove_file(tmp);
         }
     }
@@ -163,64 +288,160 @@ impl Drop for DiskSink<'_> {
 /// What an earlier run left in the output folder, read before the new run overwrites it.
 #[derive(Default)]
 pub(super) struct OldOutput {
-    /// Names of the existing main files (plain and gz) recognised as sitemaps.
-    mains: Vec<String>,
-    /// Names of the part files the old index(es) listed in our folder.
-    listed: Vec<String>,
+    /// Names of the part files (real or interim) the old index listed in our folder.
+    pub(super) listed: Vec<String>,
 }
 
 impl OldOutput {
-    /// Reads the existing `file_name` and `file_name.gz` in `dir`, when they are sitemaps.
+    /// Reads the index this run replaces (the existing main file of the same compression),
+    /// when it is a sitemap index.
+    ///
+    /// Only the parts such an index lists are ours to remove later: the twin of the other
+    /// compression (`sitemap.xml` beside a new `sitemap.xml.gz`) may be another tool's, and
+    /// it stays, with its own parts, a set of its own.
     pub(super) fn read(dir: &Path, plan: &Plan<'_>) -> OldOutput {
         let mut old = OldOutput::default();
-        let plain = plan.opts.file_name.clone();
-        let gz = format!("{plain}.gz");
-        for name in [plain, gz] {
-            let Some(sitemap) = read_ours(&dir.join(&name)) else {
-                continue;
-            };
-            old.mains.push(name);
-            if sitemap.root().kind != SitemapKind::SitemapIndex {
+        let Some(sitemap) = read_ours(&dir.join(plan.main_name())) else {
+            return old;
+        };
+        if sitemap.root().kind != SitemapKind::SitemapIndex {
+            return old;
+        }
+        // Anything unreadable ends the list. Our locs never hold a reference or CDATA:
+        // such a loc is not ours.
+        for entry in sitemap.map_while(|e| e.ok()) {
+            if !entry.verbatim {
                 continue;
             }
-            // Anything unreadable ends the list. Our locs never hold a reference or CDATA:
-            // such a loc is not ours.
-            for entry in sitemap.map_while(|e| e.ok()) {
-                if !entry.verbatim {
-                    continue;
-                }
-                if let Some(part) = plan.our_name(&entry.loc) {
-                    if plan.is_part(part) {
-                        old.listed.push(part.to_string());
-                    }
+            if let Some(part) = plan.our_name(&entry.loc) {
+                if plan.is_part(part) || plan.interim_pid(part).is_some() {
+                    old.listed.push(part.to_string());
                 }
             }
         }
         old
     }
 
-    /// The old files to remove now that the new ones (`written`) are in place.
+    /// The old files to remove now that the new ones (`written`) are in place: listed parts
+    /// the new run did not write that are still `<urlset>`s.
     pub(super) fn stale(&self, plan: &Plan<'_>, written: &HashSet<&str>) -> Vec<String> {
         let dir = plan.opts.output_dir.as_path();
         let mut out: Vec<String> = Vec::new();
-        // The twin of the other compression: recognised as a sitemap when it was read.
-        for name in &self.mains {
-            if !written.contains(name.as_str()) {
-                out.push(name.clone());
-            }
-        }
         for name in &self.listed {
             if written.contains(name.as_str()) || out.contains(name) {
                 continue;
             }
-            let is_urlset =
-                read_ours(&dir.join(name)).is_some_and(|s| s.root().kind == SitemapKind::UrlSet);
-            if is_urlset {
+            if is_urlset(&dir.join(name)) {
                 out.push(name.clone());
             }
         }
         out
     }
+}
+
+/// Removes what killed runs of ours left in `dir`: hidden temporary files of the names this
+/// run writes, and interim parts that no index names (`named`: the parts the index on disk
+/// lists, removed as stale parts once the new index replaces it). A file whose writer may
+/// still be running (a second run at the same time) is kept. Call it before writing
+/// anything: a file of our own PID is then an earlier process's. Returns what was removed.
+pub(super) fn sweep(dir: &Path, plan: &Plan<'_>, named: &[String]) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(listing) = fs::read_dir(dir) else {
+        return removed;
+    };
+    let now = SystemTime::now();
+    for entry in listing.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else {
+            continue;
+        };
+        let path = entry.path();
+        let pid = match parse_temp(file) {
+            Some((name, pid)) if plan.writes_name(name) => pid,
+            Some(_) => continue,
+            None => match plan.interim_pid(file) {
+                Some(pid) if !named.iter().any(|n| n == file) && is_urlset(&path) => pid,
+                _ => continue,
+            },
+        };
+        if writer_is_gone(&path, pid, now) && fs::remove_file(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+/// True when the process `pid` that wrote `path` can no longer be writing it.
+fn writer_is_gone(path: &Path, pid: u32, now: SystemTime) -> bool {
+    let Ok(modified) = fs::symlink_metadata(path).and_then(|m| m.modified()) else {
+        return false;
+    };
+    if pid == std::process::id() {
+        return true;
+    }
+    match process_start(pid) {
+        Process::Gone => true,
+        // Started after the file was last written: the PID was reused by another process.
+        Process::Started(start) => start > modified + START_SLACK,
+        Process::Unknown => now
+            .duration_since(modified)
+            .is_ok_and(|age| age > STALE_TEMP_AGE),
+    }
+}
+
+/// What the process table says about a PID.
+enum Process {
+    /// No such process (or a zombie).
+    Gone,
+    /// Running since then.
+    Started(SystemTime),
+    /// No process table to read.
+    Unknown,
+}
+
+/// When process `pid` started, from Linux's `/proc`.
+#[cfg(target_os = "linux")]
+fn process_start(pid: u32) -> Process {
+    let stat = match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat,
+        Err(e) if e.kind() == io::ErrorKind::NotFound && Path::new("/proc/self").exists() => {
+            return Process::Gone
+        }
+        Err(_) => return Process::Unknown,
+    };
+    // The command name in parentheses may hold spaces: fields are counted after it.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    if fields.first() == Some(&"Z") || fields.first() == Some(&"X") {
+        return Process::Gone;
+    }
+    // Field 22 of the line, the start time in ticks since boot, is the 20th after the name.
+    let ticks = fields.get(19).and_then(|t| t.parse::<u64>().ok());
+    let boot = fs::read_to_string("/proc/stat").ok().and_then(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("btime "))
+            .and_then(|b| b.trim().parse::<u64>().ok())
+    });
+    match (ticks, boot) {
+        (Some(ticks), Some(boot)) => Process::Started(
+            SystemTime::UNIX_EPOCH
+                + Duration::from_secs(boot)
+                + Duration::from_millis(ticks.saturating_mul(1000) / USER_HZ),
+        ),
+        _ => Process::Unknown,
+    }
+}
+
+/// Elsewhere there is no process table to read.
+#[cfg(not(target_os = "linux"))]
+fn process_start(_pid: u32) -> Process {
+    Process::Unknown
+}
+
+/// True when `path` is a `<urlset>` as generators write it.
+fn is_urlset(path: &Path) -> bool {
+    read_ours(path).is_some_and(|s| s.root().kind == SitemapKind::UrlSet)
 }
 
 /// `path` (gzip when its name ends in `.gz`) read up to its root, when that root is a

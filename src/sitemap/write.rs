@@ -18,8 +18,11 @@
 //!   [`write`]); `sitemap.txt` and `robots.txt` are never removed.
 //! - Files are not fsynced: a crash of this process never leaves a half-written file (temp +
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
+//! - A split sitemap replaces an old one so that the index on disk always names parts of its
+//!   own run, and a killed run's temporary files are removed by the next run (see
+//!   [`super::files`]).
 
-use super::files::{DiskSink, MemSink, OldOutput, Sink};
+use super::files::{self, DiskSink, Interim, MemSink, OldOutput, Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
 use super::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS};
 use super::text;
@@ -121,16 +124,17 @@ pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<V
 /// Writes the sitemap files into `output_dir`, atomically, and removes stale ones.
 ///
 /// Every file goes to a temporary file first; only when all of them were written are they
-/// renamed into place (parts before the index, so an index never names a missing part). On
-/// error the temporary files are removed and no existing file is touched.
+/// renamed into place (parts before the index, so an index never names a missing part, and
+/// through interim names when the old index names the parts being replaced, so it never
+/// names a part of another run). On error the temporary files are removed and no existing
+/// file is touched. Temporary files that killed runs left behind are removed first.
 ///
-/// Stale files: the existing `file_name` and `file_name.gz` are read first. Once the new files
-/// are in place, the twin of the other compression (`sitemap.xml` when writing
-/// `sitemap.xml.gz`, and the reverse) is removed when it is a `<urlset>` or `<sitemapindex>`
-/// of the sitemaps.org namespace, and so is every part an old index lists when its `<loc>` is
-/// `base_url`'s folder plus a name matching `part_name` (with or without `.gz`), the new run
-/// did not write it, and it is itself such a `<urlset>`. Anything else (say a hand-made
-/// `sitemap-news.xml`, or a `sitemap9.xml` no index of ours lists) is left alone.
+/// Stale files: the existing main file of the same compression is read first. Once the new
+/// files are in place, every part it lists is removed when its `<loc>` is `base_url`'s
+/// folder plus a name matching `part_name` (or an interim name of it), the new run did not
+/// write it, and it is itself a `<urlset>` of the sitemaps.org namespace. Anything else (say
+/// a hand-made `sitemap-news.xml`, a `sitemap9.xml` no index of ours lists, or the
+/// `sitemap.xml` beside a new `sitemap.xml.gz`) is left alone.
 pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<WriteReport> {
     let entries = entries.into();
     let plan = Plan::new(opts)?;
@@ -139,9 +143,11 @@ pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Wr
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     // Read before writing: the new index overwrites the old one.
     let old = OldOutput::read(dir, &plan);
+    // Before this run writes anything, so no file of its own PID is taken for its own.
+    files::sweep(dir, &plan, &old.listed);
 
     let mut sink = DiskSink::new(dir);
-    let names = emit(entries, &plan, &mut sink)?;
+    let Emitted { names, parts } = emit(entries, &plan, &mut sink)?;
     let mut robots_updated = false;
     if opts.robots_txt {
         let path = dir.join(ROBOTS_NAME);
@@ -156,7 +162,26 @@ pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Wr
             robots_updated = true;
         }
     }
-    sink.commit()?;
+    // Renaming the parts over the ones the old index names would let it name new parts for
+    // a moment: they go live under interim names first.
+    let replaces_listed = parts
+        .iter()
+        .any(|(name, _)| old.listed.iter().any(|l| l == name));
+    let interim = replaces_listed.then(|| {
+        let renamed: Vec<(String, Option<W3cDate>)> = parts
+            .iter()
+            .map(|(name, lastmod)| (plan.interim_name(name), *lastmod))
+            .collect();
+        let mut index = plan.index_head.clone();
+        push_index_body(&mut index, &plan, &renamed);
+        index.extend_from_slice(INDEX_END);
+        Interim {
+            parts: renamed.into_iter().map(|(name, _)| name).collect(),
+            index,
+            compress: opts.gzip,
+        }
+    });
+    sink.commit(interim)?;
 
     let written: HashSet<&str> = names.iter().map(String::as_str).collect();
     let mut removed = Vec::new();
@@ -297,6 +322,46 @@ impl<'a> Plan<'a> {
             })
     }
 
+    /// The interim name of part file `part` for this process (see [`super::files`]).
+    pub(super) fn interim_name(&self, part: &str) -> String {
+        let end = part.len() - self.part_suffix.len() - self.ext.len();
+        let n = &part[self.part_prefix.len()..end];
+        format!(
+            "{}{n}{INTERIM_TAG}{}{}{}",
+            self.part_prefix,
+            std::process::id(),
+            self.part_suffix,
+            self.ext
+        )
+    }
+
+    /// The writer's PID when `name` is an interim part name of our pattern, compressed or not.
+    pub(super) fn interim_pid(&self, name: &str) -> Option<u32> {
+        if name == self.opts.file_name || name.strip_suffix(".gz") == Some(&self.opts.file_name) {
+            return None;
+        }
+        let bare = name.strip_suffix(".gz").unwrap_or(name);
+        let middle = bare
+            .strip_prefix(self.part_prefix)?
+            .strip_suffix(self.part_suffix)?;
+        let (n, pid) = middle.split_once(INTERIM_TAG)?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        (digits(n) && !n.starts_with('0') && digits(pid))
+            .then(|| pid.parse().ok())
+            .flatten()
+    }
+
+    /// True when a run of these options may write a file called `name` (either compression).
+    pub(super) fn writes_name(&self, name: &str) -> bool {
+        let file = self.opts.file_name.as_str();
+        name == file
+            || name.strip_suffix(".gz") == Some(file)
+            || name == TXT_NAME
+            || name == ROBOTS_NAME
+            || self.is_part(name)
+            || self.interim_pid(name).is_some()
+    }
+
     /// The file name a sitemap URL points at when it lies in `base_url`'s folder (any host).
     pub(super) fn our_name<'u>(&self, url: &'u str) -> Option<&'u str> {
         let parsed = url::Url::parse(url).ok()?;
@@ -363,8 +428,16 @@ fn push_xmlns(buf: &mut Vec<u8>, prefix: &str, uri: &str) {
     buf.push(b'"');
 }
 
-/// Serialises everything and hands each finished file to `sink`; returns the names, in order.
-fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec<String>> {
+/// What [`emit`] handed to the sink.
+struct Emitted {
+    /// Every file's name, in order.
+    names: Vec<String>,
+    /// The parts of a split sitemap with the newest lastmod of each (none for one file).
+    parts: Vec<(String, Option<W3cDate>)>,
+}
+
+/// Serialises everything and hands each finished file to `sink`.
+fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emitted> {
     let compress = plan.opts.gzip;
     let max_bytes = plan.max_bytes;
     let overhead = |ns: usize| plan.urlset_heads[ns].len() + URLSET_END.len();
@@ -439,18 +512,7 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec
         parts.push((name, newest));
 
         body.clear();
-        for (name, lastmod) in &parts {
-            body.extend_from_slice(b"  <sitemap>\n    <loc>");
-            push_escaped(&mut body, &plan.opts.base_url);
-            push_escaped(&mut body, name);
-            body.extend_from_slice(b"</loc>\n");
-            if let Some(d) = lastmod {
-                body.extend_from_slice(b"    <lastmod>");
-                push_date(&mut body, d);
-                body.extend_from_slice(b"</lastmod>\n");
-            }
-            body.extend_from_slice(b"  </sitemap>\n");
-        }
+        push_index_body(&mut body, plan, &parts);
         let size = plan.index_head.len() + body.len() + INDEX_END.len();
         if size > MAX_BYTES {
             return Err(Error::config(
@@ -472,7 +534,23 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Vec
         sink.file(TXT_NAME, false, &[&body])?;
         names.push(TXT_NAME.to_string());
     }
-    Ok(names)
+    Ok(Emitted { names, parts })
+}
+
+/// Appends one `<sitemap>` element for each part.
+fn push_index_body(body: &mut Vec<u8>, plan: &Plan<'_>, parts: &[(String, Option<W3cDate>)]) {
+    for (name, lastmod) in parts {
+        body.extend_from_slice(b"  <sitemap>\n    <loc>");
+        push_escaped(body, &plan.opts.base_url);
+        push_escaped(body, name);
+        body.extend_from_slice(b"</loc>\n");
+        if let Some(d) = lastmod {
+            body.extend_from_slice(b"    <lastmod>");
+            push_date(body, d);
+            body.extend_from_slice(b"</lastmod>\n");
+        }
+        body.extend_from_slice(b"  </sitemap>\n");
+    }
 }
 
 fn too_many_parts(urls: usize) -> Error {
