@@ -14,7 +14,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_sitemapgen");
+/// The binary under test: `SITEMAPGEN_BIN` (CI passes the release build), else the one cargo built.
+fn bin() -> String {
+    std::env::var("SITEMAPGEN_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_sitemapgen").to_string())
+}
 /// URLs per part: 100,000 pages make 50 parts, so a kill often lands between two renames.
 const PER_PART: usize = 2_000;
 const HOSTS: [&str; 2] = ["https://old.example.com/", "https://new.example.com/"];
@@ -57,7 +60,7 @@ fn make_site(dir: &Path, pages: usize) {
 }
 
 fn build(site: &Path, host: &str) -> Command {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.args(["build", "-q", "--site"])
         .arg(site)
         .args(["--base-url", host])
