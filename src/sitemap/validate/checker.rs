@@ -1379,4 +1379,225 @@ pub(super) mod tests {
         assert_eq!(r.omitted, 5);
         assert_eq!(r.errors, MAX_FINDINGS + 5);
     }
+
+    /// The report on a stream (not a string), checked as `mem.xml`.
+    fn check_reader(input: impl Read) -> FileReport {
+        let path = Path::new("mem.xml");
+        let ctx = Context {
+            path,
+            base: None,
+            sitemap_url: None,
+            now: Utc::now(),
+        };
+        let mut report = FileReport::new(path);
+        check_stream(input, false, &ctx, &mut report).unwrap();
+        report
+    }
+
+    #[test]
+    fn what_is_not_well_formed_xml_is_a_parsing_error() {
+        let body = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://example.com/</loc></url>\n</urlset>\n";
+        let decl = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+        for (what, xml) in [
+            ("version 2.0", format!("<?xml version=\"2.0\"?>\n{body}")),
+            (
+                "version 1e-400",
+                format!("<?xml version=\"1e-400\"?>\n{body}"),
+            ),
+            ("no version", format!("<?xml encoding=\"UTF-8\"?>\n{body}")),
+            (
+                "standalone",
+                format!("<?xml version=\"1.0\" standalone=\"maybe\"?>\n{body}"),
+            ),
+            ("two BOMs", format!("\u{feff}\u{feff}{decl}{body}")),
+            ("-- in a comment", format!("{decl}<!-- a -- b -->\n{body}")),
+            ("comment ending --->", format!("{decl}<!-- a --->\n{body}")),
+            (
+                "U+0001 in a comment",
+                format!("{decl}<!-- a \u{1} -->\n{body}"),
+            ),
+            ("U+0001 in a PI", format!("{decl}<?pi a \u{1}?>\n{body}")),
+            (
+                "NUL in the stylesheet PI",
+                format!("{decl}<?xml-stylesheet type=\"text/xsl\" href=\"a\0.xsl\"?>\n{body}"),
+            ),
+            (
+                "U+001B in a loc",
+                format!(
+                    "{decl}{}",
+                    body.replace("example.com/", "example.com/\u{1b}")
+                ),
+            ),
+            (
+                "U+FFFE in text",
+                format!("{decl}{}", body.replace("</urlset>", "\u{fffe}</urlset>")),
+            ),
+            (
+                "U+FFFF in an attribute",
+                format!("{decl}{}", body.replace("<url>", "<url a=\"\u{ffff}\">")),
+            ),
+            (
+                "&#1;",
+                format!("{decl}{}", body.replace("example.com/", "example.com/&#1;")),
+            ),
+            ("a PI with no target", format!("{decl}<? x?>\n{body}")),
+            (
+                "a second xml declaration",
+                format!("{decl}<?xml version=\"1.0\"?>\n{body}"),
+            ),
+            (
+                "DOCTYPE after the root",
+                format!("{decl}{body}<!DOCTYPE urlset>"),
+            ),
+            (
+                "two DOCTYPEs",
+                format!("{decl}<!DOCTYPE urlset><!DOCTYPE urlset>{body}"),
+            ),
+        ] {
+            let r = check(&xml);
+            assert!(
+                r.findings
+                    .iter()
+                    .any(|f| f.kind == FindingKind::ParsingError),
+                "{what}: {:?}",
+                kinds(&r)
+            );
+        }
+        let mut bytes = format!("{decl}<!-- ").into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe -->\n");
+        bytes.extend_from_slice(body.as_bytes());
+        let r = check_reader(&bytes[..]);
+        assert_eq!(
+            kinds(&r),
+            vec![(2, "Parsing error")],
+            "invalid UTF-8 in a comment"
+        );
+        // What stays valid: a single BOM, version 1.1 syntax, tab/LF/CR, non-ASCII text.
+        let r = check(&format!(
+            "\u{feff}<?xml version=\"1.0\" standalone=\"yes\"?>\n<!-- é\t€ -->\r\n{body}"
+        ));
+        assert_eq!(kinds(&r), vec![]);
+    }
+
+    #[test]
+    fn a_bad_character_is_reported_on_its_line_even_across_buffers() {
+        // A multi-byte character split by the 64 KiB read buffer is fine; a control
+        // character far into the file is found on its own line.
+        let mut xml = String::from(HEAD);
+        while xml.len() < 3 * 65536 {
+            xml.push_str("<url><loc>https://example.com/</loc></url><!-- ééé€€€𝄞 -->\n");
+        }
+        let lines = xml.lines().count();
+        let clean = check(&format!("{xml}</urlset>"));
+        assert!(
+            clean
+                .findings
+                .iter()
+                .all(|f| f.kind == FindingKind::DuplicateUrl),
+            "{:?}",
+            kinds(&clean)
+        );
+        let r = check(&format!("{xml}<!-- \u{2} -->\n</urlset>"));
+        let errors: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::ParsingError)
+            .map(|f| (f.line, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(
+                lines + 1,
+                "not well-formed XML: the control character U+0002 is not allowed in XML"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_huge_loc_is_streamed_and_reported_too_long() {
+        let loc = format!("https://example.com/{}", "a".repeat(10 << 20));
+        let r = check(&format!("{HEAD}<url><loc>{loc}</loc></url>\n<url><loc>https://example.com/{}</loc></url>\n</urlset>", "é".repeat(3000)));
+        assert_eq!(kinds(&r), vec![(3, "Invalid URL"), (4, "Invalid URL")]);
+        assert!(
+            r.findings[0].message.contains("longer than 8,192 bytes"),
+            "{}",
+            r.findings[0].message
+        );
+        assert!(
+            r.findings[1].message.contains("3020 characters"),
+            "{}",
+            r.findings[1].message
+        );
+        // Whitespace around a value is not part of it, however much there is.
+        let pad = " ".repeat(MAX_TEXT_KEPT * 2);
+        let r = check(&format!("{HEAD}<url><loc>{pad}https://example.com/{pad}</loc><priority>{pad}0.5{pad}</priority></url></urlset>"));
+        assert_eq!(kinds(&r), vec![]);
+        let r = check(&format!("{HEAD}<url><loc>https://example.com/</loc><priority>0.5{pad}x</priority></url></urlset>"));
+        assert_eq!(kinds(&r), vec![(3, "Invalid tag value")]);
+    }
+
+    #[test]
+    fn endless_or_hostile_streams_stop_at_a_limit() {
+        use std::io::repeat;
+        let size = |r: &FileReport| {
+            r.findings
+                .iter()
+                .any(|f| f.kind == FindingKind::SitemapFileSizeError)
+        };
+        // NUL bytes: not XML, and stopped at the protocol's size.
+        let r = check_reader(repeat(0));
+        assert_eq!(r.findings[0].kind, FindingKind::ParsingError);
+        assert!(size(&r) && r.bytes == MAX_BYTES as u64, "{:?}", kinds(&r));
+        // One endless text node in the root.
+        let r = check_reader(HEAD.as_bytes().chain(repeat(b'a')));
+        assert_eq!(
+            kinds(&r),
+            vec![(3, "Parsing error"), (0, "Sitemap file size error")]
+        );
+        // One endless <loc>.
+        let r = check_reader(
+            format!("{HEAD}<url><loc>https://example.com/")
+                .as_bytes()
+                .chain(repeat(b'a')),
+        );
+        assert_eq!(kinds(&r), vec![(0, "Sitemap file size error")]);
+        // One endless tag, comment, and nesting.
+        let r = check_reader(format!("{HEAD}<url a=\"").as_bytes().chain(repeat(b'a')));
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        assert!(r.findings[0]
+            .message
+            .contains("longer than 1,048,576 bytes"));
+        let r = check_reader(format!("{HEAD}<!--").as_bytes().chain(repeat(b'a')));
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        let r = check_reader(
+            HEAD.as_bytes()
+                .chain(b"<x>".as_slice().chain(repeat(b'<')).take(10_000)),
+        );
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        let mut deep = String::from(HEAD);
+        deep.push_str(&"<url>".repeat(MAX_DEPTH + 10));
+        let r = check(&deep);
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.message.contains("nested more than 256")),
+            "{:?}",
+            kinds(&r)
+        );
+        let r = check(&format!("{HEAD}<{} />", "n".repeat(MAX_NAME_BYTES + 1)));
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.message.contains("element name longer")));
+        let ns: String = (0..2000)
+            .map(|i| format!(" xmlns:p{i}=\"https://example.com/{i:040}\""))
+            .collect();
+        let r = check(&format!(
+            "{HEAD}<url{ns}><loc>https://example.com/</loc></url></urlset>"
+        ));
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.message.contains("namespace declarations")));
+    }
 }
