@@ -293,6 +293,20 @@ impl FileReport {
 /// finding in the report.
 pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> {
     let source = read::open(path, Gzip::ByNameOrMagic).map_err(|e| Error::io(path, e))?;
+    validate_reader(path, source.input, source.gzip, opts)
+}
+
+/// Checks a sitemap read from `input` (already decompressed; `gzip` says whether it was, for
+/// how read errors are reported), naming it `path` in the findings.
+///
+/// Memory stays within the limits above whatever `input` holds, and at most
+/// [`MAX_BYTES`](super::protocol::MAX_BYTES) bytes of it are read.
+pub fn validate_reader(
+    path: &Path,
+    input: impl io::Read,
+    gzip: bool,
+    opts: &ValidateOptions,
+) -> Result<FileReport> {
     let mut report = FileReport::new(path);
     let sitemap_url = opts
         .base_url
@@ -304,7 +318,7 @@ pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> 
         sitemap_url,
         now: Utc::now(),
     };
-    check_stream(source.input, source.gzip, &ctx, &mut report)?;
+    check_stream(input, gzip, &ctx, &mut report)?;
     Ok(report)
 }
 
