@@ -96,13 +96,63 @@ fn seeds() -> Vec<Vec<u8>> {
 /// Pieces that reach the parser's corners: markup, references, non-characters, multi-byte
 /// characters, control characters.
 const TOKENS: &[&[u8]] = &[
-    b"<", b">", b"&", b";", b"</", b"/>", b"<!--", b"-->", b"--", b"<![CDATA[", b"]]>", b"<?",
-    b"?>", b"<?xml version=\"2.0\"?>", b"<!DOCTYPE x>", b"&amp;", b"&#0;", b"&#x10FFFF;",
-    b"&lol;", b"\"", b"'", b"=", b"xmlns:x=\"u\"", b"x:", b"\0", b"\x01", b"\x1b", b"\x7f",
-    b"\xef\xbb\xbf", b"\xef\xbf\xbe", b"\xef\xbf\xbf", b"\xed\xa0\x80", b"\xff", b"\xc3",
-    "é".as_bytes(), "€".as_bytes(), "𝄞".as_bytes(), b"\r\n", b" ", b"T", b"Z", b"+14:00",
-    b"-", b":", b"%", b"%zz", b"#", b"https://", b"<url>", b"</url>", b"<loc>", b"</loc>",
-    b"<lastmod>", b"</lastmod>", b"2024-05-0", b"<urlset>", b"</urlset>",
+    b"<",
+    b">",
+    b"&",
+    b";",
+    b"</",
+    b"/>",
+    b"<!--",
+    b"-->",
+    b"--",
+    b"<![CDATA[",
+    b"]]>",
+    b"<?",
+    b"?>",
+    b"<?xml version=\"2.0\"?>",
+    b"<!DOCTYPE x>",
+    b"&amp;",
+    b"&#0;",
+    b"&#x10FFFF;",
+    b"&lol;",
+    b"\"",
+    b"'",
+    b"=",
+    b"xmlns:x=\"u\"",
+    b"x:",
+    b"\0",
+    b"\x01",
+    b"\x1b",
+    b"\x7f",
+    b"\xef\xbb\xbf",
+    b"\xef\xbf\xbe",
+    b"\xef\xbf\xbf",
+    b"\xed\xa0\x80",
+    b"\xff",
+    b"\xc3",
+    "é".as_bytes(),
+    "€".as_bytes(),
+    "𝄞".as_bytes(),
+    b"\r\n",
+    b" ",
+    b"T",
+    b"Z",
+    b"+14:00",
+    b"-",
+    b":",
+    b"%",
+    b"%zz",
+    b"#",
+    b"https://",
+    b"<url>",
+    b"</url>",
+    b"<loc>",
+    b"</loc>",
+    b"<lastmod>",
+    b"</lastmod>",
+    b"2024-05-0",
+    b"<urlset>",
+    b"</urlset>",
 ];
 
 /// One random change to `b`.
@@ -173,10 +223,21 @@ fn run_case(what: &str, input: Box<dyn Read + '_>, gzip: bool, max_line: usize) 
         Ok(Ok(r)) => r,
     };
     assert!(took < MAX_CASE_TIME, "{what}: took {took:?}");
-    assert!(peak < MAX_CASE_HEAP, "{what}: heap peaked {peak} bytes above the start");
-    assert!(report.bytes <= MAX_BYTES as u64, "{what}: read {} bytes", report.bytes);
+    assert!(
+        peak < MAX_CASE_HEAP,
+        "{what}: heap peaked {peak} bytes above the start"
+    );
+    assert!(
+        report.bytes <= MAX_BYTES as u64,
+        "{what}: read {} bytes",
+        report.bytes
+    );
     for f in &report.findings {
-        assert!(f.line <= max_line, "{what}: finding on line {} of {max_line}: {f:?}", f.line);
+        assert!(
+            f.line <= max_line,
+            "{what}: finding on line {} of {max_line}: {f:?}",
+            f.line
+        );
         assert!(!f.message.is_empty(), "{what}: empty message");
     }
 }
@@ -184,7 +245,11 @@ fn run_case(what: &str, input: Box<dyn Read + '_>, gzip: bool, max_line: usize) 
 /// An endless or huge hostile stream, built from a mutated prefix.
 fn hostile(rng: &mut Rng, prefix: Vec<u8>) -> (String, Box<dyn Read>) {
     let fill = *rng.pick(&[0u8, b'a', b'<', b' ', b'\n', 0xff, b'&', b'-']);
-    let len = if rng.below(2) == 0 { u64::MAX } else { rng.below(80 << 20) as u64 };
+    let len = if rng.below(2) == 0 {
+        u64::MAX
+    } else {
+        rng.below(80 << 20) as u64
+    };
     let what = format!("{} prefix bytes + {len} x byte 0x{fill:02X}", prefix.len());
     let stream = std::io::Cursor::new(prefix).chain(std::io::repeat(fill).take(len));
     (what, Box::new(stream))
