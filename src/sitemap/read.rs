@@ -119,8 +119,11 @@ pub(crate) struct Counter<R> {
     bad: Option<(usize, String)>,
     /// Most bytes served in all.
     limit: u64,
-    /// Most bytes still served before [`Counter::set_event_limit`] is called again.
-    event_left: u64,
+    /// `bytes` at which the current event's limit is reached (see [`Counter::set_event_limit`]).
+    event_end: u64,
+    /// Index in `buf` up to which bytes may be served now: `cap`, or less at a bad byte or a
+    /// limit (both count in bytes consumed, so the index stays put as `pos` advances).
+    end: usize,
     stopped: Option<Stop>,
 }
 
@@ -139,7 +142,8 @@ impl<R: Read> Counter<R> {
             carry: 0,
             bad: None,
             limit: u64::MAX,
-            event_left: u64::MAX,
+            event_end: u64::MAX,
+            end: 0,
             stopped: None,
         }
     }
@@ -155,7 +159,8 @@ impl<R: Read> Counter<R> {
 
     /// Serves at most `n` more bytes (`u64::MAX`: no limit) before failing with [`Stop::TooLong`].
     pub(crate) fn set_event_limit(&mut self, n: u64) {
-        self.event_left = n;
+        self.event_end = self.bytes.saturating_add(n);
+        self.update_end();
     }
 
     /// Why reading failed, when the counter itself made it fail.
@@ -190,6 +195,7 @@ impl<R: Read> Counter<R> {
                     let from = self.cap - self.carry;
                     self.cap += k;
                     self.scan(from);
+                    self.update_end();
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -201,7 +207,8 @@ impl<R: Read> Counter<R> {
     /// Reads (without parsing or checking characters) to the end of the stream or the byte
     /// limit; returns the bytes consumed in all.
     pub(crate) fn drain(&mut self) -> io::Result<u64> {
-        (self.strict, self.bad, self.event_left) = (false, None, u64::MAX);
+        (self.strict, self.bad, self.event_end) = (false, None, u64::MAX);
+        self.update_end();
         loop {
             let got = self.fill_buf().map(|b| b.len());
             let n = match got {
@@ -235,9 +242,10 @@ impl<R: Read> Counter<R> {
             if keep > 0 && self.strict && self.bad.is_none() {
                 self.bad = Some((keep, "an incomplete UTF-8 sequence at the end".into()));
             }
-            return Ok(());
+        } else {
+            self.scan(0);
         }
-        self.scan(0);
+        self.update_end();
         Ok(())
     }
 
@@ -267,17 +275,17 @@ impl<R: Read> Counter<R> {
         }
     }
 
-    /// The end of what may be served from `buf` now.
-    fn end(&self) -> usize {
+    /// Sets `end` after `buf`, `bad` or a limit changed.
+    fn update_end(&mut self) {
         let mut end = self.cap;
         if let Some((b, _)) = &self.bad {
             end = end.min(*b);
         }
-        let left = self.limit.saturating_sub(self.bytes).min(self.event_left);
-        end.min(
+        let left = self.limit.min(self.event_end).saturating_sub(self.bytes);
+        self.end = end.min(
             self.pos
                 .saturating_add(usize::try_from(left).unwrap_or(usize::MAX)),
-        )
+        );
     }
 }
 
@@ -322,7 +330,7 @@ impl<R: Read> BufRead for Counter<R> {
         if self.pos >= self.cap {
             self.refill()?;
         }
-        let end = self.end();
+        let end = self.end;
         if end == self.pos && (self.pos < self.cap || self.bad.is_some()) {
             let stop = match &self.bad {
                 Some((b, what)) if *b == self.pos => Stop::BadChar(what.clone()),
@@ -336,9 +344,8 @@ impl<R: Read> BufRead for Counter<R> {
     }
 
     fn consume(&mut self, amt: usize) {
-        let end = (self.pos + amt).min(self.end());
+        let end = (self.pos + amt).min(self.end);
         self.bytes += (end - self.pos) as u64;
-        self.event_left = self.event_left.saturating_sub((end - self.pos) as u64);
         self.pos = end;
     }
 }
@@ -361,21 +368,24 @@ impl<R: Read> Tokens<R> {
         &mut self,
         buf: &'b mut Vec<u8>,
     ) -> quick_xml::Result<(Event<'b>, usize)> {
-        self.next_limited(buf, u64::MAX)
+        let ev = self.xml.read_event_into(buf)?;
+        // The reader stands just past the event: step back over the event's own newlines
+        // to the line it starts on.
+        let line = self.line() - newlines_in(&ev);
+        Ok((ev, line))
     }
 
-    /// [`Tokens::next`], failing with [`Stop::TooLong`] past `limit` bytes of the event (and of
-    /// any text before it that was not taken by [`Tokens::text`]).
+    /// The next markup event, once [`Tokens::text`] has taken the text before it, and the line
+    /// it starts on; fails with [`Stop::TooLong`] past `limit` bytes of it.
     pub(crate) fn next_limited<'b>(
         &mut self,
         buf: &'b mut Vec<u8>,
         limit: u64,
     ) -> quick_xml::Result<(Event<'b>, usize)> {
+        // No text is left before the event: the reader stands on its first byte.
+        let line = self.line();
         self.xml.get_mut().set_event_limit(limit);
         let ev = self.xml.read_event_into(buf)?;
-        // The reader stands just past the event: step back over the event's own newlines
-        // to the line it starts on.
-        let line = self.line() - newlines_in(&ev);
         Ok((ev, line))
     }
 
