@@ -84,8 +84,24 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// Why a [`Counter`] stopped serving bytes (see [`Counter::strict`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// A byte sequence that is not an XML character: what it is (`U+0001`, `invalid UTF-8`).
+    BadChar(String),
+    /// The stream holds more than the byte limit.
+    TooBig,
+    /// One markup event (tag, comment, CDATA, PI, doctype, reference) is longer than its limit.
+    TooLong,
+}
+
 /// A buffered reader that counts the newlines and bytes quick-xml consumes, which gives the
 /// line of every event without keeping any of the text.
+///
+/// In strict mode ([`Counter::strict`]) it also checks every byte is part of an XML character
+/// (UTF-8, no control characters, no U+FFFE/U+FFFF), and serves no byte past the first bad
+/// one, past a total byte limit or past a per-event limit: reading there fails, and
+/// [`Counter::stopped`] says why.
 pub(crate) struct Counter<R> {
     inner: R,
     buf: Box<[u8]>,
@@ -96,6 +112,19 @@ pub(crate) struct Counter<R> {
     /// Newlines are counted in bulk, once per event, not on every small `consume`.
     counted: usize,
     bytes: u64,
+    strict: bool,
+    /// Bytes of an incomplete UTF-8 character at the end of `buf`, checked with the next read.
+    carry: usize,
+    /// Index in `buf` of the first byte that is not part of an XML character, and what it is.
+    bad: Option<(usize, String)>,
+    /// Most bytes served in all.
+    limit: u64,
+    /// `bytes` at which the current event's limit is reached (see [`Counter::set_event_limit`]).
+    event_end: u64,
+    /// Index in `buf` up to which bytes may be served now: `cap`, or less at a bad byte or a
+    /// limit (both count in bytes consumed, so the index stays put as `pos` advances).
+    end: usize,
+    stopped: Option<Stop>,
 }
 
 impl<R: Read> Counter<R> {
@@ -109,7 +138,34 @@ impl<R: Read> Counter<R> {
             newlines: 0,
             counted: 0,
             bytes: 0,
+            strict: false,
+            carry: 0,
+            bad: None,
+            limit: u64::MAX,
+            event_end: u64::MAX,
+            end: 0,
+            stopped: None,
         }
+    }
+
+    /// A counter that checks characters and serves at most `limit` bytes (see the type docs).
+    pub(crate) fn strict(inner: R, limit: u64) -> Self {
+        Counter {
+            strict: true,
+            limit,
+            ..Counter::new(inner)
+        }
+    }
+
+    /// Serves at most `n` more bytes (`u64::MAX`: no limit) before failing with [`Stop::TooLong`].
+    pub(crate) fn set_event_limit(&mut self, n: u64) {
+        self.event_end = self.bytes.saturating_add(n);
+        self.update_end();
+    }
+
+    /// Why reading failed, when the counter itself made it fail.
+    pub(crate) fn stopped(&self) -> Option<&Stop> {
+        self.stopped.as_ref()
     }
 
     /// Newlines consumed so far.
@@ -130,15 +186,17 @@ impl<R: Read> Counter<R> {
     /// Buffers at least `n` bytes (fewer only at the end of the stream), for looking ahead.
     pub(crate) fn fill_min(&mut self, n: usize) -> io::Result<&[u8]> {
         if self.pos >= self.cap {
-            self.newlines();
-            self.pos = 0;
-            self.cap = 0;
-            self.counted = 0;
+            self.refill()?;
         }
         while self.cap - self.pos < n && self.cap < self.buf.len() {
             match self.inner.read(&mut self.buf[self.cap..]) {
                 Ok(0) => break,
-                Ok(k) => self.cap += k,
+                Ok(k) => {
+                    let from = self.cap - self.carry;
+                    self.cap += k;
+                    self.scan(from);
+                    self.update_end();
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
@@ -146,16 +204,115 @@ impl<R: Read> Counter<R> {
         Ok(&self.buf[self.pos..self.cap])
     }
 
-    /// Reads (without parsing) to the end of the stream; returns the bytes consumed in all.
+    /// Reads (without parsing or checking characters) to the end of the stream or the byte
+    /// limit; returns the bytes consumed in all.
     pub(crate) fn drain(&mut self) -> io::Result<u64> {
+        (self.strict, self.bad, self.event_end) = (false, None, u64::MAX);
+        self.update_end();
         loop {
-            let n = self.fill_buf()?.len();
+            let got = self.fill_buf().map(|b| b.len());
+            let n = match got {
+                Ok(n) => n,
+                Err(_) if self.stopped == Some(Stop::TooBig) => return Ok(self.bytes),
+                Err(e) => return Err(e),
+            };
             if n == 0 {
                 return Ok(self.bytes);
             }
             self.consume(n);
         }
     }
+
+    /// Reads the next block into `buf`, keeping an incomplete trailing character in front.
+    fn refill(&mut self) -> io::Result<()> {
+        self.newlines();
+        let keep = self.carry.min(self.cap);
+        self.buf.copy_within(self.cap - keep..self.cap, 0);
+        let n = loop {
+            match self.inner.read(&mut self.buf[keep..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        // The kept bytes were served already: they are scanned again, not served again.
+        (self.cap, self.pos, self.counted, self.carry) = (keep + n, keep, keep, 0);
+        if n == 0 {
+            self.cap = keep;
+            if keep > 0 && self.strict && self.bad.is_none() {
+                self.bad = Some((keep, "an incomplete UTF-8 sequence at the end".into()));
+            }
+        } else {
+            self.scan(0);
+        }
+        self.update_end();
+        Ok(())
+    }
+
+    /// Checks `buf[from..cap]` holds XML characters (strict mode), noting the first bad byte
+    /// and any incomplete character at the end.
+    fn scan(&mut self, from: usize) {
+        self.carry = 0;
+        if !self.strict || self.bad.is_some() {
+            return;
+        }
+        let bytes = &self.buf[from..self.cap];
+        let (valid, err) = match std::str::from_utf8(bytes) {
+            Ok(_) => (bytes.len(), None),
+            Err(e) => (e.valid_up_to(), Some(e.error_len())),
+        };
+        if let Some((i, what)) = first_non_xml_char(&bytes[..valid]) {
+            self.bad = Some((from + i, what));
+            return;
+        }
+        match err {
+            None => {}
+            Some(None) => self.carry = bytes.len() - valid,
+            Some(Some(_)) => {
+                let what = format!("invalid UTF-8 (byte 0x{:02X})", bytes[valid]);
+                self.bad = Some((from + valid, what));
+            }
+        }
+    }
+
+    /// Sets `end` after `buf`, `bad` or a limit changed.
+    fn update_end(&mut self) {
+        let mut end = self.cap;
+        if let Some((b, _)) = &self.bad {
+            end = end.min(*b);
+        }
+        let left = self.limit.min(self.event_end).saturating_sub(self.bytes);
+        self.end = end.min(
+            self.pos
+                .saturating_add(usize::try_from(left).unwrap_or(usize::MAX)),
+        );
+    }
+}
+
+/// The first code point in `s` (valid UTF-8) that XML 1.0 does not allow (`Char`): a control
+/// character other than tab, LF and CR, or U+FFFE / U+FFFF; its index and name.
+fn first_non_xml_char(s: &[u8]) -> Option<(usize, String)> {
+    // Blocks with none of the suspect bytes are the rule: test them branch-free.
+    let suspect = |b: u8| (b < 0x20 && b != b'\t' && b != b'\n' && b != b'\r') || b == 0xEF;
+    let mut base = 0;
+    for block in s.chunks(64) {
+        if block.iter().fold(false, |acc, &b| acc | suspect(b)) {
+            for (i, &b) in block.iter().enumerate() {
+                let at = base + i;
+                if b < 0x20 && suspect(b) {
+                    return Some((at, format!("the control character U+{b:04X}")));
+                }
+                if b == 0xEF && s.get(at + 1) == Some(&0xBF) {
+                    if let Some(&last @ (0xBE | 0xBF)) = s.get(at + 2) {
+                        let c = if last == 0xBE { "FFFE" } else { "FFFF" };
+                        return Some((at, format!("the non-character U+{c}")));
+                    }
+                }
+            }
+        }
+        base += block.len();
+    }
+    None
 }
 
 impl<R: Read> Read for Counter<R> {
@@ -171,21 +328,23 @@ impl<R: Read> Read for Counter<R> {
 impl<R: Read> BufRead for Counter<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.cap {
-            self.newlines();
-            let n = loop {
-                match self.inner.read(&mut self.buf) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            };
-            (self.cap, self.pos, self.counted) = (n, 0, 0);
+            self.refill()?;
         }
-        Ok(&self.buf[self.pos..self.cap])
+        let end = self.end;
+        if end == self.pos && (self.pos < self.cap || self.bad.is_some()) {
+            let stop = match &self.bad {
+                Some((b, what)) if *b == self.pos => Stop::BadChar(what.clone()),
+                _ if self.bytes >= self.limit => Stop::TooBig,
+                _ => Stop::TooLong,
+            };
+            self.stopped = Some(stop);
+            return Err(io::Error::other("reading stopped"));
+        }
+        Ok(&self.buf[self.pos..end])
     }
 
     fn consume(&mut self, amt: usize) {
-        let end = (self.pos + amt).min(self.cap);
+        let end = (self.pos + amt).min(self.end);
         self.bytes += (end - self.pos) as u64;
         self.pos = end;
     }
@@ -214,6 +373,50 @@ impl<R: Read> Tokens<R> {
         // to the line it starts on.
         let line = self.line() - newlines_in(&ev);
         Ok((ev, line))
+    }
+
+    /// The next markup event, once [`Tokens::text`] has taken the text before it, and the line
+    /// it starts on; fails with [`Stop::TooLong`] past `limit` bytes of it.
+    pub(crate) fn next_limited<'b>(
+        &mut self,
+        buf: &'b mut Vec<u8>,
+        limit: u64,
+    ) -> quick_xml::Result<(Event<'b>, usize)> {
+        // No text is left before the event: the reader stands on its first byte.
+        let line = self.line();
+        self.xml.get_mut().set_event_limit(limit);
+        let ev = self.xml.read_event_into(buf)?;
+        Ok((ev, line))
+    }
+
+    /// Streams the text that stands before the next markup (`<`) or reference (`&`), keeping
+    /// none of it: `sink` gets each piece with the line it starts on, and returns false to stop
+    /// early (the rest stays unread). Quick-xml then sees no text, only markup.
+    pub(crate) fn text(&mut self, mut sink: impl FnMut(&[u8], usize) -> bool) -> io::Result<()> {
+        let counter = self.xml.get_mut();
+        counter.set_event_limit(u64::MAX);
+        loop {
+            let line = counter.newlines() + 1;
+            let avail = counter.fill_buf()?;
+            if avail.is_empty() {
+                return Ok(());
+            }
+            let n = avail
+                .iter()
+                .position(|&b| b == b'<' || b == b'&')
+                .unwrap_or(avail.len());
+            let ends = n < avail.len();
+            let go_on = n == 0 || sink(&avail[..n], line);
+            counter.consume(n);
+            if !go_on || ends {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Why the counter made reading fail, when it did (see [`Counter::strict`]).
+    pub(crate) fn stopped(&self) -> Option<&Stop> {
+        self.xml.get_ref().stopped()
     }
 
     /// The 1-based line the reader stands on.

@@ -4,13 +4,17 @@
 use super::namespaces::{classify, Ext, Ns, Resolved, Scopes};
 use super::urls::{parse_loc, strip_www, ParsedUrl, Site};
 use super::values::{parse_w3c, valid_priority, CHANGEFREQS};
-use super::{thousands, FileReport, FindingKind, SitemapKind};
+use super::{
+    thousands, FileReport, FindingKind, SitemapKind, MAX_DEPTH, MAX_MARKUP_BYTES,
+    MAX_NAMESPACE_BYTES, MAX_NAME_BYTES, MAX_TEXT_KEPT,
+};
 use crate::error::{Error, Result};
 use crate::sitemap::loc;
-use crate::sitemap::protocol::{MAX_BYTES, MAX_URLS, SITEMAP_NS};
-use crate::sitemap::read::{is_xml_ws, own_namespace, sniff_kind, Counter, Tokens};
+use crate::sitemap::protocol::{MAX_BYTES, MAX_LOC_CHARS, MAX_URLS, SITEMAP_NS};
+use crate::sitemap::read::{is_xml_ws, own_namespace, sniff_kind, Counter, Stop, Tokens};
 use chrono::{DateTime, Duration, Utc};
 use quick_xml::events::{BytesStart, Event};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -92,16 +96,27 @@ struct Checker<'c> {
     root_done: bool,
     stack: Vec<(Frame, usize)>,
     entry: EntryState,
-    text: String,
+    /// The text of the field being read, at most [`MAX_TEXT_KEPT`] bytes of it.
+    text: Vec<u8>,
+    /// True when the field holds more than what `text` kept (not counting whitespace).
+    truncated: bool,
     first_site: Option<(Site, usize)>,
     seen: HashSet<u64, BuildHasherDefault<PreHashed>>,
     ext_has_loc: bool,
     reported_too_many: bool,
+    seen_doctype: bool,
 }
 
-/// Reads the whole stream, adding findings to `report`.
+/// One text node being streamed: whether it was reported, and whether that was fatal.
+#[derive(Default)]
+struct TextNode {
+    reported: bool,
+    fatal: bool,
+}
+
+/// Reads the stream up to the protocol's byte limit, adding findings to `report`.
 pub(super) fn check_stream<R: Read>(
-    mut counter: Counter<R>,
+    input: R,
     gzip: bool,
     ctx: &Context<'_>,
     report: &mut FileReport,
@@ -112,6 +127,7 @@ pub(super) fn check_stream<R: Read>(
             // findings about it would mislead: the compression error alone stands.
             report.findings.clear();
             (report.errors, report.warnings, report.omitted) = (0, 0, 0);
+            report.message_bytes = 0;
             report.add(
                 0,
                 FindingKind::CompressionError,
@@ -124,6 +140,7 @@ pub(super) fn check_stream<R: Read>(
             Err(Error::io(ctx.path, e))
         }
     };
+    let mut counter = Counter::strict(input, MAX_BYTES as u64);
     // Leading bytes: a UTF-8 BOM is fine; whitespace before `<?xml` is not.
     let head = match counter.fill_min(4096) {
         Ok(h) => h,
@@ -181,70 +198,112 @@ pub(super) fn check_stream<R: Read>(
         root_done: false,
         stack: Vec::with_capacity(8),
         entry: EntryState::default(),
-        text: String::new(),
+        text: Vec::new(),
+        truncated: false,
         first_site: None,
         seen: HashSet::default(),
         ext_has_loc: false,
         reported_too_many: false,
+        seen_doctype: false,
     };
+    tokens.config_mut().check_comments = true;
     let mut first_event = true;
-    let mut fatal = false;
+    let mut ended_early = false;
     loop {
-        // Whitespace between elements is skipped inside quick-xml (half the events otherwise);
-        // field text is kept exact, since a space after `&amp;` is still part of a URL.
-        tokens.config_mut().trim_text_start = !checker.in_field();
-        buf.clear();
-        let step = match tokens.next(&mut buf) {
-            Ok((ev, line)) => {
-                let ns = match &ev {
-                    Event::Start(e) | Event::Empty(e) => {
-                        scopes.enter(e);
-                        let resolved = scopes.resolve(e.name().into_inner());
-                        if checker.kind.is_none() {
-                            if let Resolved::Bound(i, _) = resolved {
-                                doc_binding = Some(i);
+        // Text is streamed here, never held whole: quick-xml only ever sees markup.
+        let mut node = TextNode::default();
+        let streamed = tokens.text(|piece, line| checker.text(&mut node, piece, line, report));
+        let step = match streamed {
+            Ok(()) if node.fatal => Step::Fatal,
+            Ok(()) => {
+                buf.clear();
+                match tokens.next_limited(&mut buf, MAX_MARKUP_BYTES as u64) {
+                    Ok((ev, line)) => {
+                        let ns = match &ev {
+                            Event::Start(e) | Event::Empty(e) => {
+                                scopes.enter(e);
+                                let resolved = scopes.resolve(e.name().into_inner());
+                                if checker.kind.is_none() {
+                                    if let Resolved::Bound(i, _) = resolved {
+                                        doc_binding = Some(i);
+                                    }
+                                }
+                                if scopes.bytes() > MAX_NAMESPACE_BYTES {
+                                    let msg = format!(
+                                        "more than {} bytes of namespace declarations in scope",
+                                        thousands(MAX_NAMESPACE_BYTES as u64)
+                                    );
+                                    Err(fatal(report, line, msg))
+                                } else {
+                                    Ok(classify(resolved, checker.doc_ns.as_deref(), doc_binding))
+                                }
+                            }
+                            _ => Ok(Ns::Doc),
+                        };
+                        match ns {
+                            Err(step) => step,
+                            Ok(ns) => {
+                                let leaves = matches!(ev, Event::Empty(_) | Event::End(_));
+                                let step = checker.event(ns, ev, line, first_event, report);
+                                if leaves {
+                                    scopes.leave();
+                                }
+                                step
                             }
                         }
-                        classify(resolved, checker.doc_ns.as_deref(), doc_binding)
                     }
-                    _ => Ns::Doc,
-                };
-                let leaves = matches!(ev, Event::Empty(_) | Event::End(_));
-                let step = checker.event(ns, ev, line, first_event, report);
-                if leaves {
-                    scopes.leave();
+                    Err(quick_xml::Error::Io(e)) => {
+                        Step::Read(io::Error::new(e.kind(), e.to_string()))
+                    }
+                    Err(e) => {
+                        let line = tokens.line();
+                        fatal(report, line, format!("not well-formed XML: {e}"))
+                    }
                 }
-                step
             }
-            Err(quick_xml::Error::Io(e)) => {
-                let e = io::Error::new(e.kind(), e.to_string());
-                let bytes = tokens.consumed();
-                report.bytes = bytes;
-                return io_fail(report, e);
-            }
-            Err(e) => {
-                let line = tokens.line();
-                report.add(
-                    line,
-                    FindingKind::ParsingError,
-                    format!("not well-formed XML: {e}"),
-                );
-                Step::Fatal
-            }
+            Err(e) => Step::Read(e),
         };
         first_event = false;
         match step {
             Step::Go => {}
             Step::Eof => break,
             Step::Fatal => {
-                fatal = true;
+                ended_early = true;
                 break;
             }
+            Step::Read(e) => match tokens.stopped().cloned() {
+                Some(Stop::BadChar(what)) => {
+                    let line = tokens.line();
+                    ended_early = true;
+                    report.add(
+                        line,
+                        FindingKind::ParsingError,
+                        format!("not well-formed XML: {what} is not allowed in XML"),
+                    );
+                    break;
+                }
+                Some(Stop::TooLong) => {
+                    let line = tokens.line();
+                    ended_early = true;
+                    report.add(line, FindingKind::ParsingError, format!("a tag, comment, CDATA section or processing instruction longer than {} bytes: sitemapgen reads none that long", thousands(MAX_MARKUP_BYTES as u64)));
+                    break;
+                }
+                Some(Stop::TooBig) => {
+                    report.bytes = tokens.consumed();
+                    report.kind = checker.kind;
+                    too_big(report);
+                    return Ok(());
+                }
+                None => {
+                    report.bytes = tokens.consumed();
+                    return io_fail(report, e);
+                }
+            },
         }
     }
     let last_line = tokens.line();
     let mut counter = tokens.into_counter();
-    if fatal {
+    if ended_early {
         // Keep reading (without parsing) so the size and the gzip stream are still checked.
         if let Err(e) = counter.drain() {
             report.bytes = counter.consumed();
@@ -255,24 +314,32 @@ pub(super) fn check_stream<R: Read>(
     }
     report.bytes = counter.consumed();
     report.kind = checker.kind;
-    if counter.consumed() > MAX_BYTES as u64 {
-        report.add(
-            0,
-            FindingKind::SitemapFileSizeError,
-            format!(
-                "{} bytes uncompressed; a sitemap may hold at most {} bytes: split it and list the parts in a sitemap index",
-                thousands(counter.consumed()),
-                thousands(MAX_BYTES as u64)
-            ),
-        );
+    if counter.stopped() == Some(&Stop::TooBig) {
+        too_big(report);
     }
     Ok(())
 }
 
+/// The size finding for a stream that goes on past [`MAX_BYTES`], where reading stopped.
+fn too_big(report: &mut FileReport) {
+    report.add(
+        0,
+        FindingKind::SitemapFileSizeError,
+        format!(
+            "more than {} bytes uncompressed (reading stopped there); a sitemap may hold at most {} bytes: split it and list the parts in a sitemap index",
+            thousands(MAX_BYTES as u64),
+            thousands(MAX_BYTES as u64)
+        ),
+    );
+}
+
+/// What the checker does after an event.
 enum Step {
     Go,
     Eof,
     Fatal,
+    /// Reading failed: a limit or a bad character (see [`Tokens::stopped`]), or I/O.
+    Read(io::Error),
 }
 
 impl Checker<'_> {
@@ -291,26 +358,20 @@ impl Checker<'_> {
                 other => other,
             },
             Event::End(_) => self.close(line, report),
-            Event::Text(t) => match t.decode() {
-                Ok(s) => self.text(&s, line, report),
-                Err(e) => fatal(report, line, format!("invalid UTF-8 in text: {e}")),
-            },
-            Event::CData(t) => match t.decode() {
-                Ok(s) => {
-                    let s = s.into_owned();
-                    if self.in_field() {
-                        self.text.push_str(&s);
-                        Step::Go
-                    } else {
-                        self.text(&s, line, report)
-                    }
+            // Text is streamed before each event (see `check_stream`); quick-xml gives none.
+            Event::Text(t) => self.text_event(&t, line, report),
+            Event::CData(t) => {
+                if self.in_field() {
+                    self.keep(&t);
+                    Step::Go
+                } else {
+                    self.text_event(&t, line, report)
                 }
-                Err(e) => fatal(report, line, format!("invalid UTF-8 in CDATA: {e}")),
-            },
+            }
             Event::GeneralRef(r) => {
                 let c = if r.is_char_ref() {
                     match r.resolve_char_ref() {
-                        Ok(Some(c)) => c,
+                        Ok(Some(c)) if is_xml_char(c) => c,
                         _ => {
                             let name = String::from_utf8_lossy(&r).into_owned();
                             return fatal(
@@ -337,13 +398,13 @@ impl Checker<'_> {
                         }
                     }
                 };
+                let mut tmp = [0u8; 4];
+                let s = c.encode_utf8(&mut tmp).as_bytes();
                 if self.in_field() {
-                    self.text.push(c);
+                    self.keep(s);
                     Step::Go
                 } else {
-                    let mut tmp = [0u8; 4];
-                    let s: &str = c.encode_utf8(&mut tmp);
-                    self.text(s, line, report)
+                    self.text_event(s, line, report)
                 }
             }
             Event::Decl(d) => {
@@ -353,6 +414,9 @@ impl Checker<'_> {
                         line,
                         "the XML declaration must come first in the file".to_string(),
                     );
+                }
+                if let Err(msg) = check_decl(&d) {
+                    return fatal(report, line, format!("not well-formed XML: {msg}"));
                 }
                 if let Some(Ok(enc)) = d.encoding() {
                     let enc = String::from_utf8_lossy(&enc).to_ascii_lowercase();
@@ -366,7 +430,40 @@ impl Checker<'_> {
                 }
                 Step::Go
             }
-            Event::Comment(_) | Event::PI(_) | Event::DocType(_) => Step::Go,
+            Event::PI(p) => {
+                let target = p.target();
+                if target.is_empty()
+                    || !target[0].is_ascii_alphabetic()
+                        && target[0] < 0x80
+                        && !matches!(target[0], b'_' | b':')
+                {
+                    fatal(
+                        report,
+                        line,
+                        "not well-formed XML: a processing instruction needs a target name"
+                            .to_string(),
+                    )
+                } else if target.eq_ignore_ascii_case(b"xml") {
+                    fatal(
+                        report,
+                        line,
+                        "the XML declaration must come first in the file".to_string(),
+                    )
+                } else {
+                    Step::Go
+                }
+            }
+            Event::DocType(_) if self.kind.is_some() || self.seen_doctype => fatal(
+                report,
+                line,
+                "not well-formed XML: a DOCTYPE must come once, before the root element"
+                    .to_string(),
+            ),
+            Event::DocType(_) => {
+                self.seen_doctype = true;
+                Step::Go
+            }
+            Event::Comment(_) => Step::Go,
             Event::Eof => Step::Eof,
         }
     }
@@ -381,14 +478,32 @@ impl Checker<'_> {
         )
     }
 
-    fn text(&mut self, s: &str, line: usize, report: &mut FileReport) -> Step {
+    /// A piece of a streamed text node: kept when it is a field's, otherwise checked for
+    /// anything but whitespace (reported once per node). False stops the node (fatal).
+    fn text(
+        &mut self,
+        node: &mut TextNode,
+        s: &[u8],
+        line: usize,
+        report: &mut FileReport,
+    ) -> bool {
         match self.stack.last() {
-            Some((Frame::Skip | Frame::Image | Frame::Video, _)) => Step::Go,
+            Some((Frame::Skip | Frame::Image | Frame::Video, _)) => return true,
             Some(_) if self.in_field() => {
-                self.text.push_str(s);
-                Step::Go
+                self.keep(s);
+                return true;
             }
-            _ if s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) => Step::Go,
+            _ => {}
+        }
+        if node.reported {
+            return true;
+        }
+        let Some(i) = s.iter().position(|&b| !is_xml_ws(char::from(b))) else {
+            return true;
+        };
+        node.reported = true;
+        let line = line + s[..i].iter().filter(|&&b| b == b'\n').count();
+        match self.stack.last() {
             Some((frame, _)) => {
                 let what = if *frame == Frame::Root {
                     self.root_name()
@@ -400,10 +515,66 @@ impl Checker<'_> {
                     FindingKind::ParsingError,
                     format!("text is not allowed directly inside <{what}>: move it into an element or remove it"),
                 );
-                Step::Go
+                true
             }
-            None => fatal(report, line, "text outside the root element".to_string()),
+            None => {
+                fatal(report, line, "text outside the root element".to_string());
+                node.fatal = true;
+                false
+            }
         }
+    }
+
+    /// Text that comes whole in one event (CDATA, a reference), outside a field.
+    fn text_event(&mut self, s: &[u8], line: usize, report: &mut FileReport) -> Step {
+        let mut node = TextNode::default();
+        self.text(&mut node, s, line, report);
+        if node.fatal {
+            Step::Fatal
+        } else {
+            Step::Go
+        }
+    }
+
+    /// Adds to the field's text, up to [`MAX_TEXT_KEPT`] bytes; leading whitespace is dropped
+    /// (values are trimmed), and anything else past the cap marks the value as cut.
+    fn keep(&mut self, s: &[u8]) {
+        let s = if self.text.is_empty() {
+            let ws = s.iter().take_while(|&&b| is_xml_ws(char::from(b))).count();
+            &s[ws..]
+        } else {
+            s
+        };
+        let room = MAX_TEXT_KEPT.saturating_sub(self.text.len());
+        let (kept, rest) = s.split_at(room.min(s.len()));
+        self.text.extend_from_slice(kept);
+        if rest.iter().any(|&b| !is_xml_ws(char::from(b))) {
+            self.truncated = true;
+        }
+    }
+
+    /// The field's value, trimmed; a cut value ends in '…' (see [`Checker::keep`]).
+    fn value(&self) -> Cow<'_, str> {
+        let t = &self.text;
+        let s = match std::str::from_utf8(t) {
+            Ok(s) => s,
+            // Only a cut can end inside a character (the counter checked the UTF-8).
+            Err(e) => std::str::from_utf8(&t[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let v = s.trim_matches(is_xml_ws);
+        if self.truncated {
+            Cow::Owned(format!("{v}…"))
+        } else {
+            Cow::Borrowed(v)
+        }
+    }
+
+    /// The finding for a URL longer than the text kept of it.
+    fn too_long_url(&self) -> String {
+        format!(
+            "URL is longer than {} bytes; at most {MAX_LOC_CHARS} characters are allowed",
+            thousands(MAX_TEXT_KEPT as u64)
+        )
     }
 
     fn root_name(&self) -> &'static str {
@@ -426,6 +597,25 @@ impl Checker<'_> {
             if let Err(err) = a {
                 return fatal(report, line, format!("bad attribute: {err}"));
             }
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return fatal(
+                report,
+                line,
+                format!(
+                    "elements nested more than {MAX_DEPTH} deep: sitemapgen reads none that deep"
+                ),
+            );
+        }
+        if e.name().as_ref().len() > MAX_NAME_BYTES {
+            return fatal(
+                report,
+                line,
+                format!(
+                    "an element name longer than {} bytes",
+                    thousands(MAX_NAME_BYTES as u64)
+                ),
+            );
         }
         let local = e.local_name();
         let local = local.as_ref();
@@ -460,6 +650,7 @@ impl Checker<'_> {
             Frame::Loc | Frame::Lastmod | Frame::ChangeFreq | Frame::Priority | Frame::ExtUrl
         ) {
             self.text.clear();
+            self.truncated = false;
         }
         Step::Go
     }
@@ -755,15 +946,19 @@ impl Checker<'_> {
                     );
                 }
             }
+            Frame::Loc if self.truncated => {
+                report.add(start, FindingKind::InvalidUrl, self.too_long_url())
+            }
             Frame::Loc => {
                 let text = std::mem::take(&mut self.text);
-                self.check_loc(text.trim_matches(is_xml_ws), start, report);
+                let v = std::str::from_utf8(&text).unwrap_or_default();
+                self.check_loc(v.trim_matches(is_xml_ws), start, report);
                 self.text = text;
             }
             Frame::Lastmod => self.check_lastmod(start, report),
             Frame::ChangeFreq => {
-                let v = self.text.trim_matches(is_xml_ws);
-                if !CHANGEFREQS.contains(&v) {
+                let v = self.value();
+                if !CHANGEFREQS.contains(&&*v) {
                     report.add(
                         start,
                         FindingKind::InvalidTagValue,
@@ -772,8 +967,8 @@ impl Checker<'_> {
                 }
             }
             Frame::Priority => {
-                let v = self.text.trim_matches(is_xml_ws);
-                if !valid_priority(v) {
+                let v = self.value();
+                if !valid_priority(&v) {
                     report.add(
                         start,
                         FindingKind::InvalidTagValue,
@@ -781,9 +976,12 @@ impl Checker<'_> {
                     );
                 }
             }
+            Frame::ExtUrl if self.truncated => {
+                report.add(start, FindingKind::InvalidUrl, self.too_long_url())
+            }
             Frame::ExtUrl => {
-                let v = self.text.trim_matches(is_xml_ws);
-                if let Err(msg) = parse_loc(v) {
+                let v = self.value();
+                if let Err(msg) = parse_loc(&v) {
                     report.add(start, FindingKind::InvalidUrl, msg);
                 }
             }
@@ -918,8 +1116,8 @@ impl Checker<'_> {
     }
 
     fn check_lastmod(&mut self, line: usize, report: &mut FileReport) {
-        let v = self.text.trim_matches(is_xml_ws);
-        match parse_w3c(v) {
+        let v = self.value();
+        match parse_w3c(&v) {
             Err(msg) => report.add(line, FindingKind::InvalidDate, msg),
             Ok(d) => {
                 if d.has_time && !d.has_offset {
@@ -985,6 +1183,48 @@ impl fmt::Display for Name<'_> {
     }
 }
 
+/// True for a character XML 1.0 allows (`Char`).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Checks the XML declaration's pseudo-attributes: version `1.x`, an encoding name,
+/// standalone `yes` or `no`.
+fn check_decl(d: &quick_xml::events::BytesDecl<'_>) -> std::result::Result<(), String> {
+    let version = d
+        .version()
+        .map_err(|e| format!("bad XML declaration: {e}"))?;
+    let ok = version
+        .strip_prefix(b"1.")
+        .is_some_and(|v| !v.is_empty() && v.iter().all(u8::is_ascii_digit));
+    if !ok {
+        return Err(format!(
+            "XML version \"{}\": a sitemap is XML 1.0 (version=\"1.0\")",
+            String::from_utf8_lossy(&version)
+        ));
+    }
+    if let Some(enc) = d.encoding() {
+        let enc = enc.map_err(|e| format!("bad XML declaration: {e}"))?;
+        let ok = enc.first().is_some_and(u8::is_ascii_alphabetic)
+            && enc
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        if !ok {
+            return Err(format!(
+                "bad encoding name \"{}\" in the XML declaration",
+                String::from_utf8_lossy(&enc)
+            ));
+        }
+    }
+    if let Some(sa) = d.standalone() {
+        let sa = sa.map_err(|e| format!("bad XML declaration: {e}"))?;
+        if !matches!(&*sa, b"yes" | b"no") {
+            return Err("standalone must be \"yes\" or \"no\" in the XML declaration".into());
+        }
+    }
+    Ok(())
+}
+
 fn fatal(report: &mut FileReport, line: usize, message: String) -> Step {
     report.add(line, FindingKind::ParsingError, message);
     Step::Fatal
@@ -1010,7 +1250,7 @@ pub(super) mod tests {
             now: Utc::now(),
         };
         let mut report = FileReport::new(path);
-        check_stream(Counter::new(xml.as_bytes()), false, &ctx, &mut report).unwrap();
+        check_stream(xml.as_bytes(), false, &ctx, &mut report).unwrap();
         report
     }
 
@@ -1138,5 +1378,226 @@ pub(super) mod tests {
         assert_eq!(r.findings.len(), MAX_FINDINGS);
         assert_eq!(r.omitted, 5);
         assert_eq!(r.errors, MAX_FINDINGS + 5);
+    }
+
+    /// The report on a stream (not a string), checked as `mem.xml`.
+    fn check_reader(input: impl Read) -> FileReport {
+        let path = Path::new("mem.xml");
+        let ctx = Context {
+            path,
+            base: None,
+            sitemap_url: None,
+            now: Utc::now(),
+        };
+        let mut report = FileReport::new(path);
+        check_stream(input, false, &ctx, &mut report).unwrap();
+        report
+    }
+
+    #[test]
+    fn what_is_not_well_formed_xml_is_a_parsing_error() {
+        let body = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://example.com/</loc></url>\n</urlset>\n";
+        let decl = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+        for (what, xml) in [
+            ("version 2.0", format!("<?xml version=\"2.0\"?>\n{body}")),
+            (
+                "version 1e-400",
+                format!("<?xml version=\"1e-400\"?>\n{body}"),
+            ),
+            ("no version", format!("<?xml encoding=\"UTF-8\"?>\n{body}")),
+            (
+                "standalone",
+                format!("<?xml version=\"1.0\" standalone=\"maybe\"?>\n{body}"),
+            ),
+            ("two BOMs", format!("\u{feff}\u{feff}{decl}{body}")),
+            ("-- in a comment", format!("{decl}<!-- a -- b -->\n{body}")),
+            ("comment ending --->", format!("{decl}<!-- a --->\n{body}")),
+            (
+                "U+0001 in a comment",
+                format!("{decl}<!-- a \u{1} -->\n{body}"),
+            ),
+            ("U+0001 in a PI", format!("{decl}<?pi a \u{1}?>\n{body}")),
+            (
+                "NUL in the stylesheet PI",
+                format!("{decl}<?xml-stylesheet type=\"text/xsl\" href=\"a\0.xsl\"?>\n{body}"),
+            ),
+            (
+                "U+001B in a loc",
+                format!(
+                    "{decl}{}",
+                    body.replace("example.com/", "example.com/\u{1b}")
+                ),
+            ),
+            (
+                "U+FFFE in text",
+                format!("{decl}{}", body.replace("</urlset>", "\u{fffe}</urlset>")),
+            ),
+            (
+                "U+FFFF in an attribute",
+                format!("{decl}{}", body.replace("<url>", "<url a=\"\u{ffff}\">")),
+            ),
+            (
+                "&#1;",
+                format!("{decl}{}", body.replace("example.com/", "example.com/&#1;")),
+            ),
+            ("a PI with no target", format!("{decl}<? x?>\n{body}")),
+            (
+                "a second xml declaration",
+                format!("{decl}<?xml version=\"1.0\"?>\n{body}"),
+            ),
+            (
+                "DOCTYPE after the root",
+                format!("{decl}{body}<!DOCTYPE urlset>"),
+            ),
+            (
+                "two DOCTYPEs",
+                format!("{decl}<!DOCTYPE urlset><!DOCTYPE urlset>{body}"),
+            ),
+        ] {
+            let r = check(&xml);
+            assert!(
+                r.findings
+                    .iter()
+                    .any(|f| f.kind == FindingKind::ParsingError),
+                "{what}: {:?}",
+                kinds(&r)
+            );
+        }
+        let mut bytes = format!("{decl}<!-- ").into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe -->\n");
+        bytes.extend_from_slice(body.as_bytes());
+        let r = check_reader(&bytes[..]);
+        assert_eq!(
+            kinds(&r),
+            vec![(2, "Parsing error")],
+            "invalid UTF-8 in a comment"
+        );
+        // What stays valid: a single BOM, version 1.1 syntax, tab/LF/CR, non-ASCII text.
+        let r = check(&format!(
+            "\u{feff}<?xml version=\"1.0\" standalone=\"yes\"?>\n<!-- é\t€ -->\r\n{body}"
+        ));
+        assert_eq!(kinds(&r), vec![]);
+    }
+
+    #[test]
+    fn a_bad_character_is_reported_on_its_line_even_across_buffers() {
+        // A multi-byte character split by the 64 KiB read buffer is fine; a control
+        // character far into the file is found on its own line.
+        let mut xml = String::from(HEAD);
+        while xml.len() < 3 * 65536 {
+            xml.push_str("<url><loc>https://example.com/</loc></url><!-- ééé€€€𝄞 -->\n");
+        }
+        let lines = xml.lines().count();
+        let clean = check(&format!("{xml}</urlset>"));
+        assert!(
+            clean
+                .findings
+                .iter()
+                .all(|f| f.kind == FindingKind::DuplicateUrl),
+            "{:?}",
+            kinds(&clean)
+        );
+        let r = check(&format!("{xml}<!-- \u{2} -->\n</urlset>"));
+        let errors: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::ParsingError)
+            .map(|f| (f.line, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(
+                lines + 1,
+                "not well-formed XML: the control character U+0002 is not allowed in XML"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_huge_loc_is_streamed_and_reported_too_long() {
+        let loc = format!("https://example.com/{}", "a".repeat(10 << 20));
+        let r = check(&format!("{HEAD}<url><loc>{loc}</loc></url>\n<url><loc>https://example.com/{}</loc></url>\n</urlset>", "é".repeat(3000)));
+        assert_eq!(kinds(&r), vec![(3, "Invalid URL"), (4, "Invalid URL")]);
+        assert!(
+            r.findings[0].message.contains("longer than 8,192 bytes"),
+            "{}",
+            r.findings[0].message
+        );
+        assert!(
+            r.findings[1].message.contains("3020 characters"),
+            "{}",
+            r.findings[1].message
+        );
+        // Whitespace around a value is not part of it, however much there is.
+        let pad = " ".repeat(MAX_TEXT_KEPT * 2);
+        let r = check(&format!("{HEAD}<url><loc>{pad}https://example.com/{pad}</loc><priority>{pad}0.5{pad}</priority></url></urlset>"));
+        assert_eq!(kinds(&r), vec![]);
+        let r = check(&format!("{HEAD}<url><loc>https://example.com/</loc><priority>0.5{pad}x</priority></url></urlset>"));
+        assert_eq!(kinds(&r), vec![(3, "Invalid tag value")]);
+    }
+
+    #[test]
+    fn endless_or_hostile_streams_stop_at_a_limit() {
+        use std::io::repeat;
+        let size = |r: &FileReport| {
+            r.findings
+                .iter()
+                .any(|f| f.kind == FindingKind::SitemapFileSizeError)
+        };
+        // NUL bytes: not XML, and stopped at the protocol's size.
+        let r = check_reader(repeat(0));
+        assert_eq!(r.findings[0].kind, FindingKind::ParsingError);
+        assert!(size(&r) && r.bytes == MAX_BYTES as u64, "{:?}", kinds(&r));
+        // One endless text node in the root.
+        let r = check_reader(HEAD.as_bytes().chain(repeat(b'a')));
+        assert_eq!(
+            kinds(&r),
+            vec![(3, "Parsing error"), (0, "Sitemap file size error")]
+        );
+        // One endless <loc>.
+        let r = check_reader(
+            format!("{HEAD}<url><loc>https://example.com/")
+                .as_bytes()
+                .chain(repeat(b'a')),
+        );
+        assert_eq!(kinds(&r), vec![(0, "Sitemap file size error")]);
+        // One endless tag, comment, and nesting.
+        let r = check_reader(format!("{HEAD}<url a=\"").as_bytes().chain(repeat(b'a')));
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        assert!(r.findings[0]
+            .message
+            .contains("longer than 1,048,576 bytes"));
+        let r = check_reader(format!("{HEAD}<!--").as_bytes().chain(repeat(b'a')));
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        let r = check_reader(
+            HEAD.as_bytes()
+                .chain(b"<x>".as_slice().chain(repeat(b'<')).take(10_000)),
+        );
+        assert_eq!(kinds(&r)[0].1, "Parsing error");
+        let mut deep = String::from(HEAD);
+        deep.push_str(&"<url>".repeat(MAX_DEPTH + 10));
+        let r = check(&deep);
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.message.contains("nested more than 256")),
+            "{:?}",
+            kinds(&r)
+        );
+        let r = check(&format!("{HEAD}<{} />", "n".repeat(MAX_NAME_BYTES + 1)));
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.message.contains("element name longer")));
+        let ns: String = (0..2000)
+            .map(|i| format!(" xmlns:p{i}=\"https://example.com/{i:040}\""))
+            .collect();
+        let r = check(&format!(
+            "{HEAD}<url{ns}><loc>https://example.com/</loc></url></urlset>"
+        ));
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.message.contains("namespace declarations")));
     }
 }

@@ -23,7 +23,8 @@ mod namespaces;
 mod urls;
 mod values;
 
-use super::read::{self, Counter, Gzip};
+use super::protocol::MAX_LOC_CHARS;
+use super::read::{self, Gzip};
 use crate::error::{Error, Result};
 use ::url::Url;
 use checker::{check_stream, Context};
@@ -35,8 +36,25 @@ use urls::Site;
 
 pub use super::read::SitemapKind;
 
+// Limits: every one bounds memory or time whatever the input (the protocol's own, 50,000
+// entries and 52,428,800 bytes, are in `sitemap::protocol`: reading stops past the byte one).
+
 /// Findings kept per file; further ones are only counted, so a broken huge file stays cheap.
 pub const MAX_FINDINGS: usize = 10_000;
+/// Bytes of finding messages kept per file; further findings are only counted.
+pub const MAX_FINDING_BYTES: usize = 4 << 20;
+/// Bytes kept of one field's text (`<loc>`, `<lastmod>`, …): room for any `<loc>` of
+/// [`MAX_LOC_CHARS`] characters; a longer value is reported as too long, not kept.
+pub const MAX_TEXT_KEPT: usize = 4 * (MAX_LOC_CHARS + 1);
+/// Longest tag, comment, CDATA section, processing instruction or doctype: past it, a parsing
+/// error (text between tags is streamed and has no such limit).
+pub const MAX_MARKUP_BYTES: usize = 1 << 20;
+/// Deepest element nesting (libxml2's default); a sitemap needs 4 levels.
+pub const MAX_DEPTH: usize = 256;
+/// Longest element name.
+pub const MAX_NAME_BYTES: usize = 1024;
+/// Most bytes of namespace declarations in scope at once.
+pub const MAX_NAMESPACE_BYTES: usize = 64 << 10;
 
 /// Settings for a validation run.
 #[derive(Clone, Debug, Default)]
@@ -221,8 +239,11 @@ pub struct FileReport {
     pub errors: usize,
     /// Warning findings, including those past [`MAX_FINDINGS`].
     pub warnings: usize,
-    /// Findings counted but not kept because the file had more than [`MAX_FINDINGS`].
+    /// Findings counted but not kept because the file had more than [`MAX_FINDINGS`] (or
+    /// [`MAX_FINDING_BYTES`] of messages).
     pub omitted: usize,
+    /// Bytes of the kept findings' messages.
+    message_bytes: usize,
 }
 
 impl FileReport {
@@ -237,6 +258,7 @@ impl FileReport {
             errors: 0,
             warnings: 0,
             omitted: 0,
+            message_bytes: 0,
         }
     }
 
@@ -247,16 +269,20 @@ impl FileReport {
             Severity::Error => self.errors += 1,
             Severity::Warning => self.warnings += 1,
         }
-        if self.findings.len() >= MAX_FINDINGS {
+        let message = message.into();
+        if self.findings.len() >= MAX_FINDINGS
+            || self.message_bytes + message.len() > MAX_FINDING_BYTES
+        {
             self.omitted += 1;
             return;
         }
+        self.message_bytes += message.len();
         self.findings.push(Finding {
             file: self.path.clone(),
             line,
             severity,
             kind,
-            message: message.into(),
+            message,
         });
     }
 }
@@ -267,6 +293,20 @@ impl FileReport {
 /// finding in the report.
 pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> {
     let source = read::open(path, Gzip::ByNameOrMagic).map_err(|e| Error::io(path, e))?;
+    validate_reader(path, source.input, source.gzip, opts)
+}
+
+/// Checks a sitemap read from `input` (already decompressed; `gzip` says whether it was, for
+/// how read errors are reported), naming it `path` in the findings.
+///
+/// Memory stays within the limits above whatever `input` holds, and at most
+/// [`MAX_BYTES`](super::protocol::MAX_BYTES) bytes of it are read.
+pub fn validate_reader(
+    path: &Path,
+    input: impl io::Read,
+    gzip: bool,
+    opts: &ValidateOptions,
+) -> Result<FileReport> {
     let mut report = FileReport::new(path);
     let sitemap_url = opts
         .base_url
@@ -278,7 +318,7 @@ pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> 
         sitemap_url,
         now: Utc::now(),
     };
-    check_stream(Counter::new(source.input), source.gzip, &ctx, &mut report)?;
+    check_stream(input, gzip, &ctx, &mut report)?;
     Ok(report)
 }
 

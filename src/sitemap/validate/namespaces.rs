@@ -29,6 +29,8 @@ pub(super) struct Scopes {
     /// (prefix, namespace URI, depth of the declaring element); the empty prefix is the default.
     bindings: Vec<(Vec<u8>, Vec<u8>, usize)>,
     depth: usize,
+    /// Bytes of prefixes and URIs in `bindings`.
+    bytes: usize,
 }
 
 /// What an element name resolves to.
@@ -55,6 +57,7 @@ impl Scopes {
             } else {
                 continue;
             };
+            self.bytes += prefix.len() + a.value.len();
             self.bindings
                 .push((prefix.to_vec(), a.value.to_vec(), self.depth));
         }
@@ -63,9 +66,16 @@ impl Scopes {
     /// Leaves the element entered last, dropping its declarations.
     pub(super) fn leave(&mut self) {
         while self.bindings.last().is_some_and(|b| b.2 == self.depth) {
-            self.bindings.pop();
+            if let Some((p, u, _)) = self.bindings.pop() {
+                self.bytes -= p.len() + u.len();
+            }
         }
         self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Bytes of the declarations in scope.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The namespace of an element name's prefix.

@@ -2,6 +2,7 @@
 
 use super::super::loc;
 use super::super::protocol::MAX_LOC_CHARS;
+use std::sync::OnceLock;
 use url::Url;
 
 /// Scheme, host and port of a URL, plus its folder when it names a sitemap's location.
@@ -76,7 +77,14 @@ impl ParsedUrl<'_> {
 
 /// Any RFC 3986 character outside `%` escapes: a path character, or `?`, `#`, `[`, `]`.
 fn is_unreserved_or_delim(b: u8) -> bool {
-    loc::is_path_safe(b) || matches!(b, b'?' | b'#' | b'[' | b']')
+    // Asked for every byte of every <loc>: the answers are tabled once.
+    static TABLE: OnceLock<[bool; 256]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let b = i as u8;
+            loc::is_path_safe(b) || matches!(b, b'?' | b'#' | b'[' | b']')
+        })
+    })[usize::from(b)]
 }
 
 /// Checks `s` is an absolute http(s) URL written with RFC 3986 characters only.

@@ -44,11 +44,13 @@ pub(super) fn parse_w3c(s: &str) -> std::result::Result<W3c, String> {
     }
     let day = match day_part {
         // `2024-05-01Z` / `2024-05-01+02:00`: xsd:date allows a zone; W3C Datetime does not.
-        Some(d) if d.len() > 2 && d[..2].bytes().all(|b| b.is_ascii_digit()) => {
+        // Bytes, not string slices: `d` may hold a multi-byte character anywhere.
+        Some(d) if d.len() > 2 && d.as_bytes()[..2].iter().all(u8::is_ascii_digit) => {
             if matches!(d.as_bytes()[2], b'Z' | b'+') {
+                // Only ASCII digits and '-' precede the zone here, so 10 bytes are 10 chars.
+                let date = s.get(..10).unwrap_or(s);
                 return Err(format!(
-                    "\"{s}\" puts a time zone on a bare date, which W3C Datetime does not allow: write {} or add a time, {FORMS}",
-                    &s[..10.min(s.len())]
+                    "\"{s}\" puts a time zone on a bare date, which W3C Datetime does not allow: write {date} or add a time, {FORMS}"
                 ));
             }
             return Err(bad());
@@ -173,6 +175,13 @@ mod tests {
             "2024-05-01T10:00.5Z",
             "2024-05-01 10:00:00Z",
             "20240501",
+            // A multi-byte character where a byte index would cut it (was a panic).
+            "2024-05-0é",
+            "2024-05-€1T10:00:00Z",
+            "2024-05-0ßT10:00:00Z",
+            "2024-05-01T10:00:00+0é:00",
+            "é",
+            "2024-é",
         ] {
             assert!(parse_w3c(bad).is_err(), "{bad:?} should be rejected");
         }

@@ -1,0 +1,155 @@
+//! `sitemapgen validate` on hostile input, run as a user would (issue 18): it never panics,
+//! rejects what is not well-formed XML, and stops at the protocol's size in bounded memory.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sitemapgen");
+const DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+const ROOT: &str = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">";
+
+/// Runs `sitemapgen validate FILE`, killed after `limit`; returns its output.
+fn validate(file: &Path, limit: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .arg("validate")
+        .arg(file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("validate {} still running after {limit:?}", file.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_non_ascii_lastmod_is_an_invalid_date_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, date) in ["2024-05-0é", "2024-05-€1T10:00:00Z", "2024-05-0ßT10:00:00Z"]
+        .iter()
+        .enumerate()
+    {
+        let path = dir.path().join(format!("d{i}.xml"));
+        let xml = format!("{DECL}{ROOT}\n<url><loc>https://example.com/</loc><lastmod>{date}</lastmod></url>\n</urlset>\n");
+        fs::write(&path, xml).unwrap();
+        let o = validate(&path, Duration::from_secs(30));
+        assert_eq!(o.status.code(), Some(1), "{date}: {o:?}");
+        assert!(
+            stdout(&o).contains(&format!("d{i}.xml:3: error: Invalid date")),
+            "{date}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn files_that_are_not_well_formed_are_parsing_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!("{ROOT}\n<url><loc>https://example.com/</loc></url>\n</urlset>\n");
+    let files = [
+        (
+            "xml-version-2",
+            format!("<?xml version=\"2.0\" encoding=\"UTF-8\"?>\n{body}"),
+        ),
+        (
+            "xml-version-garbage",
+            format!("<?xml version=\"1e-400\" encoding=\"UTF-8\"?>\n{body}"),
+        ),
+        ("double-bom", format!("\u{feff}\u{feff}{DECL}{body}")),
+        (
+            "comment-double-hyphen",
+            format!("{DECL}<!-- a -- b -->{body}"),
+        ),
+        (
+            "comment-control-char",
+            format!("{DECL}<!-- \u{1} -->{body}"),
+        ),
+        ("pi-control-char", format!("{DECL}<?pi \u{1}?>{body}")),
+        (
+            "stylesheet-nul",
+            format!("{DECL}<?xml-stylesheet type=\"text/xsl\" href=\"a\0b\"?>\n{body}"),
+        ),
+    ];
+    for (name, xml) in files {
+        let path = dir.path().join(format!("{name}.xml"));
+        fs::write(&path, xml).unwrap();
+        let o = validate(&path, Duration::from_secs(30));
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("error: Parsing error"),
+            "{name}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+/// Peak resident set of the children waited for so far, in KiB.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn children_max_rss_kib() -> Option<i64> {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0;
+    ok.then_some(usage.ru_maxrss)
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn children_max_rss_kib() -> Option<i64> {
+    None
+}
+
+#[test]
+fn a_gzip_bomb_with_one_huge_loc_stops_at_the_size_limit_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bomb.xml.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        fs::File::create(&path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    write!(gz, "{DECL}{ROOT}<url><loc>https://example.com/").unwrap();
+    let block = vec![b'a'; 1 << 20];
+    for _ in 0..200 {
+        gz.write_all(&block).unwrap();
+    }
+    write!(gz, "</loc></url></urlset>").unwrap();
+    gz.finish().unwrap();
+    let o = validate(&path, Duration::from_secs(120));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("error: Sitemap file size error: more than 52,428,800 bytes"),
+        "{}",
+        stdout(&o)
+    );
+    if let Some(kib) = children_max_rss_kib() {
+        // Before: about twice the <loc> (400 MB here); now the binary and a few MB.
+        assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+    }
+}
+
+#[test]
+fn endless_input_ends_with_exit_1() {
+    for dev in ["/dev/zero", "/dev/urandom"] {
+        if !Path::new(dev).exists() {
+            continue;
+        }
+        let o = validate(Path::new(dev), Duration::from_secs(60));
+        assert_eq!(o.status.code(), Some(1), "{dev}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("Parsing error"),
+            "{dev}: {}",
+            stdout(&o)
+        );
+    }
+}
