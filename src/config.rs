@@ -568,11 +568,10 @@ pub fn resolve(
         }
         (None, None) => "sitemap.xml".to_string(),
     };
-    if let Some(c) = file
-        .stylesheet
-        .as_deref()
-        .and_then(|s| s.chars().find(|&c| !is_xml_char(c)))
-    {
+    if let Some(c) = file.stylesheet.as_deref().and_then(|s| {
+        s.chars()
+            .find(|&c| !crate::sitemap::protocol::is_xml_char(c))
+    }) {
         return Err(error_at(
             &cfg_path,
             &["stylesheet"],
@@ -629,7 +628,7 @@ fn check_file_name(key: &str, name: &str) -> Result<(), String> {
         && name.ends_with(".xml")
         && name
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+            .all(crate::sitemap::protocol::is_file_name_byte);
     if usable {
         Ok(())
     } else {
@@ -637,11 +636,6 @@ fn check_file_name(key: &str, name: &str) -> Result<(), String> {
             "{key} '{name}' must be a plain file name ending in .xml, of letters, digits, '-', '.', '_' and '~' only"
         ))
     }
-}
-
-/// True for a character XML 1.0 allows in a document (its `Char` production).
-fn is_xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | ' '..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// Every `extra_urls` lastmod must be a date a sitemap can carry; the error names its line.

@@ -17,3 +17,15 @@ pub const VIDEO_NS: &str = "http://www.google.com/schemas/sitemap-video/1.1";
 pub const NEWS_NS: &str = "http://www.google.com/schemas/sitemap-news/0.9";
 /// XHTML, for `xhtml:link` alternates.
 pub const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
+
+/// True for a character XML 1.0 allows in a document (its `Char` production): what we write
+/// must hold only these, and `validate` refuses any other.
+pub fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// True for a byte a sitemap file name may hold: letters, digits and `- . _ ~` (RFC 3986's
+/// unreserved characters, so the name needs no escaping in a `<loc>` or a `Sitemap:` line).
+pub fn is_file_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}

@@ -392,9 +392,7 @@ fn check_name(key: &str, name: &str, pattern: bool) -> Result<()> {
     let ok = !plain.is_empty()
         && plain != "."
         && plain != ".."
-        && plain
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+        && plain.bytes().all(super::protocol::is_file_name_byte);
     let reserved = [TXT_NAME, ROBOTS_NAME].contains(&plain.as_str());
     if !ok || reserved {
         return Err(Error::config(

@@ -371,7 +371,7 @@ impl Checker<'_> {
             Event::GeneralRef(r) => {
                 let c = if r.is_char_ref() {
                     match r.resolve_char_ref() {
-                        Ok(Some(c)) if is_xml_char(c) => c,
+                        Ok(Some(c)) if crate::sitemap::protocol::is_xml_char(c) => c,
                         _ => {
                             let name = String::from_utf8_lossy(&r).into_owned();
                             return fatal(
@@ -1181,11 +1181,6 @@ impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&String::from_utf8_lossy(self.0))
     }
-}
-
-/// True for a character XML 1.0 allows (`Char`).
-fn is_xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// Checks the XML declaration's pseudo-attributes: version `1.x`, an encoding name,
