@@ -586,6 +586,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     // every browser and server resolves a `.` or `..` segment, then compared.
     let mut errors = check_paths(&routing, files);
     routing.rewrite_paths(normalized);
+    errors.extend(check_lengths(&routing, files, ctx));
     errors.extend(check_duplicates(&routing, files, ctx));
     errors.sort_by_key(|(i, _)| *i);
     if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
@@ -601,6 +602,36 @@ fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
         if let Err(msg) = crate::sitemap::loc::check_path(routing.paths.get(r)) {
+            errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
+        }
+    }
+    errors
+}
+
+/// Listed routes whose `<loc>` would pass the protocol's length limit, by route index; checked
+/// here, not when the locs are made, so that a generated page (a term) names the page whose
+/// front matter made it.
+fn check_lengths(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(usize, Error)> {
+    use crate::sitemap::protocol::MAX_LOC_CHARS;
+    let settings = ctx.settings;
+    let base_of = |lang: &str| -> &str {
+        let own = settings
+            .site
+            .language(lang)
+            .and_then(|l| l.base_url.as_deref());
+        own.unwrap_or(settings.base_url.as_str())
+    };
+    let mut errors = Vec::new();
+    for (i, r) in routing.routes.iter().enumerate() {
+        let path = routing.paths.get(r);
+        let base = base_of(r.lang());
+        // Encoding at most triples a byte: most paths are cleared without encoding them.
+        if !r.listed || base.len() + 1 + 3 * path.len() <= MAX_LOC_CHARS {
+            continue;
+        }
+        let len = crate::sitemap::loc::absolute_len(base, path);
+        if len > MAX_LOC_CHARS {
+            let msg = format!("its URL is {len} characters long; the protocol allows {MAX_LOC_CHARS}: shorten its slug or path");
             errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
         }
     }

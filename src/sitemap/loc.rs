@@ -75,6 +75,13 @@ pub fn absolute_into(out: &mut String, base: &Url, path: &str) {
     encode_path_into(out, path);
 }
 
+/// The length [`absolute`] gives, without making the string.
+pub fn absolute_len(base: &str, path: &str) -> usize {
+    let base = base.strip_suffix('/').unwrap_or(base);
+    let path = path.strip_prefix('/').unwrap_or(path);
+    base.len() + 1 + utf8_percent_encode(path, PATH).map(str::len).sum::<usize>()
+}
+
 /// Why a path cannot be published below the base URL, if it cannot.
 ///
 /// Route paths are decoded and relative to the base, so leaving the base means a `..`
