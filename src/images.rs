@@ -192,12 +192,76 @@ pub fn resolve_image(src: &str, page_url: &Url, base: &Url) -> Option<Url> {
             Err(_) => return None,
         }
     };
-    matches!(url.scheme(), "http" | "https").then_some(url)
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    rfc3986(url)
+}
+
+/// `url` with every byte RFC 3986 does not allow after its host percent-encoded. The url
+/// crate follows WHATWG, which leaves `|`, `^`, `[`, `]`, a second `#` and a stray `%` as
+/// they are; sitemap readers (and our `validate`) follow RFC 3986 and reject them.
+fn rfc3986(url: Url) -> Option<Url> {
+    let s = url.as_str();
+    let (head, tail) = s.split_at(url[..url::Position::AfterPort].len());
+    let b = tail.as_bytes();
+    let mut seen_hash = false;
+    let mut keep = |i: usize, c: u8| match c {
+        b'%' => {
+            b[i + 1..]
+                .iter()
+                .take(2)
+                .filter(|h| h.is_ascii_hexdigit())
+                .count()
+                == 2
+        }
+        b'#' => !std::mem::replace(&mut seen_hash, true),
+        c => c.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&c),
+    };
+    let kept: Vec<bool> = b.iter().enumerate().map(|(i, &c)| keep(i, c)).collect();
+    if kept.iter().all(|&k| k) {
+        return Some(url);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    out.push_str(head);
+    // A serialized URL is ASCII: each byte is a char.
+    for (&c, k) in b.iter().zip(kept) {
+        if k {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+    }
+    Url::parse(&out).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn image_urls_hold_only_rfc_3986_characters() {
+        let base = Url::parse("https://x.org/").unwrap();
+        let page = Url::parse("https://x.org/blog/p/").unwrap();
+        let got = |src: &str| resolve_image(src, &page, &base).map(|u| u.to_string());
+        assert_eq!(
+            got("a|b^c.png").as_deref(),
+            Some("https://x.org/blog/p/a%7Cb%5Ec.png")
+        );
+        assert_eq!(
+            got("/i[1].png?x=|#f#g").as_deref(),
+            Some("https://x.org/i%5B1%5D.png?x=%7C#f%23g")
+        );
+        assert_eq!(
+            got("100%.png").as_deref(),
+            Some("https://x.org/blog/p/100%25.png")
+        );
+        // Valid escapes and sub-delimiters stay as written.
+        assert_eq!(
+            got("/a%20b(1)!.png").as_deref(),
+            Some("https://x.org/a%20b(1)!.png")
+        );
+    }
 
     #[test]
     fn markdown_images_in_order_without_duplicates() {
