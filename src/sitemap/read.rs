@@ -170,10 +170,7 @@ impl<R: Read> Counter<R> {
 
     /// Newlines consumed so far.
     pub(crate) fn newlines(&mut self) -> usize {
-        self.newlines += self.buf[self.counted..self.pos]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        self.newlines += memchr::memchr_iter(b'\n', &self.buf[self.counted..self.pos]).count();
         self.counted = self.pos;
         self.newlines
     }
@@ -401,10 +398,7 @@ impl<R: Read> Tokens<R> {
             if avail.is_empty() {
                 return Ok(());
             }
-            let n = avail
-                .iter()
-                .position(|&b| b == b'<' || b == b'&')
-                .unwrap_or(avail.len());
+            let n = memchr::memchr2(b'<', b'&', avail).unwrap_or(avail.len());
             let ends = n < avail.len();
             let go_on = n == 0 || sink(&avail[..n], line);
             counter.consume(n);
@@ -451,7 +445,7 @@ fn newlines_in(ev: &Event<'_>) -> usize {
         Event::Decl(e) => e,
         Event::GeneralRef(_) | Event::Eof => &[],
     };
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// XML whitespace (space, tab, CR, LF).
