@@ -157,6 +157,14 @@ impl<R: Read> Counter<R> {
         }
     }
 
+    /// A counter that serves at most `limit` bytes, without checking characters.
+    pub(crate) fn capped(inner: R, limit: u64) -> Self {
+        Counter {
+            limit,
+            ..Counter::new(inner)
+        }
+    }
+
     /// Serves at most `n` more bytes (`u64::MAX`: no limit) before failing with [`Stop::TooLong`].
     pub(crate) fn set_event_limit(&mut self, n: u64) {
         self.event_end = self.bytes.saturating_add(n);
@@ -558,7 +566,10 @@ impl<R: Read> Sitemap<R> {
     /// Reads `input` up to its root element: only the XML declaration, processing
     /// instructions, comments, a doctype and whitespace may come before it.
     pub fn new(input: R) -> Result<Self, ReadError> {
-        let mut tokens = Tokens::new(Counter::new(input));
+        // No file we write passes the protocol's size: reading stops a little past it, so a
+        // huge or endless file on disk costs bounded time and memory.
+        let cap = super::protocol::MAX_BYTES as u64 + 64 * 1024;
+        let mut tokens = Tokens::new(Counter::capped(input, cap));
         let mut buf = Vec::new();
         let root = loop {
             buf.clear();
@@ -720,6 +731,15 @@ impl<R: Read> Iterator for Sitemap<R> {
 
 /// A quick-xml error as a [`ReadError`], with the line reading stopped on.
 fn xml_error<R: Read>(tokens: &mut Tokens<R>, e: quick_xml::Error) -> ReadError {
+    if tokens.stopped() == Some(&Stop::TooBig) {
+        return ReadError::Xml {
+            line: tokens.line(),
+            message: format!(
+                "the file is larger than the protocol's {} bytes; reading stopped there",
+                super::protocol::MAX_BYTES
+            ),
+        };
+    }
     match e {
         quick_xml::Error::Io(e) => ReadError::Io(io::Error::new(e.kind(), e.to_string())),
         e => ReadError::Xml {
@@ -772,6 +792,19 @@ mod tests {
             line,
             verbatim,
         }
+    }
+
+    #[test]
+    fn reading_stops_a_little_past_the_protocols_size() {
+        // An endless file: one <loc> that never ends.
+        let head = b"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://e.com/";
+        let endless = head.chain(io::repeat(b'a'));
+        let mut sitemap = Sitemap::new(endless).unwrap();
+        let err = sitemap.next().unwrap().unwrap_err().to_string();
+        assert!(
+            err.contains("larger than the protocol's 52428800 bytes"),
+            "{err}"
+        );
     }
 
     #[test]
