@@ -69,7 +69,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         for f in &files {
             let path = opts.output_dir.join(&f.name);
             collect_urls(&f.bytes, &mut new_urls, &mut BTreeSet::new(), &base);
-            match std::fs::read(&path) {
+            match read_capped(&path) {
                 Ok(disk) => {
                     collect_urls(&disk, &mut old_urls, &mut old_parts, &base);
                     if disk != f.bytes {
@@ -86,7 +86,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         for part in old_parts {
             if !written.contains(part.as_str()) {
                 let path = opts.output_dir.join(&part);
-                if let Ok(disk) = std::fs::read(&path) {
+                if let Ok(disk) = read_capped(&path) {
                     collect_urls(&disk, &mut old_urls, &mut BTreeSet::new(), &base);
                 }
                 diff.extra.push(shown(&part));
@@ -116,6 +116,19 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         .cloned()
         .collect();
     Ok(diff)
+}
+
+/// A file in the output folder, read up to a little past the protocol's size: no file
+/// `build` writes is larger, so a larger one differs whatever the rest holds, and a huge or
+/// endless file there costs bounded memory.
+fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let cap = crate::sitemap::protocol::MAX_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Adds the URLs of one sitemap file (`bytes`, gzipped or not) to `urls` (loc -> lastmod, ""

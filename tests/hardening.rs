@@ -168,3 +168,15 @@ fn the_base_urls_that_work_still_give_valid_sitemaps() {
         assert_eq!(o.status.code(), Some(0), "{b}: {}", text(&o));
     }
 }
+
+#[test]
+fn check_reads_a_bounded_amount_of_an_endless_file_on_disk() {
+    // `public/sitemap.xml` is /dev/zero: check must stop reading at the protocol's size,
+    // call the sitemap stale, and end (reading it whole never would).
+    let d = tempfile::tempdir().unwrap();
+    zola_site(d.path(), "", None);
+    std::fs::create_dir_all(d.path().join("public")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.path().join("public/sitemap.xml")).unwrap();
+    let o = run(d.path(), &["check", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
