@@ -141,6 +141,8 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::Redirect => format!("{n} redirect{s}"),
             Reason::ExcludedByConfig => format!("{n} excluded page{s}"),
             Reason::NotAPage => format!("{n} bundle resource{s}"),
+            Reason::Duplicate => format!("{n} page{s} sharing another's URL"),
+            Reason::NoHtmlOutput => format!("{n} page{s} with no HTML output"),
         }
     };
     // Bundle resources were never pages: not worth a mention.

@@ -129,6 +129,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let routing = router.finish(&mut dating)?;
     between_stages();
     let mut routing = route::finish(routing, &files, &ctx)?;
+    outcome.warnings.append(&mut routing.warnings);
 
     // lastmod: list pages rolled up from the routes below them
     let (assigned, history) = dating.finish(&routing.routes);
