@@ -72,6 +72,8 @@ pub struct MetaMore {
     pub sort_by: Option<String>,
     /// Zola section `redirect_to`: the section is a redirect, not a page.
     pub redirect_to: Option<String>,
+    /// Hugo `outputs`: whether the list names `html` (`None` when the page sets none).
+    pub html_output: Option<bool>,
 }
 
 /// What a page without any of the rarer fields reads as.
@@ -93,6 +95,7 @@ static NO_MORE: MetaMore = MetaMore {
     paginate_path: None,
     sort_by: None,
     redirect_to: None,
+    html_output: None,
 };
 
 /// [`PageMeta`]'s yes/no fields, a bit each.

@@ -44,6 +44,9 @@ pub struct Options {
     /// Keep `title` itself, not only whether there is one (only Hugo permalinks make URLs
     /// from titles).
     pub keep_title: bool,
+    /// Keep top-level string values in [`Parsed::taxonomy_strings`] (Hugo reads a taxonomy
+    /// given as one string as one term).
+    pub string_terms: bool,
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on
@@ -58,6 +61,9 @@ pub struct Parsed {
     /// Taxonomy terms in Zola's `[taxonomies]` table (where Zola reads them, and only there),
     /// by lower-cased name, in the order written.
     pub taxonomy_table: Vec<(String, Vec<String>)>,
+    /// Top-level keys with one string (`author = "Jane Doe"`), by lower-cased name: one term
+    /// each where the site declares the key a taxonomy (Hugo).
+    pub taxonomy_strings: Vec<(String, String)>,
     /// Values left out in lenient (Hugo) mode, each naming the file and line, and images not
     /// read from a body past [`limits::MAX_IMAGE_BODY`].
     pub warnings: Vec<String>,

@@ -33,6 +33,7 @@ pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     sections::roll_up(&site, &mut built);
     terms::add_taxonomies(&site, &mut built);
     hide_disabled_kinds(&site, &mut built.out);
+    hide_no_html(&site, &mut built.out);
     Ok(built.out)
 }
 
@@ -186,6 +187,34 @@ fn hide_disabled_kinds(site: &Site, out: &mut Routing) {
                 out.excluded.push(Excluded {
                     page,
                     reason: Reason::NotRendered,
+                });
+            }
+        }
+    }
+}
+
+/// Pages whose outputs have no HTML (front matter `outputs`, else the site's `[outputs]` for
+/// their kind) are no page a visitor can open: left out, still counting for dates.
+fn hide_no_html(site: &Site, out: &mut Routing) {
+    if site.config.no_html_kinds.is_empty()
+        && !site.pages.iter().any(|p| p.fm.more().html_output.is_some())
+    {
+        return;
+    }
+    for r in &mut out.routes {
+        let kind = match r.kind {
+            Kind::Taxonomy => "taxonomy",
+            Kind::Term => "term",
+            other => page_kind_name(other).unwrap_or(""),
+        };
+        let own = r.page().and_then(|p| site.pages.get(p).fm.more().html_output);
+        let html = own.unwrap_or_else(|| !site.config.no_html_kinds.iter().any(|k| k == kind));
+        if r.listed && !html {
+            r.listed = false;
+            if let Some(page) = r.page() {
+                out.excluded.push(Excluded {
+                    page,
+                    reason: Reason::NoHtmlOutput,
                 });
             }
         }

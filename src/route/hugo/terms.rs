@@ -17,7 +17,13 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
     for lang in &site.langs {
         let prefix = site.prefix(lang);
         for tax in &site.config.taxonomies {
-            let terms = terms_of(site, built, lang, tax);
+            let mut terms = terms_of(site, built, lang, tax);
+            // A term page Hugo makes from its `_index.md` alone (an author's profile).
+            for (l, t, term) in built.tax_files.keys() {
+                if l == lang && *t == tax.name && !term.is_empty() {
+                    terms.entry(term.clone()).or_default();
+                }
+            }
             let list_route = add_list(site, built, lang, &prefix, tax);
             if !site.kind_off("term") {
                 add_terms(site, built, lang, &prefix, tax, terms, list_route);
