@@ -74,6 +74,8 @@ pub struct MetaMore {
     pub redirect_to: Option<String>,
     /// Hugo `outputs`: whether the list names `html` (`None` when the page sets none).
     pub html_output: Option<bool>,
+    /// The file has no front matter at all (Zola refuses to build such a page).
+    pub no_front_matter: bool,
 }
 
 /// What a page without any of the rarer fields reads as.
@@ -96,6 +98,7 @@ static NO_MORE: MetaMore = MetaMore {
     sort_by: None,
     redirect_to: None,
     html_output: None,
+    no_front_matter: false,
 };
 
 /// [`PageMeta`]'s yes/no fields, a bit each.

@@ -148,7 +148,12 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
 /// Parses the block that `layout` found in `text` and reads the fields from it.
 fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Result<Parsed> {
     let Some(format) = layout.format else {
-        return Ok(Parsed::default());
+        let mut parsed = Parsed::default();
+        parsed.meta.set_more(MetaMore {
+            no_front_matter: true,
+            ..MetaMore::default()
+        });
+        return Ok(parsed);
     };
     if layout.block.len() > MAX_FRONT_MATTER {
         return Err(too_big(path, Some(layout.open_line)));
