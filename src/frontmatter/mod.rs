@@ -69,6 +69,18 @@ pub struct Parsed {
     pub warnings: Vec<String>,
 }
 
+impl Parsed {
+    /// What a file without front matter reads as: the default fields, marked as such.
+    pub fn without_front_matter() -> Parsed {
+        let mut parsed = Parsed::default();
+        parsed.meta.set_more(MetaMore {
+            no_front_matter: true,
+            ..MetaMore::default()
+        });
+        parsed
+    }
+}
+
 /// Parses the front matter at the start of `text` (the whole file, as read).
 ///
 /// Returns the fields and the byte offset in `text` where the body starts. A file without
@@ -148,12 +160,7 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
 /// Parses the block that `layout` found in `text` and reads the fields from it.
 fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Result<Parsed> {
     let Some(format) = layout.format else {
-        let mut parsed = Parsed::default();
-        parsed.meta.set_more(MetaMore {
-            no_front_matter: true,
-            ..MetaMore::default()
-        });
-        return Ok(parsed);
+        return Ok(Parsed::without_front_matter());
     };
     if layout.block.len() > MAX_FRONT_MATTER {
         return Err(too_big(path, Some(layout.open_line)));
@@ -533,7 +540,7 @@ mod tests {
     fn a_shortcode_at_the_start_is_not_json() {
         let text = "{{< figure src=\"a.png\" >}}\ntext";
         let (f, body) = parse_ok(text);
-        assert_eq!(f, Parsed::default());
+        assert_eq!(f, Parsed::without_front_matter());
         assert_eq!((body, body_line(text.as_bytes())), (0, 1));
     }
 
@@ -561,7 +568,7 @@ mod tests {
             "++++\na\n",
         ] {
             let (f, body) = parse_ok(text);
-            assert_eq!(f, Parsed::default(), "{text:?}");
+            assert_eq!(f, Parsed::without_front_matter(), "{text:?}");
             assert_eq!((body, body_line(text.as_bytes())), (0, 1));
         }
         let (_, body) = parse_ok("\u{feff}plain");
@@ -626,7 +633,7 @@ mod tests {
         let (f, body) = read(&p, &opts(false), true).unwrap();
         assert_eq!(
             (f, body.as_deref()),
-            (Parsed::default(), Some("no front matter"))
+            (Parsed::without_front_matter(), Some("no front matter"))
         );
         assert!(matches!(
             read(&dir.path().join("missing.md"), &opts(false), false),
