@@ -124,7 +124,10 @@ pub fn urls_on_disk(settings: &Settings, outcome: &Outcome) -> usize {
         let Ok(base) = url::Url::parse(&out.opts.base_url) else {
             continue;
         };
-        let main = out.opts.output_dir.join(format!("{}{gz}", settings.file_name));
+        let main = out
+            .opts
+            .output_dir
+            .join(format!("{}{gz}", settings.file_name));
         let mut parts = BTreeSet::new();
         if let Ok(disk) = std::fs::read(main) {
             collect_urls(&disk, &mut urls, &mut parts, &base);

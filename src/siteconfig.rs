@@ -278,7 +278,11 @@ fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
     };
     let mut off: Vec<String> = kinds
         .iter()
-        .filter(|(_, formats)| !strings(Some(formats)).iter().any(|f| f.eq_ignore_ascii_case("html")))
+        .filter(|(_, formats)| {
+            !strings(Some(formats))
+                .iter()
+                .any(|f| f.eq_ignore_ascii_case("html"))
+        })
         .map(|(kind, _)| match kind.to_ascii_lowercase().as_str() {
             "taxonomyterm" => "taxonomy".to_string(),
             k => k.to_string(),

@@ -695,17 +695,24 @@ mod features {
         let xml = std::fs::read_to_string(&path).unwrap();
         validate_with_xsd(&[path]);
         assert_eq!(
-            xml.matches("<loc>https://example.com/a-b/</loc>\n    <lastmod>2024-02-02</lastmod>").count(),
+            xml.matches("<loc>https://example.com/a-b/</loc>\n    <lastmod>2024-02-02</lastmod>")
+                .count(),
             1,
             "{xml}"
         );
         assert!(!xml.contains("2024-01-01"), "{xml}");
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(
-            stderr.contains("warning: ./content/A b.md: publishes at /a-b/ like ./content/a-b.md: listed once"),
+            stderr.contains(
+                "warning: ./content/A b.md: publishes at /a-b/ like ./content/a-b.md: listed once"
+            ),
             "{}",
             text(&o)
         );
-        assert!(stderr.contains("1 page sharing another's URL left out"), "{}", text(&o));
+        assert!(
+            stderr.contains("1 page sharing another's URL left out"),
+            "{}",
+            text(&o)
+        );
     }
 }

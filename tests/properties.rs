@@ -136,11 +136,18 @@ fn check_sources(files: &BTreeSet<String>, sources: &[String], dups: &[String], 
 }
 
 /// The warning about `dup` names it and another file of the tree.
-fn named_in_warnings(dup: &str, files: &BTreeSet<String>, warnings: &[String], content: &Path) -> bool {
+fn named_in_warnings(
+    dup: &str,
+    files: &BTreeSet<String>,
+    warnings: &[String],
+    content: &Path,
+) -> bool {
     let shown = |f: &str| content.join(f).to_string_lossy().into_owned();
     warnings.iter().any(|w| {
         w.starts_with(&format!("{}: publishes at ", shown(dup)))
-            && files.iter().any(|f| f != dup && w.contains(&format!(" like {}: ", shown(f))))
+            && files
+                .iter()
+                .any(|f| f != dup && w.contains(&format!(" like {}: ", shown(f))))
     })
 }
 

@@ -92,7 +92,11 @@ fn a_hugo_site_with_every_quirk_lists_the_pages_hugo_writes() {
     let (o, xml) = build(d.path());
     assert_eq!(url_locs(&xml), set(HUGO_HTML));
     // Listed once, though two files publish there, with a warning naming both.
-    assert_eq!(xml.matches("<loc>https://example.org/posts/same/</loc>").count(), 1);
+    assert_eq!(
+        xml.matches("<loc>https://example.org/posts/same/</loc>")
+            .count(),
+        1
+    );
     assert!(
         stderr(&o).contains(
             "warning: ./content/posts/c.md: publishes at /posts/same/ like ./content/posts/d.md: listed once"
@@ -113,6 +117,115 @@ fn a_hugo_site_with_every_quirk_lists_the_pages_hugo_writes() {
     assert_eq!(
         lastmod_of(&xml, "https://example.org/notes/"),
         Some("2022-01-01")
+    );
+}
+
+/// [`HUGO_SITE`]'s config and the files named, in a new temporary folder.
+fn hugo_part(files: &[&str]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let part: Vec<(&str, &str)> = HUGO_SITE
+        .iter()
+        .copied()
+        .filter(|(p, _)| *p == "hugo.toml" || files.contains(&p.trim_start_matches("content/")))
+        .collect();
+    assert_eq!(part.len(), files.len() + 1, "{files:?}");
+    write_tree(d.path(), &part);
+    d
+}
+
+/// The URLs of the part of [`HUGO_SITE`] made of `files`, as `build` lists them.
+fn hugo_part_urls(files: &[&str]) -> (Output, BTreeSet<String>) {
+    let d = hugo_part(files);
+    let (o, xml) = build(d.path());
+    (o, url_locs(&xml))
+}
+
+/// Point 4 alone: quoted titles continued at their key's depth and a tab after `:` (the
+/// titles make the URLs). Before, the run stopped with exit 2.
+#[test]
+fn yaml_hugo_accepts_is_read_as_hugo_reads_it() {
+    let (_, urls) = hugo_part_urls(&["notes/n1.md", "notes/n2.md", "notes/n3.md"]);
+    assert_eq!(
+        urls,
+        set(&[
+            "https://example.org/",
+            "https://example.org/author/",
+            "https://example.org/notes/a-long-title-continued/",
+            "https://example.org/notes/its-here/",
+            "https://example.org/notes/tabbed/",
+            "https://example.org/tags/",
+        ])
+    );
+}
+
+/// Point 5 alone: two posts with one slug. Before, exit 2.
+#[test]
+fn two_hugo_posts_with_one_slug_are_listed_once() {
+    let (o, urls) = hugo_part_urls(&["posts/c.md", "posts/d.md"]);
+    assert_eq!(
+        urls,
+        set(&[
+            "https://example.org/",
+            "https://example.org/author/",
+            "https://example.org/posts/same/",
+            "https://example.org/tags/",
+        ])
+    );
+    assert!(
+        stderr(&o)
+            .contains("./content/posts/c.md: publishes at /posts/same/ like ./content/posts/d.md"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Point 6 alone: string taxonomy values, a profile-only term page, `_index.en.md.md` and
+/// `old.md.md` as Hugo names them.
+#[test]
+fn hugo_terms_and_index_file_names_as_hugo_reads_them() {
+    let (_, urls) = hugo_part_urls(&[
+        "posts/a.md",
+        "posts/b.md",
+        "author/bob/_index.md",
+        "author/_index.md",
+        "notes/_index.en.md.md",
+        "notes/old.md.md",
+    ]);
+    assert_eq!(
+        urls,
+        set(&[
+            "https://example.org/",
+            "https://example.org/author/",
+            "https://example.org/author/bob/",
+            "https://example.org/author/jane-doe/",
+            "https://example.org/author/max/",
+            "https://example.org/notes/",
+            "https://example.org/notes/old/",
+            "https://example.org/posts/a/",
+            "https://example.org/posts/b/",
+            "https://example.org/tags/",
+        ])
+    );
+}
+
+/// Point 7 alone: `outputs` per page and per kind.
+#[test]
+fn hugo_pages_with_no_html_output_are_left_out() {
+    let (_, urls) = hugo_part_urls(&[
+        "posts/feed.md",
+        "posts/html.md",
+        "notes/_index.en.md.md",
+        "author/_index.md",
+    ]);
+    assert_eq!(
+        urls,
+        set(&[
+            "https://example.org/",
+            "https://example.org/author/",
+            "https://example.org/notes/",
+            "https://example.org/posts/html/",
+            "https://example.org/tags/",
+        ])
     );
 }
 
@@ -163,7 +276,10 @@ fn hugo_lists_empty_and_binary_pages_as_it_serves_them() {
     write_tree(
         d.path(),
         &[
-            ("hugo.toml", "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n"),
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+            ),
             ("content/posts/empty.md", ""),
             ("content/posts/text.md", "just text\n"),
         ],
@@ -207,7 +323,9 @@ fn zola_pages_without_front_matter_are_errors_naming_them() {
     let err = stderr(&o);
     for f in ["empty.md", "text.md"] {
         assert!(
-            err.contains(&format!("error: ./content/blog/{f}:1: no front matter: Zola refuses")),
+            err.contains(&format!(
+                "error: ./content/blog/{f}:1: no front matter: Zola refuses"
+            )),
             "{err}"
         );
     }

@@ -519,7 +519,8 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
             // Hugo: a page whose outputs have no HTML is no page a visitor can open.
             "outputs" => {
                 let formats = n.as_text_list().or_else(|| n.as_text().map(|s| vec![s]));
-                more.html_output = formats.map(|f| f.iter().any(|f| f.eq_ignore_ascii_case("html")));
+                more.html_output =
+                    formats.map(|f| f.iter().any(|f| f.eq_ignore_ascii_case("html")));
             }
             k if NOT_TAXONOMIES.contains(&k) => {}
             k => {

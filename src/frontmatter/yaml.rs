@@ -111,7 +111,11 @@ fn byte_at(text: &str, line: usize, col: usize) -> Option<usize> {
         n => text.match_indices('\n').nth(n - 2)?.0 + 1,
     };
     let rest = &text[start..];
-    let off = rest.char_indices().map(|(i, _)| i).chain([rest.len()]).nth(col)?;
+    let off = rest
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([rest.len()])
+        .nth(col)?;
     Some(start + off)
 }
 
@@ -487,7 +491,9 @@ mod tests {
     }
 
     fn title_of(text: &str, key: &str) -> String {
-        let doc = load(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}")).unwrap();
+        let doc = load(text)
+            .unwrap_or_else(|e| panic!("{text:?}: {e:?}"))
+            .unwrap();
         let mut v = &doc;
         for k in key.split('.') {
             v = match k.parse::<usize>() {
@@ -495,18 +501,32 @@ mod tests {
                 Err(_) => &v[k],
             };
         }
-        v.as_str().unwrap_or_else(|| panic!("{key} in {doc:?}")).to_string()
+        v.as_str()
+            .unwrap_or_else(|| panic!("{key} in {doc:?}"))
+            .to_string()
     }
 
     #[test]
     fn quoted_values_continued_at_their_keys_depth_load_as_go_yaml_reads_them() {
         // Each value as Hugo 0.168 renders it from the same front matter.
         for (text, key, want) in [
-            ("title: \"a long\ntitle continued\"\n", "title", "a long title continued"),
+            (
+                "title: \"a long\ntitle continued\"\n",
+                "title",
+                "a long title continued",
+            ),
             ("title: 'single\nquoted'\n", "title", "single quoted"),
-            ("params:\n  d: \"nested\n  less deep\"\nt: Q\n", "params.d", "nested less deep"),
+            (
+                "params:\n  d: \"nested\n  less deep\"\nt: Q\n",
+                "params.d",
+                "nested less deep",
+            ),
             ("tags:\n  - \"a\nb\"\n", "tags.0", "a b"),
-            ("title: \"esc \\\"x\\\"\nmore\"\n", "title", "esc \"x\" more"),
+            (
+                "title: \"esc \\\"x\\\"\nmore\"\n",
+                "title",
+                "esc \"x\" more",
+            ),
             ("title: \"blank\n\nline\"\n", "title", "blank\nline"),
             ("title: 'it''s\nhere'\nb: \"ü\nx\"\n", "title", "it's here"),
             ("title: 'it''s\nhere'\nb: \"ü\nx\"\n", "b", "ü x"),
@@ -515,7 +535,11 @@ mod tests {
             assert_eq!(title_of(text, key), want, "{text:?}");
         }
         // What go-yaml refuses too stays an error, on the line it names.
-        for text in ["t: \"never closed\nx\n", "title: plain\ncontinued here\n", "a: 1\na: 2\n"] {
+        for text in [
+            "t: \"never closed\nx\n",
+            "title: plain\ncontinued here\n",
+            "a: 1\na: 2\n",
+        ] {
             assert!(matches!(load(text), Err(LoadError::Syntax(_))), "{text:?}");
         }
     }

@@ -163,7 +163,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .count();
     outcome.entries = built.entries;
     outcome.hosts = built.hosts;
-    outcome.warnings.extend(emptied(settings, &outcome, from_files));
+    outcome
+        .warnings
+        .extend(emptied(settings, &outcome, from_files));
     let mut skipped: Vec<Skipped> = routing
         .excluded
         .iter()

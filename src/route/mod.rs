@@ -650,7 +650,10 @@ fn dedupe(routing: &mut Routing, files: &Files, ctx: &RouteContext) -> Vec<(usiz
         a.0 == b.0 && routing.path(a.1 as usize) == routing.path(b.1 as usize)
     };
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for run in order.chunk_by(|a, b| same(a, b)).filter(|run| run.len() > 1) {
+    for run in order
+        .chunk_by(|a, b| same(a, b))
+        .filter(|run| run.len() > 1)
+    {
         groups.push(run.iter().map(|&(_, i)| i as usize).collect());
     }
     for group in groups {
@@ -721,7 +724,12 @@ fn by_url(routing: &Routing, ctx: &RouteContext) -> Vec<(u32, u32)> {
 
 /// What to say when route `dropped` gives way to route `kept` (nothing when neither has a
 /// file).
-fn duplicate_warning(routing: &Routing, files: &Files, dropped: usize, kept: usize) -> Option<String> {
+fn duplicate_warning(
+    routing: &Routing,
+    files: &Files,
+    dropped: usize,
+    kept: usize,
+) -> Option<String> {
     let path = routing.path(kept);
     let file = |k: usize| routing.routes[k].page().map(|p| files.get(p).path());
     Some(match (file(dropped), file(kept)) {

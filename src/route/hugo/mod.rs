@@ -207,7 +207,9 @@ fn hide_no_html(site: &Site, out: &mut Routing) {
             Kind::Term => "term",
             other => page_kind_name(other).unwrap_or(""),
         };
-        let own = r.page().and_then(|p| site.pages.get(p).fm.more().html_output);
+        let own = r
+            .page()
+            .and_then(|p| site.pages.get(p).fm.more().html_output);
         let html = own.unwrap_or_else(|| !site.config.no_html_kinds.iter().any(|k| k == kind));
         if r.listed && !html {
             r.listed = false;
