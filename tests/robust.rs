@@ -370,3 +370,31 @@ fn an_emptied_content_folder_is_a_warning_in_build_and_check() {
     let (o, _) = build(d.path());
     assert!(!stderr(&o).contains("no page to list"), "{}", text(&o));
 }
+
+/// The no-op: `generate_sitemap = false` (as the README asks) and no sitemap.toml. Before,
+/// `check` said nothing and exited 0 with no sitemap on disk, and `build` wrote nothing.
+#[test]
+fn the_generators_sitemap_off_never_silences_check_or_build() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "config.toml",
+                "base_url = \"https://example.com\"\ngenerate_sitemap = false\n",
+            ),
+            ("content/_index.md", "+++\n+++\n"),
+            ("content/a.md", "+++\ndate = 2024-01-01\n+++\n"),
+        ],
+    );
+    let o = run(d.path(), &["check", "--site", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let (o, xml) = build(d.path());
+    assert!(!stderr(&o).contains("generate_sitemap"), "{}", text(&o));
+    assert_eq!(
+        url_locs(&xml),
+        set(&["https://example.com/", "https://example.com/a/"])
+    );
+    let o = run(d.path(), &["check", "--site", "."]);
+    assert!(o.status.success(), "{}", text(&o));
+}
