@@ -398,3 +398,45 @@ fn the_generators_sitemap_off_never_silences_check_or_build() {
     let o = run(d.path(), &["check", "--site", "."]);
     assert!(o.status.success(), "{}", text(&o));
 }
+
+/// Point 6, the other way round: a term or taxonomy page whose `_index.md` is a draft is not
+/// rendered by Hugo 0.168 at all, even where pages carry the term.
+#[test]
+fn hugo_renders_no_term_page_whose_index_is_a_draft() {
+    let d = tempfile::tempdir().unwrap();
+    let config =
+        "baseURL = \"https://example.org/\"\n[taxonomies]\nauthor = \"author\"\ntag = \"tags\"\n";
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", config),
+            (
+                "content/author/bob/_index.md",
+                "---\ntitle: Bob\ndraft: true\n---\n",
+            ),
+            (
+                "content/author/jane-doe/_index.md",
+                "---\ntitle: Jane\ndraft: true\n---\n",
+            ),
+            (
+                "content/tags/_index.md",
+                "---\ntitle: Tags\ndraft: true\n---\n",
+            ),
+            (
+                "content/posts/p.md",
+                "---\ntitle: P\nauthor: Jane Doe\ntags: [x]\n---\n",
+            ),
+        ],
+    );
+    let (_, xml) = build(d.path());
+    assert_eq!(
+        url_locs(&xml),
+        set(&[
+            "https://example.org/",
+            "https://example.org/author/",
+            "https://example.org/posts/",
+            "https://example.org/posts/p/",
+            "https://example.org/tags/x/",
+        ])
+    );
+}

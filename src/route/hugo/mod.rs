@@ -140,6 +140,8 @@ struct Built {
     section_route: HashMap<(String, String), usize>,
     /// Content files of taxonomy and term pages, by (language, taxonomy, term key).
     tax_files: HashMap<(String, String, String), usize>,
+    /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
+    tax_withheld: HashSet<(String, String, String)>,
 }
 
 impl Built {
@@ -153,6 +155,7 @@ impl Built {
             page_route: vec![Self::NONE; pages],
             section_route: HashMap::new(),
             tax_files: HashMap::new(),
+            tax_withheld: HashSet::new(),
         }
     }
 

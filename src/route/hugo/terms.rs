@@ -24,7 +24,13 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
                     terms.entry(term.clone()).or_default();
                 }
             }
-            let list_route = add_list(site, built, lang, &prefix, tax);
+            let withheld = |term: &str| {
+                let key = (lang.to_string(), tax.name.clone(), term.to_string());
+                built.tax_withheld.contains(&key)
+            };
+            terms.retain(|term, _| !withheld(term));
+            let list_route = (!withheld("")).then(|| add_list(site, built, lang, &prefix, tax));
+            let list_route = list_route.flatten();
             if !site.kind_off("term") {
                 add_terms(site, built, lang, &prefix, tax, terms, list_route);
             }
