@@ -534,7 +534,7 @@ mod tests {
         ] {
             assert_eq!(title_of(text, key), want, "{text:?}");
         }
-        // What go-yaml refuses too stays an error, on the line it names.
+        // What go-yaml refuses too stays an error.
         for text in [
             "t: \"never closed\nx\n",
             "title: plain\ncontinued here\n",
