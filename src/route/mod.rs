@@ -734,7 +734,7 @@ fn duplicate_warning(
     let file = |k: usize| routing.routes[k].page().map(|p| files.get(p).path());
     Some(match (file(dropped), file(kept)) {
         (Some(a), Some(b)) => format!(
-            "{}: publishes at {path} like {}: listed once, for {} (the generator writes one page there); give one of them another slug or path",
+            "{}: publishes at {path} like {}: listed once, for {}; give one of them another slug or path",
             a.display(),
             b.display(),
             b.display()
