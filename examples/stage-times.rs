@@ -30,6 +30,7 @@ fn main() -> sitemapgen::Result<()> {
         tz: settings.timezone,
         lenient: settings.style == config::Style::Hugo,
         keep_title: true,
+        string_terms: settings.style == config::Style::Hugo,
     };
     let read = (0..files.len())
         .into_par_iter()

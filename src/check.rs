@@ -43,9 +43,6 @@ impl CheckDiff {
 /// Compares what `build` would write with the files in the output folder; writes nothing.
 pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let mut diff = CheckDiff::default();
-    if outcome.disabled.is_some() {
-        return Ok(diff);
-    }
     let mut old_urls: BTreeMap<String, String> = BTreeMap::new();
     let mut new_urls: BTreeMap<String, String> = BTreeMap::new();
     for out in crate::outputs(settings, outcome) {
@@ -129,6 +126,32 @@ fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
         .take(cap)
         .read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// How many URLs the sitemaps on disk list now, parts of an index included (0 when there are
+/// none or they cannot be read).
+pub fn urls_on_disk(settings: &Settings, outcome: &Outcome) -> usize {
+    let gz = if settings.gzip { ".gz" } else { "" };
+    let mut urls = BTreeMap::new();
+    for out in crate::outputs(settings, outcome) {
+        let Ok(base) = url::Url::parse(&out.opts.base_url) else {
+            continue;
+        };
+        let main = out
+            .opts
+            .output_dir
+            .join(format!("{}{gz}", settings.file_name));
+        let mut parts = BTreeSet::new();
+        if let Ok(disk) = read_capped(&main) {
+            collect_urls(&disk, &mut urls, &mut parts, &base);
+        }
+        for part in parts {
+            if let Ok(disk) = read_capped(&out.opts.output_dir.join(part)) {
+                collect_urls(&disk, &mut urls, &mut BTreeSet::new(), &base);
+            }
+        }
+    }
+    urls.len()
 }
 
 /// Adds the URLs of one sitemap file (`bytes`, gzipped or not) to `urls` (loc -> lastmod, ""

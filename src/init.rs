@@ -170,7 +170,7 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
     if d.sitemap_disabled {
         let _ = writeln!(
             t,
-            "# The Zola config sets generate_sitemap = false; with this file sitemapgen writes one anyway.\n"
+            "# The Zola config sets generate_sitemap = false: Zola writes no sitemap, sitemapgen writes the only one.\n"
         );
     }
     if d.languages.len() > 1 {

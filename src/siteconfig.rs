@@ -48,6 +48,9 @@ pub struct SiteConfig {
     pub default_priority: Option<Priority>,
     /// Zola `generate_sitemap` (default true); false for Hugo `disableKinds = ["sitemap"]`.
     pub generate_sitemap: bool,
+    /// Hugo kinds (`home`, `page`, `section`, `taxonomy`, `term`) whose `[outputs]` list has
+    /// no `html`: such pages are no page a visitor can open.
+    pub no_html_kinds: Vec<String>,
     /// Values the config sets that Hugo accepts but the protocol forbids, left out.
     pub warnings: Vec<String>,
     /// Zola `[slugify] paths`: `on`, `safe` or `off`.
@@ -131,6 +134,7 @@ impl Default for SiteConfig {
             default_changefreq: None,
             default_priority: None,
             generate_sitemap: true,
+            no_html_kinds: Vec::new(),
             warnings: Vec::new(),
             slugify_paths: "on".into(),
             slugify_taxonomies: "on".into(),
@@ -264,6 +268,28 @@ pub fn get<'a>(map: &'a Value, key: &str) -> Option<&'a Value> {
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
             .map(|(_, v)| v)
     })
+}
+
+/// The kinds Hugo's `[outputs]` gives no HTML output (`section = ["rss"]`); Hugo's older name
+/// `taxonomyterm` is today's `taxonomy`.
+fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
+    let Some(Value::Object(kinds)) = outputs else {
+        return Vec::new();
+    };
+    let mut off: Vec<String> = kinds
+        .iter()
+        .filter(|(_, formats)| {
+            !strings(Some(formats))
+                .iter()
+                .any(|f| f.eq_ignore_ascii_case("html"))
+        })
+        .map(|(kind, _)| match kind.to_ascii_lowercase().as_str() {
+            "taxonomyterm" => "taxonomy".to_string(),
+            k => k.to_string(),
+        })
+        .collect();
+    off.sort();
+    off
 }
 
 fn get_str(map: &Value, key: &str) -> Option<String> {
@@ -512,6 +538,7 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
         ..Default::default()
     };
     c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
+    c.no_html_kinds = no_html_kinds(get(&v, "outputs"));
     let mut warnings = Vec::new();
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {

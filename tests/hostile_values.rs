@@ -230,7 +230,11 @@ fn written(out: &Path) -> Vec<PathBuf> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    // HOSTILE_CASES runs a longer search (CI keeps the default).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("HOSTILE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(40),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn every_written_sitemap_is_valid_or_the_run_names_the_bad_value(c in case()) {

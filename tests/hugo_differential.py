@@ -23,7 +23,7 @@ Sites that differ are kept in WORK (default a temporary folder) and printed; the
 1 when any differs. Not run by CI (it needs Hugo); written against Hugo 0.111.3, where 300
 seeds gave no difference. Deliberate differences are never generated: `sitemap.disable`,
 `_build.render = "link"`, `build` without the underscore, `%XX` in names, and two files
-claiming one URL (an error here; Hugo lists the URL twice).
+claiming one URL (listed once here, with a warning; Hugo lists the URL twice).
 """
 import os, random, subprocess, shutil, sys, re, urllib.parse, html, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -385,24 +385,40 @@ fn ugly_permalinks_taxonomies_and_section_build_options() {
     );
 }
 
-/// `disableKinds = ["sitemap"]`: Hugo writes no sitemap, and neither do we (we say why).
+/// `disableKinds = ["sitemap"]` turns Hugo's own sitemap off (as the README asks): ours is then
+/// the only one, and is written; `--verbose` says the generator's is off.
 #[test]
-fn disabled_sitemap_kind_writes_nothing_and_says_so() {
+fn disabled_sitemap_kind_still_writes_ours_and_says_so_in_verbose() {
     let d = tempfile::tempdir().unwrap();
     write_tree(
         d.path(),
         &[
             (
                 "hugo.toml",
-                "baseURL = \"https://example.org/\"\ndisableKinds = [\"sitemap\"]\n",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"sitemap\", \"taxonomy\", \"term\"]\n",
             ),
             ("content/a.md", "---\ntitle: A\n---\n"),
         ],
     );
     let o = run(d.path(), &["build", "--site", "."]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("disableKinds"), "{}", text(&o));
-    assert!(!d.path().join("public/sitemap.xml").exists());
+    assert!(!text(&o).contains("disableKinds"), "{}", text(&o));
+    let path = d.path().join("public/sitemap.xml");
+    let xml = std::fs::read_to_string(&path).unwrap();
+    common::validate_with_xsd(&[path]);
+    assert_eq!(
+        url_locs(&xml),
+        set(&["https://example.org/", "https://example.org/a/"])
+    );
+    let o = run(d.path(), &["build", "--site", ".", "--verbose"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "sets disableKinds = [\"sitemap\"]: the generator writes no sitemap, so sitemapgen's is the only one"
+        ),
+        "{}",
+        text(&o)
+    );
 }
 
 /// Every language has its own `contentDir` inside content/: Hugo then reads nothing else from

@@ -246,7 +246,7 @@ fn real_zola_docs() {
 // checked against what Zola 0.22's source does.
 
 mod features {
-    use super::common::{run, text, url_locs, write_tree};
+    use super::common::{run, text, url_locs, validate_with_xsd, write_tree};
     use std::collections::BTreeSet;
 
     const BASE: &str = "https://example.com";
@@ -625,8 +625,10 @@ mod features {
         assert!(xml.contains("<loc>https://example.com/de/</loc>"));
     }
 
+    /// `generate_sitemap = false` (as the README asks) never silences us: the sitemap is
+    /// written, and `--verbose` says Zola's own is off.
     #[test]
-    fn generate_sitemap_false_writes_nothing_and_says_so() {
+    fn generate_sitemap_false_still_writes_ours() {
         let d = tempfile::tempdir().unwrap();
         write_tree(
             d.path(),
@@ -636,10 +638,17 @@ mod features {
             ],
         );
         let site = d.path().to_str().unwrap();
-        let o = run(d.path(), &["build", "--site", site]);
+        let o = run(d.path(), &["build", "--site", site, "--verbose"]);
         assert!(o.status.success(), "{}", text(&o));
-        assert!(!d.path().join("public/sitemap.xml").exists());
-        assert!(text(&o).contains("generate_sitemap"), "{}", text(&o));
+        let path = d.path().join("public/sitemap.xml");
+        let xml = std::fs::read_to_string(&path).unwrap();
+        validate_with_xsd(&[path]);
+        assert!(xml.contains("<loc>https://example.com/a/</loc>"), "{xml}");
+        assert!(
+            text(&o).contains("sets generate_sitemap = false: the generator writes no sitemap"),
+            "{}",
+            text(&o)
+        );
     }
 
     #[test]
@@ -665,16 +674,45 @@ mod features {
         )
         .unwrap_err();
         assert!(err.contains("index.md"), "{err}");
-        // Two files that slugify alike: one error naming both.
-        let err = build(
+    }
+
+    /// Two files that slugify alike: Zola builds the site and writes the last one, so the
+    /// URL is listed once, with a warning naming both files.
+    #[test]
+    fn two_files_one_url_are_listed_once_with_a_warning() {
+        let d = tempfile::tempdir().unwrap();
+        write_tree(
+            d.path(),
             &[
                 ("config.toml", &config("")),
-                ("content/A b.md", PAGE),
-                ("content/a-b.md", PAGE),
+                ("content/A b.md", "+++\nupdated = 2024-01-01\n+++\n"),
+                ("content/a-b.md", "+++\nupdated = 2024-02-02\n+++\n"),
             ],
-            &[],
-        )
-        .unwrap_err();
-        assert!(err.contains("A b.md") && err.contains("a-b.md"), "{err}");
+        );
+        let o = run(d.path(), &["build", "--site", "."]);
+        assert!(o.status.success(), "{}", text(&o));
+        let path = d.path().join("public/sitemap.xml");
+        let xml = std::fs::read_to_string(&path).unwrap();
+        validate_with_xsd(&[path]);
+        assert_eq!(
+            xml.matches("<loc>https://example.com/a-b/</loc>\n    <lastmod>2024-02-02</lastmod>")
+                .count(),
+            1,
+            "{xml}"
+        );
+        assert!(!xml.contains("2024-01-01"), "{xml}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(
+                "warning: ./content/A b.md: publishes at /a-b/ like ./content/a-b.md: listed once"
+            ),
+            "{}",
+            text(&o)
+        );
+        assert!(
+            stderr.contains("1 page sharing another's URL left out"),
+            "{}",
+            text(&o)
+        );
     }
 }

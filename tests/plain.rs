@@ -102,14 +102,29 @@ fn slug_and_url_front_matter_and_collisions() {
         .map(|s| format!("https://example.org/sub{s}"))
         .collect();
     assert_eq!(got, want);
-    // `x/index.md` and `x.md` both publish at `/x/`: an error naming both.
-    let err = build(
-        "base_url = \"https://example.org\"\nstyle = \"plain\"\n",
+    // `x/index.md` and `x.md` both publish at `/x/`: listed once, with a warning naming both.
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
         &[
+            (
+                "sitemap.toml",
+                "base_url = \"https://example.org\"\nstyle = \"plain\"\n",
+            ),
             ("content/x/index.md", "# x\n"),
             ("content/x.md", "# x too\n"),
         ],
-    )
-    .unwrap_err();
-    assert!(err.contains("x/index.md") && err.contains("x.md"), "{err}");
+    );
+    let o = run(d.path(), &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert_eq!(url_locs(&xml), set(&["/", "/x/"]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "warning: ./content/x/index.md: publishes at /x/ like ./content/x.md: listed once, for ./content/x.md;"
+        ),
+        "{}",
+        text(&o)
+    );
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// `build --format json`: what was written.
 #[derive(Serialize)]
 struct BuildSummary<'a> {
-    /// Why the site's own config turns the sitemap off, when it does.
+    /// Set when the site's own config turns the generator's sitemap off (ours is written all the same).
     disabled: Option<&'a str>,
     /// Files left out, by reason (bundle resources included).
     excluded: BTreeMap<&'static str, usize>,
@@ -162,11 +162,8 @@ fn print_line(value: &impl Serialize) {
     }
 }
 
-/// The sitemap files, as shown (none when the site turns its sitemap off).
+/// The sitemap files, as shown.
 fn sitemaps(settings: &Settings, outcome: &Outcome) -> Vec<String> {
-    if outcome.disabled.is_some() {
-        return Vec::new();
-    }
     sitemap_paths(settings, outcome)
         .iter()
         .map(|p| p.display().to_string())

@@ -141,6 +141,8 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::Redirect => format!("{n} redirect{s}"),
             Reason::ExcludedByConfig => format!("{n} excluded page{s}"),
             Reason::NotAPage => format!("{n} bundle resource{s}"),
+            Reason::Duplicate => format!("{n} page{s} sharing another's URL"),
+            Reason::NoHtmlOutput => format!("{n} page{s} with no HTML output"),
         }
     };
     // Bundle resources were never pages: not worth a mention.
@@ -168,10 +170,6 @@ pub fn build(
         return;
     }
     warnings(outcome, v);
-    if let Some(d) = &outcome.disabled {
-        eprintln!("{d}");
-        return;
-    }
     if let Some(w) = written {
         for f in &w.removed {
             labelled(
@@ -267,12 +265,6 @@ fn warnings(outcome: &Outcome, v: Verbosity) {
 
 /// Prints `check`'s report: a line on stderr when clean, else what differs on stdout.
 pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbosity) {
-    if let Some(d) = &outcome.disabled {
-        if !v.quiet {
-            eprintln!("{d}");
-        }
-        return;
-    }
     // Only the run's own warnings: the pages left out are build's business, not the gate's.
     if !v.quiet {
         for w in &outcome.warnings {

@@ -516,12 +516,22 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
                     out.taxonomy_table.push((name.to_lowercase(), list));
                 }
             }
+            // Hugo: a page whose outputs have no HTML is no page a visitor can open.
+            "outputs" => {
+                let formats = n.as_text_list().or_else(|| n.as_text().map(|s| vec![s]));
+                more.html_output =
+                    formats.map(|f| f.iter().any(|f| f.eq_ignore_ascii_case("html")));
+            }
             k if NOT_TAXONOMIES.contains(&k) => {}
             k => {
                 // Which keys are taxonomies depends on the site config: keep every list of
-                // strings and let the router pick the declared ones.
+                // strings and let the router pick the declared ones. A lone string is one
+                // term to Hugo (`author: Jane Doe`): kept apart, for the reader to keep only
+                // where the key is a taxonomy (most string keys are not).
                 if let Some(list) = n.as_text_list().filter(|l| !l.is_empty()) {
                     out.taxonomies.push((k.to_string(), list));
+                } else if let (V::Str(term), true) = (&n.v, cx.opts.string_terms) {
+                    out.taxonomy_strings.push((k.to_string(), term.to_string()));
                 }
             }
         }

@@ -376,7 +376,7 @@ mod tests {
         assert_eq!(body_line(text.as_bytes()), 6);
         // A Markdown heading is not Org front matter.
         let (f, body) = parse_ok("# Title\nText\n");
-        assert_eq!((f, body), (Parsed::default(), 0));
+        assert_eq!((f, body), (Parsed::without_front_matter(), 0));
         // A bad value names its line.
         let (line, _) = fails("#+TITLE: x\n#+DATE: not a date\n");
         assert_eq!(line, 2);

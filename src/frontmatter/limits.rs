@@ -20,6 +20,13 @@ pub const YAML_COPY_BASE: usize = 16 << 20;
 /// And this much more for each byte of YAML, so a large file with many aliases still loads.
 pub const YAML_COPY_PER_BYTE: usize = 16;
 
+/// Mending what go-yaml accepts and yaml-rust2 does not parses the YAML again: at most this
+/// many times its length in all, plus [`YAML_REPARSE_BASE`] bytes, before the error stands.
+pub const YAML_REPARSES: usize = 8;
+
+/// What every YAML text may be parsed again besides [`YAML_REPARSES`] times its length.
+pub const YAML_REPARSE_BASE: usize = 1 << 20;
+
 /// The largest front matter block read, in any format: past it the page is refused (parsed
 /// values take some 40 times their text in memory).
 pub const MAX_FRONT_MATTER: usize = 4 << 20;

@@ -72,6 +72,10 @@ pub struct MetaMore {
     pub sort_by: Option<String>,
     /// Zola section `redirect_to`: the section is a redirect, not a page.
     pub redirect_to: Option<String>,
+    /// Hugo `outputs`: whether the list names `html` (`None` when the page sets none).
+    pub html_output: Option<bool>,
+    /// The file has no front matter at all (Zola refuses to build such a page).
+    pub no_front_matter: bool,
 }
 
 /// What a page without any of the rarer fields reads as.
@@ -93,6 +97,8 @@ static NO_MORE: MetaMore = MetaMore {
     paginate_path: None,
     sort_by: None,
     redirect_to: None,
+    html_output: None,
+    no_front_matter: false,
 };
 
 /// [`PageMeta`]'s yes/no fields, a bit each.

@@ -44,6 +44,9 @@ pub struct Options {
     /// Keep `title` itself, not only whether there is one (only Hugo permalinks make URLs
     /// from titles).
     pub keep_title: bool,
+    /// Keep top-level string values in [`Parsed::taxonomy_strings`] (Hugo reads a taxonomy
+    /// given as one string as one term).
+    pub string_terms: bool,
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on
@@ -58,9 +61,24 @@ pub struct Parsed {
     /// Taxonomy terms in Zola's `[taxonomies]` table (where Zola reads them, and only there),
     /// by lower-cased name, in the order written.
     pub taxonomy_table: Vec<(String, Vec<String>)>,
+    /// Top-level keys with one string (`author = "Jane Doe"`), by lower-cased name: one term
+    /// each where the site declares the key a taxonomy (Hugo).
+    pub taxonomy_strings: Vec<(String, String)>,
     /// Values left out in lenient (Hugo) mode, each naming the file and line, and images not
     /// read from a body past [`limits::MAX_IMAGE_BODY`].
     pub warnings: Vec<String>,
+}
+
+impl Parsed {
+    /// What a file without front matter reads as: the default fields, marked as such.
+    pub fn without_front_matter() -> Parsed {
+        let mut parsed = Parsed::default();
+        parsed.meta.set_more(MetaMore {
+            no_front_matter: true,
+            ..MetaMore::default()
+        });
+        parsed
+    }
 }
 
 /// Parses the front matter at the start of `text` (the whole file, as read).
@@ -142,7 +160,7 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
 /// Parses the block that `layout` found in `text` and reads the fields from it.
 fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Result<Parsed> {
     let Some(format) = layout.format else {
-        return Ok(Parsed::default());
+        return Ok(Parsed::without_front_matter());
     };
     if layout.block.len() > MAX_FRONT_MATTER {
         return Err(too_big(path, Some(layout.open_line)));
@@ -522,7 +540,7 @@ mod tests {
     fn a_shortcode_at_the_start_is_not_json() {
         let text = "{{< figure src=\"a.png\" >}}\ntext";
         let (f, body) = parse_ok(text);
-        assert_eq!(f, Parsed::default());
+        assert_eq!(f, Parsed::without_front_matter());
         assert_eq!((body, body_line(text.as_bytes())), (0, 1));
     }
 
@@ -550,7 +568,7 @@ mod tests {
             "++++\na\n",
         ] {
             let (f, body) = parse_ok(text);
-            assert_eq!(f, Parsed::default(), "{text:?}");
+            assert_eq!(f, Parsed::without_front_matter(), "{text:?}");
             assert_eq!((body, body_line(text.as_bytes())), (0, 1));
         }
         let (_, body) = parse_ok("\u{feff}plain");
@@ -615,7 +633,7 @@ mod tests {
         let (f, body) = read(&p, &opts(false), true).unwrap();
         assert_eq!(
             (f, body.as_deref()),
-            (Parsed::default(), Some("no front matter"))
+            (Parsed::without_front_matter(), Some("no front matter"))
         );
         assert!(matches!(
             read(&dir.path().join("missing.md"), &opts(false), false),

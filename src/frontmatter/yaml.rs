@@ -2,6 +2,7 @@
 //! (`YamlLoader`, same values, same errors) with a bound on nesting and on the copies
 //! aliases make, so a small hostile file can neither overflow a stack nor fill memory.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::mem;
@@ -13,7 +14,10 @@ use yaml_rust2::yaml::{Hash, Yaml};
 
 use crate::error::{Error, Result};
 
-use super::limits::{YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST};
+use super::limits::{
+    YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST, YAML_REPARSES,
+    YAML_REPARSE_BASE,
+};
 
 /// Why YAML text could not be loaded.
 #[derive(Debug)]
@@ -56,10 +60,106 @@ impl std::fmt::Display for LimitHit {
     }
 }
 
-/// Loads the first document of `text` (`None` when there is none) exactly as
+/// Loads the first document of `text` (`None` when there is none) as
 /// `YamlLoader::load_from_str` would, but refuses nesting past [`YAML_MAX_DEPTH`] and alias
 /// copies past a budget in proportion to the text. Later documents are checked, not kept.
+///
+/// What go-yaml (Hugo's parser) accepts and yaml-rust2 does not is mended first, where the
+/// mended text means the same ([`mend`]); the text is parsed again after each mend, at most
+/// [`YAML_REPARSES`] times its length in all, so time stays linear in the text.
 pub(crate) fn load(text: &str) -> Result<Option<Yaml>, LoadError> {
+    let mut text = Cow::Borrowed(text);
+    let mut left = YAML_REPARSE_BASE.saturating_add(text.len().saturating_mul(YAML_REPARSES));
+    loop {
+        match load_once(&text) {
+            Err(LoadError::Syntax(e)) if left >= text.len() => match mend(&text, &e) {
+                Some(mended) => {
+                    left -= text.len();
+                    text = Cow::Owned(mended);
+                }
+                None => return Err(LoadError::Syntax(e)),
+            },
+            done => return done,
+        }
+    }
+}
+
+/// `text` with the one quirk yaml-rust2 stopped at (`e`) mended, when go-yaml accepts it:
+/// a quoted value whose next lines are indented no deeper than its key (they are re-indented:
+/// a quoted value's line breaks drop the indentation that follows them), or a tab between a
+/// key's `:` and its value (made a space).
+fn mend(text: &str, e: &ScanError) -> Option<String> {
+    let m = e.marker();
+    let at = byte_at(text, m.line(), m.col())?;
+    match e.info() {
+        "invalid indentation in quoted scalar" => reindent_quoted(text, at, m.col()),
+        "':' must be followed by a valid YAML whitespace" => {
+            let before = text[..at].trim_end_matches([' ', '\t']);
+            let gap = &text[before.len()..at];
+            (before.ends_with(':') && gap.contains('\t'))
+                .then(|| format!("{before}{}{}", " ".repeat(gap.len()), &text[at..]))
+        }
+        _ => None,
+    }
+}
+
+/// The byte offset of 1-based `line`, 0-based character `col` in `text`.
+fn byte_at(text: &str, line: usize, col: usize) -> Option<usize> {
+    let start = match line {
+        0 => return None,
+        1 => 0,
+        n => text.match_indices('\n').nth(n - 2)?.0 + 1,
+    };
+    let rest = &text[start..];
+    let off = rest
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([rest.len()])
+        .nth(col)?;
+    Some(start + off)
+}
+
+/// `text` with every line that continues the quoted scalar opening at byte `at` (column
+/// `col`) indented one column past its opening quote; `None` when the scalar never closes.
+fn reindent_quoted(text: &str, at: usize, col: usize) -> Option<String> {
+    let quote = text[at..].chars().next()?;
+    let end = closing_quote(text, at, quote)?;
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&text[..at]);
+    let mut lines = text[at..end].split('\n');
+    out.push_str(lines.next()?);
+    for line in lines {
+        out.push('\n');
+        let body = line.trim_start_matches([' ', '\t']);
+        if !body.is_empty() {
+            out.extend(std::iter::repeat_n(' ', col + 1));
+        }
+        out.push_str(body);
+    }
+    out.push_str(&text[end..]);
+    Some(out)
+}
+
+/// The byte offset of the quote closing the scalar that `quote` opens at byte `at`.
+fn closing_quote(text: &str, at: usize, quote: char) -> Option<usize> {
+    let mut chars = text[at + 1..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' if quote == '"' => {
+                chars.next();
+            }
+            '\'' if quote == '\'' && chars.peek().is_some_and(|(_, n)| *n == '\'') => {
+                chars.next();
+            }
+            c if c == quote => return Some(at + 1 + i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// [`load`] without mending.
+fn load_once(text: &str) -> Result<Option<Yaml>, LoadError> {
     let stop = Cell::new(false);
     // On a limit hit the text is cut short, so the parser (which recurses once per level)
     // unwinds at once rather than reading on.
@@ -388,6 +488,72 @@ mod tests {
         ] {
             same_as_before(text);
         }
+    }
+
+    fn title_of(text: &str, key: &str) -> String {
+        let doc = load(text)
+            .unwrap_or_else(|e| panic!("{text:?}: {e:?}"))
+            .unwrap();
+        let mut v = &doc;
+        for k in key.split('.') {
+            v = match k.parse::<usize>() {
+                Ok(i) => &v[i],
+                Err(_) => &v[k],
+            };
+        }
+        v.as_str()
+            .unwrap_or_else(|| panic!("{key} in {doc:?}"))
+            .to_string()
+    }
+
+    #[test]
+    fn quoted_values_continued_at_their_keys_depth_load_as_go_yaml_reads_them() {
+        // Each value as Hugo 0.168 renders it from the same front matter.
+        for (text, key, want) in [
+            (
+                "title: \"a long\ntitle continued\"\n",
+                "title",
+                "a long title continued",
+            ),
+            ("title: 'single\nquoted'\n", "title", "single quoted"),
+            (
+                "params:\n  d: \"nested\n  less deep\"\nt: Q\n",
+                "params.d",
+                "nested less deep",
+            ),
+            ("tags:\n  - \"a\nb\"\n", "tags.0", "a b"),
+            (
+                "title: \"esc \\\"x\\\"\nmore\"\n",
+                "title",
+                "esc \"x\" more",
+            ),
+            ("title: \"blank\n\nline\"\n", "title", "blank\nline"),
+            ("title: 'it''s\nhere'\nb: \"ü\nx\"\n", "title", "it's here"),
+            ("title: 'it''s\nhere'\nb: \"ü\nx\"\n", "b", "ü x"),
+            ("title:\tTabbed\n", "title", "Tabbed"),
+        ] {
+            assert_eq!(title_of(text, key), want, "{text:?}");
+        }
+        // What go-yaml refuses too stays an error.
+        for text in [
+            "t: \"never closed\nx\n",
+            "title: plain\ncontinued here\n",
+            "a: 1\na: 2\n",
+        ] {
+            assert!(matches!(load(text), Err(LoadError::Syntax(_))), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn mending_parses_again_a_bounded_number_of_times() {
+        // Every value needs a mend: a large text stops after a few passes, a small one mends
+        // them all.
+        let small: String = (0..50).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
+        assert!(load(&small).is_ok());
+        let big: String = (0..40_000).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
+        let t = Instant::now();
+        assert!(matches!(load(&big), Err(LoadError::Syntax(_))));
+        assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
     }
 
     proptest::proptest! {

@@ -84,20 +84,19 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// Content files read.
     pub pages_read: usize,
-    /// Set when the site's own config turns the sitemap off (Zola `generate_sitemap = false`,
-    /// Hugo `disableKinds = ["sitemap"]`).
+    /// Set when the site's own config turns the generator's sitemap off (Zola
+    /// `generate_sitemap = false`, Hugo `disableKinds = ["sitemap"]`): ours is written all the
+    /// same, since that is what the setting is for.
     pub disabled: Option<String>,
 }
 
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
 pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
-    if let Some(why) = disabled(settings) {
-        return Ok(Outcome {
-            disabled: Some(why),
-            ..Default::default()
-        });
-    }
-    let mut outcome = Outcome::default();
+    let mut outcome = Outcome {
+        disabled: disabled(settings),
+        ..Default::default()
+    };
+    outcome.notes.extend(outcome.disabled.clone());
     let ctx = RouteContext {
         settings,
         now: opts.now,
@@ -129,6 +128,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let routing = router.finish(&mut dating)?;
     between_stages();
     let mut routing = route::finish(routing, &files, &ctx)?;
+    outcome.warnings.append(&mut routing.warnings);
 
     // lastmod: list pages rolled up from the routes below them
     let (assigned, history) = dating.finish(&routing.routes);
@@ -158,8 +158,14 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             })
             .collect();
     }
+    let from_files = (0..built.entries.len())
+        .filter(|&k| built.page(k).is_some())
+        .count();
     outcome.entries = built.entries;
     outcome.hosts = built.hosts;
+    outcome
+        .warnings
+        .extend(emptied(settings, &outcome, from_files));
     let mut skipped: Vec<Skipped> = routing
         .excluded
         .iter()
@@ -174,19 +180,36 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// Why no sitemap is written, when the site's own config turns it off and no sitemap.toml
-/// asks for one anyway.
+/// A warning when no content file is listed (an empty or missing content folder, every page
+/// left out) while the sitemap on disk lists more URLs than would be written: a build that
+/// went wrong upstream should not quietly empty the sitemap.
+fn emptied(settings: &Settings, outcome: &Outcome, from_files: usize) -> Option<String> {
+    if from_files > 0 {
+        return None;
+    }
+    let before = crate::check::urls_on_disk(settings, outcome);
+    let after = outcome.entries.len();
+    (before > after).then(|| {
+        format!(
+            "{}: no page to list ({} content files read), where the sitemap on disk lists {before} URLs: it would shrink to {after}; check that the content is there",
+            settings.content_dir.display(),
+            outcome.pages_read
+        )
+    })
+}
+
+/// What to say (in `--verbose`) when the site's own config turns the generator's sitemap off.
 fn disabled(settings: &Settings) -> Option<String> {
     let setting = match settings.style {
         Style::Zola => "generate_sitemap = false",
         Style::Hugo => "disableKinds = [\"sitemap\"]",
         Style::Plain | Style::Auto => return None,
     };
-    if settings.site.generate_sitemap || settings.config_file.is_some() {
+    if settings.site.generate_sitemap {
         return None;
     }
     Some(format!(
-        "{} sets {setting}: no sitemap written (use a sitemap.toml to have sitemapgen write it anyway)",
+        "{} sets {setting}: the generator writes no sitemap, so sitemapgen's is the only one",
         settings
             .site
             .config_file
@@ -255,9 +278,6 @@ pub fn build(
     opts: &RunOptions,
 ) -> Result<(Outcome, Option<write::WriteReport>)> {
     let outcome = generate(settings, opts)?;
-    if outcome.disabled.is_some() {
-        return Ok((outcome, None));
-    }
     let mut report = write::WriteReport::default();
     // Each host's files are replaced as a whole (temporary files, then renames); an error on a
     // later host of a multihost site leaves the earlier ones already updated, never half-written.

@@ -125,6 +125,7 @@ impl<'a> Reader<'a> {
             tz: self.settings.timezone,
             lenient: self.lenient,
             keep_title: self.keep_title,
+            string_terms: self.lenient,
         };
         let read = frontmatter::read(&path, &opts, self.want_body);
         if let Some(p) = self.progress {
@@ -137,6 +138,7 @@ impl<'a> Reader<'a> {
             .map(images::image_sources)
             .unwrap_or_default();
         let warnings = std::mem::take(&mut fm.warnings);
+        self.add_string_terms(&mut fm);
         let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
         // Only the compact record outlives this call.
         Ok(ReadPage {
@@ -145,6 +147,21 @@ impl<'a> Reader<'a> {
             rest: (!images.is_empty() || !warnings.is_empty())
                 .then(|| Box::new(ReadRest { images, warnings })),
         })
+    }
+
+    /// Hugo reads a taxonomy given as one string as a list of that one term: the page's
+    /// string values of declared taxonomies join its lists.
+    fn add_string_terms(&self, fm: &mut frontmatter::Parsed) {
+        if fm.taxonomy_strings.is_empty() {
+            return;
+        }
+        let declared = &self.settings.site.taxonomies;
+        for (name, term) in std::mem::take(&mut fm.taxonomy_strings) {
+            if declared.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) {
+                fm.taxonomies.push((name, vec![term]));
+            }
+        }
+        fm.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));
     }
 
     /// Reads the files `which` (in file order) a chunk at a time on every core, and hands

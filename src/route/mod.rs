@@ -359,6 +359,10 @@ pub enum Reason {
     ExcludedByConfig,
     /// The generator ignores the file (resource of a bundle, unknown language).
     NotAPage,
+    /// Another page publishes at the same URL: it is listed once.
+    Duplicate,
+    /// The page has no HTML output (Hugo `outputs`): no page a visitor can open.
+    NoHtmlOutput,
 }
 
 impl Reason {
@@ -373,6 +377,8 @@ impl Reason {
             Reason::Redirect => "redirect",
             Reason::ExcludedByConfig => "excluded",
             Reason::NotAPage => "not-a-page",
+            Reason::Duplicate => "duplicate-url",
+            Reason::NoHtmlOutput => "no-html-output",
         }
     }
 }
@@ -401,6 +407,8 @@ pub struct Routing {
     pub excluded: Vec<Excluded>,
     /// The routes' paths.
     pub paths: RoutePaths,
+    /// What the user should hear about the routes (two pages with one URL).
+    pub warnings: Vec<String>,
 }
 
 impl Routing {
@@ -567,8 +575,8 @@ pub fn route_all(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     finish(routing, pages.files, ctx)
 }
 
-/// The checks every router's routes go through: applies `trailing_slash`, then refuses paths that leave the
-/// site and URLs claimed twice, naming the files from `files`.
+/// The checks every router's routes go through: applies `trailing_slash`, refuses paths that
+/// leave the site, and lists a URL claimed twice once, with a warning naming the files.
 pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result<Routing> {
     // `trailing_slash` in sitemap.toml overrides how the generator ends its URLs; applied
     // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
@@ -584,14 +592,18 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     }
     // Paths are checked as written (a `..` may climb above the root), then resolved as
     // every browser and server resolves a `.` or `..` segment, then compared.
-    let mut errors = check_paths(&routing, files);
-    routing.rewrite_paths(normalized);
-    errors.extend(check_lengths(&routing, files, ctx));
-    errors.extend(check_duplicates(&routing, files, ctx));
-    errors.sort_by_key(|(i, _)| *i);
+    let errors = check_paths(&routing, files);
     if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
         return Err(e);
     }
+    routing.rewrite_paths(normalized);
+    let errors = check_lengths(&routing, files, ctx);
+    if let Some(e) = Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
+        return Err(e);
+    }
+    let mut warnings = dedupe(&mut routing, files, ctx);
+    warnings.sort_by_key(|(i, _)| *i);
+    routing.warnings = warnings.into_iter().map(|(_, w)| w).collect();
     // The routes live until the entries are built: give back what growing them left unused.
     routing.routes.shrink_to_fit();
     Ok(routing)
@@ -656,14 +668,55 @@ fn source_of(routing: &Routing, k: usize, files: &Files) -> std::path::PathBuf {
     std::path::PathBuf::new()
 }
 
-/// Two files that claim one URL (or a file and a generated page), by the later route's
-/// index.
+/// Two routes that claim one URL (two files, or a file and a generated page): listed once,
+/// with a warning naming both files, as both generators build such a site (Hugo writes one
+/// file and lists the URL twice, Zola writes the last page). The route kept is the last one
+/// made from a file (Zola's last page; the later file in Hugo's case too), else the first.
 ///
 /// URLs are compared on each language's base URL, so two languages' pages with one `path`
 /// collide, and multihost languages do not. Paths are already resolved. The listed routes
 /// are sorted by URL through 8-byte records: a hash set of a million paths would be the
-/// largest allocation of the run.
-fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(usize, Error)> {
+/// largest allocation of the run. Returns the warnings by route index.
+fn dedupe(routing: &mut Routing, files: &Files, ctx: &RouteContext) -> Vec<(usize, String)> {
+    let order = by_url(routing, ctx);
+    let mut warnings = Vec::new();
+    let same = |a: &(u32, u32), b: &(u32, u32)| {
+        a.0 == b.0 && routing.path(a.1 as usize) == routing.path(b.1 as usize)
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for run in order
+        .chunk_by(|a, b| same(a, b))
+        .filter(|run| run.len() > 1)
+    {
+        groups.push(run.iter().map(|&(_, i)| i as usize).collect());
+    }
+    for group in groups {
+        let keep = group
+            .iter()
+            .rev()
+            .find(|&&k| routing.routes[k].page().is_some())
+            .copied()
+            .unwrap_or(group[0]);
+        for &k in group.iter().filter(|&&k| k != keep) {
+            if let Some(w) = duplicate_warning(routing, files, k, keep) {
+                warnings.push((k.min(keep), w));
+            }
+            let r = &mut routing.routes[k];
+            r.listed = false;
+            if let Some(page) = r.page() {
+                routing.excluded.push(Excluded {
+                    page,
+                    reason: Reason::Duplicate,
+                });
+            }
+        }
+    }
+    warnings
+}
+
+/// The listed routes with a URL the protocol takes, as (base URL index, route index), sorted
+/// by base, path and route index.
+fn by_url(routing: &Routing, ctx: &RouteContext) -> Vec<(u32, u32)> {
     let site = &ctx.settings.site;
     // Index 0 is the site's base URL; multihost languages have their own.
     let mut bases: Vec<&str> = vec![""];
@@ -697,50 +750,35 @@ fn check_duplicates(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec
         };
         order.push((base, i as u32));
     }
-    // Ties by route index: the first route of a URL is the one the others collide with.
     order.sort_unstable_by(|a, b| {
         (a.0, routing.path(a.1 as usize), a.1).cmp(&(b.0, routing.path(b.1 as usize), b.1))
     });
-    let mut errors = Vec::new();
-    let mut first = None;
-    for &(base, i) in &order {
-        let i = i as usize;
-        let same = first
-            .is_some_and(|(fb, j): (u32, usize)| fb == base && routing.path(j) == routing.path(i));
-        if !same {
-            first = Some((base, i));
-            continue;
-        }
-        let Some((_, j)) = first else { continue };
-        let (r, other) = (&routes[i], &routes[j]);
-        match (r.page(), other.page()) {
-            (Some(a), Some(b)) => errors.push((
-                i,
-                Error::input(
-                    files.get(a).path(),
-                    None,
-                    format!(
-                        "publishes at {} like {}: give one of them another slug or path",
-                        routing.path(i),
-                        files.get(b).path().display()
-                    ),
-                ),
-            )),
-            (Some(a), None) | (None, Some(a)) => errors.push((
-                i,
-                Error::input(
-                    files.get(a).path(),
-                    None,
-                    format!(
-                        "publishes at {}, a URL the generator uses for a generated page",
-                        routing.path(i)
-                    ),
-                ),
-            )),
-            (None, None) => {}
-        }
-    }
-    errors
+    order
+}
+
+/// What to say when route `dropped` gives way to route `kept` (nothing when neither has a
+/// file).
+fn duplicate_warning(
+    routing: &Routing,
+    files: &Files,
+    dropped: usize,
+    kept: usize,
+) -> Option<String> {
+    let path = routing.path(kept);
+    let file = |k: usize| routing.routes[k].page().map(|p| files.get(p).path());
+    Some(match (file(dropped), file(kept)) {
+        (Some(a), Some(b)) => format!(
+            "{}: publishes at {path} like {}: listed once, for {}; give one of them another slug or path",
+            a.display(),
+            b.display(),
+            b.display()
+        ),
+        (None, Some(b)) | (Some(b), None) => format!(
+            "{}: publishes at {path}, a URL the generator also uses for a page it makes: listed once",
+            b.display()
+        ),
+        (None, None) => return None,
+    })
 }
 
 /// Splits a file stem's language suffix (`post.fr` -> `post`, `fr`) when it names one of

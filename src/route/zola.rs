@@ -583,6 +583,15 @@ impl Router for ZolaRouter<'_> {
         terms: &str,
         sink: &mut dyn RouteSink,
     ) -> Result<()> {
+        if meta.more().no_front_matter && self.at(page).is_some() {
+            // Zola stops the build at such a file ("Couldn't find front matter"): so do we.
+            self.errors.push(Error::input(
+                self.files.get(page).path(),
+                Some(1),
+                "no front matter: Zola refuses to build a page or section without a `+++` (or `---`) block; add one (an empty `+++` pair will do)",
+            ));
+            return Ok(());
+        }
         if !self.sections_in && self.section_files.binary_search(&page).is_ok() {
             self.section_meta.insert(page, meta);
             return Ok(());

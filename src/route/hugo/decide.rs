@@ -17,8 +17,9 @@ const CHUNK: usize = 1 << 14;
 enum Decision {
     /// No URL, for this reason.
     Skip(Reason),
-    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key).
-    TaxonomyFile(String, String, String),
+    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), and the
+    /// reason it is withheld (a draft: Hugo then renders no such page at all).
+    TaxonomyFile(String, String, String, Option<Reason>),
     /// A URL, with the reason it is built but not listed, if it is not.
     Route(NewRoute, Option<Reason>),
 }
@@ -52,8 +53,12 @@ fn assemble(built: &mut Built, site: &Site, i: usize, decision: Decision) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
-        Decision::TaxonomyFile(lang, tax, term) => {
+        Decision::TaxonomyFile(lang, tax, term, None) => {
             built.tax_files.insert((lang, tax, term), i);
+        }
+        Decision::TaxonomyFile(lang, tax, term, Some(reason)) => {
+            out.excluded.push(Excluded { page: i, reason });
+            built.tax_withheld.insert((lang, tax, term));
         }
         Decision::Route(r, unlisted) => {
             if let Some(reason) = unlisted {
@@ -91,12 +96,14 @@ impl<'a> Decider<'_, 'a> {
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) || self.bundles.shadows(pl) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
-        if let Some(file) = self.taxonomy_file(pl) {
-            return Ok(file);
-        }
+        let tax = self.taxonomy_file(pl);
         let chain = memo.chain(self.bundles, pl);
         let eff = effective(i, pl, pages, chain)?;
-        if let Some(reason) = eff.withheld(&site.ctx) {
+        let withheld = eff.withheld(&site.ctx);
+        if let Some((lang, tax, term)) = tax {
+            return Ok(Decision::TaxonomyFile(lang, tax, term, withheld));
+        }
+        if let Some(reason) = withheld {
             return Ok(Decision::Skip(reason));
         }
         let hidden_by = hidden_by(chain, i, pages, &site.ctx);
@@ -107,7 +114,7 @@ impl<'a> Decider<'_, 'a> {
     }
 
     /// `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.
-    fn taxonomy_file(&self, pl: &Placed) -> Option<Decision> {
+    fn taxonomy_file(&self, pl: &Placed) -> Option<(String, String, String)> {
         let tax = (pl.is_branch && pl.dirs.len() <= 2)
             .then(|| pl.dirs.first())
             .flatten()
@@ -117,11 +124,7 @@ impl<'a> Decider<'_, 'a> {
             .get(1)
             .map(|t| term_key(t, self.site.config))
             .unwrap_or_default();
-        Some(Decision::TaxonomyFile(
-            pl.lang.to_string(),
-            tax.to_string(),
-            term,
-        ))
+        Some((pl.lang.to_string(), tax.to_string(), term))
     }
 
     /// The route of a file that is built, listed unless `hidden_by` or its values say not.

@@ -33,6 +33,7 @@ pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
     sections::roll_up(&site, &mut built);
     terms::add_taxonomies(&site, &mut built);
     hide_disabled_kinds(&site, &mut built.out);
+    hide_no_html(&site, &mut built.out);
     Ok(built.out)
 }
 
@@ -139,6 +140,8 @@ struct Built {
     section_route: HashMap<(String, String), usize>,
     /// Content files of taxonomy and term pages, by (language, taxonomy, term key).
     tax_files: HashMap<(String, String, String), usize>,
+    /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
+    tax_withheld: HashSet<(String, String, String)>,
 }
 
 impl Built {
@@ -152,6 +155,7 @@ impl Built {
             page_route: vec![Self::NONE; pages],
             section_route: HashMap::new(),
             tax_files: HashMap::new(),
+            tax_withheld: HashSet::new(),
         }
     }
 
@@ -186,6 +190,36 @@ fn hide_disabled_kinds(site: &Site, out: &mut Routing) {
                 out.excluded.push(Excluded {
                     page,
                     reason: Reason::NotRendered,
+                });
+            }
+        }
+    }
+}
+
+/// Pages whose outputs have no HTML (front matter `outputs`, else the site's `[outputs]` for
+/// their kind) are no page a visitor can open: left out, still counting for dates.
+fn hide_no_html(site: &Site, out: &mut Routing) {
+    if site.config.no_html_kinds.is_empty()
+        && !site.pages.iter().any(|p| p.fm.more().html_output.is_some())
+    {
+        return;
+    }
+    for r in &mut out.routes {
+        let kind = match r.kind {
+            Kind::Taxonomy => "taxonomy",
+            Kind::Term => "term",
+            other => page_kind_name(other).unwrap_or(""),
+        };
+        let own = r
+            .page()
+            .and_then(|p| site.pages.get(p).fm.more().html_output);
+        let html = own.unwrap_or_else(|| !site.config.no_html_kinds.iter().any(|k| k == kind));
+        if r.listed && !html {
+            r.listed = false;
+            if let Some(page) = r.page() {
+                out.excluded.push(Excluded {
+                    page,
+                    reason: Reason::NoHtmlOutput,
                 });
             }
         }

@@ -101,7 +101,7 @@ impl<'a> Dirs<'a> {
 pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
     let (dirs, file) = (page.file.dir, page.file.name);
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    let (stem, suffix) = crate::route::split_lang(stem, langs);
+    let (stem, suffix) = split_lang_id(stem, langs);
     let lang: &'a str = match suffix {
         // The suffix matched one of the site's codes, whatever its case: name it the site's way.
         Some(s) => langs
@@ -127,6 +127,21 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
         is_branch: stem == "_index",
         is_leaf: stem == "index",
     }
+}
+
+/// Splits a file stem as Hugo (0.123 on) reads its dot-separated identifiers: the rightmost
+/// one that names a language is the language, and the name ends before it (`post.en.md` is
+/// `post` in `en`, `_index.en.md` a section file, `q.fr.en` is `q.fr` in `en`); with none,
+/// the whole stem is the name (`_index.md` is a page called `_index.md`).
+fn split_lang_id<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>) {
+    let mut rest = stem;
+    while let Some((head, id)) = rest.rsplit_once('.') {
+        if langs.iter().any(|l| l.eq_ignore_ascii_case(id)) {
+            return (head, Some(id));
+        }
+        rest = head;
+    }
+    (stem, None)
 }
 
 /// The site's bundles in languages that are on, found before any file is decided.
@@ -243,7 +258,25 @@ impl<'a> Memo<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::Dirs;
+    use super::{split_lang_id, Dirs};
+
+    #[test]
+    fn file_names_split_as_hugo_reads_their_identifiers() {
+        // As Hugo 0.168 published each (content/b/<name>.md, languages en and fr).
+        let langs = ["en", "fr"];
+        for (stem, want) in [
+            ("_index.en.md", ("_index", Some("en"))),
+            ("_index.md", ("_index.md", None)),
+            ("post.en.md", ("post", Some("en"))),
+            ("post.md", ("post.md", None)),
+            ("q.fr.en", ("q.fr", Some("en"))),
+            ("post.FR", ("post", Some("FR"))),
+            ("_index.x", ("_index.x", None)),
+            ("fr", ("fr", None)),
+        ] {
+            assert_eq!(split_lang_id(stem, &langs), want, "{stem}");
+        }
+    }
 
     #[test]
     fn dirs_read_like_the_list_of_folders() {

@@ -17,8 +17,20 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
     for lang in &site.langs {
         let prefix = site.prefix(lang);
         for tax in &site.config.taxonomies {
-            let terms = terms_of(site, built, lang, tax);
-            let list_route = add_list(site, built, lang, &prefix, tax);
+            let mut terms = terms_of(site, built, lang, tax);
+            // A term page Hugo makes from its `_index.md` alone (an author's profile).
+            for (l, t, term) in built.tax_files.keys() {
+                if l == lang && *t == tax.name && !term.is_empty() {
+                    terms.entry(term.clone()).or_default();
+                }
+            }
+            let withheld = |term: &str| {
+                let key = (lang.to_string(), tax.name.clone(), term.to_string());
+                built.tax_withheld.contains(&key)
+            };
+            terms.retain(|term, _| !withheld(term));
+            let list_route = (!withheld("")).then(|| add_list(site, built, lang, &prefix, tax));
+            let list_route = list_route.flatten();
             if !site.kind_off("term") {
                 add_terms(site, built, lang, &prefix, tax, terms, list_route);
             }
