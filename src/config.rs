@@ -86,6 +86,41 @@ pub enum GitDateKind {
     Author,
 }
 
+/// Which commits date a page (`lastmod_significance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Significance {
+    /// Only a commit that changes what a reader sees: the body (whitespace aside), the title
+    /// or the description.
+    #[default]
+    Content,
+    /// Any commit that changes the file (a pure move still does not).
+    AnyCommit,
+}
+
+/// How finely dates from git and file times are written (`lastmod_precision`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// `YYYY-MM-DD`: a sitemap written before a commit still holds once the commit lands.
+    #[default]
+    Day,
+    /// `YYYY-MM-DDThh:mm:ss±hh:mm`.
+    Second,
+}
+
+/// The file listing commits that never date a page (`git_ignore_revs`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum IgnoreRevs {
+    /// `.git-blame-ignore-revs` at the repository's top folder, when there is one.
+    #[default]
+    RepoDefault,
+    /// A file named in sitemap.toml; it must exist.
+    File(PathBuf),
+    /// `git_ignore_revs = ""`: none.
+    Off,
+}
+
 /// A per-glob rule from `[[rules]]`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -175,6 +210,12 @@ pub struct FileConfig {
     pub lastmod: Option<Vec<LastmodSource>>,
     /// `committer` or `author`.
     pub git_date: Option<GitDateKind>,
+    /// `content` (default) or `any-commit`.
+    pub lastmod_significance: Option<Significance>,
+    /// Commits that never date a page (default `.git-blame-ignore-revs`; `""` for none).
+    pub git_ignore_revs: Option<PathBuf>,
+    /// `day` (default) or `second`, for dates from git and file times.
+    pub lastmod_precision: Option<Precision>,
     /// URLs to list that have no content file.
     pub extra_urls: Option<Vec<ExtraUrl>>,
     /// The sitemap's file name (default `sitemap.xml`, or Hugo's `[sitemap] filename`).
@@ -259,6 +300,12 @@ pub struct Settings {
     pub git_date: GitDateKind,
     /// Why the lastmod order is what it is, when the site's config chose it (for `--verbose`).
     pub lastmod_notes: Vec<String>,
+    /// Which commits date a page.
+    pub lastmod_significance: Significance,
+    /// Commits that never date a page.
+    pub git_ignore_revs: IgnoreRevs,
+    /// How finely git and file-time dates are written.
+    pub lastmod_precision: Precision,
     /// Static URLs.
     pub extra_urls: Vec<ExtraUrl>,
     /// The sitemap's file name.
@@ -588,6 +635,24 @@ pub fn resolve(
     )?;
 
     let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
+    let git_ignore_revs = match &file.git_ignore_revs {
+        None => IgnoreRevs::RepoDefault,
+        Some(p) if p.as_os_str().is_empty() => IgnoreRevs::Off,
+        Some(p) => {
+            let path = rel_base.join(p);
+            if !path.is_file() {
+                return Err(error_at(
+                    &cfg_path,
+                    &["git_ignore_revs"],
+                    format!(
+                        "git_ignore_revs: {} is not a file: name a file of commit names, one a line (like .git-blame-ignore-revs), or write \"\" for none",
+                        path.display()
+                    ),
+                ));
+            }
+            IgnoreRevs::File(path)
+        }
+    };
 
     Ok(Settings {
         config_file,
@@ -614,6 +679,9 @@ pub fn resolve(
         lastmod,
         git_date,
         lastmod_notes,
+        lastmod_significance: file.lastmod_significance.unwrap_or_default(),
+        git_ignore_revs,
+        lastmod_precision: file.lastmod_precision.unwrap_or_default(),
         extra_urls: file.extra_urls.unwrap_or_default(),
         file_name,
         x_default: file.x_default,

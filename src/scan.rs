@@ -409,11 +409,14 @@ pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
     roots
 }
 
+/// Every extension some style reads pages from.
+pub const PAGE_EXTENSIONS: &[&str] = &["md", "markdown", "mdown", "html", "htm", "org"];
+
 /// What the style counts as a page.
 pub fn options(settings: &Settings) -> ScanOptions {
     let (extensions, skip_hidden_dirs): (&[&str], bool) = match settings.style {
         Style::Zola => (&["md"], false),
-        Style::Hugo => (&["md", "markdown", "mdown", "html", "htm", "org"], true),
+        Style::Hugo => (PAGE_EXTENSIONS, true),
         Style::Plain | Style::Auto => (&["md", "markdown", "html"], true),
     };
     ScanOptions {

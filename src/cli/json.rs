@@ -98,6 +98,8 @@ struct Listed<'a> {
     file: Option<String>,
     images: &'a [String],
     lastmod: Option<String>,
+    /// For a git date, the commit that gave it (short hash, or `uncommitted`).
+    lastmod_commit: Option<&'a str>,
     /// Where its lastmod came from.
     lastmod_source: Option<&'static str>,
     loc: String,
@@ -252,6 +254,7 @@ pub fn list(outcome: &Outcome, excluded: bool) {
             file: l.source.as_ref().map(|p| p.display().to_string()),
             images: e.images(),
             lastmod: e.lastmod.map(|d| d.to_string()),
+            lastmod_commit: l.commit.as_deref(),
             lastmod_source: l.lastmod.map(|l| l.origin.as_str()),
             loc: loc.to_string(),
             priority: e.priority.map(|p| p.as_f64()),
@@ -359,6 +362,7 @@ mod tests {
             file: Some("f".into()),
             images: &words,
             lastmod: Some("2024-01-01".into()),
+            lastmod_commit: Some("0123456789"),
             lastmod_source: Some("git"),
             loc: "l".into(),
             priority: Some(0.5),

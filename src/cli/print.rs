@@ -373,7 +373,7 @@ pub fn list(outcome: &Outcome, excluded: bool) {
     for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
         let dash = || "-".to_string();
         println!(
-            "{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             loc,
             e.lastmod.map(|d| d.to_string()).unwrap_or_else(dash),
             l.lastmod.map_or("-", |l| l.origin.as_str()),
@@ -382,7 +382,8 @@ pub fn list(outcome: &Outcome, excluded: bool) {
             l.source
                 .as_ref()
                 .map(|p| p.display().to_string())
-                .unwrap_or_else(dash)
+                .unwrap_or_else(dash),
+            l.commit.as_deref().unwrap_or("-")
         );
     }
 }

@@ -157,6 +157,45 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
     Ok((parsed, Some(body)))
 }
 
+/// What a reader sees of a page: the title and description its front matter gives (in
+/// whatever format, key order or quoting) and the body, to tell a change of the text from a
+/// reformat. `None` when the front matter cannot be read.
+#[derive(Debug, PartialEq)]
+pub struct ReaderView<'t> {
+    /// `title`, as text.
+    pub title: Option<String>,
+    /// `description`, as text.
+    pub description: Option<String>,
+    /// Everything after the front matter.
+    pub body: &'t str,
+}
+
+/// Splits a whole page into its [`ReaderView`].
+pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
+    let path = Path::new("");
+    let Ok(Scan::Done(layout)) = scan(text.as_bytes(), true, path) else {
+        return None;
+    };
+    let body = text.get(layout.body..)?;
+    let Some(format) = layout.format else {
+        return Some(ReaderView {
+            title: None,
+            description: None,
+            body,
+        });
+    };
+    if layout.block.len() > MAX_FRONT_MATTER {
+        return None;
+    }
+    let root = formats::tree(format, text.get(layout.block.clone())?, &layout, path).ok()?;
+    let text_of = |key: &str| root.get(key).and_then(formats::N::as_text);
+    Some(ReaderView {
+        title: text_of("title"),
+        description: text_of("description"),
+        body,
+    })
+}
+
 /// Parses the block that `layout` found in `text` and reads the fields from it.
 fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Result<Parsed> {
     let Some(format) = layout.format else {

@@ -1,25 +1,33 @@
-//! What git says about a file: the last commit that touched it, read for a whole content tree
-//! in one streamed `git log` pass, plus the working-tree state (modified, untracked).
+//! What git says about a file: the last commit that changed what a reader sees of it, read
+//! for a whole content tree in one streamed `git log` pass, plus the working-tree state
+//! (modified, untracked) and whether a working-tree change is one a reader would see.
 //!
-//! Four git processes per run, whatever the size of the tree: `rev-parse` (where is the
+//! Five git processes per run, whatever the size of the tree: `rev-parse` (where is the
 //! repository, is it shallow, has it any commit), `ls-files` (the tracked set, so the walk can
-//! stop once every file has a date, and the submodules), `status` (uncommitted changes) and
-//! the one `log`; the same four again for each submodule below the content dir.
+//! stop once every file has a date, and the submodules), `status` (uncommitted changes), the
+//! one `log`, and one `cat-file --batch` that reads the versions an edit must be judged by;
+//! the same again for each submodule below the content dir.
 
+use super::blobs::{Blobs, Oid, Version};
+use super::visible::{fingerprint, Compare};
+use super::walk::{passed, GitPath, Rules, Walk, WalkError};
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
-use chrono::DateTime;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
 
-/// A path as git writes it, relative to the repository's top folder.
-type GitPath = Box<[u8]>;
+/// What git says of one file, and the commit that dated it (index into the commit list).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    state: GitFileState,
+    commit: u32,
+}
 
 /// Every tracked file under the content dir and what git says about it.
-type FileStates = HashMap<GitPath, GitFileState>;
+type FileStates = HashMap<GitPath, Entry>;
 
 /// Which of a commit's two dates counts as the file's last change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,13 +40,29 @@ pub enum GitDate {
 }
 
 /// How to read the history.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GitOptions {
     /// Committer (default) or author date.
     pub date: GitDate,
     /// Only tell committed files from uncommitted ones, without reading the log: all that the
     /// mtime source needs when git dates are not asked for.
     pub states_only: bool,
+    /// `Some(Compare::Reader)`: an edit dates a page only when a reader sees it (the
+    /// default); `None`: any edit does.
+    pub compare: Option<Compare>,
+    /// Commits that never date a page.
+    pub ignore_revs: crate::config::IgnoreRevs,
+}
+
+impl Default for GitOptions {
+    fn default() -> Self {
+        GitOptions {
+            date: GitDate::default(),
+            states_only: false,
+            compare: Some(Compare::Reader),
+            ignore_revs: crate::config::IgnoreRevs::default(),
+        }
+    }
 }
 
 /// What git says about one file.
@@ -96,6 +120,45 @@ pub struct GitHistory {
     files: FileStates,
     /// Submodules below the content dir: this repository's log never sees their files.
     submodules: Vec<Submodule>,
+    /// The hex names of the commits that dated files.
+    commits: Vec<Box<[u8]>>,
+    /// How many files had commits passed over, by reason.
+    passed: Passed,
+    /// What the user should hear (lines of the ignore-revs file that are no commit name).
+    warnings: Vec<String>,
+}
+
+/// How many files had commits passed over, by reason (a file may count under several).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Passed {
+    /// Files with a commit passed over, for any reason.
+    pub files: usize,
+    /// ... that only moved them.
+    pub moved: usize,
+    /// ... that changed nothing a reader sees.
+    pub unseen: usize,
+    /// ... listed in the ignore-revs file.
+    pub ignored: usize,
+}
+
+impl Passed {
+    fn count(bits: &[u8]) -> Passed {
+        let mut p = Passed::default();
+        for &b in bits.iter().filter(|b| **b != 0) {
+            p.files += 1;
+            p.moved += usize::from(b & passed::MOVED != 0);
+            p.unseen += usize::from(b & passed::UNSEEN != 0);
+            p.ignored += usize::from(b & passed::IGNORED != 0);
+        }
+        p
+    }
+
+    fn add(&mut self, o: Passed) {
+        self.files += o.files;
+        self.moved += o.moved;
+        self.unseen += o.unseen;
+        self.ignored += o.ignored;
+    }
 }
 
 /// A submodule below the content dir, with its own history.
@@ -122,12 +185,44 @@ impl GitHistory {
         }
         match key {
             Some(key) => match self.files.get(key.as_slice()) {
-                Some(state) => *state,
+                Some(e) => e.state,
                 // Under the content dir but not in the index: untracked or ignored.
                 None => GitFileState::Untracked,
             },
             None => GitFileState::Unknown,
         }
+    }
+
+    /// The commit that dated `path` (its name's first [`SHORT_HASH`] hex digits), when git did.
+    pub fn commit(&self, path: &Path) -> Option<String> {
+        let key = self.key(path)?;
+        if let Some((sub, rest)) = self.submodule_of(&key) {
+            return sub.history.as_ref()?.commit(&bytes_to_path(rest));
+        }
+        let e = self.files.get(key.as_slice())?;
+        if !matches!(e.state, GitFileState::Committed(_)) {
+            return None;
+        }
+        let name = self.commits.get(e.commit as usize)?;
+        Some(String::from_utf8_lossy(&name[..name.len().min(SHORT_HASH)]).into_owned())
+    }
+
+    /// How many files had commits passed over, and why (submodules' included).
+    pub fn passed(&self) -> Passed {
+        let mut p = self.passed;
+        for h in self.sub_histories() {
+            p.add(h.passed());
+        }
+        p
+    }
+
+    /// What the user should hear about reading the history.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = self.warnings.clone();
+        for h in self.sub_histories() {
+            w.extend(h.warnings());
+        }
+        w
     }
 
     /// The work tree's top folder.
@@ -140,7 +235,7 @@ impl GitHistory {
         let own = self
             .files
             .values()
-            .filter(|s| matches!(s, GitFileState::Committed(_)))
+            .filter(|e| matches!(e.state, GitFileState::Committed(_)))
             .count();
         own + self
             .sub_histories()
@@ -255,7 +350,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let root = found.root.as_path();
     let prefix = found.prefix;
 
-    let (mut files, total, gitlinks) = tracked(root, &prefix)?;
+    let (files, total, gitlinks) = tracked(root, &prefix)?;
     // A pathspec makes git diff each commit twice (to simplify history, then to print), about
     // +40% time; when the content dir is most of the repository, reading the whole log and
     // skipping the few other paths here is cheaper. Small sites in big repositories keep it.
@@ -264,23 +359,51 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     } else {
         &prefix
     };
-    let files = std::thread::scope(|scope| {
-        let status = scope.spawn(|| uncommitted(root, &prefix));
-        // A shallow log ends at the boundary commit, which would date every file: skip it.
-        if found.has_commits && !found.shallow && !opts.states_only && !files.is_empty() {
-            spawn_log(root, log_prefix, opts)?.walk(&mut files, &prefix)?;
-        }
-        let status = status
-            .join()
-            .map_err(|_| command_error(root, "status", "the reader thread panicked"))??;
-        for (path, state) in status {
-            // Only tracked files can be modified; staged-new ones are in the index too.
-            if let Some(slot) = files.get_mut(path.as_slice()) {
-                *slot = state;
-            }
-        }
-        Ok::<_, Error>(files)
-    })?;
+    // A shallow log ends at the boundary commit, which would date every file: skip it.
+    let dates = found.has_commits && !found.shallow && !opts.states_only && !files.is_empty();
+    // Started first so that git is already walking while the status is taken.
+    let log = dates
+        .then(|| spawn_log(root, log_prefix, opts))
+        .transpose()?;
+    let status = uncommitted(root, &prefix)?;
+    let (ignored, warnings) = if dates {
+        ignore_revs(root, &opts.ignore_revs)
+    } else {
+        Default::default()
+    };
+    let starts = start_names(&files, &status);
+    let comparing = opts.compare.filter(|_| dates);
+    let mut blobs = match comparing {
+        Some(how) => Some(Blobs::start(root, how)?),
+        None => None,
+    };
+    let mut walk = Walk::new(
+        files,
+        starts,
+        Rules {
+            prefix: &prefix,
+            compare: comparing,
+            ignored: &ignored,
+            comparable: is_page_path,
+        },
+    );
+    if let Some(log) = log {
+        log.walk(&mut walk, blobs.as_mut())?;
+    }
+    let passed = Passed::count(&walk.passed);
+    let commits = std::mem::take(&mut walk.commits);
+    let mut files: FileStates = walk
+        .files
+        .into_iter()
+        .zip(walk.dated_by)
+        .map(|((path, state), commit)| (path, Entry { state, commit }))
+        .collect();
+    let look = Lookaside {
+        root,
+        dates,
+        how: opts.compare.unwrap_or(Compare::Bytes),
+    };
+    look.apply(&mut files, status, &mut blobs)?;
     let submodules = gitlinks
         .iter()
         .map(|link| read_submodule(root, link, opts))
@@ -292,6 +415,9 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         prefix,
         files,
         submodules,
+        commits,
+        passed,
+        warnings,
     };
     Ok(if found.shallow {
         GitProbe::Shallow {
@@ -328,7 +454,7 @@ struct Found {
 
 /// A `git` command with the settings every call shares: messages in English (we match one),
 /// pathspecs taken literally (a content dir may contain `*` or `[`).
-fn git(cwd: &Path) -> Command {
+pub(super) fn git(cwd: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(cwd)
         .env("LC_ALL", "C")
@@ -400,7 +526,7 @@ fn limit_to(cmd: &mut Command, prefix: &[u8]) {
 
 /// The index under the content dir (every tracked file, not yet dated), how many files the
 /// whole index holds, and the submodules (gitlinks) under the content dir.
-fn tracked(root: &Path, prefix: &[u8]) -> Result<(FileStates, usize, Vec<GitPath>)> {
+fn tracked(root: &Path, prefix: &[u8]) -> Result<(TrackedFiles, usize, Vec<GitPath>)> {
     let out = git(root)
         .args(["ls-files", "-z", "--full-name", "--stage"])
         .output()
@@ -409,10 +535,10 @@ fn tracked(root: &Path, prefix: &[u8]) -> Result<(FileStates, usize, Vec<GitPath
         return Err(failed(root, "ls-files --stage", &out));
     }
     let mut total = 0;
-    let mut files = HashMap::new();
+    let mut files = Vec::new();
     let mut gitlinks = Vec::new();
-    // `<mode> <object> <stage>\t<path>`. Unmerged paths appear once per stage: the map keeps
-    // one, the count may run high.
+    // `<mode> <object> <stage>\t<path>`. Unmerged paths appear once per stage: only the first
+    // is kept, the count may run high.
     for rec in out.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
         let Some(tab) = rec.iter().position(|b| *b == b'\t') else {
             continue;
@@ -424,11 +550,15 @@ fn tracked(root: &Path, prefix: &[u8]) -> Result<(FileStates, usize, Vec<GitPath
             gitlinks.push(Box::from(path));
         } else {
             total += 1;
-            files.insert(Box::from(path), GitFileState::Unknown);
+            files.push((Box::from(path), GitFileState::Unknown));
         }
     }
+    files.dedup_by(|a, b| a.0 == b.0);
     Ok((files, total, gitlinks))
 }
+
+/// The tracked files, in the index's order, not yet dated.
+type TrackedFiles = Vec<(GitPath, GitFileState)>;
 
 /// Reads a submodule's own history (its files are not in the outer log). One that is not
 /// checked out (no `.git` in its folder) or cannot be read gets none: its files are undated.
@@ -454,8 +584,21 @@ fn read_submodule(root: &Path, link: &[u8], opts: &GitOptions) -> Submodule {
     }
 }
 
+/// A tracked file's uncommitted change, staged or not, as `git status` reports it.
+#[derive(Debug, PartialEq, Eq)]
+enum Change {
+    /// Added to the index, never committed.
+    New,
+    /// Changed since `HEAD`, where it was the version `head`.
+    Edited { head: Oid },
+    /// Moved here from `from` (staged), where `HEAD` has the version `head`.
+    Moved { head: Oid, from: GitPath },
+    /// Deleted, unmerged or otherwise beyond comparing.
+    Other,
+}
+
 /// Tracked files with uncommitted changes, staged or not, from `git status`.
-fn uncommitted(root: &Path, prefix: &[u8]) -> Result<Vec<(Vec<u8>, GitFileState)>> {
+fn uncommitted(root: &Path, prefix: &[u8]) -> Result<Vec<(GitPath, Change)>> {
     let mut cmd = git(root);
     // No optional locks: a status run must not take index.lock from under the user's own git.
     cmd.args([
@@ -463,40 +606,203 @@ fn uncommitted(root: &Path, prefix: &[u8]) -> Result<Vec<(Vec<u8>, GitFileState)
         "-c",
         "core.quotePath=false",
         "status",
-        "--porcelain=v1",
+        "--porcelain=v2",
         "-z",
+        "--renames",
         "--untracked-files=no",
         "--ignore-submodules=all",
     ]);
     limit_to(&mut cmd, prefix);
     let out = cmd.output().map_err(|e| Error::io(root, e))?;
     if !out.status.success() {
-        return Err(failed(root, "status --porcelain=v1 -z", &out));
+        return Err(failed(root, "status --porcelain=v2 -z", &out));
     }
     Ok(parse_status(&out.stdout))
 }
 
-/// Reads `XY path\0` records (a rename or copy adds `old\0`, which we skip).
-fn parse_status(out: &[u8]) -> Vec<(Vec<u8>, GitFileState)> {
+/// Reads `git status --porcelain=v2 -z` records: `1 XY sub mH mI mW hH hI path`, `2 … hH hI
+/// Xscore path\0from`, `u …` (unmerged).
+fn parse_status(out: &[u8]) -> Vec<(GitPath, Change)> {
     let mut found = Vec::new();
     let mut records = out.split(|b| *b == 0);
     while let Some(rec) = records.next() {
-        if rec.len() < 4 {
-            continue;
+        let fields = |n: usize| rec.splitn(n, |b| *b == b' ').collect::<Vec<_>>();
+        match rec.first() {
+            Some(b'1') => {
+                let f = fields(9);
+                if f.len() < 9 {
+                    continue;
+                }
+                let (x, y) = (f[1].first(), f[1].get(1));
+                let change = if x == Some(&b'A') {
+                    Change::New
+                } else if x == Some(&b'D') || y == Some(&b'D') {
+                    Change::Other
+                } else {
+                    Change::Edited { head: f[6].into() }
+                };
+                found.push((f[8].into(), change));
+            }
+            Some(b'2') => {
+                let f = fields(10);
+                let from = records.next().unwrap_or_default();
+                if f.len() < 10 {
+                    continue;
+                }
+                let change = if f[8].first() == Some(&b'R') && f[1].get(1) != Some(&b'D') {
+                    Change::Moved {
+                        head: f[6].into(),
+                        from: from.into(),
+                    }
+                } else {
+                    Change::New
+                };
+                found.push((f[9].into(), change));
+            }
+            Some(b'u') => {
+                let f = fields(11);
+                if let Some(path) = f.get(10) {
+                    found.push(((*path).into(), Change::Other));
+                }
+            }
+            _ => {}
         }
-        let (x, path) = (rec[0], &rec[3..]);
-        if x == b'R' || x == b'C' {
-            records.next();
-        }
-        let state = if x == b'A' {
-            GitFileState::Untracked
-        } else {
-            GitFileState::Modified
-        };
-        found.push((path.to_vec(), state));
     }
     found
 }
+
+/// The name each tracked file has in `HEAD`, where the walk starts looking for it: its own,
+/// the one it had before a staged move, or none for a file new in the index.
+fn start_names(files: &TrackedFiles, status: &[(GitPath, Change)]) -> Vec<Option<GitPath>> {
+    let changes: HashMap<&[u8], &Change> = status.iter().map(|(p, c)| (&p[..], c)).collect();
+    files
+        .iter()
+        .map(|(path, _)| match changes.get(&path[..]) {
+            Some(Change::New) => None,
+            Some(Change::Moved { from, .. }) => Some(from.clone()),
+            _ => Some(path.clone()),
+        })
+        .collect()
+}
+
+/// The page extensions of every style: their edits are judged by what a reader sees.
+pub fn is_page_path(path: &[u8]) -> bool {
+    let ext = path
+        .rsplit(|b| *b == b'.')
+        .next()
+        .filter(|e| e.len() < path.len());
+    ext.is_some_and(|e| {
+        crate::scan::PAGE_EXTENSIONS
+            .iter()
+            .any(|p| e.eq_ignore_ascii_case(p.as_bytes()))
+    })
+}
+
+/// Judges each uncommitted change as the walk judges a commit: a file whose working-tree
+/// version reads the same as its `HEAD` version (a reformat, a pure move) keeps its date.
+struct Lookaside<'a> {
+    root: &'a Path,
+    /// Whether the log was read (else there is no committed date to keep).
+    dates: bool,
+    how: Compare,
+}
+
+impl Lookaside<'_> {
+    fn apply(
+        &self,
+        files: &mut FileStates,
+        status: Vec<(GitPath, Change)>,
+        blobs: &mut Option<Blobs>,
+    ) -> Result<()> {
+        let mut judged = Vec::new();
+        for (path, change) in status {
+            let Some(entry) = files.get_mut(&path) else {
+                continue;
+            };
+            let head = match change {
+                Change::New => {
+                    entry.state = GitFileState::Untracked;
+                    continue;
+                }
+                Change::Other => None,
+                Change::Edited { head } => Some(head).filter(|_| self.how == Compare::Reader),
+                Change::Moved { head, .. } => Some(head),
+            };
+            let kept = matches!(entry.state, GitFileState::Committed(_)) && self.dates;
+            match head.filter(|_| kept && is_page_path(&path)) {
+                Some(head) => judged.push((path, head)),
+                None => entry.state = GitFileState::Modified,
+            }
+        }
+        if judged.is_empty() {
+            return Ok(());
+        }
+        let blobs = match blobs {
+            Some(b) => b,
+            None => blobs.insert(Blobs::start(self.root, self.how)?),
+        };
+        for (_, head) in &judged {
+            blobs.get(head)?;
+        }
+        while blobs.pending() > 0 {
+            blobs.wait()?;
+        }
+        for (path, head) in judged {
+            let now = std::fs::read(self.root.join(bytes_to_path(&path)))
+                .ok()
+                .map(|b| fingerprint(&b, self.how));
+            let same = matches!((blobs.get(&head)?, now), (Version::Read(a), Some(b)) if a == b);
+            if let (false, Some(e)) = (same, files.get_mut(&path)) {
+                e.state = GitFileState::Modified;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The commits that never date a page: the ignore-revs file's full commit names (as `git
+/// blame --ignore-revs-file` reads them: `#` starts a comment), and a warning for each line
+/// that is not one.
+fn ignore_revs(
+    root: &Path,
+    which: &crate::config::IgnoreRevs,
+) -> (HashSet<Box<[u8]>>, Vec<String>) {
+    use crate::config::IgnoreRevs;
+    let path = match which {
+        IgnoreRevs::Off => return Default::default(),
+        IgnoreRevs::RepoDefault => root.join(".git-blame-ignore-revs"),
+        IgnoreRevs::File(p) => p.clone(),
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Default::default();
+    };
+    parse_ignore_revs(&text, &path)
+}
+
+fn parse_ignore_revs(text: &str, path: &Path) -> (HashSet<Box<[u8]>>, Vec<String>) {
+    let mut revs = HashSet::new();
+    let mut warnings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let name = line.split('#').next().unwrap_or_default().trim();
+        if name.is_empty() {
+            continue;
+        }
+        let full = matches!(name.len(), 40 | 64) && name.bytes().all(|b| b.is_ascii_hexdigit());
+        if full {
+            revs.insert(name.to_ascii_lowercase().into_bytes().into_boxed_slice());
+        } else {
+            warnings.push(format!(
+                "{}:{}: '{name}' is not a full commit name (40 hex digits): line ignored",
+                path.display(),
+                n + 1
+            ));
+        }
+    }
+    (revs, warnings)
+}
+
+/// How many hex digits of a commit's name `list` shows.
+pub const SHORT_HASH: usize = 10;
 
 /// The one running `git log` and what is needed to report its failure.
 struct LogRun {
@@ -506,13 +812,10 @@ struct LogRun {
     root: PathBuf,
 }
 
-/// Marks the start of a commit in the log; git never writes it at the start of a status.
-const COMMIT_MARK: u8 = 0x01;
-
 fn spawn_log(root: &Path, prefix: &[u8], opts: &GitOptions) -> Result<LogRun> {
     let format = match opts.date {
-        GitDate::Committer => "--format=%x01%cI",
-        GitDate::Author => "--format=%x01%aI",
+        GitDate::Committer => "--format=%x01%H %cI",
+        GitDate::Author => "--format=%x01%H %aI",
     };
     let mut cmd = git(root);
     // Pin the settings a user's config could change under us (follow, copies, signatures).
@@ -528,7 +831,8 @@ fn spawn_log(root: &Path, prefix: &[u8], opts: &GitOptions) -> Result<LogRun> {
         "log",
         "-z",
         "--no-merges",
-        "--name-status",
+        "--raw",
+        "--no-abbrev",
         "-M",
         "--no-color",
         format,
@@ -565,18 +869,13 @@ impl LogRun {
         let _ = self.child.wait();
     }
 
-    /// Streams the log, dating each file in `files` at the first commit (newest first) that
-    /// changed it; stops git as soon as every file has a date.
-    fn walk(mut self, files: &mut FileStates, prefix: &[u8]) -> Result<()> {
-        let walked = walk_log(
-            BufReader::with_capacity(1 << 18, &mut self.stdout),
-            files,
-            prefix,
-        );
+    /// Streams the log through `walk`; stops git as soon as no file needs an older commit.
+    fn walk(mut self, walk: &mut Walk<'_>, blobs: Option<&mut Blobs>) -> Result<()> {
+        let walked = walk.run(BufReader::with_capacity(1 << 18, &mut self.stdout), blobs);
         let complete = match walked {
             Ok(complete) => complete,
             Err(e) => {
-                let err = e.in_command(&self.root);
+                let err = in_command(e, &self.root);
                 self.abandon();
                 return Err(err);
             }
@@ -600,130 +899,12 @@ impl LogRun {
     }
 }
 
-/// Why reading the log stream failed.
-#[derive(Debug)]
-enum WalkError {
-    Io(io::Error),
-    BadDate(String),
-}
-
-impl WalkError {
-    fn in_command(self, root: &Path) -> Error {
-        match self {
-            WalkError::Io(e) => Error::io(root, e),
-            WalkError::BadDate(d) => command_error(root, "log", &format!("unreadable date '{d}'")),
-        }
+fn in_command(e: WalkError, root: &Path) -> Error {
+    match e {
+        WalkError::Io(e) => Error::io(root, e),
+        WalkError::BadDate(d) => command_error(root, "log", &format!("unreadable date '{d}'")),
+        WalkError::Blobs(e) => e,
     }
-}
-
-/// The walk proper, over any byte stream in `git log -z --name-status --format=%x01<date>` form.
-///
-/// Returns Ok(true) when the stream was read to its end, Ok(false) when it stopped early
-/// because every file had its date. Each file starts under its current name; a pure rename
-/// (R100), met going back in time, moves the file to its old name without dating it, so it
-/// keeps its history; any other change (edit, add, type change, rename with edits) dates it.
-/// A file that came from outside `prefix` (the content dir) dates from its arrival: that is
-/// what a log limited to the content dir shows, so both ways of reading agree.
-fn walk_log(
-    mut input: impl BufRead,
-    files: &mut FileStates,
-    prefix: &[u8],
-) -> Result<bool, WalkError> {
-    // Name at this point of the walk -> current name, for the files still waiting for a date.
-    let mut waiting: HashMap<GitPath, GitPath> =
-        files.keys().map(|k| (k.clone(), k.clone())).collect();
-    let mut token = Vec::with_capacity(256);
-    let mut old = Vec::with_capacity(256);
-    let mut date_raw: Vec<u8> = Vec::with_capacity(32);
-    let mut date: Option<W3cDate> = None;
-    // Old names to take effect once the commit is done (a swap a<->b renames both at once).
-    let mut moved: Vec<(GitPath, GitPath)> = Vec::new();
-
-    if waiting.is_empty() {
-        return Ok(false);
-    }
-    loop {
-        if !next_token(&mut input, &mut token)? {
-            break;
-        }
-        if token.first() == Some(&COMMIT_MARK) {
-            finish_commit(&mut waiting, &mut moved);
-            if waiting.is_empty() {
-                return Ok(false);
-            }
-            date_raw.clear();
-            date_raw.extend_from_slice(&token[1..]);
-            date = None;
-            continue;
-        }
-        // The first status of a commit follows the header's newline.
-        let status = token.strip_prefix(b"\n").unwrap_or(&token);
-        let Some(&kind) = status.first() else {
-            continue;
-        };
-        let pure_rename = kind == b'R' && &status[1..] == b"100";
-        let two_paths = kind == b'R' || kind == b'C';
-        if two_paths && !next_token(&mut input, &mut old)? {
-            break;
-        }
-        if !next_token(&mut input, &mut token)? {
-            break;
-        }
-        if kind == b'D' {
-            continue;
-        }
-        let Some(current) = waiting.remove(token.as_slice()) else {
-            continue;
-        };
-        if pure_rename && old.starts_with(prefix) {
-            moved.push((Box::from(old.as_slice()), current));
-            continue;
-        }
-        let when = match date {
-            Some(d) => d,
-            None => {
-                let d = parse_git_date(&date_raw)?;
-                date = Some(d);
-                d
-            }
-        };
-        if let Some(slot) = files.get_mut(&current) {
-            *slot = GitFileState::Committed(when);
-        }
-    }
-    finish_commit(&mut waiting, &mut moved);
-    Ok(true)
-}
-
-/// Applies a commit's pure renames: from here back, the file goes by its old name.
-fn finish_commit(waiting: &mut HashMap<GitPath, GitPath>, moved: &mut Vec<(GitPath, GitPath)>) {
-    for (old, current) in moved.drain(..) {
-        // Two files claiming one old name cannot both be right: the first keeps it.
-        waiting.entry(old).or_insert(current);
-    }
-}
-
-/// Reads the next NUL-terminated token into `buf` (without the NUL); false at end of input.
-fn next_token(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Result<bool, WalkError> {
-    buf.clear();
-    let n = input.read_until(0, buf).map_err(WalkError::Io)?;
-    if n == 0 {
-        return Ok(false);
-    }
-    if buf.last() == Some(&0) {
-        buf.pop();
-    }
-    Ok(true)
-}
-
-/// `%cI`/`%aI`: strict ISO 8601 with the commit's own offset (`Z` for UTC in newer git).
-fn parse_git_date(raw: &[u8]) -> Result<W3cDate, WalkError> {
-    let text = std::str::from_utf8(raw)
-        .map_err(|_| WalkError::BadDate(String::from_utf8_lossy(raw).into_owned()))?
-        .trim();
-    DateTime::parse_from_rfc3339(text)
-        .map(W3cDate::from_datetime)
-        .map_err(|_| WalkError::BadDate(text.to_string()))
 }
 
 fn command_error(root: &Path, command: &str, message: &str) -> Error {
@@ -749,134 +930,61 @@ fn failed(root: &Path, command: &str, out: &Output) -> Error {
 mod tests {
     use super::*;
 
-    fn files(names: &[&str]) -> FileStates {
-        names
-            .iter()
-            .map(|n| (Box::from(n.as_bytes()), GitFileState::Unknown))
-            .collect()
-    }
-
-    fn date_of(files: &FileStates, name: &str) -> Option<String> {
-        match files.get(name.as_bytes())? {
-            GitFileState::Committed(d) => Some(d.to_string()),
-            _ => None,
-        }
-    }
-
     #[test]
-    fn first_change_going_back_dates_the_file() {
-        let log = b"\x012024-03-01T10:00:00+01:00\0\nM\0a.md\0\
-                    \x012024-02-01T10:00:00Z\0\nM\0a.md\0M\0b.md\0D\0gone.md\0\
-                    \x012024-01-01T00:00:00-05:00\0\nA\0a.md\0A\0b.md\0A\0gone.md\0";
-        // never.md (say, added by a merge) keeps the walk going to the end.
-        let mut f = files(&["a.md", "b.md", "never.md"]);
-        assert!(walk_log(&log[..], &mut f, b"").unwrap());
-        assert_eq!(f[b"never.md".as_slice()], GitFileState::Unknown);
-        assert_eq!(date_of(&f, "a.md").unwrap(), "2024-03-01T10:00:00+01:00");
-        assert_eq!(date_of(&f, "b.md").unwrap(), "2024-02-01T10:00:00+00:00");
-        assert!(!f.contains_key(b"gone.md".as_slice()));
-    }
-
-    #[test]
-    fn pure_renames_keep_history_and_edited_renames_count() {
-        let log = b"\x012024-04-01T00:00:00Z\0\nR100\0b.md\0c.md\0R087\0x.md\0y.md\0\
-                    \x012024-03-01T00:00:00Z\0\nR100\0a.md\0b.md\0\
-                    \x012024-02-01T00:00:00Z\0\nM\0a.md\0M\0x.md\0\
-                    \x012024-01-01T00:00:00Z\0\nA\0a.md\0A\0x.md\0";
-        let mut f = files(&["c.md", "y.md"]);
-        walk_log(&log[..], &mut f, b"").unwrap();
-        assert_eq!(date_of(&f, "c.md").unwrap(), "2024-02-01T00:00:00+00:00");
-        assert_eq!(date_of(&f, "y.md").unwrap(), "2024-04-01T00:00:00+00:00");
-    }
-
-    #[test]
-    fn a_swap_of_two_names_in_one_commit_follows_each_file() {
-        let log = b"\x012024-03-01T00:00:00Z\0\nR100\0a\0b\0R100\0b\0a\0\
-                    \x012024-02-01T00:00:00Z\0\nM\0a\0\
-                    \x012024-01-01T00:00:00Z\0\nA\0a\0A\0b\0";
-        let mut f = files(&["a", "b"]);
-        walk_log(&log[..], &mut f, b"").unwrap();
-        // Today's b was a, last edited in February; today's a was b, untouched since January.
-        assert_eq!(date_of(&f, "b").unwrap(), "2024-02-01T00:00:00+00:00");
-        assert_eq!(date_of(&f, "a").unwrap(), "2024-01-01T00:00:00+00:00");
-    }
-
-    #[test]
-    fn a_name_freed_by_a_rename_does_not_inherit_an_older_files_history() {
-        // new.md existed, was deleted, then old.md was renamed to new.md.
-        let log = b"\x012024-03-01T00:00:00Z\0\nR100\0old.md\0new.md\0\
-                    \x012024-02-01T00:00:00Z\0\nD\0new.md\0\
-                    \x012024-01-15T00:00:00Z\0\nM\0new.md\0\
-                    \x012024-01-01T00:00:00Z\0\nA\0old.md\0A\0new.md\0";
-        let mut f = files(&["new.md"]);
-        walk_log(&log[..], &mut f, b"").unwrap();
-        assert_eq!(date_of(&f, "new.md").unwrap(), "2024-01-01T00:00:00+00:00");
-    }
-
-    #[test]
-    fn a_file_moved_in_from_outside_the_content_dir_dates_from_its_arrival() {
-        let log = b"\x012024-03-01T00:00:00Z\0\nR100\0drafts/a.md\0content/a.md\0\
-                    R100\0content/old/b.md\0content/b.md\0\
-                    \x012024-01-01T00:00:00Z\0\nA\0drafts/a.md\0A\0content/old/b.md\0";
-        let mut f = files(&["content/a.md", "content/b.md"]);
-        walk_log(&log[..], &mut f, b"content/").unwrap();
-        assert_eq!(
-            date_of(&f, "content/a.md").unwrap(),
-            "2024-03-01T00:00:00+00:00"
+    fn status_records_give_the_head_version_and_the_name_before_a_move() {
+        let z = "0000000000000000000000000000000000000000";
+        let h = "1111111111111111111111111111111111111111";
+        let out = format!(
+            "1 .M N... 100644 100644 100644 {h} {h} a b.md\0\
+             2 R. N... 100644 100644 100644 {h} {h} R100 new.md\0old.md\0\
+             1 A. N... 000000 100644 100644 {z} {h} added.md\0\
+             1 D. N... 100644 000000 000000 {h} {z} gone.md\0\
+             u UU N... 100644 100644 100644 100644 {h} {h} {h} both.md\0"
         );
-        assert_eq!(
-            date_of(&f, "content/b.md").unwrap(),
-            "2024-01-01T00:00:00+00:00"
-        );
-    }
-
-    #[test]
-    fn stops_once_every_file_is_dated() {
-        let log = b"\x012024-02-01T00:00:00Z\0\nM\0a\0\x012024-01-01T00:00:00Z\0\nA\0a\0";
-        let mut f = files(&["a"]);
-        assert!(!walk_log(&log[..], &mut f, b"").unwrap());
-        assert_eq!(date_of(&f, "a").unwrap(), "2024-02-01T00:00:00+00:00");
-    }
-
-    #[test]
-    fn names_may_hold_newlines_and_the_mark_byte() {
-        let log =
-            b"\x012024-02-01T00:00:00Z\0\nM\0\x01odd\nname\0\x012024-01-01T00:00:00Z\0\nA\0x\0";
-        let mut f = files(&["\x01odd\nname", "x"]);
-        walk_log(&log[..], &mut f, b"").unwrap();
-        assert_eq!(
-            date_of(&f, "\x01odd\nname").unwrap(),
-            "2024-02-01T00:00:00+00:00"
-        );
-        assert_eq!(date_of(&f, "x").unwrap(), "2024-01-01T00:00:00+00:00");
-    }
-
-    #[test]
-    fn a_bad_date_is_an_error() {
-        let log = b"\x01yesterday\0\nM\0a\0";
-        let mut f = files(&["a"]);
-        assert!(
-            matches!(walk_log(&log[..], &mut f, b""), Err(WalkError::BadDate(d)) if d == "yesterday")
-        );
-    }
-
-    #[test]
-    fn status_records_skip_the_old_name_of_a_rename() {
-        let out = b" M a.md\0R  new.md\0old.md\0A  added.md\0MM both.md\0";
-        let got = parse_status(out);
+        let got = parse_status(out.as_bytes());
+        let head: Oid = h.as_bytes().into();
         let names: Vec<_> = got
             .iter()
-            .map(|(p, s)| (String::from_utf8_lossy(p).into_owned(), *s))
+            .map(|(p, c)| (String::from_utf8_lossy(p).into_owned(), c))
             .collect();
         assert_eq!(
             names,
             vec![
-                ("a.md".to_string(), GitFileState::Modified),
-                ("new.md".to_string(), GitFileState::Modified),
-                ("added.md".to_string(), GitFileState::Untracked),
-                ("both.md".to_string(), GitFileState::Modified),
+                ("a b.md".into(), &Change::Edited { head: head.clone() }),
+                (
+                    "new.md".into(),
+                    &Change::Moved {
+                        head,
+                        from: b"old.md".as_slice().into()
+                    }
+                ),
+                ("added.md".into(), &Change::New),
+                ("gone.md".into(), &Change::Other),
+                ("both.md".into(), &Change::Other),
             ]
         );
+    }
+
+    #[test]
+    fn ignore_revs_take_full_names_and_warn_about_the_rest() {
+        let a = "a".repeat(40);
+        let text = format!("# reformat\n{a} # black\n\n  {}\nabc123\n", "B".repeat(40));
+        let (revs, warnings) = parse_ignore_revs(&text, Path::new(".git-blame-ignore-revs"));
+        assert!(revs.contains(a.as_bytes()));
+        assert!(revs.contains("b".repeat(40).as_bytes()));
+        assert_eq!(revs.len(), 2);
+        assert_eq!(
+            warnings,
+            vec![".git-blame-ignore-revs:5: 'abc123' is not a full commit name (40 hex digits): line ignored"]
+        );
+    }
+
+    #[test]
+    fn page_paths_by_extension() {
+        assert!(is_page_path(b"content/a.md"));
+        assert!(is_page_path(b"content/b/index.HTML"));
+        assert!(!is_page_path(b"content/b/cover.png"));
+        assert!(!is_page_path(b"md"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! stage needs it), with what the user should hear about it.
 
 use super::git;
+use super::visible::Compare;
 use super::{FileHistory, History};
 use crate::config::{self, LastmodSource, Settings};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,10 @@ impl History for HistoryLookup {
             None => FileHistory::Untracked,
         }
     }
+
+    fn commit(&self, p: &Path) -> Option<String> {
+        self.history.as_ref()?.commit(&self.cwd.join(p))
+    }
 }
 
 /// A history read running beside the scan (or already done, or not needed); dropping it
@@ -108,11 +113,17 @@ pub fn start(settings: &Settings) -> PendingHistory {
             config::GitDateKind::Author => git::GitDate::Author,
         },
         states_only: !settings.lastmod.contains(&LastmodSource::Git),
+        compare: match settings.lastmod_significance {
+            config::Significance::Content => Some(Compare::Reader),
+            config::Significance::AnyCommit => None,
+        },
+        ignore_revs: settings.git_ignore_revs.clone(),
     };
     let thread_dir = dir.clone();
+    let thread_opts = opts.clone();
     let spawned = std::thread::Builder::new()
         .name("git-history".into())
-        .spawn(move || git_history(&thread_dir, &opts));
+        .spawn(move || git_history(&thread_dir, &thread_opts));
     match spawned {
         Ok(h) => PendingHistory {
             thread: Some(h),
@@ -168,6 +179,36 @@ fn history_dir(settings: &Settings) -> PathBuf {
     dir
 }
 
+/// For `--verbose`: how many files had commits passed over, and why.
+fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
+    if p.files == 0 {
+        return None;
+    }
+    let mut why = Vec::new();
+    if p.unseen > 0 {
+        why.push(format!(
+            "{} past changes no reader sees (whitespace, front matter layout or keys other than title and description)",
+            p.unseen
+        ));
+    }
+    if p.moved > 0 {
+        why.push(format!("{} past moves", p.moved));
+    }
+    if p.ignored > 0 {
+        let file = match &opts.ignore_revs {
+            config::IgnoreRevs::File(f) => f.display().to_string(),
+            _ => ".git-blame-ignore-revs".into(),
+        };
+        why.push(format!("{} past commits listed in {file}", p.ignored));
+    }
+    Some(format!(
+        "git: {} {} dated past commits that did not count: {}",
+        p.files,
+        if p.files == 1 { "file" } else { "files" },
+        why.join(", ")
+    ))
+}
+
 /// Reads git history for `dir`; a shallow clone, no repository or no git are messages, not
 /// errors, and lastmod falls back to the next source.
 fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
@@ -189,6 +230,8 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
                 )
             });
             if !opts.states_only {
+                read.notes.extend(passed_note(&h.passed(), opts));
+                read.warnings.extend(h.warnings());
                 for sub in h.shallow_submodules() {
                     read.warnings.push(format!(
                         "submodule {} is a shallow clone: its files get no git date. Fetch its full history: `submodules: true` with `fetch-depth: 0` in actions/checkout, or `git -C {} fetch --unshallow`",

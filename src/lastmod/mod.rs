@@ -2,10 +2,13 @@
 //! user ranks (front matter, git, publication date, mtime), never in the future, and rolled
 //! up into sections and home pages that have none of their own.
 
+mod blobs;
 pub mod git;
 pub mod history;
+pub mod visible;
+mod walk;
 
-use crate::config::LastmodSource;
+use crate::config::{GitDateKind, LastmodSource, Precision};
 use crate::date::W3cDate;
 use crate::frontmatter::PageMeta;
 use crate::route::{Kind, Route, RouteContext, RouteSink, Routing};
@@ -92,6 +95,11 @@ pub struct Lastmod {
 pub trait History: Sync {
     /// What version control knows about the file at `path`.
     fn state(&self, path: &Path) -> FileHistory;
+
+    /// The commit that dated the file at `path` (a short hash), for `list`.
+    fn commit(&self, _path: &Path) -> Option<String> {
+        None
+    }
 }
 
 /// A function of the path serves as one (tests, and callers with no repository).
@@ -111,6 +119,13 @@ pub struct LastmodInput<'a> {
     pub now: DateTime<Utc>,
     /// `SOURCE_DATE_EPOCH`: mtime-derived dates never go past it.
     pub source_date_epoch: Option<DateTime<Utc>>,
+    /// The date a file with uncommitted changes takes at the git source's place: the one its
+    /// commit will carry, as near as can be known ([`pending_commit_date`]).
+    pub pending_commit: W3cDate,
+    /// How finely dates from git and file times are written.
+    pub precision: Precision,
+    /// Note which commit gave each git date ([`Assigned::commits`]), for `list`.
+    pub commits: bool,
 }
 
 /// The result: one optional lastmod per route, and warnings for the user.
@@ -120,6 +135,9 @@ pub struct Assigned {
     pub lastmods: Vec<Option<Lastmod>>,
     /// Future dates clamped, naming the file.
     pub warnings: Vec<String>,
+    /// Parallel to the routes when [`LastmodInput::commits`] asks: the commit behind a git
+    /// date (a short hash, or `uncommitted`).
+    pub commits: Vec<Option<String>>,
 }
 
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
@@ -187,6 +205,17 @@ impl<'a> OwnLastmods<'a> {
             }
         };
         let Some(mut lm) = own else { return };
+        if input.commits && lm.origin == Origin::Git {
+            let path = file.path();
+            let commit = match input.history.state(&path) {
+                FileHistory::Committed(_) => input.history.commit(&path),
+                _ => Some("uncommitted".into()),
+            };
+            if self.out.commits.len() <= k {
+                self.out.commits.resize(k + 1, None);
+            }
+            self.out.commits[k] = commit;
+        }
         if lm.date.is_after(input.now) {
             self.out.warnings.push(format!(
                 "{}: lastmod {} is in the future; writing {} instead",
@@ -195,6 +224,11 @@ impl<'a> OwnLastmods<'a> {
                 lm.date.clamp_to(input.now)
             ));
             lm.date = lm.date.clamp_to(input.now);
+        }
+        // Truncated only now: a day is the date in the commit's own zone, which may already
+        // be tomorrow in UTC; the instant itself is what must not be in the future.
+        if matches!(lm.origin, Origin::Git | Origin::Mtime) {
+            lm.date = to_precision(lm.date, input.precision);
         }
         if self.out.lastmods.len() <= k {
             self.out.lastmods.resize(k + 1, None);
@@ -218,6 +252,9 @@ impl<'a> OwnLastmods<'a> {
             ..
         } = self;
         out.lastmods.resize(routes.len(), None);
+        if input.commits {
+            out.commits.resize(routes.len(), None);
+        }
         if input.sources.is_empty() {
             return out;
         }
@@ -233,6 +270,9 @@ impl<'a> OwnLastmods<'a> {
 pub struct Dating<'a> {
     files: &'a Files,
     sources: &'a [LastmodSource],
+    settings: &'a crate::config::Settings,
+    /// Note which commit gave each git date, for `list`.
+    commits: bool,
     now: DateTime<Utc>,
     /// Where the scanned paths are relative to.
     cwd: std::path::PathBuf,
@@ -248,10 +288,13 @@ impl<'a> Dating<'a> {
         ctx: &RouteContext<'a>,
         pending: PendingHistory,
         cwd: std::path::PathBuf,
+        commits: bool,
     ) -> Dating<'a> {
         Dating {
             files,
             sources: &ctx.settings.lastmod,
+            settings: ctx.settings,
+            commits,
             now: ctx.now,
             cwd,
             pending: Some(pending),
@@ -269,17 +312,23 @@ impl<'a> Dating<'a> {
             cwd,
             sources,
             now,
+            settings,
+            commits,
             ..
         } = self;
         own.get_or_insert_with(|| {
             if let Some(p) = pending.take() {
                 *read = p.wait();
             }
+            let sde = source_date_epoch();
             OwnLastmods::new(LastmodInput {
                 sources,
                 history: Box::new(read.lookup(cwd.clone())),
                 now: *now,
-                source_date_epoch: source_date_epoch(),
+                source_date_epoch: sde,
+                pending_commit: pending_commit_date(settings.git_date, *now, sde),
+                precision: settings.lastmod_precision,
+                commits: *commits,
             })
         })
     }
@@ -369,6 +418,9 @@ fn own_lastmod(
             LastmodSource::Git => {
                 match *history.get_or_insert_with(|| input.history.state(&file.path())) {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
+                    // Not committed yet: the date its commit will carry, so that the sitemap
+                    // written before the commit still holds after it.
+                    FileHistory::Uncommitted => Some((input.pending_commit, Origin::Git)),
                     _ => None,
                 }
             }
@@ -417,6 +469,53 @@ pub fn mtime(path: &Path, cap: Option<DateTime<Utc>>) -> Option<W3cDate> {
     // Whole seconds: sub-second mtimes would make output differ between identical checkouts.
     let secs = dt.timestamp();
     DateTime::from_timestamp(secs, 0).map(|d| W3cDate::from_datetime(d.fixed_offset()))
+}
+
+/// `d` as finely as `precision` asks: a day is the date in the date's own offset (a commit's
+/// zone, as `git log` shows it).
+pub fn to_precision(d: W3cDate, precision: Precision) -> W3cDate {
+    match precision {
+        Precision::Day => W3cDate::from_date(d.date()),
+        Precision::Second => d,
+    }
+}
+
+/// The date the commit of an uncommitted file will carry, as near as can be known: the date
+/// git is told to use (`GIT_COMMITTER_DATE`, or `GIT_AUTHOR_DATE` for `git_date = "author"`),
+/// else `now` in the local zone (as git stamps it), never past `SOURCE_DATE_EPOCH`.
+pub fn pending_commit_date(
+    kind: GitDateKind,
+    now: DateTime<Utc>,
+    sde: Option<DateTime<Utc>>,
+) -> W3cDate {
+    let var = match kind {
+        GitDateKind::Committer => "GIT_COMMITTER_DATE",
+        GitDateKind::Author => "GIT_AUTHOR_DATE",
+    };
+    let told = std::env::var(var).ok().and_then(|v| git_env_date(&v));
+    let now = told.unwrap_or_else(|| now.with_timezone(&chrono::Local).fixed_offset());
+    let now = match sde {
+        Some(cap) if now.timestamp() > cap.timestamp() => cap.fixed_offset(),
+        _ => now,
+    };
+    let secs = DateTime::from_timestamp(now.timestamp(), 0)
+        .map(|d| d.with_timezone(now.offset()))
+        .unwrap_or(now);
+    W3cDate::from_datetime(secs)
+}
+
+/// A date in the forms git takes in its date variables: ISO 8601 / RFC 3339, RFC 2822, and
+/// its internal `[@]<seconds> <+hhmm>`.
+fn git_env_date(v: &str) -> Option<DateTime<chrono::FixedOffset>> {
+    let v = v.trim();
+    if let Ok(d) = DateTime::parse_from_rfc3339(v).or_else(|_| DateTime::parse_from_rfc2822(v)) {
+        return Some(d);
+    }
+    let (secs, zone) = v.trim_start_matches('@').split_once(' ')?;
+    let secs: i64 = secs.parse().ok()?;
+    let zone: i32 = zone.parse().ok()?;
+    let offset = chrono::FixedOffset::east_opt((zone / 100 * 60 + zone % 100) * 60)?;
+    Some(DateTime::from_timestamp(secs, 0)?.with_timezone(&offset))
 }
 
 /// `SOURCE_DATE_EPOCH` from the environment, when set to a number of seconds.
@@ -499,6 +598,9 @@ mod tests {
             history: Box::new(move |p: &Path| h.state(p)),
             now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
             source_date_epoch: None,
+            pending_commit: d("2024-05-31T12:00:00+02:00"),
+            precision: Precision::Second,
+            commits: false,
         }
     }
 

@@ -56,6 +56,8 @@ pub struct Listed {
     pub source: Option<PathBuf>,
     /// Where its lastmod came from.
     pub lastmod: Option<Lastmod>,
+    /// For a git date, the commit that gave it (a short hash, or `uncommitted`).
+    pub commit: Option<String>,
 }
 
 /// A page left out, and why.
@@ -118,7 +120,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // front matter -> route, each route's own lastmod taken as it is made
     let mut router = route::router(&files, &ctx);
-    let mut dating = lastmod::Dating::new(&files, &ctx, history, cwd);
+    let mut dating = lastmod::Dating::new(&files, &ctx, history, cwd, opts.sources);
     let mut kept = read::Reader::new(settings, opts, files.len()).read_into(
         &files,
         router.as_mut(),
@@ -139,7 +141,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.warnings.extend(assigned.warnings);
 
     // entries: they take the lastmods; `list` keeps a copy to tell where each came from
-    let lastmods = opts.sources.then(|| assigned.lastmods.clone());
+    let lastmods = opts
+        .sources
+        .then(|| (assigned.lastmods.clone(), assigned.commits));
     let built = entries::build(
         std::mem::take(&mut routing.routes),
         std::mem::take(&mut routing.paths),
@@ -150,11 +154,14 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         assigned.lastmods,
         settings,
     )?;
-    if let Some(lastmods) = lastmods {
+    if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
                 source: built.page(k).map(|p| files.get(p).path()),
                 lastmod: built.route(k).and_then(|r| lastmods[r]),
+                commit: built
+                    .route(k)
+                    .and_then(|r| commits.get_mut(r).and_then(Option::take)),
             })
             .collect();
     }

@@ -264,7 +264,7 @@ mod tests {
         };
         let mut router = route::router(&files, &ctx);
         let cwd = std::env::current_dir().unwrap();
-        let mut dating = Dating::new(&files, &ctx, history::start(&settings), cwd);
+        let mut dating = Dating::new(&files, &ctx, history::start(&settings), cwd, false);
         reader
             .read_into(&files, router.as_mut(), &mut dating)
             .unwrap();

@@ -1,0 +1,757 @@
+//! The walk back through `git log --raw`, newest commit first, that dates each file by the
+//! last commit that changed what a reader sees of it.
+//!
+//! Each commit that touches a file still waiting for its date becomes a step in that file's
+//! queue: one that dates it for sure (an add, an arrival from outside the content dir, any
+//! edit under `any-commit`), one passed over (a pure move, an ignored revision), or one to
+//! compare (an edit: the versions before and after are read from git's object store by
+//! [`Blobs`] and dated only when what a reader sees differs). The walk does not wait for the
+//! comparisons: it goes on as if the edit were a reformat (following a rename to the old
+//! name), and a file is dated once the first step of its queue that counts is known. Git is
+//! stopped as soon as no file needs an older commit.
+
+use super::blobs::{Blobs, Oid, Version};
+use super::git::GitFileState;
+use super::visible::Compare;
+use crate::date::W3cDate;
+use chrono::DateTime;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::{self, BufRead};
+
+/// A path as git writes it, relative to the repository's top folder.
+pub type GitPath = Box<[u8]>;
+
+/// Marks the start of a commit in the log; git never writes it at the start of a record.
+pub const COMMIT_MARK: u8 = 0x01;
+
+/// Why commits that changed a file were passed over (bits, a file's union).
+pub mod passed {
+    /// A move or rename that changed nothing else.
+    pub const MOVED: u8 = 1;
+    /// A change no reader sees: whitespace, the front matter's layout, other keys.
+    pub const UNSEEN: u8 = 2;
+    /// A commit listed in the ignore-revs file.
+    pub const IGNORED: u8 = 4;
+}
+
+/// The date a commit gave a file, and which commit (an index into [`Walk::commits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// The commit's date, in its own offset.
+    pub date: W3cDate,
+    /// Index into [`Walk::commits`].
+    pub commit: u32,
+}
+
+/// One commit that touched a file, as the walk met it.
+#[derive(Debug)]
+enum Step {
+    /// Dates the file.
+    Dates(Stamp),
+    /// Dates the file unless a reader sees the same before and after.
+    Compare { stamp: Stamp, old: Oid, new: Oid },
+    /// Passed over, for this reason ([`passed`]).
+    Pass(u8),
+}
+
+/// Where a file is in the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Older commits may still date it.
+    Wanting,
+    /// No older commit matters; steps in its queue are still to be decided.
+    Deciding,
+    /// Dated, or known to get no date.
+    Done,
+}
+
+/// A file with steps still to decide.
+#[derive(Debug, Default)]
+struct Track {
+    steps: VecDeque<Step>,
+    /// The oldest edit found to change nothing a reader sees.
+    oldest: Option<Stamp>,
+    /// The log ended before the commit that added it (a merge added it): the oldest commit
+    /// seen stands in for that one.
+    ran_out: bool,
+}
+
+/// What [`Walk::advance`] does next with a file.
+enum Next {
+    Finish(Option<Stamp>),
+    Pass(u8),
+    Compare(Stamp, Oid, Oid),
+}
+
+/// What the walk is told.
+pub struct Rules<'r> {
+    /// The content dir, relative to the repository, with a trailing `/` (or empty).
+    pub prefix: &'r [u8],
+    /// `Some` to compare versions (`lastmod_significance = "content"`), `None` when any edit
+    /// counts.
+    pub compare: Option<Compare>,
+    /// Commits that never date a file (hex names).
+    pub ignored: &'r HashSet<Box<[u8]>>,
+    /// Which files are compared (pages); others are dated by any edit.
+    pub comparable: fn(&[u8]) -> bool,
+}
+
+/// The walk over one log.
+pub struct Walk<'r> {
+    /// Every file: its path now and its state.
+    pub files: Vec<(GitPath, GitFileState)>,
+    /// Parallel to `files`: the commit that dated it (index into `commits`).
+    pub dated_by: Vec<u32>,
+    /// Parallel to `files`: why commits were passed over ([`passed`] bits).
+    pub passed: Vec<u8>,
+    /// The hex names of the commits that date files.
+    pub commits: Vec<Box<[u8]>>,
+    phase: Vec<Phase>,
+    /// The name a file has at this point of the walk -> the file.
+    waiting: HashMap<GitPath, u32>,
+    wanting: usize,
+    deciding: usize,
+    tracks: HashMap<u32, Track>,
+    /// Versions being read -> the files whose next step needs them.
+    blocked: HashMap<Oid, Vec<u32>>,
+    rules: Rules<'r>,
+    commit: Commit,
+    /// Renames met in this commit, applied when it ends (a swap renames both at once).
+    moved: Vec<(GitPath, u32)>,
+}
+
+/// The commit being read.
+#[derive(Default)]
+struct Commit {
+    hash: Vec<u8>,
+    date_raw: Vec<u8>,
+    stamp: Option<Stamp>,
+    ignored: bool,
+}
+
+/// A record of `git log --raw -z`.
+struct Change<'a> {
+    status: &'a [u8],
+    old_oid: &'a [u8],
+    new_oid: &'a [u8],
+    /// The path before a rename or copy.
+    from: &'a [u8],
+    path: &'a [u8],
+}
+
+/// Why reading the log failed.
+#[derive(Debug)]
+pub enum WalkError {
+    /// Reading the log or talking to `git cat-file`.
+    Io(io::Error),
+    /// A commit date git should not have written.
+    BadDate(String),
+    /// `git cat-file` failed.
+    Blobs(crate::error::Error),
+}
+
+impl<'r> Walk<'r> {
+    /// A walk for `files`, each waiting under the name in `starts` (`None`: not in any commit
+    /// yet, so not waiting).
+    pub fn new(
+        files: Vec<(GitPath, GitFileState)>,
+        starts: Vec<Option<GitPath>>,
+        rules: Rules<'r>,
+    ) -> Walk<'r> {
+        let n = files.len();
+        let mut phase = vec![Phase::Done; n];
+        let mut waiting = HashMap::with_capacity(n);
+        for (i, name) in starts.into_iter().enumerate() {
+            if let Some(name) = name {
+                if waiting.insert(name, i as u32).is_none() {
+                    phase[i] = Phase::Wanting;
+                }
+            }
+        }
+        Walk {
+            files,
+            dated_by: vec![u32::MAX; n],
+            passed: vec![0; n],
+            commits: Vec::new(),
+            wanting: waiting.len(),
+            phase,
+            waiting,
+            deciding: 0,
+            tracks: HashMap::new(),
+            blocked: HashMap::new(),
+            rules,
+            commit: Commit::default(),
+            moved: Vec::new(),
+        }
+    }
+
+    /// Streams the log (`-z --raw --no-abbrev --format=%x01%H %cI`), reading versions with
+    /// `blobs` where an edit must be compared. Returns true when the log was read to its end,
+    /// false when it stopped early because no file needed an older commit.
+    pub fn run(
+        &mut self,
+        mut input: impl BufRead,
+        mut blobs: Option<&mut Blobs>,
+    ) -> Result<bool, WalkError> {
+        let mut token = Vec::with_capacity(256);
+        let mut from = Vec::with_capacity(256);
+        let mut path = Vec::with_capacity(256);
+        let complete = loop {
+            if self.wanting == 0 {
+                break false;
+            }
+            if !next_token(&mut input, &mut token)? {
+                break true;
+            }
+            if token.first() == Some(&COMMIT_MARK) {
+                self.end_commit();
+                self.start_commit(&token[1..]);
+                if let Some(b) = blobs.as_deref_mut() {
+                    self.take_answers(b, false)?;
+                }
+                continue;
+            }
+            // The first record of a commit follows the header's newline.
+            let head = token.strip_prefix(b"\n").unwrap_or(&token);
+            let Some(rec) = parse_raw(head) else {
+                continue;
+            };
+            let two = matches!(rec.2.first(), Some(b'R' | b'C'));
+            if two && !next_token(&mut input, &mut from)? {
+                break true;
+            }
+            if !next_token(&mut input, &mut path)? {
+                break true;
+            }
+            let change = Change {
+                status: rec.2,
+                old_oid: rec.0,
+                new_oid: rec.1,
+                from: if two { &from } else { &path },
+                path: &path,
+            };
+            self.change(&change, blobs.as_deref_mut())?;
+        };
+        self.end_commit();
+        if complete {
+            self.ran_out(blobs.as_deref_mut())?;
+        }
+        if let Some(b) = blobs {
+            while self.deciding > 0 && b.pending() > 0 {
+                self.take_answers(b, true)?;
+            }
+        }
+        // Nothing is left to read: what is still undecided has no date.
+        for i in 0..self.files.len() {
+            if self.phase[i] != Phase::Done {
+                self.finish(i as u32, None);
+            }
+        }
+        Ok(complete)
+    }
+
+    /// The files still waiting when the log ends were added where the walk cannot see (a
+    /// merge): their oldest commit seen stands in.
+    fn ran_out(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        let left: Vec<u32> = self
+            .waiting
+            .values()
+            .copied()
+            .filter(|&i| self.phase[i as usize] == Phase::Wanting)
+            .collect();
+        for i in left {
+            self.stop_wanting(i);
+            self.tracks.entry(i).or_default().ran_out = true;
+            self.advance(i, blobs.as_deref_mut())?;
+        }
+        Ok(())
+    }
+
+    fn start_commit(&mut self, header: &[u8]) {
+        let mut parts = header.splitn(2, |b| *b == b' ');
+        let c = &mut self.commit;
+        c.hash.clear();
+        c.hash.extend_from_slice(parts.next().unwrap_or_default());
+        c.date_raw.clear();
+        c.date_raw
+            .extend_from_slice(parts.next().unwrap_or_default());
+        c.stamp = None;
+        c.ignored = !self.rules.ignored.is_empty() && self.rules.ignored.contains(&c.hash[..]);
+    }
+
+    /// Applies the commit's renames: from here back, those files go by their old names.
+    fn end_commit(&mut self) {
+        for (old, i) in std::mem::take(&mut self.moved) {
+            if self.phase[i as usize] != Phase::Wanting {
+                continue;
+            }
+            let live = |w: &Walk, j: u32| w.phase[j as usize] == Phase::Wanting;
+            match self.waiting.get(&old).copied() {
+                // Two files claiming one old name cannot both be right: the first keeps it,
+                // the other's history ends here.
+                Some(j) if j != i && live(self, j) => {
+                    self.stop_wanting(i);
+                    self.tracks.entry(i).or_default().ran_out = true;
+                }
+                _ => {
+                    self.waiting.insert(old, i);
+                }
+            }
+        }
+    }
+
+    /// This commit's stamp (the date parsed, the commit listed, on first need).
+    fn stamp(&mut self) -> Result<Stamp, WalkError> {
+        if let Some(s) = self.commit.stamp {
+            return Ok(s);
+        }
+        let date = parse_git_date(&self.commit.date_raw)?;
+        self.commits.push(self.commit.hash.as_slice().into());
+        let s = Stamp {
+            date,
+            commit: (self.commits.len() - 1) as u32,
+        };
+        self.commit.stamp = Some(s);
+        Ok(s)
+    }
+
+    /// One record: a step for the file it touches, when that file is still waiting.
+    fn change(&mut self, c: &Change<'_>, blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        let kind = c.status.first().copied().unwrap_or(b'?');
+        if kind == b'D' {
+            return Ok(());
+        }
+        let Some(&i) = self.waiting.get(c.path) else {
+            return Ok(());
+        };
+        if self.phase[i as usize] != Phase::Wanting {
+            return Ok(());
+        }
+        // Where the file was before this commit, when that is still in the content dir.
+        let before = match kind {
+            b'M' | b'T' => Some(c.path),
+            b'R' if c.from.starts_with(self.rules.prefix) => Some(c.from),
+            _ => None,
+        };
+        let step = if self.commit.ignored {
+            Step::Pass(passed::IGNORED)
+        } else if kind == b'R' && &c.status[1..] == b"100" && before.is_some() {
+            Step::Pass(passed::MOVED)
+        } else if kind == b'M' && c.old_oid == c.new_oid {
+            // The mode alone (an executable bit).
+            Step::Pass(passed::UNSEEN)
+        } else if before.is_some()
+            && self.rules.compare.is_some()
+            && (self.rules.comparable)(c.path)
+        {
+            Step::Compare {
+                stamp: self.stamp()?,
+                old: c.old_oid.into(),
+                new: c.new_oid.into(),
+            }
+        } else {
+            Step::Dates(self.stamp()?)
+        };
+        let goes_on = !matches!(step, Step::Dates(_)) && before.is_some();
+        self.tracks.entry(i).or_default().steps.push_back(step);
+        if !goes_on {
+            self.stop_wanting(i);
+        } else if before != Some(c.path) {
+            self.waiting.remove(c.path);
+            self.moved.push((before.unwrap_or_default().into(), i));
+        }
+        self.advance(i, blobs)
+    }
+
+    fn stop_wanting(&mut self, i: u32) {
+        if self.phase[i as usize] == Phase::Wanting {
+            self.phase[i as usize] = Phase::Deciding;
+            self.wanting -= 1;
+            self.deciding += 1;
+        }
+    }
+
+    /// Decides file `i`'s steps in order, as far as the versions read allow.
+    fn advance(&mut self, i: u32, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        loop {
+            let deciding = self.phase[i as usize] == Phase::Deciding;
+            let next = match self.tracks.get(&i) {
+                None => return Ok(()),
+                Some(t) => match t.steps.front() {
+                    None if deciding => Next::Finish(t.oldest.filter(|_| t.ran_out)),
+                    None => return Ok(()),
+                    Some(Step::Dates(s)) => Next::Finish(Some(*s)),
+                    Some(Step::Pass(why)) => Next::Pass(*why),
+                    Some(Step::Compare { stamp, old, new }) => {
+                        Next::Compare(*stamp, old.clone(), new.clone())
+                    }
+                },
+            };
+            let (stamp, old, new) = match next {
+                Next::Finish(s) => {
+                    self.finish(i, s);
+                    return Ok(());
+                }
+                Next::Pass(why) => {
+                    self.passed[i as usize] |= why;
+                    self.pop(i, None);
+                    continue;
+                }
+                Next::Compare(stamp, old, new) => (stamp, old, new),
+            };
+            let Some(b) = blobs.as_deref_mut() else {
+                self.finish(i, Some(stamp));
+                return Ok(());
+            };
+            let before = b.get(&old).map_err(WalkError::Blobs)?;
+            let after = b.get(&new).map_err(WalkError::Blobs)?;
+            match (before, after) {
+                (Version::Read(x), Version::Read(y)) if x == y => {
+                    self.passed[i as usize] |= passed::UNSEEN;
+                    self.pop(i, Some(stamp));
+                }
+                (Version::Pending, _) | (_, Version::Pending) => {
+                    for (oid, v) in [(old, before), (new, after)] {
+                        if v == Version::Pending {
+                            self.blocked.entry(oid).or_default().push(i);
+                        }
+                    }
+                    return Ok(());
+                }
+                _ => {
+                    self.finish(i, Some(stamp));
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Drops file `i`'s first step, decided not to date it (`unseen`: an edit no reader sees).
+    fn pop(&mut self, i: u32, unseen: Option<Stamp>) {
+        if let Some(t) = self.tracks.get_mut(&i) {
+            t.steps.pop_front();
+            if unseen.is_some() {
+                t.oldest = unseen;
+            }
+        }
+    }
+
+    /// File `i` is dated by `stamp` (or gets no date).
+    fn finish(&mut self, i: u32, stamp: Option<Stamp>) {
+        let k = i as usize;
+        match self.phase[k] {
+            Phase::Wanting => self.wanting -= 1,
+            Phase::Deciding => self.deciding -= 1,
+            Phase::Done => return,
+        }
+        self.phase[k] = Phase::Done;
+        self.tracks.remove(&i);
+        if let Some(s) = stamp {
+            self.files[k].1 = GitFileState::Committed(s.date);
+            self.dated_by[k] = s.commit;
+        }
+    }
+
+    /// Takes the versions read so far (waiting for one when `block`) and moves on the files
+    /// that needed them; then sends the requests that made.
+    fn take_answers(&mut self, blobs: &mut Blobs, block: bool) -> Result<(), WalkError> {
+        let got = if block {
+            blobs.wait().map_err(WalkError::Blobs)?
+        } else {
+            blobs.answered()
+        };
+        for oid in got {
+            for i in self.blocked.remove(&oid).unwrap_or_default() {
+                if self.phase[i as usize] != Phase::Done {
+                    self.advance(i, Some(blobs))?;
+                }
+            }
+        }
+        blobs.flush().map_err(WalkError::Blobs)
+    }
+}
+
+impl From<io::Error> for WalkError {
+    fn from(e: io::Error) -> Self {
+        WalkError::Io(e)
+    }
+}
+
+/// `:<mode> <mode> <old> <new> <status>`: the two object names and the status.
+fn parse_raw(head: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let rest = head.strip_prefix(b":")?;
+    let mut f = rest.split(|b| *b == b' ');
+    let (_, _, old, new, status) = (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
+    Some((old, new, status))
+}
+
+/// Reads the next NUL-terminated token into `buf` (without the NUL); false at end of input.
+pub fn next_token(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
+    buf.clear();
+    if input.read_until(0, buf)? == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&0) {
+        buf.pop();
+    }
+    Ok(true)
+}
+
+/// `%cI`/`%aI`: strict ISO 8601 with the commit's own offset (`Z` for UTC in newer git).
+pub fn parse_git_date(raw: &[u8]) -> Result<W3cDate, WalkError> {
+    let text = std::str::from_utf8(raw)
+        .map_err(|_| WalkError::BadDate(String::from_utf8_lossy(raw).into_owned()))?
+        .trim();
+    DateTime::parse_from_rfc3339(text)
+        .map(W3cDate::from_datetime)
+        .map_err(|_| WalkError::BadDate(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const O1: &str = "1111111111111111111111111111111111111111";
+    const O2: &str = "2222222222222222222222222222222222222222";
+
+    /// A log in `git log -z --raw --no-abbrev --format=%x01%H %cI` form: commits of
+    /// `(hash, date, [(status, paths)])`.
+    fn log(commits: &[(&str, &str, &[(&str, &[&str])])]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (hash, date, changes) in commits {
+            out.extend_from_slice(format!("\x01{hash} {date}\0\n").as_bytes());
+            for (status, paths) in *changes {
+                let oids = if *status == "R100" {
+                    format!("{O1} {O1}")
+                } else {
+                    format!("{O1} {O2}")
+                };
+                out.extend_from_slice(format!(":100644 100644 {oids} {status}\0").as_bytes());
+                for p in *paths {
+                    out.extend_from_slice(p.as_bytes());
+                    out.push(0);
+                }
+            }
+        }
+        out
+    }
+
+    fn never(_: &[u8]) -> bool {
+        false
+    }
+
+    /// Walks `input` for `names` (waiting under their own names) and gives each file's date
+    /// and the commit that gave it.
+    fn walk(input: &[u8], names: &[&str], prefix: &str, ignored: &[&str]) -> Vec<Option<String>> {
+        let ignored: HashSet<Box<[u8]>> = ignored.iter().map(|s| s.as_bytes().into()).collect();
+        let files = names
+            .iter()
+            .map(|n| (GitPath::from(n.as_bytes()), GitFileState::Unknown))
+            .collect();
+        let starts = names.iter().map(|n| Some(n.as_bytes().into())).collect();
+        let mut w = Walk::new(
+            files,
+            starts,
+            Rules {
+                prefix: prefix.as_bytes(),
+                compare: None,
+                ignored: &ignored,
+                comparable: never,
+            },
+        );
+        w.run(input, None).unwrap();
+        (0..names.len())
+            .map(|i| match w.files[i].1 {
+                GitFileState::Committed(d) => Some(format!(
+                    "{} {}",
+                    d,
+                    String::from_utf8_lossy(&w.commits[w.dated_by[i] as usize])
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn first_change_going_back_dates_the_file() {
+        let l = log(&[
+            ("c3", "2024-03-01T10:00:00+01:00", &[("M", &["a.md"])]),
+            (
+                "c2",
+                "2024-02-01T10:00:00Z",
+                &[("M", &["a.md"]), ("M", &["b.md"]), ("D", &["gone.md"])],
+            ),
+            (
+                "c1",
+                "2024-01-01T00:00:00-05:00",
+                &[("A", &["a.md"]), ("A", &["b.md"]), ("A", &["gone.md"])],
+            ),
+        ]);
+        // never.md (say, added by a merge) keeps the walk going to the end.
+        let got = walk(&l, &["a.md", "b.md", "never.md"], "", &[]);
+        assert_eq!(
+            got,
+            vec![
+                Some("2024-03-01T10:00:00+01:00 c3".into()),
+                Some("2024-02-01T10:00:00+00:00 c2".into()),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn pure_renames_keep_history_and_edited_renames_count() {
+        let l = log(&[
+            (
+                "c4",
+                "2024-04-01T00:00:00Z",
+                &[("R100", &["b.md", "c.md"]), ("R087", &["x.md", "y.md"])],
+            ),
+            ("c3", "2024-03-01T00:00:00Z", &[("R100", &["a.md", "b.md"])]),
+            (
+                "c2",
+                "2024-02-01T00:00:00Z",
+                &[("M", &["a.md"]), ("M", &["x.md"])],
+            ),
+            (
+                "c1",
+                "2024-01-01T00:00:00Z",
+                &[("A", &["a.md"]), ("A", &["x.md"])],
+            ),
+        ]);
+        let got = walk(&l, &["c.md", "y.md"], "", &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
+        assert_eq!(got[1].as_deref(), Some("2024-04-01T00:00:00+00:00 c4"));
+    }
+
+    #[test]
+    fn a_swap_of_two_names_in_one_commit_follows_each_file() {
+        let l = log(&[
+            (
+                "c3",
+                "2024-03-01T00:00:00Z",
+                &[("R100", &["a", "b"]), ("R100", &["b", "a"])],
+            ),
+            ("c2", "2024-02-01T00:00:00Z", &[("M", &["a"])]),
+            (
+                "c1",
+                "2024-01-01T00:00:00Z",
+                &[("A", &["a"]), ("A", &["b"])],
+            ),
+        ]);
+        // Today's b was a, last edited in February; today's a was b, untouched since January.
+        let got = walk(&l, &["b", "a"], "", &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
+        assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
+    }
+
+    #[test]
+    fn a_name_freed_by_a_rename_does_not_inherit_an_older_files_history() {
+        let l = log(&[
+            (
+                "c4",
+                "2024-03-01T00:00:00Z",
+                &[("R100", &["old.md", "new.md"])],
+            ),
+            ("c3", "2024-02-01T00:00:00Z", &[("D", &["new.md"])]),
+            ("c2", "2024-01-15T00:00:00Z", &[("M", &["new.md"])]),
+            (
+                "c1",
+                "2024-01-01T00:00:00Z",
+                &[("A", &["old.md"]), ("A", &["new.md"])],
+            ),
+        ]);
+        let got = walk(&l, &["new.md"], "", &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
+    }
+
+    #[test]
+    fn a_file_moved_in_from_outside_the_content_dir_dates_from_its_arrival() {
+        let l = log(&[
+            (
+                "c2",
+                "2024-03-01T00:00:00Z",
+                &[
+                    ("R100", &["drafts/a.md", "content/a.md"]),
+                    ("R100", &["content/old/b.md", "content/b.md"]),
+                ],
+            ),
+            (
+                "c1",
+                "2024-01-01T00:00:00Z",
+                &[("A", &["drafts/a.md"]), ("A", &["content/old/b.md"])],
+            ),
+        ]);
+        let got = walk(&l, &["content/a.md", "content/b.md"], "content/", &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-03-01T00:00:00+00:00 c2"));
+        assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
+    }
+
+    #[test]
+    fn ignored_commits_never_date_a_file_nor_lose_its_trail() {
+        let l = log(&[
+            (
+                "c3",
+                "2024-03-01T00:00:00Z",
+                &[
+                    ("M", &["a.md"]),
+                    ("R087", &["old.md", "b.md"]),
+                    ("A", &["c.md"]),
+                ],
+            ),
+            ("c2", "2024-02-01T00:00:00Z", &[("M", &["old.md"])]),
+            (
+                "c1",
+                "2024-01-01T00:00:00Z",
+                &[("A", &["a.md"]), ("A", &["old.md"])],
+            ),
+        ]);
+        let got = walk(&l, &["a.md", "b.md", "c.md"], "", &["c3"]);
+        assert_eq!(got[0].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
+        assert_eq!(got[1].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
+        // Added by an ignored commit and never changed since: git has no date for it.
+        assert_eq!(got[2], None);
+    }
+
+    #[test]
+    fn stops_once_every_file_is_dated() {
+        let l = log(&[
+            ("c2", "2024-02-01T00:00:00Z", &[("M", &["a"])]),
+            ("c1", "not a date", &[("A", &["a"])]),
+        ]);
+        // The second commit's bad date is never read.
+        assert_eq!(
+            walk(&l, &["a"], "", &[])[0].as_deref(),
+            Some("2024-02-01T00:00:00+00:00 c2")
+        );
+    }
+
+    #[test]
+    fn names_may_hold_newlines_and_the_mark_byte() {
+        let l = log(&[
+            ("c2", "2024-02-01T00:00:00Z", &[("M", &["\x01odd\nname"])]),
+            ("c1", "2024-01-01T00:00:00Z", &[("A", &["x"])]),
+        ]);
+        let got = walk(&l, &["\x01odd\nname", "x"], "", &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
+        assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
+    }
+
+    #[test]
+    fn a_bad_date_is_an_error() {
+        let l = log(&[("c1", "yesterday", &[("M", &["a"])])]);
+        let files = vec![(GitPath::from(&b"a"[..]), GitFileState::Unknown)];
+        let none = HashSet::new();
+        let mut w = Walk::new(
+            files,
+            vec![Some(b"a".as_slice().into())],
+            Rules {
+                prefix: b"",
+                compare: None,
+                ignored: &none,
+                comparable: never,
+            },
+        );
+        assert!(matches!(w.run(&l[..], None), Err(WalkError::BadDate(d)) if d == "yesterday"));
+    }
+}
