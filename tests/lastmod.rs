@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 use std::time::{Duration, UNIX_EPOCH};
 
 const ZOLA_CONFIG: &str = "base_url = \"https://example.com\"\n";
+/// These tests check times and offsets: git dates to the second, not the default day.
+const SECONDS: &str = "lastmod_precision = \"second\"\n";
 
 /// Runs git in `dir` with a fixed identity, none of the machine's config, and both commit
 /// dates set to `date` (or author and committer dates apart).
@@ -107,6 +109,7 @@ fn stderr(o: &Output) -> String {
 fn renamed_nested_and_oddly_named_files_get_their_last_commit() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", SECONDS),
         ("README.md", "v1\n"),
         ("content/_index.md", "+++\n+++\n"),
         ("content/blog/_index.md", "+++\n+++\n"),
@@ -151,13 +154,37 @@ fn renamed_nested_and_oddly_named_files_get_their_last_commit() {
     );
 }
 
+/// Runs `sitemapgen build` in `cwd` with `args` and extra environment, and returns each URL's
+/// lastmod.
+fn build_env(
+    cwd: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    out_dir: &Path,
+) -> BTreeMap<String, String> {
+    let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .arg("build")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .env_remove("GIT_COMMITTER_DATE")
+        .env_remove("GIT_AUTHOR_DATE")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    read_lastmods(&out_dir.join("sitemap.xml"))
+}
+
 #[test]
-fn modified_and_untracked_files_take_their_mtime_committed_ones_never() {
+fn uncommitted_files_take_the_date_their_commit_will_carry_and_never_a_checkout_mtime() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", SECONDS),
         ("content/committed.md", "+++\n+++\n"),
         ("content/edited.md", "+++\n+++\nv1\n"),
         ("content/staged.md", "+++\n+++\nv1\n"),
+        ("content/dated.md", "+++\ndate = 2024-06-01\n+++\nv1\n"),
     ]);
     let repo = d.path();
     commit(repo, "2024-01-01T00:00:00Z");
@@ -167,40 +194,72 @@ fn modified_and_untracked_files_take_their_mtime_committed_ones_never() {
     set_mtime(&repo.join("content/edited.md"), 1_718_438_400); // 2024-06-15T08:00:00Z
     std::fs::write(repo.join("content/staged.md"), "+++\n+++\nv2\n").unwrap();
     git(repo, &["add", "content/staged.md"]);
-    set_mtime(&repo.join("content/staged.md"), 1_718_500_000); // 2024-06-16T01:06:40Z
     std::fs::write(repo.join("content/new.md"), "+++\n+++\n").unwrap();
-    set_mtime(&repo.join("content/new.md"), 1_718_841_600); // 2024-06-20T00:00:00Z
+    // An edited page with a publication date: git's place comes before `published`.
+    std::fs::write(
+        repo.join("content/dated.md"),
+        "+++\ndate = 2024-06-01\n+++\nv2\n",
+    )
+    .unwrap();
 
-    let (got, _) = build_in(repo, &["--site", ".", "--quiet"], &repo.join("public"));
+    // The date the commit will carry: the one git is told to use (here), else now.
+    let when = [("GIT_COMMITTER_DATE", "2024-06-20T09:00:00+02:00")];
+    let got = build_env(
+        repo,
+        &["--site", ".", "--quiet"],
+        &when,
+        &repo.join("public"),
+    );
+    let pending = "2024-06-20T09:00:00+02:00";
     assert_eq!(
         got,
         expect(&[
-            ("/", "2024-06-20T00:00:00+00:00"),
+            ("/", pending),
             ("/committed/", "2024-01-01T00:00:00+00:00"),
-            ("/edited/", "2024-06-15T08:00:00+00:00"),
-            ("/new/", "2024-06-20T00:00:00+00:00"),
-            ("/staged/", "2024-06-16T01:06:40+00:00"),
+            ("/dated/", pending),
+            ("/edited/", pending),
+            ("/new/", pending),
+            ("/staged/", pending),
         ])
     );
 
-    // SOURCE_DATE_EPOCH caps what mtime gives, and nothing else.
-    let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
-        .args(["build", "--site", ".", "--quiet"])
-        .current_dir(repo)
-        .env("SOURCE_DATE_EPOCH", "1718496000") // 2024-06-16T00:00:00Z
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(
-        read_lastmods(&repo.join("public/sitemap.xml")),
-        expect(&[
-            ("/", "2024-06-16T00:00:00+00:00"),
-            ("/committed/", "2024-01-01T00:00:00+00:00"),
-            ("/edited/", "2024-06-15T08:00:00+00:00"),
-            ("/new/", "2024-06-16T00:00:00+00:00"),
-            ("/staged/", "2024-06-16T00:00:00+00:00"),
-        ])
+    // SOURCE_DATE_EPOCH caps it, and nothing else.
+    let capped = [
+        when[0],
+        ("SOURCE_DATE_EPOCH", "1718496000"), // 2024-06-16T00:00:00Z
+    ];
+    let got = build_env(
+        repo,
+        &["--site", ".", "--quiet"],
+        &capped,
+        &repo.join("public"),
     );
+    assert_eq!(
+        got["https://example.com/edited/"],
+        "2024-06-16T00:00:00+00:00"
+    );
+    assert_eq!(
+        got["https://example.com/committed/"],
+        "2024-01-01T00:00:00+00:00"
+    );
+
+    // Without git among the sources, an uncommitted file's mtime is its date.
+    std::fs::write(
+        repo.join("sitemap.toml"),
+        "lastmod = [\"mtime\"]\nlastmod_precision = \"second\"\n",
+    )
+    .unwrap();
+    let got = build_env(
+        repo,
+        &["--site", ".", "--quiet"],
+        &when,
+        &repo.join("public"),
+    );
+    assert_eq!(
+        got["https://example.com/edited/"],
+        "2024-06-15T08:00:00+00:00"
+    );
+    assert_eq!(got["https://example.com/committed/"], "");
 }
 
 #[test]
@@ -213,6 +272,7 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
         &origin,
         &[
             ("config.toml", ZOLA_CONFIG),
+            ("sitemap.toml", SECONDS),
             ("content/dated.md", "+++\ndate = 2023-07-08\n+++\n"),
             ("content/undated.md", "+++\n+++\n"),
         ],
@@ -227,14 +287,17 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
     std::fs::write(clone.join("content/fresh.md"), "+++\n+++\n").unwrap();
     set_mtime(&clone.join("content/fresh.md"), 1_718_841_600); // 2024-06-20T00:00:00Z
 
-    let (got, o) = build_in(&clone, &["--site", "."], &clone.join("public"));
-    // Git would say 2024-02-01 for both (the boundary commit); mtime would say today.
+    let (_, o) = build_in(&clone, &["--site", "."], &clone.join("public"));
+    // Git would say 2024-02-01 for both (the boundary commit); mtime would say today. The
+    // uncommitted page takes the date its commit will carry.
+    let when = [("GIT_COMMITTER_DATE", "2024-06-21T00:00:00Z")];
+    let got = build_env(&clone, &["--site", "."], &when, &clone.join("public"));
     assert_eq!(
         got,
         expect(&[
-            ("/", "2024-06-20T00:00:00+00:00"),
+            ("/", "2024-06-21T00:00:00+00:00"),
             ("/dated/", "2023-07-08"),
-            ("/fresh/", "2024-06-20T00:00:00+00:00"),
+            ("/fresh/", "2024-06-21T00:00:00+00:00"),
             ("/undated/", ""),
         ])
     );
@@ -248,11 +311,19 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
     // Without git among the sources the depth does not matter: no warning, same rules.
     std::fs::write(
         clone.join("sitemap.toml"),
-        "lastmod = [\"published\", \"mtime\"]\n",
+        "lastmod = [\"published\", \"mtime\"]\nlastmod_precision = \"second\"\n",
     )
     .unwrap();
     let (got2, o) = build_in(&clone, &[], &clone.join("public"));
-    assert_eq!(got2, got);
+    assert_eq!(
+        got2,
+        expect(&[
+            ("/", "2024-06-20T00:00:00+00:00"),
+            ("/dated/", "2023-07-08"),
+            ("/fresh/", "2024-06-20T00:00:00+00:00"),
+            ("/undated/", ""),
+        ])
+    );
     assert!(!stderr(&o).contains("shallow"), "{}", text(&o));
 }
 
@@ -260,6 +331,7 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
 fn a_content_dir_nested_in_the_repository_maps_its_paths() {
     let d = repo_with(&[
         ("site/config.toml", ZOLA_CONFIG),
+        ("site/sitemap.toml", SECONDS),
         ("site/content/one.md", "+++\n+++\n"),
         ("site/content/docs/two.md", "+++\n+++\n"),
         ("other/content/one.md", "x\n"),
@@ -298,7 +370,10 @@ fn a_content_dir_nested_in_the_repository_maps_its_paths() {
 fn committer_date_by_default_author_date_on_request() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
-        ("sitemap.toml", "lastmod = [\"git\"]\n"),
+        (
+            "sitemap.toml",
+            "lastmod = [\"git\"]\nlastmod_precision = \"second\"\n",
+        ),
         ("content/page.md", "+++\n+++\n"),
     ]);
     let repo = d.path();
@@ -316,7 +391,7 @@ fn committer_date_by_default_author_date_on_request() {
 
     std::fs::write(
         repo.join("sitemap.toml"),
-        "lastmod = [\"git\"]\ngit_date = \"author\"\n",
+        "lastmod = [\"git\"]\ngit_date = \"author\"\nlastmod_precision = \"second\"\n",
     )
     .unwrap();
     let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
@@ -330,6 +405,7 @@ fn committer_date_by_default_author_date_on_request() {
 fn a_future_date_is_clamped_to_today_with_a_warning_naming_the_file() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", SECONDS),
         ("content/soon.md", "+++\nupdated = 2999-01-01\n+++\n"),
     ]);
     let repo = d.path();
@@ -353,6 +429,7 @@ fn outside_git_mtime_is_the_last_resort_and_verbose_says_why() {
         d.path(),
         &[
             ("config.toml", ZOLA_CONFIG),
+            ("sitemap.toml", SECONDS),
             ("content/page.md", "+++\n+++\n"),
         ],
     );
@@ -377,6 +454,7 @@ fn hugo_sites_follow_enable_git_info_and_their_frontmatter_order() {
             "baseURL = \"https://example.com/\"\nenableGitInfo = true\n",
         ),
         ("content/posts/a.md", "---\ndate: 2020-02-02\n---\n"),
+        ("sitemap.toml", SECONDS),
     ]);
     let repo = d.path();
     commit_apart(
@@ -408,7 +486,7 @@ fn hugo_sites_follow_enable_git_info_and_their_frontmatter_order() {
     // sitemap.toml wins over the Hugo config.
     std::fs::write(
         repo.join("sitemap.toml"),
-        "lastmod = [\"git\"]\ngit_date = \"committer\"\n",
+        "lastmod = [\"git\"]\ngit_date = \"committer\"\nlastmod_precision = \"second\"\n",
     )
     .unwrap();
     std::fs::write(
@@ -430,6 +508,7 @@ fn every_hugo_language_content_dir_gets_git_dates() {
              [languages.en]\ncontentDir = \"content_en\"\nweight = 1\n\
              [languages.fr]\ncontentDir = \"content_fr\"\nweight = 2\n",
         ),
+        ("sitemap.toml", SECONDS),
         ("content_en/posts/a.md", "---\ntitle: A\n---\n"),
         ("content_fr/posts/b.md", "---\ntitle: B\n---\n"),
     ]);
@@ -473,6 +552,7 @@ fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
     };
     let files = [
         ("config.toml", ZOLA_CONFIG),
+        ("sitemap.toml", SECONDS),
         ("content/page.md", "+++\n+++\n"),
         ("content/dated.md", "+++\ndate = 2021-02-03\n+++\n"),
     ];
@@ -501,7 +581,10 @@ fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
 fn naive_times_take_the_site_zone_and_git_dates_keep_their_own() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
-        ("sitemap.toml", "timezone = \"Asia/Kolkata\"\n"),
+        (
+            "sitemap.toml",
+            "timezone = \"Asia/Kolkata\"\nlastmod_precision = \"second\"\n",
+        ),
         (
             "content/naive.md",
             "+++\nupdated = 2024-01-01T10:00:00\n+++\n",
@@ -549,6 +632,7 @@ fn files_in_a_submodule_get_the_submodules_commit_dates() {
         &site,
         &[
             ("config.toml", ZOLA_CONFIG),
+            ("sitemap.toml", SECONDS),
             ("content/own.md", "+++\n+++\n"),
         ],
     );
