@@ -260,6 +260,12 @@ impl<'a> OwnLastmods<'a> {
         }
         file_only.resize(routes.len(), false);
         roll_up(routes, &mut out.lastmods, &file_only);
+        // A list page whose own git date lost to the pages below it shows no commit.
+        for (c, l) in out.commits.iter_mut().zip(&out.lastmods) {
+            if l.is_none_or(|l| l.origin != Origin::Git) {
+                *c = None;
+            }
+        }
         out
     }
 }

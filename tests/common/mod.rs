@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: run the binary, read sitemaps, validate them.
 #![allow(dead_code)]
 
+pub mod gitrepo;
 pub mod parity;
 
 use std::collections::BTreeSet;
