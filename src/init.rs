@@ -204,6 +204,13 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # Where <lastmod> comes from, first found wins.
 # lastmod = ["front_matter", "git", "published", "mtime"]
 # git_date = "committer"
+# Which commits date a page: "content" (changes a reader sees) or "any-commit".
+# lastmod_significance = "content"
+# Commits that never date a page: a file of commit names (default: the repository's
+# .git-blame-ignore-revs, when there is one); "" for none.
+# git_ignore_revs = ""
+# Dates from git and file times: "day" (stable across a pre-commit hook) or "second".
+# lastmod_precision = "day"
 
 # Pages to leave out: globs over paths inside content_dir.
 # exclude = ["drafts/**", "**/_*.md"]

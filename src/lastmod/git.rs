@@ -350,21 +350,13 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let root = found.root.as_path();
     let prefix = found.prefix;
 
-    let (files, total, gitlinks) = tracked(root, &prefix)?;
-    // A pathspec makes git diff each commit twice (to simplify history, then to print), about
-    // +40% time; when the content dir is most of the repository, reading the whole log and
-    // skipping the few other paths here is cheaper. Small sites in big repositories keep it.
-    let log_prefix: &[u8] = if files.len() * 2 >= total {
-        b""
-    } else {
-        &prefix
-    };
+    let (files, gitlinks) = tracked(root, &prefix)?;
     // A shallow log ends at the boundary commit, which would date every file: skip it.
     let dates = found.has_commits && !found.shallow && !opts.states_only && !files.is_empty();
     // Started first so that git is already walking while the status is taken.
-    let log = dates
-        .then(|| spawn_log(root, log_prefix, opts))
-        .transpose()?;
+    // The whole repository's log, not one limited to the content dir: a pathspec hides where
+    // a file moved in from (git then shows an add), and a move must not date a page.
+    let log = dates.then(|| spawn_log(root, opts)).transpose()?;
     let status = uncommitted(root, &prefix)?;
     let (ignored, warnings) = if dates {
         ignore_revs(root, &opts.ignore_revs)
@@ -381,7 +373,6 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         files,
         starts,
         Rules {
-            prefix: &prefix,
             compare: comparing,
             ignored: &ignored,
             comparable: is_page_path,
@@ -524,37 +515,35 @@ fn limit_to(cmd: &mut Command, prefix: &[u8]) {
     }
 }
 
-/// The index under the content dir (every tracked file, not yet dated), how many files the
-/// whole index holds, and the submodules (gitlinks) under the content dir.
-fn tracked(root: &Path, prefix: &[u8]) -> Result<(TrackedFiles, usize, Vec<GitPath>)> {
-    let out = git(root)
-        .args(["ls-files", "-z", "--full-name", "--stage"])
-        .output()
-        .map_err(|e| Error::io(root, e))?;
+/// The index under the content dir (every tracked file, not yet dated) and the submodules
+/// (gitlinks) under the content dir.
+fn tracked(root: &Path, prefix: &[u8]) -> Result<(TrackedFiles, Vec<GitPath>)> {
+    let mut cmd = git(root);
+    cmd.args(["ls-files", "-z", "--full-name", "--stage"]);
+    limit_to(&mut cmd, prefix);
+    let out = cmd.output().map_err(|e| Error::io(root, e))?;
     if !out.status.success() {
         return Err(failed(root, "ls-files --stage", &out));
     }
-    let mut total = 0;
     let mut files = Vec::new();
     let mut gitlinks = Vec::new();
     // `<mode> <object> <stage>\t<path>`. Unmerged paths appear once per stage: only the first
-    // is kept, the count may run high.
+    // is kept.
     for rec in out.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
         let Some(tab) = rec.iter().position(|b| *b == b'\t') else {
             continue;
         };
         let (mode, path) = (&rec[..tab], &rec[tab + 1..]);
         if !path.starts_with(prefix) {
-            total += 1;
+            continue;
         } else if mode.starts_with(b"160000") {
             gitlinks.push(Box::from(path));
         } else {
-            total += 1;
             files.push((Box::from(path), GitFileState::Unknown));
         }
     }
     files.dedup_by(|a, b| a.0 == b.0);
-    Ok((files, total, gitlinks))
+    Ok((files, gitlinks))
 }
 
 /// The tracked files, in the index's order, not yet dated.
@@ -812,7 +801,7 @@ struct LogRun {
     root: PathBuf,
 }
 
-fn spawn_log(root: &Path, prefix: &[u8], opts: &GitOptions) -> Result<LogRun> {
+fn spawn_log(root: &Path, opts: &GitOptions) -> Result<LogRun> {
     let format = match opts.date {
         GitDate::Committer => "--format=%x01%H %cI",
         GitDate::Author => "--format=%x01%H %aI",
@@ -837,7 +826,6 @@ fn spawn_log(root: &Path, prefix: &[u8], opts: &GitOptions) -> Result<LogRun> {
         "--no-color",
         format,
     ]);
-    limit_to(&mut cmd, prefix);
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -85,8 +85,6 @@ enum Next {
 
 /// What the walk is told.
 pub struct Rules<'r> {
-    /// The content dir, relative to the repository, with a trailing `/` (or empty).
-    pub prefix: &'r [u8],
     /// `Some` to compare versions (`lastmod_significance = "content"`), `None` when any edit
     /// counts.
     pub compare: Option<Compare>,
@@ -327,10 +325,11 @@ impl<'r> Walk<'r> {
         if self.phase[i as usize] != Phase::Wanting {
             return Ok(());
         }
-        // Where the file was before this commit, when that is still in the content dir.
+        // Where the file was before this commit (a move into the content dir from elsewhere
+        // included: the walk reads the whole repository's log).
         let before = match kind {
             b'M' | b'T' => Some(c.path),
-            b'R' if c.from.starts_with(self.rules.prefix) => Some(c.from),
+            b'R' => Some(c.from),
             _ => None,
         };
         let step = if self.commit.ignored {
@@ -542,7 +541,7 @@ mod tests {
 
     /// Walks `input` for `names` (waiting under their own names) and gives each file's date
     /// and the commit that gave it.
-    fn walk(input: &[u8], names: &[&str], prefix: &str, ignored: &[&str]) -> Vec<Option<String>> {
+    fn walk(input: &[u8], names: &[&str], ignored: &[&str]) -> Vec<Option<String>> {
         let ignored: HashSet<Box<[u8]>> = ignored.iter().map(|s| s.as_bytes().into()).collect();
         let files = names
             .iter()
@@ -553,7 +552,6 @@ mod tests {
             files,
             starts,
             Rules {
-                prefix: prefix.as_bytes(),
                 compare: None,
                 ignored: &ignored,
                 comparable: never,
@@ -588,7 +586,7 @@ mod tests {
             ),
         ]);
         // never.md (say, added by a merge) keeps the walk going to the end.
-        let got = walk(&l, &["a.md", "b.md", "never.md"], "", &[]);
+        let got = walk(&l, &["a.md", "b.md", "never.md"], &[]);
         assert_eq!(
             got,
             vec![
@@ -619,7 +617,7 @@ mod tests {
                 &[("A", &["a.md"]), ("A", &["x.md"])],
             ),
         ]);
-        let got = walk(&l, &["c.md", "y.md"], "", &[]);
+        let got = walk(&l, &["c.md", "y.md"], &[]);
         assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
         assert_eq!(got[1].as_deref(), Some("2024-04-01T00:00:00+00:00 c4"));
     }
@@ -640,7 +638,7 @@ mod tests {
             ),
         ]);
         // Today's b was a, last edited in February; today's a was b, untouched since January.
-        let got = walk(&l, &["b", "a"], "", &[]);
+        let got = walk(&l, &["b", "a"], &[]);
         assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
         assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
     }
@@ -661,12 +659,12 @@ mod tests {
                 &[("A", &["old.md"]), ("A", &["new.md"])],
             ),
         ]);
-        let got = walk(&l, &["new.md"], "", &[]);
+        let got = walk(&l, &["new.md"], &[]);
         assert_eq!(got[0].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
     }
 
     #[test]
-    fn a_file_moved_in_from_outside_the_content_dir_dates_from_its_arrival() {
+    fn a_file_moved_in_from_outside_the_content_dir_keeps_its_history() {
         let l = log(&[
             (
                 "c2",
@@ -682,8 +680,8 @@ mod tests {
                 &[("A", &["drafts/a.md"]), ("A", &["content/old/b.md"])],
             ),
         ]);
-        let got = walk(&l, &["content/a.md", "content/b.md"], "content/", &[]);
-        assert_eq!(got[0].as_deref(), Some("2024-03-01T00:00:00+00:00 c2"));
+        let got = walk(&l, &["content/a.md", "content/b.md"], &[]);
+        assert_eq!(got[0].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
         assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
     }
 
@@ -706,7 +704,7 @@ mod tests {
                 &[("A", &["a.md"]), ("A", &["old.md"])],
             ),
         ]);
-        let got = walk(&l, &["a.md", "b.md", "c.md"], "", &["c3"]);
+        let got = walk(&l, &["a.md", "b.md", "c.md"], &["c3"]);
         assert_eq!(got[0].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
         assert_eq!(got[1].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
         // Added by an ignored commit and never changed since: git has no date for it.
@@ -721,7 +719,7 @@ mod tests {
         ]);
         // The second commit's bad date is never read.
         assert_eq!(
-            walk(&l, &["a"], "", &[])[0].as_deref(),
+            walk(&l, &["a"], &[])[0].as_deref(),
             Some("2024-02-01T00:00:00+00:00 c2")
         );
     }
@@ -732,7 +730,7 @@ mod tests {
             ("c2", "2024-02-01T00:00:00Z", &[("M", &["\x01odd\nname"])]),
             ("c1", "2024-01-01T00:00:00Z", &[("A", &["x"])]),
         ]);
-        let got = walk(&l, &["\x01odd\nname", "x"], "", &[]);
+        let got = walk(&l, &["\x01odd\nname", "x"], &[]);
         assert_eq!(got[0].as_deref(), Some("2024-02-01T00:00:00+00:00 c2"));
         assert_eq!(got[1].as_deref(), Some("2024-01-01T00:00:00+00:00 c1"));
     }
@@ -746,7 +744,6 @@ mod tests {
             files,
             vec![Some(b"a".as_slice().into())],
             Rules {
-                prefix: b"",
                 compare: None,
                 ignored: &none,
                 comparable: never,
