@@ -513,9 +513,11 @@ mod tests {
     const O1: &str = "1111111111111111111111111111111111111111";
     const O2: &str = "2222222222222222222222222222222222222222";
 
-    /// A log in `git log -z --raw --no-abbrev --format=%x01%H %cI` form: commits of
-    /// `(hash, date, [(status, paths)])`.
-    fn log(commits: &[(&str, &str, &[(&str, &[&str])])]) -> Vec<u8> {
+    /// A commit: its name, its date and its changes (status, paths).
+    type TestCommit<'a> = (&'a str, &'a str, &'a [(&'a str, &'a [&'a str])]);
+
+    /// A log in `git log -z --raw --no-abbrev --format=%x01%H %cI` form.
+    fn log(commits: &[TestCommit<'_>]) -> Vec<u8> {
         let mut out = Vec::new();
         for (hash, date, changes) in commits {
             out.extend_from_slice(format!("\x01{hash} {date}\0\n").as_bytes());
