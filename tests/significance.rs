@@ -189,9 +189,9 @@ fn only_changes_a_reader_sees_date_a_page() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(
-            "git: 10 files dated past commits that did not count: 8 past changes no reader sees \
-             (whitespace, front matter layout or keys other than title and description), \
-             1 past moves, 1 past commits listed in .git-blame-ignore-revs"
+            "git: 10 files dated past commits that did not count (changes no reader sees \
+             (whitespace, front matter layout, keys other than title and description): 8; \
+             moves: 1; commits listed in .git-blame-ignore-revs: 1)"
         ),
         "{err}"
     );

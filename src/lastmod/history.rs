@@ -187,25 +187,25 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
     let mut why = Vec::new();
     if p.unseen > 0 {
         why.push(format!(
-            "{} past changes no reader sees (whitespace, front matter layout or keys other than title and description)",
+            "changes no reader sees (whitespace, front matter layout, keys other than title and description): {}",
             p.unseen
         ));
     }
     if p.moved > 0 {
-        why.push(format!("{} past moves", p.moved));
+        why.push(format!("moves: {}", p.moved));
     }
     if p.ignored > 0 {
         let file = match &opts.ignore_revs {
             config::IgnoreRevs::File(f) => f.display().to_string(),
             _ => ".git-blame-ignore-revs".into(),
         };
-        why.push(format!("{} past commits listed in {file}", p.ignored));
+        why.push(format!("commits listed in {file}: {}", p.ignored));
     }
     Some(format!(
-        "git: {} {} dated past commits that did not count: {}",
+        "git: {} {} dated past commits that did not count ({})",
         p.files,
         if p.files == 1 { "file" } else { "files" },
-        why.join(", ")
+        why.join("; ")
     ))
 }
 
