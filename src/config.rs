@@ -247,6 +247,9 @@ pub struct Overrides {
     pub expired: bool,
     /// `--gzip`.
     pub gzip: bool,
+    /// `--environment`: Hugo's `config/<environment>/` (else `HUGO_ENVIRONMENT`, `HUGO_ENV`,
+    /// `production`).
+    pub environment: Option<String>,
 }
 
 /// Everything a run needs, resolved and checked.
@@ -540,7 +543,8 @@ pub fn resolve(
             }
         });
     let requested = over.style.or(file.style).unwrap_or_default();
-    let site = siteconfig::load(&site_dir, requested)?;
+    let environment = siteconfig::environment(over.environment.as_deref());
+    let site = siteconfig::load(&site_dir, requested, &environment)?;
     let style = match requested {
         Style::Auto => site.style,
         s => s,
@@ -582,7 +586,10 @@ pub fn resolve(
             ))
         }
     };
-    let base_url = parse_base_url(&raw_base).map_err(|m| error_at(&base_src, &[base_key], m))?;
+    let base_url = parse_base_url(&raw_base).map_err(|m| match base_src == site_file {
+        true => site.error_at(&[base_key], m),
+        false => error_at(&base_src, &[base_key], m),
+    })?;
 
     // Each value is checked here, where the file (and line) it came from is known.
     let timezone = match (&file.timezone, &site.timezone) {
@@ -591,7 +598,7 @@ pub fn resolve(
             .map_err(|m: String| error_at(&cfg_path, &["timezone"], m))?,
         (None, Some(t)) => t
             .parse()
-            .map_err(|m: String| error_at(&site_file, &["timeZone"], m))?,
+            .map_err(|m: String| site.error_at(&["timeZone"], m))?,
         (None, None) => SiteTz::Utc,
     };
 
@@ -610,7 +617,7 @@ pub fn resolve(
         }
         (None, Some(f)) => {
             check_file_name("[sitemap] filename", f)
-                .map_err(|m| error_at(&site_file, &["sitemap", "filename"], m))?;
+                .map_err(|m| site.error_at(&["sitemap", "filename"], m))?;
             f.clone()
         }
         (None, None) => "sitemap.xml".to_string(),

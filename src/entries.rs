@@ -528,11 +528,10 @@ fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
     for l in &settings.site.languages {
         if let Some(b) = &l.base_url {
             let url = crate::config::parse_base_url(b).map_err(|msg| {
-                Error::config(
-                    settings.site.config_file.clone().unwrap_or_default(),
-                    None,
-                    format!("language {}: {msg}", l.code),
-                )
+                let keys = ["languages", l.code.as_str(), "baseURL"];
+                settings
+                    .site
+                    .error_at(&keys, format!("language {}: {msg}", l.code))
             })?;
             m.insert(l.code.clone(), url);
         }

@@ -47,7 +47,7 @@ pub fn detect(site_dir: &Path) -> Result<Detected> {
             "is not a folder: point --site at the site's root (where its zola.toml, config.toml or hugo.toml is)",
         ));
     }
-    let site = siteconfig::load(site_dir, Style::Auto)?;
+    let site = siteconfig::load(site_dir, Style::Auto, &siteconfig::environment(None))?;
     Ok(from_site(site_dir, &site))
 }
 

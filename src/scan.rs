@@ -8,6 +8,10 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
+mod mount_filter;
+
+use mount_filter::MountFilter;
+
 /// The content files found by the scan, in scan order.
 ///
 /// A large site keeps this for the whole run, so each folder's path is stored once and each
@@ -89,13 +93,15 @@ impl<'a> SourceFile<'a> {
         }
     }
 
-    /// Path on disk (the content root joined with the relative path).
+    /// Path on disk (the content root joined with the relative path, less the root's
+    /// mount target).
     pub fn path(&self) -> PathBuf {
+        let dir = self.root.source_dir(self.dir);
         let root = self.root.dir.as_os_str().len();
-        let mut p = PathBuf::with_capacity(root + self.dir.len() + self.name.len() + 2);
+        let mut p = PathBuf::with_capacity(root + dir.len() + self.name.len() + 2);
         p.push(&self.root.dir);
-        if !self.dir.is_empty() {
-            p.push(self.dir);
+        if !dir.is_empty() {
+            p.push(dir);
         }
         p.push(self.name);
         p
@@ -332,12 +338,51 @@ impl Files {
 }
 
 /// One folder to scan.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ContentRoot {
     /// The folder.
     pub dir: PathBuf,
     /// Its language, when the site keeps one content folder per language.
     pub lang: Option<String>,
+    /// Where its files land in the content tree, for a Hugo mount (`docs` for a mount into
+    /// `content/docs`; "" for the content folder itself).
+    pub target: String,
+    /// Hugo mount file filters (see [`crate::siteconfig::ContentMount::files`]).
+    pub files: Vec<String>,
+    /// A mount: a missing folder is no error, as in Hugo.
+    pub mounted: bool,
+}
+
+impl ContentRoot {
+    /// A plain folder of `lang` (or of no language of its own).
+    pub fn new(dir: PathBuf, lang: Option<String>) -> ContentRoot {
+        ContentRoot {
+            dir,
+            lang,
+            ..Default::default()
+        }
+    }
+
+    /// A content tree folder as it lies in the root's own folder: the target taken off.
+    fn source_dir<'d>(&self, dir: &'d str) -> &'d str {
+        if self.target.is_empty() {
+            return dir;
+        }
+        match dir.strip_prefix(self.target.as_str()) {
+            Some("") => "",
+            Some(rest) => rest.strip_prefix('/').unwrap_or(dir),
+            None => dir,
+        }
+    }
+
+    /// A path relative to the root's folder as it lands in the content tree.
+    fn content_rel<'r>(&self, rel: &'r str) -> Cow<'r, str> {
+        if self.target.is_empty() {
+            Cow::Borrowed(rel)
+        } else {
+            Cow::Owned(format!("{}/{rel}", self.target))
+        }
+    }
 }
 
 /// What counts as a page and what is skipped.
@@ -377,9 +422,13 @@ pub fn scan_site(settings: &Settings) -> Result<Files> {
     scan(&roots(settings), &options(settings), &origin)
 }
 
-/// The content folders: one, or one per language where the site keeps them apart (Hugo).
+/// The content folders: one, or one per language where the site keeps them apart (Hugo), or
+/// a Hugo site's mounts into `content`.
 pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
     let langs = &settings.site.languages;
+    if settings.style == Style::Hugo && !settings.site.content_mounts.is_empty() {
+        return mount_roots(settings);
+    }
     // Hugo reads the default content folder only for languages without a `contentDir` of
     // their own: hugoDocs keeps everything in content/en and nothing else in content/.
     let shared = settings.style != Style::Hugo
@@ -390,6 +439,7 @@ pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
         roots.push(ContentRoot {
             dir: settings.content_dir.clone(),
             lang: None,
+            ..Default::default()
         });
     }
     if settings.style == Style::Hugo {
@@ -398,12 +448,30 @@ pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
                 let dir = settings.site_dir.join(d);
                 match roots.iter_mut().find(|r| r.dir == dir) {
                     Some(r) => r.lang = r.lang.take().or_else(|| Some(l.code.clone())),
-                    None => roots.push(ContentRoot {
-                        dir,
-                        lang: Some(l.code.clone()),
-                    }),
+                    None => roots.push(ContentRoot::new(dir, Some(l.code.clone()))),
                 }
             }
+        }
+    }
+    roots
+}
+
+/// One root per mount and language (a mount for several languages is read for each).
+fn mount_roots(settings: &Settings) -> Vec<ContentRoot> {
+    let mut roots = Vec::new();
+    for m in &settings.site.content_mounts {
+        let langs: Vec<Option<String>> = match m.langs.is_empty() {
+            true => vec![None],
+            false => m.langs.iter().cloned().map(Some).collect(),
+        };
+        for lang in langs {
+            roots.push(ContentRoot {
+                dir: settings.site_dir.join(&m.source),
+                lang,
+                target: m.target.clone(),
+                files: m.files.clone(),
+                mounted: true,
+            });
         }
     }
     roots
@@ -435,7 +503,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
     for root in roots {
         // A language's own `contentDir` may not exist yet (nothing translated): Hugo builds
         // that language with no pages, and so do we. The site's content folder must exist.
-        if root.lang.is_some() && !root.dir.exists() {
+        if (root.lang.is_some() || root.mounted) && !root.dir.exists() {
             continue;
         }
         if !root.dir.is_dir() {
@@ -466,6 +534,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             opts,
             exclude: &exclude,
             ignored: &ignored,
+            mount_files: MountFilter::new(&root.files, origin)?,
         };
         let parts = top
             .par_iter()
@@ -491,6 +560,8 @@ struct Walk<'a> {
     opts: &'a ScanOptions,
     exclude: &'a GlobSet,
     ignored: &'a GlobSet,
+    /// The root's mount filters.
+    mount_files: MountFilter,
 }
 
 impl Walk<'_> {
@@ -565,13 +636,17 @@ impl Walk<'_> {
             } else {
                 rel.into()
             };
-            if self.exclude.is_match(&*rel)
+            if !self.mount_files.admits(&rel) {
+                continue;
+            }
+            let in_tree = self.root.content_rel(&rel);
+            if self.exclude.is_match(&*in_tree)
                 || (!self.ignored.is_empty()
                     && self.ignored.is_match(self.canonical_root.join(&*rel)))
             {
                 continue;
             }
-            out.push(self.root, &rel)?;
+            out.push(self.root, &in_tree)?;
         }
         Ok(out)
     }
@@ -595,6 +670,7 @@ mod tests {
         let roots = [ContentRoot {
             dir: d.to_path_buf(),
             lang: None,
+            ..Default::default()
         }];
         scan(&roots, opts, Path::new("t"))
             .unwrap()
@@ -610,6 +686,7 @@ mod tests {
         let root = ContentRoot {
             dir: "content".into(),
             lang: None,
+            ..Default::default()
         };
         let mut rels = Vec::new();
         for d in 0..90 {
@@ -645,6 +722,7 @@ mod tests {
         let root = |d: &str, lang: Option<&str>| ContentRoot {
             dir: d.into(),
             lang: lang.map(String::from),
+            ..Default::default()
         };
         let (en, fr) = (root("content", None), root("content.fr", Some("fr")));
         let mut part = Files::new();
@@ -688,6 +766,7 @@ mod tests {
         ContentRoot {
             dir: dir.into(),
             lang: None,
+            ..Default::default()
         }
     }
 
@@ -990,6 +1069,7 @@ mod tests {
         let roots = [ContentRoot {
             dir: d.path().to_path_buf(),
             lang: None,
+            ..Default::default()
         }];
         let mut files = scan(&roots, &opts, Path::new("t")).unwrap();
         let rels: Vec<String> = files.iter().map(|f| f.rel().into_owned()).collect();
@@ -1036,6 +1116,7 @@ mod tests {
         let root = [ContentRoot {
             dir: d.path().to_path_buf(),
             lang: None,
+            ..Default::default()
         }];
         let files = scan(&root, &opts, Path::new("sitemap.toml")).unwrap();
         assert_eq!(files.get(0).rel(), "blog/a\\b.md");
@@ -1050,10 +1131,12 @@ mod tests {
             ContentRoot {
                 dir: d.path().join("en"),
                 lang: Some("en".into()),
+                ..Default::default()
             },
             ContentRoot {
                 dir: d.path().join("fr"),
                 lang: Some("fr".into()),
+                ..Default::default()
             },
         ];
         let opts = ScanOptions {
@@ -1075,6 +1158,7 @@ mod tests {
         let roots = [ContentRoot {
             dir: PathBuf::from("/nonexistent/content"),
             lang: None,
+            ..Default::default()
         }];
         let opts = ScanOptions {
             extensions: vec!["md".into()],

@@ -5,8 +5,14 @@ use crate::config::{error_at, Style};
 use crate::error::{Error, Result};
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::langtag;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
+
+mod hugo_files;
+mod mounts;
+
+pub use hugo_files::{environment, Layer};
+pub use mounts::ContentMount;
 
 /// What the site's own config says, in generator-neutral terms.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +34,10 @@ pub struct SiteConfig {
     pub disabled_languages: Vec<String>,
     /// Site-wide taxonomies (Zola: the default language's; Hugo: all languages').
     pub taxonomies: Vec<Taxonomy>,
-    /// Hugo `uglyURLs`.
+    /// Hugo `uglyURLs` (`true`: every section).
     pub ugly_urls: bool,
+    /// Hugo `uglyURLs = { posts = true }`: the sections with ugly URLs, lower-cased.
+    pub ugly_sections: Vec<String>,
     /// Hugo `[permalinks]`: section (or taxonomy) -> pattern.
     pub permalinks: Vec<(String, String)>,
     /// Hugo `disablePathToLower`.
@@ -77,6 +85,13 @@ pub struct SiteConfig {
     pub paths_keep_dates: bool,
     /// Zola `exclude_paginated_pages_in_sitemap = "all"`: pagers are left out.
     pub exclude_paginated_pages: bool,
+    /// Hugo `module.mounts` into `content`: when any, they replace the content folders.
+    pub content_mounts: Vec<ContentMount>,
+    /// Hugo before 0.123 keyed translations by kind and path, a `translationKey` in the
+    /// same space (`translationKey: blog/post` joins `blog/post.md`); 0.123+ keeps them apart.
+    pub translation_keys_share_paths: bool,
+    /// The Hugo config files, in the order they were merged (to name a key's file and line).
+    pub layers: Vec<Layer>,
 }
 
 /// One language of the site.
@@ -125,6 +140,7 @@ impl Default for SiteConfig {
             disabled_languages: Vec::new(),
             taxonomies: Vec::new(),
             ugly_urls: false,
+            ugly_sections: Vec::new(),
             permalinks: Vec::new(),
             disable_path_to_lower: false,
             remove_path_accents: false,
@@ -148,6 +164,9 @@ impl Default for SiteConfig {
             frontmatter_lastmod: None,
             paths_keep_dates: false,
             exclude_paginated_pages: false,
+            content_mounts: Vec::new(),
+            translation_keys_share_paths: false,
+            layers: Vec::new(),
         }
     }
 }
@@ -168,10 +187,33 @@ impl SiteConfig {
     pub fn language(&self, code: &str) -> Option<&Language> {
         self.languages.iter().find(|l| l.code == code)
     }
+
+    /// Hugo: pages of `section` (a first-level folder or taxonomy) have ugly URLs.
+    pub fn ugly(&self, section: &str) -> bool {
+        self.ugly_urls
+            || self
+                .ugly_sections
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(section))
+    }
+
+    /// The file and line that set the value at `keys` (for a Hugo config split over files,
+    /// the one that set it last).
+    pub fn locate(&self, keys: &[&str]) -> (PathBuf, Option<usize>) {
+        let main = self.config_file.clone().unwrap_or_default();
+        hugo_files::locate(&self.layers, &main, keys)
+    }
+
+    /// A configuration error about the value at `keys`, naming the file and line that set it.
+    pub fn error_at(&self, keys: &[&str], message: impl Into<String>) -> Error {
+        let (file, line) = self.locate(keys);
+        Error::config(file, line, message)
+    }
 }
 
 /// Finds and reads the site's config in `site_dir`. `requested` forces a style; `Auto` detects.
-pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
+/// `environment` picks Hugo's `config/<environment>/` (see [`environment`]).
+pub fn load(site_dir: &Path, requested: Style, environment: &str) -> Result<SiteConfig> {
     let zola = ["zola.toml", "config.toml"]
         .iter()
         .map(|n| site_dir.join(n))
@@ -189,7 +231,8 @@ pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
     .iter()
     .map(|n| site_dir.join(n))
     .find(|p| p.is_file() && Some(p) != zola.as_ref());
-    let hugo_dir = site_dir.join("config").join("_default");
+    let config_dir = site_dir.join("config");
+    let hugo_dir = config_dir.join("_default");
     match requested {
         Style::Zola => zola.map_or_else(
             || {
@@ -200,13 +243,13 @@ pub fn load(site_dir: &Path, requested: Style) -> Result<SiteConfig> {
             },
             |p| read_zola(&p),
         ),
-        Style::Hugo => read_hugo(hugo.as_deref(), &hugo_dir),
+        Style::Hugo => read_hugo(hugo.as_deref(), &config_dir, environment),
         Style::Plain => Ok(SiteConfig::default()),
         Style::Auto => {
             if let Some(p) = zola {
                 read_zola(&p)
             } else if hugo.is_some() || hugo_dir.is_dir() {
-                read_hugo(hugo.as_deref(), &hugo_dir)
+                read_hugo(hugo.as_deref(), &config_dir, environment)
             } else {
                 Ok(SiteConfig::default())
             }
@@ -401,6 +444,7 @@ fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) 
     if !c.is_multilingual() {
         return Ok(());
     }
+    let layers = c.layers.clone();
     let default_key = if c.style == Style::Hugo {
         "defaultContentLanguage"
     } else {
@@ -423,9 +467,10 @@ fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) 
             } else {
                 vec!["languages", l.code.as_str()]
             };
-            return Err(error_at(
-                path,
-                &keys,
+            let (file, line) = hugo_files::locate(&layers, path, &keys);
+            return Err(Error::config(
+                file,
+                line,
                 format!(
                     "language code '{}' is not a BCP 47 language tag (like en, pt-BR or zh-Hant): it cannot be an hreflang",
                     l.code
@@ -472,46 +517,17 @@ fn merge(a: &mut Value, b: Value) {
     }
 }
 
-fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig> {
-    let mut v = Value::Object(Map::new());
-    let mut config_file = root_file.map(Path::to_path_buf);
-    if let Some(p) = root_file {
-        v = read_value(p)?;
-    }
-    // config/_default/: hugo.* and config.* hold top-level keys, any other file holds the
-    // key named after it (languages.toml -> languages).
-    if default_dir.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(default_dir)
-            .map_err(|e| Error::io(default_dir, e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                matches!(
-                    p.extension().and_then(|e| e.to_str()),
-                    Some("toml" | "yaml" | "yml" | "json")
-                )
-            })
-            .collect();
-        files.sort();
-        for p in files {
-            let stem = p
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("")
-                .to_string();
-            let value = read_value(&p)?;
-            if stem == "hugo" || stem == "config" {
-                config_file.get_or_insert_with(|| p.clone());
-                merge(&mut v, value);
-            } else {
-                let mut wrapped = Map::new();
-                wrapped.insert(stem.to_ascii_lowercase(), value);
-                merge(&mut v, Value::Object(wrapped));
-            }
-        }
-    }
+fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<SiteConfig> {
+    let merged = hugo_files::load(root_file, config_dir, env)?;
+    let v = merged.value;
+    // The file messages name: the root file, else config/_default's hugo.* or config.*.
+    let config_file = root_file.map(Path::to_path_buf).or_else(|| {
+        let main = merged.layers.iter().find(|l| l.at.is_empty());
+        main.or(merged.layers.first()).map(|l| l.file.clone())
+    });
     let path = config_file
         .clone()
-        .unwrap_or_else(|| default_dir.to_path_buf());
+        .unwrap_or_else(|| config_dir.join("_default"));
     let bad = |m: String| Error::config(&path, None, m);
     let mut c = SiteConfig {
         style: Style::Hugo,
@@ -521,7 +537,6 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
             .unwrap_or_else(|| "en".into())
             .to_ascii_lowercase(),
         default_language_in_subdir: get_bool(&v, "defaultContentLanguageInSubdir").unwrap_or(false),
-        ugly_urls: get_bool(&v, "uglyURLs").unwrap_or(false),
         disable_path_to_lower: get_bool(&v, "disablePathToLower").unwrap_or(false),
         remove_path_accents: get_bool(&v, "removePathAccents").unwrap_or(false),
         disable_kinds: strings(get(&v, "disableKinds"))
@@ -539,6 +554,9 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
     };
     c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
     c.no_html_kinds = no_html_kinds(get(&v, "outputs"));
+    (c.ugly_urls, c.ugly_sections) = ugly_urls(get(&v, "uglyURLs"));
+    c.content_mounts = mounts::content_mounts(&v);
+    c.layers = merged.layers;
     let mut warnings = Vec::new();
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {
@@ -674,6 +692,24 @@ fn read_hugo(root_file: Option<&Path>, default_dir: &Path) -> Result<SiteConfig>
     Ok(c)
 }
 
+/// Hugo `uglyURLs`: a boolean (or `"true"`), or a map of sections to booleans.
+fn ugly_urls(v: Option<&Value>) -> (bool, Vec<String>) {
+    let truthy = |v: &Value| v.as_bool().unwrap_or(false) || v.as_str() == Some("true");
+    match v {
+        Some(Value::Object(m)) => {
+            let mut sections: Vec<String> = m
+                .iter()
+                .filter(|(_, on)| truthy(on))
+                .map(|(s, _)| s.to_lowercase())
+                .collect();
+            sections.sort();
+            (false, sections)
+        }
+        Some(other) => (truthy(other), Vec::new()),
+        None => (false, Vec::new()),
+    }
+}
+
 fn hugo_taxonomy(name: String) -> Taxonomy {
     Taxonomy {
         name,
@@ -739,7 +775,7 @@ mod tests {
     #[test]
     fn detects_zola_from_base_url() {
         let d = site(&[("config.toml", "base_url = \"https://z.org\"\ntaxonomies = [{ name = \"tags\", paginate_by = 2 }]\n[languages.fr]\n")]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(c.style, Style::Zola);
         assert_eq!(c.base_url.as_deref(), Some("https://z.org"));
         assert_eq!(c.taxonomies[0].paginate_by, Some(2));
@@ -759,14 +795,16 @@ mod tests {
             "zola.toml",
             "base_url = \"https://z.org\"\nexclude_paginated_pages_in_sitemap = \"all\"\n[slugify]\npaths = \"safe\"\npaths_keep_dates = true\n",
         )]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert!(c.paths_keep_dates && c.exclude_paginated_pages);
         assert_eq!(c.slugify_paths, "safe");
         let d = site(&[(
             "config.toml",
             "base_url = \"https://z.org\"\n[slugify]\npaths = \"sometimes\"\n",
         )]);
-        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        let err = load(d.path(), Style::Auto, "production")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("slugify.paths") && err.contains("sometimes"),
             "{err}"
@@ -775,7 +813,7 @@ mod tests {
             "config.toml",
             "base_url = \"https://z.org\"\nexclude_paginated_pages_in_sitemap = \"some\"\n",
         )]);
-        assert!(load(d.path(), Style::Auto).is_err());
+        assert!(load(d.path(), Style::Auto, "production").is_err());
     }
 
     #[test]
@@ -791,7 +829,7 @@ mod tests {
             ),
             ("config/_default/params.yaml", "x: 1\n"),
         ]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(c.style, Style::Hugo);
         assert!(c.ugly_urls);
         assert_eq!(c.taxonomies.len(), 1);
@@ -814,7 +852,7 @@ mod tests {
             "hugo.toml",
             "baseURL = \"https://h.org/\"\nlanguageCode = \"en-GB\"\ndisableKinds = [\"sitemap\"]\n[sitemap]\nchangefreq = \"sometimes\"\npriority = 0.4\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n[languages.fr.sitemap]\npriority = 2.0\n",
         )]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(c.default_changefreq, None);
         assert_eq!(
             c.default_priority.map(|p| p.to_string()).as_deref(),
@@ -839,7 +877,7 @@ mod tests {
             "hugo.yaml",
             "baseURL: https://h.org/\nsitemap:\n  changefreq: weekly\n  priority: -1\n",
         )]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(
             c.taxonomies
                 .iter()
@@ -877,7 +915,9 @@ mod tests {
         ];
         for (name, text, line) in cases {
             let d = site(&[(name, text)]);
-            let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+            let err = load(d.path(), Style::Auto, "production")
+                .unwrap_err()
+                .to_string();
             assert!(
                 err.contains(&format!("{name}{line}")) && err.contains("BCP 47"),
                 "{name}: {err}"
@@ -888,7 +928,7 @@ mod tests {
             "config.toml",
             "base_url = \"https://z.org/\"\ndefault_language = \"zz zz\"\n",
         )]);
-        assert!(load(d.path(), Style::Auto).is_ok());
+        assert!(load(d.path(), Style::Auto, "production").is_ok());
     }
 
     #[test]
@@ -897,7 +937,7 @@ mod tests {
             "hugo.toml",
             "baseURL = \"https://h.org/\"\n[languages.en]\nweight = 1\nlanguageCode = \"en_US\"\n[languages.fr]\nweight = 2\nlanguageCode = \"fr-FR\"\n",
         )]);
-        let c = load(d.path(), Style::Auto).unwrap();
+        let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(c.language("en").unwrap().hreflang, None);
         assert_eq!(c.language("fr").unwrap().hreflang.as_deref(), Some("fr-FR"));
         assert!(
@@ -913,7 +953,9 @@ mod tests {
             "config.toml",
             "base_url = \"https://z.org/\"\n\nignored_content = [\"*.tmp\", \"[\"]\n",
         )]);
-        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        let err = load(d.path(), Style::Auto, "production")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("config.toml:3:") && err.contains("ignored_content"),
             "{err}"
@@ -923,9 +965,14 @@ mod tests {
     #[test]
     fn no_config_is_plain_and_bad_config_names_the_line() {
         let d = site(&[]);
-        assert_eq!(load(d.path(), Style::Auto).unwrap().style, Style::Plain);
+        assert_eq!(
+            load(d.path(), Style::Auto, "production").unwrap().style,
+            Style::Plain
+        );
         let d = site(&[("hugo.toml", "baseURL = \"https://h.org/\"\n[[broken\n")]);
-        let err = load(d.path(), Style::Auto).unwrap_err().to_string();
+        let err = load(d.path(), Style::Auto, "production")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("hugo.toml:2"), "{err}");
     }
 }

@@ -40,6 +40,10 @@ pub struct Cli {
     /// Write sitemap.xml.gz.
     #[arg(long, global = true)]
     pub gzip: bool,
+    /// Hugo's environment: which config/<ENV>/ folder applies (default: HUGO_ENVIRONMENT,
+    /// else production).
+    #[arg(long, global = true, value_name = "ENV")]
+    pub environment: Option<String>,
     /// Print nothing but errors.
     #[arg(long, short, global = true)]
     pub quiet: bool,
@@ -120,6 +124,7 @@ impl Cli {
             future: self.future,
             expired: self.expired,
             gzip: self.gzip,
+            environment: self.environment.clone(),
         }
     }
 

@@ -145,7 +145,9 @@ fn history_dir(settings: &Settings) -> PathBuf {
     let roots = crate::scan::roots(settings);
     if roots.len() < 2 {
         // As given: the scanned paths are spelled the same way, so they match it directly.
-        return settings.content_dir.clone();
+        return roots
+            .first()
+            .map_or_else(|| settings.content_dir.clone(), |r| r.dir.clone());
     }
     // Absolute, with `..` folded (a contentDir of `../elsewhere` must not look inside).
     let abs = |p: &Path| {
@@ -163,7 +165,7 @@ fn history_dir(settings: &Settings) -> PathBuf {
         out
     };
     let site = abs(&settings.site_dir);
-    let mut dir = abs(&settings.content_dir);
+    let mut dir = abs(&roots[0].dir);
     for r in roots.iter().skip(1) {
         let other = abs(&r.dir);
         if !other.starts_with(&site) || !dir.starts_with(&site) {

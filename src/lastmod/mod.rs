@@ -587,6 +587,7 @@ mod tests {
             let root = crate::scan::ContentRoot {
                 dir: p.file.0,
                 lang: None,
+                ..Default::default()
             };
             pages.files.push(&root, p.file.1).unwrap();
             pages.meta.push(p.fm);

@@ -961,6 +961,7 @@ mod tests {
         let root = crate::scan::ContentRoot {
             dir: "c".into(),
             lang: None,
+            ..Default::default()
         };
         let mut files = Files::new();
         for r in ["a.md", "b.md", "c.md"] {

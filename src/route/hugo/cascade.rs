@@ -208,6 +208,7 @@ mod tests {
         let root = crate::scan::ContentRoot {
             dir: "content".into(),
             lang: None,
+            ..Default::default()
         };
         let mut files = crate::scan::Files::new();
         for rel in ["blog/2024/post.md", "blog.md", "docs/blog/x.md"] {

@@ -141,9 +141,13 @@ impl<'a> Decider<'_, 'a> {
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
         let path = page_path(&page, pl, kind, site.config, &site.prefix(pl.lang))?;
         // Only translations share keys: a site with one language needs none.
+        let shared = site.config.translation_keys_share_paths;
         let key = match &page.fm.more().translation_key {
             _ if !site.multilingual => String::new(),
+            // Hugo before 0.123: `<kind>/<key>`, in the space of the keys made from paths.
+            Some(k) if shared => format!("{}/{k}", super::page_kind_name(kind).unwrap_or("")),
             Some(k) => format!("key:{k}"),
+            None if shared => pl.kind_path_key(),
             None => pl.translation_path(),
         };
         let mut r = Route::for_page(i, &page, kind, path, pl.lang, key);

@@ -53,7 +53,8 @@ pub(super) fn page_path(
     }
     let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
     if kind == Kind::Section {
-        return Ok(dir_path(prefix, &dir_segs.join("/"), site.ugly_urls));
+        let ugly = site.ugly(pl.dirs.first().unwrap_or(""));
+        return Ok(dir_path(prefix, &dir_segs.join("/"), ugly));
     }
     file_path(page, pl, &dir_segs, site, prefix)
 }
@@ -110,6 +111,7 @@ fn file_path(
         .map(|s| sanitize(s, site).trim_matches('-').to_string())
         .filter(|s| !s.is_empty());
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
+    let ugly = site.ugly(section.as_deref().unwrap_or(""));
     if let Some(pattern) = section
         .as_deref()
         .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
@@ -118,15 +120,12 @@ fn file_path(
         let tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
         let expanded = expand_page_permalink(pattern, &tokens)
             .map_err(|m| Error::input(page.file.path(), None, m))?;
-        return Ok(format!(
-            "{prefix}{}",
-            end_permalink(&expanded, site.ugly_urls)
-        ));
+        return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
     }
     let last = slug.unwrap_or_else(|| sanitize(file_name, site));
     let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
     segs.push(&last);
-    Ok(dir_path(prefix, &segs.join("/"), site.ugly_urls))
+    Ok(dir_path(prefix, &segs.join("/"), ugly))
 }
 
 /// What a page's permalink tokens (`:year`, `:slug`, ...) stand for.

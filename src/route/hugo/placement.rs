@@ -32,14 +32,41 @@ impl Placed<'_> {
         }
     }
 
-    /// The key translations share: the path without language (`translationKey` aside).
+    /// The key translations share: the path without language (`translationKey` aside), so
+    /// a leaf bundle `about/index.md` and a page `about.fr.md` are versions of one page.
     pub(super) fn translation_path(&self) -> String {
         let mut k = self.dirs.joined().to_string();
         if !self.is_branch && !self.is_leaf {
-            k.push('/');
+            if !k.is_empty() {
+                k.push('/');
+            }
             k.push_str(self.stem);
         }
         format!("path:{k}")
+    }
+
+    /// The key Hugo before 0.123 gave a page without `translationKey`: its kind, folder and
+    /// base name (`page/blog/post`, `page/blog/post/index`, `section/blog`, `home`), the same
+    /// space as a `translationKey`'s `page/<key>`.
+    pub(super) fn kind_path_key(&self) -> String {
+        match self.kind() {
+            Kind::Page => {
+                let joined = [self.dirs.joined(), self.stem];
+                let path: Vec<&str> = joined.into_iter().filter(|s| !s.is_empty()).collect();
+                format!("page/{}", path.join("/"))
+            }
+            kind => node_key(kind, self.dirs.joined(), true),
+        }
+    }
+}
+
+/// The translation key of a home or section at folder `dirs` without a `translationKey`:
+/// Hugo 0.123+ matches by path; before, by kind and path (`shared`).
+pub(super) fn node_key(kind: Kind, dirs: &str, shared: bool) -> String {
+    match (shared, kind) {
+        (false, _) => format!("path:{dirs}"),
+        (true, Kind::Home) => "home".to_string(),
+        (true, _) => format!("section/{dirs}"),
     }
 }
 

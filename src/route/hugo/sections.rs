@@ -2,7 +2,7 @@
 //! into the nearest section.
 
 use super::permalinks::{dir_path, sanitize};
-use super::placement::{Bundles, Dirs};
+use super::placement::{node_key, Bundles, Dirs};
 use super::{Built, Site};
 use crate::route::{Kind, Route};
 use std::collections::BTreeSet;
@@ -14,6 +14,7 @@ fn has_section(built: &Built, bundles: &Bundles, key: &(String, String)) -> bool
 
 /// Homes exist even without `_index.md`: one for each language that has none.
 pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
+    let shared = site.config.translation_keys_share_paths;
     for lang in &site.langs {
         let key = (lang.to_string(), String::new());
         if !has_section(built, bundles, &key) {
@@ -23,7 +24,7 @@ pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
                 site.prefix(lang) + "/",
                 lang,
                 // Every language's home is a translation of the others.
-                "path:".into(),
+                node_key(Kind::Home, "", shared),
             ));
         }
     }
@@ -62,7 +63,7 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
         // Hugo names a section without `_index.md` by its lower-cased key, even with
         // `disablePathToLower` (one with `_index.md` keeps its folder's case).
         let seg = sanitize(&top, site.config).to_lowercase();
-        let path = dir_path(&site.prefix(&lang), &seg, site.config.ugly_urls);
+        let path = dir_path(&site.prefix(&lang), &seg, site.config.ugly(&top));
         built
             .section_route
             .insert((lang.clone(), top.clone()), built.out.routes.len());
@@ -70,7 +71,11 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
             Kind::Section,
             path,
             &lang,
-            format!("path:{top}"),
+            node_key(
+                Kind::Section,
+                &top,
+                site.config.translation_keys_share_paths,
+            ),
         ));
     }
 }

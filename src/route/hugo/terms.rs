@@ -75,7 +75,7 @@ fn add_list(
         return None;
     }
     let tax_seg = sanitize(&tax.name, site.config);
-    let path = dir_path(prefix, &tax_seg, site.config.ugly_urls);
+    let path = dir_path(prefix, &tax_seg, site.config.ugly(&tax.name));
     let file = built
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
@@ -99,7 +99,7 @@ fn add_terms(
     list_route: Option<usize>,
 ) {
     let tax_seg = sanitize(&tax.name, site.config);
-    let ugly = site.config.ugly_urls;
+    let ugly = site.config.ugly(&tax.name);
     let pattern = site
         .config
         .permalinks

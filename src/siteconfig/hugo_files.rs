@@ -1,0 +1,305 @@
+//! Hugo's config files merged as Hugo merges them: the root `hugo.*` (else `config.*`), then
+//! every file below `config/_default/`, then below `config/<environment>/`, each later value
+//! winning key by key. In a config folder a file holds the key it is named after
+//! (`params.toml` is `params`), and `<key>.<lang>` belongs to that language:
+//! `languages.fr.toml` is `languages.fr`, `menus.fr.toml` `languages.fr.menus`,
+//! `params.fr.toml` `languages.fr.params`.
+
+use super::{merge, read_value};
+use crate::error::{Error, Result};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// Where a file's values sit in the merged config, to find a key's file and line again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// The file.
+    pub file: PathBuf,
+    /// The keys its top level sits under (`["languages", "fr"]`; none for `hugo.toml`).
+    pub at: Vec<String>,
+    /// The key the file repeats around its values (`[params]` in `params.toml`), if it does.
+    pub wrapped: Option<String>,
+}
+
+/// The merged config and the files it came from, in merge order.
+pub(super) struct Merged {
+    /// Every key, lower-cased as Hugo lower-cases them.
+    pub value: Value,
+    /// The files, first to last.
+    pub layers: Vec<Layer>,
+}
+
+/// Hugo's environment: `--environment`, else `HUGO_ENVIRONMENT`, else `HUGO_ENV`, else
+/// `production` (what `hugo` builds with; only `hugo server` defaults to `development`).
+pub fn environment(flag: Option<&str>) -> String {
+    let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    flag.map(str::to_string)
+        .or_else(|| var("HUGO_ENVIRONMENT"))
+        .or_else(|| var("HUGO_ENV"))
+        .unwrap_or_else(|| "production".to_string())
+}
+
+/// Reads `root_file` (when there is one), then `config_dir/_default` and
+/// `config_dir/<environment>`, merged.
+pub(super) fn load(
+    root_file: Option<&Path>,
+    config_dir: &Path,
+    environment: &str,
+) -> Result<Merged> {
+    let mut merged = Merged {
+        value: Value::Object(Map::new()),
+        layers: Vec::new(),
+    };
+    if let Some(p) = root_file {
+        merged.add(p, Vec::new(), None, read_value(p)?);
+    }
+    let mut dirs = vec![config_dir.join("_default")];
+    if !environment.is_empty() && environment != "_default" {
+        dirs.push(config_dir.join(environment));
+    }
+    for dir in dirs {
+        for p in config_files(&dir)? {
+            let (at, wrap) = key_path(&p);
+            merged.add(&p, at, wrap, read_value(&p)?);
+        }
+    }
+    Ok(merged)
+}
+
+impl Merged {
+    /// Merges one file's `value`, placed at `at` (and taken out of its repeated key `wrap`
+    /// when it holds that key alone, as Hugo 0.162+ allows).
+    fn add(&mut self, file: &Path, at: Vec<String>, wrap: Option<String>, value: Value) {
+        let mut value = lower_keys(value);
+        let mut wrapped = None;
+        if let (Some(w), Value::Object(m)) = (&wrap, &mut value) {
+            if m.len() == 1 && m.contains_key(w.as_str()) {
+                wrapped = m.remove(w.as_str()).map(|inner| (w.clone(), inner));
+            }
+        }
+        let wrapped_key = wrapped.as_ref().map(|(k, _)| k.clone());
+        let mut placed = wrapped.map_or(value, |(_, inner)| inner);
+        for key in at.iter().rev() {
+            let mut m = Map::new();
+            m.insert(key.clone(), placed);
+            placed = Value::Object(m);
+        }
+        merge(&mut self.value, placed);
+        self.layers.push(Layer {
+            file: file.to_path_buf(),
+            at,
+            wrapped: wrapped_key,
+        });
+    }
+}
+
+/// Config files below `dir` (subfolders too), in Hugo's walk order; none when it is missing.
+fn config_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_path_buf();
+            Error::io(path, std::io::Error::other(e.to_string()))
+        })?;
+        let ext = entry
+            .path()
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        let known = ["toml", "yaml", "yml", "json"]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(ext));
+        if entry.file_type().is_file() && known {
+            out.push(entry.into_path());
+        }
+    }
+    Ok(out)
+}
+
+/// Where a config folder file's values go, from its name, and the key it may repeat.
+fn key_path(file: &Path) -> (Vec<String>, Option<String>) {
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if stem == "hugo" || stem == "config" {
+        return (Vec::new(), None);
+    }
+    // `languages.fr` -> (`languages`, `fr`): the last dot splits, as Hugo's does.
+    match stem.rsplit_once('.') {
+        Some((name, lang)) if !lang.is_empty() => {
+            let mut at = vec!["languages".to_string(), lang.to_string()];
+            match name {
+                "menu" | "menus" => at.push("menus".into()),
+                "params" => at.push("params".into()),
+                _ => {}
+            }
+            (at, Some(name.to_string()))
+        }
+        _ => (vec![stem.clone()], Some(stem)),
+    }
+}
+
+/// Every map key lower-cased, at any depth (Hugo's keys are case-insensitive).
+fn lower_keys(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k.to_lowercase(), lower_keys(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(lower_keys).collect()),
+        other => other,
+    }
+}
+
+/// The file, and line when found, that set the value at `keys` last: the latest layer that
+/// holds it, else `fallback`.
+pub fn locate(layers: &[Layer], fallback: &Path, keys: &[&str]) -> (PathBuf, Option<usize>) {
+    for layer in layers.iter().rev() {
+        let inside = layer.at.len() <= keys.len()
+            && layer
+                .at
+                .iter()
+                .zip(keys)
+                .all(|(a, k)| a.eq_ignore_ascii_case(k));
+        if !inside {
+            continue;
+        }
+        let mut in_file: Vec<&str> = layer.wrapped.iter().map(String::as_str).collect();
+        in_file.extend_from_slice(&keys[layer.at.len()..]);
+        if in_file.is_empty() {
+            return (layer.file.clone(), None);
+        }
+        if let Some(line) = crate::config::value_line(&layer.file, &in_file) {
+            return (layer.file.clone(), Some(line));
+        }
+    }
+    (
+        fallback.to_path_buf(),
+        crate::config::value_line(fallback, keys),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let p = d.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        d
+    }
+
+    #[test]
+    fn file_names_place_their_values_as_hugo_does() {
+        let cases = [
+            ("hugo.toml", vec![], None),
+            ("config.yaml", vec![], None),
+            ("params.toml", vec!["params"], Some("params")),
+            (
+                "languages.fr.toml",
+                vec!["languages", "fr"],
+                Some("languages"),
+            ),
+            (
+                "menus.en.yaml",
+                vec!["languages", "en", "menus"],
+                Some("menus"),
+            ),
+            (
+                "menu.de.toml",
+                vec!["languages", "de", "menus"],
+                Some("menu"),
+            ),
+            (
+                "params.pt-br.json",
+                vec!["languages", "pt-br", "params"],
+                Some("params"),
+            ),
+            ("Permalinks.TOML", vec!["permalinks"], Some("permalinks")),
+        ];
+        for (name, at, wrap) in cases {
+            let (got_at, got_wrap) = key_path(Path::new(name));
+            assert_eq!(got_at, at, "{name}");
+            assert_eq!(got_wrap.as_deref(), wrap, "{name}");
+        }
+    }
+
+    #[test]
+    fn later_files_win_key_by_key_and_the_environment_comes_last() {
+        let d = tree(&[
+            (
+                "hugo.toml",
+                "baseURL = \"https://root.example/\"\ntitle = \"T\"\n[params]\na = 1\nb = 1\n",
+            ),
+            (
+                "config/_default/hugo.toml",
+                "baseurl = \"https://default.example/\"\n",
+            ),
+            ("config/_default/params.toml", "b = 2\n"),
+            (
+                "config/_default/languages.fr.toml",
+                "weight = 2\n[params]\nx = 1\n",
+            ),
+            ("config/_default/params.fr.yaml", "y: 2\n"),
+            (
+                "config/_default/taxonomies.toml",
+                "[taxonomies]\nauthor = \"authors\"\n",
+            ),
+            (
+                "config/_default/sub/menus.en.toml",
+                "[[main]]\nname = \"Blog\"\n",
+            ),
+            (
+                "config/staging/hugo.toml",
+                "baseURL = \"https://staging.example/\"\n",
+            ),
+            ("config/production/params.toml", "c = 3\n"),
+        ]);
+        let m = load(
+            Some(&d.path().join("hugo.toml")),
+            &d.path().join("config"),
+            "staging",
+        )
+        .unwrap();
+        let v = &m.value;
+        assert_eq!(v["baseurl"], "https://staging.example/");
+        assert_eq!(v["title"], "T");
+        assert_eq!(v["params"], serde_json::json!({"a": 1, "b": 2}));
+        assert_eq!(v["languages"]["fr"]["weight"], 2);
+        assert_eq!(
+            v["languages"]["fr"]["params"],
+            serde_json::json!({"x": 1, "y": 2})
+        );
+        assert_eq!(v["languages"]["en"]["menus"]["main"][0]["name"], "Blog");
+        assert_eq!(v["taxonomies"], serde_json::json!({"author": "authors"}));
+        let m = load(None, &d.path().join("config"), "production").unwrap();
+        assert_eq!(m.value["baseurl"], "https://default.example/");
+        assert_eq!(m.value["params"]["c"], 3);
+        // A key is found again in the file that set it last, at its line.
+        let (file, line) = locate(&m.layers, Path::new("x"), &["languages", "fr", "weight"]);
+        assert!(
+            file.ends_with("languages.fr.toml") && line == Some(1),
+            "{file:?} {line:?}"
+        );
+        let (file, line) = locate(&m.layers, Path::new("x"), &["taxonomies", "author"]);
+        assert!(
+            file.ends_with("taxonomies.toml") && line == Some(2),
+            "{file:?} {line:?}"
+        );
+    }
+
+    #[test]
+    fn the_environment_variables_name_the_environment_after_the_flag() {
+        assert_eq!(environment(Some("staging")), "staging");
+    }
+}
