@@ -92,6 +92,8 @@ pub struct SiteConfig {
     pub translation_keys_share_paths: bool,
     /// The Hugo config files, in the order they were merged (to name a key's file and line).
     pub layers: Vec<Layer>,
+    /// For `--verbose`: the files read and the content mounts.
+    pub notes: Vec<String>,
 }
 
 /// One language of the site.
@@ -167,6 +169,7 @@ impl Default for SiteConfig {
             content_mounts: Vec::new(),
             translation_keys_share_paths: false,
             layers: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -557,6 +560,7 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
     (c.ugly_urls, c.ugly_sections) = ugly_urls(get(&v, "uglyURLs"));
     c.content_mounts = mounts::content_mounts(&v);
     c.layers = merged.layers;
+    c.notes = hugo_notes(&c, env);
     let mut warnings = Vec::new();
     if let Some(fm) = get(&v, "frontmatter") {
         if let Some(l) = get(fm, "lastmod") {
@@ -690,6 +694,34 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         .map(|w| format!("{}: {w}", path.display()))
         .collect();
     Ok(c)
+}
+
+/// What `--verbose` says about a Hugo config: its files and environment, and its mounts.
+fn hugo_notes(c: &SiteConfig, env: &str) -> Vec<String> {
+    let files: Vec<String> = c
+        .layers
+        .iter()
+        .map(|l| l.file.display().to_string())
+        .collect();
+    let mut notes = vec![format!(
+        "Hugo config (environment {env}): {}",
+        files.join(", ")
+    )];
+    for m in &c.content_mounts {
+        let target = match m.target.as_str() {
+            "" => "content".to_string(),
+            t => format!("content/{t}"),
+        };
+        let langs = match m.langs.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", m.langs.join(", ")),
+        };
+        notes.push(format!(
+            "content mount: {} -> {target}{langs}",
+            m.source.display()
+        ));
+    }
+    notes
 }
 
 /// Hugo `uglyURLs`: a boolean (or `"true"`), or a map of sections to booleans.

@@ -220,3 +220,39 @@ fn a_bad_value_in_a_split_config_names_the_file_and_line_that_set_it() {
     let want = Path::new("config").join("_default").join("hugo.toml:3");
     assert!(err.contains(&*want.to_string_lossy()), "{err}");
 }
+
+#[test]
+fn verbose_names_the_config_files_the_environment_and_the_mounts() {
+    let out = tempfile::tempdir().unwrap();
+    let site = case("config-dir");
+    let (site_s, out_s) = (site.to_str().unwrap(), out.path().to_str().unwrap());
+    let args = ["build", "--site", site_s, "--output", out_s, "--verbose"];
+    let o = common::run(&site, &[&args[..], &["--environment", "staging"]].concat());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{}", text(&o));
+    let note = err
+        .lines()
+        .find(|l| l.contains("Hugo config (environment staging)"))
+        .unwrap_or_else(|| panic!("{err}"));
+    for file in ["languages.fr.toml", "menus.en.toml", "staging"] {
+        assert!(note.contains(file), "{note}");
+    }
+    assert!(!note.contains("production"), "{note}");
+    let site = case("mounts");
+    let o = common::run(
+        &site,
+        &[
+            "build",
+            "--site",
+            site.to_str().unwrap(),
+            "--output",
+            out_s,
+            "--verbose",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("content mount: reference -> content/docs/reference (en)"),
+        "{err}"
+    );
+}

@@ -135,6 +135,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // lastmod: list pages rolled up from the routes below them
     let (assigned, history) = dating.finish(&routing.routes);
     outcome.warnings.extend(kept.warnings());
+    outcome.notes.extend(settings.site.notes.iter().cloned());
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
     outcome.warnings.extend(history.warnings);
     outcome.notes.extend(history.notes);
