@@ -640,18 +640,17 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
             });
         }
     }
-    if !c.languages.iter().any(|l| l.code == c.default_language) {
-        c.languages.push(Language {
-            code: c.default_language.clone(),
-            weight: 0,
-            base_url: None,
-            content_dir: None,
-            hreflang: None,
-            changefreq: None,
-            priority: None,
-            taxonomies: None,
-        });
+    // Hugo orders languages by weight, then name; a weight of 0 sorts last.
+    c.languages.sort_by(|a, b| {
+        let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
+        w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
+    });
+    // An empty `defaultContentLanguage` is unset, to Hugo.
+    let explicit_default = get_str(&v, "defaultContentLanguage").is_some_and(|d| !d.is_empty());
+    if !explicit_default {
+        c.default_language = "en".into();
     }
+    hugo_default_language(&mut c, explicit_default)?;
     // The top-level `languageCode` (or `locale`) belongs to the default language.
     if let Some(l) = c
         .languages
@@ -662,11 +661,6 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
             l.hreflang = get_str(&v, "languageCode").or_else(|| get_str(&v, "locale"));
         }
     }
-    // Hugo orders languages by weight, then name; a weight of 0 sorts last.
-    c.languages.sort_by(|a, b| {
-        let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
-        w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
-    });
     // Multihost: every language on a host of its own, each with its own sitemap. Hugo refuses
     // a config that gives some languages a baseURL and not others.
     let hosted = c.languages.iter().filter(|l| l.base_url.is_some()).count();
@@ -694,6 +688,46 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         .map(|w| format!("{}: {w}", path.display()))
         .collect();
     Ok(c)
+}
+
+/// The default language as Hugo resolves it: the one `defaultContentLanguage` names (Hugo
+/// refuses to build when that is no language, or a turned-off one); unset, `en` when it is
+/// one of the languages, else the first in Hugo's order. With no languages, it is the only one.
+fn hugo_default_language(c: &mut SiteConfig, explicit: bool) -> Result<()> {
+    if c.languages.iter().any(|l| l.code == c.default_language) {
+        return Ok(());
+    }
+    if c.languages.is_empty() {
+        c.languages.push(Language {
+            code: c.default_language.clone(),
+            weight: 0,
+            base_url: None,
+            content_dir: None,
+            hreflang: None,
+            changefreq: None,
+            priority: None,
+            taxonomies: None,
+        });
+        return Ok(());
+    }
+    if explicit {
+        let why = match c.disabled_languages.contains(&c.default_language) {
+            true => "is turned off",
+            false => "is not one of the languages configured",
+        };
+        let message = format!(
+            "defaultContentLanguage \"{}\" {why} (Hugo refuses to build)",
+            c.default_language
+        );
+        return Err(c.error_at(&["defaultContentLanguage"], message));
+    }
+    let first = c
+        .languages
+        .iter()
+        .find(|l| l.code == "en")
+        .or(c.languages.first());
+    c.default_language = first.map(|l| l.code.clone()).unwrap_or_default();
+    Ok(())
 }
 
 /// What `--verbose` says about a Hugo config: its files and environment, and its mounts.
@@ -879,6 +913,83 @@ mod tests {
     }
 
     #[test]
+    fn the_hugo_default_language_is_resolved_as_hugo_0_168_does() {
+        let langs = |c: &SiteConfig| -> Vec<String> {
+            c.languages.iter().map(|l| l.code.clone()).collect()
+        };
+        // Unset: `en` when configured, else the first by weight.
+        let d = site(&[(
+            "hugo.toml",
+            "baseURL = \"https://h.org/\"\n[languages.fr]\nweight = 2\n[languages.de]\nweight = 1\n",
+        )]);
+        let c = load(d.path(), Style::Auto, "production").unwrap();
+        assert_eq!(
+            (c.default_language.as_str(), langs(&c)),
+            ("de", vec!["de".into(), "fr".into()])
+        );
+        // Menus of a language alone make it the site's one language.
+        let d = site(&[
+            (
+                "config/_default/hugo.toml",
+                "baseURL = \"https://h.org/\"\n",
+            ),
+            ("config/_default/menus.fr.toml", "[[main]]\nname = \"x\"\n"),
+        ]);
+        let c = load(d.path(), Style::Auto, "production").unwrap();
+        assert_eq!(
+            (c.default_language.as_str(), langs(&c)),
+            ("fr", vec!["fr".into()])
+        );
+        // Empty is unset.
+        let d = site(&[(
+            "hugo.toml",
+            "baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"\"\n[languages.fr]\nweight = 2\n[languages.en]\nweight = 3\n",
+        )]);
+        let c = load(d.path(), Style::Auto, "production").unwrap();
+        assert_eq!(c.default_language, "en");
+        // Named but not configured, or turned off: Hugo refuses to build.
+        for (extra, why) in [
+            ("", "not one of"),
+            ("[languages.en]\ndisabled = true\n", "turned off"),
+        ] {
+            let d = site(&[(
+                "hugo.toml",
+                &format!("baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"en\"\n[languages.fr]\nweight = 1\n{extra}"),
+            )]);
+            let err = load(d.path(), Style::Auto, "production")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("hugo.toml:2") && err.contains(why), "{err}");
+        }
+    }
+
+    #[test]
+    fn ugly_urls_is_a_boolean_or_a_map_of_sections() {
+        for (text, all, sections) in [
+            ("uglyURLs = true\n", true, vec![]),
+            ("uglyURLs = \"true\"\n", true, vec![]),
+            (
+                "[uglyURLs]\nPosts = true\ndocs = false\ntags = true\n",
+                false,
+                vec!["posts", "tags"],
+            ),
+        ] {
+            let d = site(&[(
+                "hugo.toml",
+                &format!("baseURL = \"https://h.org/\"\n{text}"),
+            )]);
+            let c = load(d.path(), Style::Auto, "production").unwrap();
+            assert_eq!(
+                (c.ugly_urls, c.ugly_sections.clone()),
+                (all, sections.iter().map(|s| s.to_string()).collect()),
+                "{text}"
+            );
+            assert_eq!(c.ugly("POSTS"), all || !sections.is_empty(), "{text}");
+            assert_eq!(c.ugly("docs"), all, "{text}");
+        }
+    }
+
+    #[test]
     fn hugo_sitemap_values_the_protocol_forbids_warn_instead_of_failing() {
         let d = site(&[(
             "hugo.toml",
@@ -931,7 +1042,7 @@ mod tests {
             ),
             (
                 "hugo.toml",
-                "baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+                "baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"x_y\"\n[languages.x_y]\nweight = 1\n[languages.fr]\nweight = 2\n",
                 ":2:",
             ),
             (
