@@ -130,6 +130,22 @@ pub struct Taxonomy {
     pub render: bool,
 }
 
+impl Language {
+    /// A language with this code and nothing else set.
+    pub fn named(code: String) -> Language {
+        Language {
+            code,
+            weight: 0,
+            base_url: None,
+            content_dir: None,
+            hreflang: None,
+            changefreq: None,
+            priority: None,
+            taxonomies: None,
+        }
+    }
+}
+
 impl Default for SiteConfig {
     fn default() -> Self {
         SiteConfig {
@@ -698,16 +714,7 @@ fn hugo_default_language(c: &mut SiteConfig, explicit: bool) -> Result<()> {
         return Ok(());
     }
     if c.languages.is_empty() {
-        c.languages.push(Language {
-            code: c.default_language.clone(),
-            weight: 0,
-            base_url: None,
-            content_dir: None,
-            hreflang: None,
-            changefreq: None,
-            priority: None,
-            taxonomies: None,
-        });
+        c.languages.push(Language::named(c.default_language.clone()));
         return Ok(());
     }
     if explicit {
