@@ -549,7 +549,24 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             out.append(&part)?;
         }
     }
+    if roots.iter().filter(|r| r.mounted).count() > 1 {
+        out = unshadowed(&out)?;
+    }
     out.shrink_to_fit();
+    Ok(out)
+}
+
+/// The files of several Hugo mounts as Hugo sees them: where two mounts bring a file to one
+/// path of the content tree (for one language), the first mount's file is the one there.
+fn unshadowed(files: &Files) -> Result<Files> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Files::new();
+    for f in files.iter() {
+        if seen.insert((f.root_lang(), f.rel())) {
+            out.push(f.root, &f.rel())?;
+        }
+    }
+    out.notes = files.notes.clone();
     Ok(out)
 }
 

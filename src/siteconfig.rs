@@ -714,7 +714,8 @@ fn hugo_default_language(c: &mut SiteConfig, explicit: bool) -> Result<()> {
         return Ok(());
     }
     if c.languages.is_empty() {
-        c.languages.push(Language::named(c.default_language.clone()));
+        c.languages
+            .push(Language::named(c.default_language.clone()));
         return Ok(());
     }
     if explicit {

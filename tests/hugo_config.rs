@@ -129,9 +129,11 @@ fn the_environment_comes_from_the_flag_or_hugo_environment() {
 fn mounts_into_content_replace_the_content_folder() {
     // content/en and content/ja mounted with their languages (content/stray.md is no page),
     // a second folder into content/docs/reference without its drafts, a language-neutral
-    // folder with includeFiles/excludeFiles as Hugo applies them, an assets mount ignored.
+    // folder with includeFiles/excludeFiles as Hugo applies them, a second folder into the
+    // same place whose file at a taken path is shadowed, an assets mount ignored.
     let hugo = urls_below(&case("mounts/expected"));
     assert!(hugo.contains_key("https://docs.example.net/docs/reference/api/"));
+    assert!(!hugo.contains_key("https://docs.example.net/blog/shadowed/"));
     assert_same(&ours("mounts", &[], &[]), &hugo, "mounts");
 }
 
