@@ -127,6 +127,7 @@ fn the_environment_comes_from_the_flag_or_hugo_environment() {
 
 #[test]
 fn mounts_into_content_replace_the_content_folder() {
+    // Hugo 0.153+'s syntax (`sites.matrix.languages`, `files`).
     // content/en and content/ja mounted with their languages (content/stray.md is no page),
     // a second folder into content/docs/reference without its drafts, a language-neutral
     // folder with includeFiles/excludeFiles as Hugo applies them, a second folder into the
@@ -135,6 +136,16 @@ fn mounts_into_content_replace_the_content_folder() {
     assert!(hugo.contains_key("https://docs.example.net/docs/reference/api/"));
     assert!(!hugo.contains_key("https://docs.example.net/blog/shadowed/"));
     assert_same(&ours("mounts", &[], &[]), &hugo, "mounts");
+}
+
+#[test]
+fn mounts_in_the_older_syntax_mount_the_same() {
+    // The same site with `lang`, `includeFiles` and `excludeFiles`, which Hugo 0.168 refuses
+    // (removed after 0.153) and Hugo 0.111 builds.
+    let hugo = urls_below(&case("mounts-legacy/expected-0.111"));
+    let got = ours("mounts-legacy", &[], &[("HUGO_VERSION", "0.111.3")]);
+    assert_same(&got, &hugo, "Hugo 0.111");
+    assert_same(&got, &urls_below(&case("mounts/expected")), "the newer syntax");
 }
 
 #[test]
