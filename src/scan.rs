@@ -96,6 +96,9 @@ impl<'a> SourceFile<'a> {
     /// Path on disk (the content root joined with the relative path, less the root's
     /// mount target).
     pub fn path(&self) -> PathBuf {
+        if self.root.single {
+            return self.root.dir.clone();
+        }
         let dir = self.root.source_dir(self.dir);
         let root = self.root.dir.as_os_str().len();
         let mut p = PathBuf::with_capacity(root + dir.len() + self.name.len() + 2);
@@ -351,6 +354,8 @@ pub struct ContentRoot {
     pub files: Vec<String>,
     /// A mount: a missing folder is no error, as in Hugo.
     pub mounted: bool,
+    /// A mount of one file (`dir` is the file, `target` its path in the content tree).
+    pub single: bool,
 }
 
 impl ContentRoot {
@@ -471,6 +476,7 @@ fn mount_roots(settings: &Settings) -> Vec<ContentRoot> {
                 target: m.target.clone(),
                 files: m.files.clone(),
                 mounted: true,
+                single: false,
             });
         }
     }
@@ -504,6 +510,10 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
         // A language's own `contentDir` may not exist yet (nothing translated): Hugo builds
         // that language with no pages, and so do we. The site's content folder must exist.
         if (root.lang.is_some() || root.mounted) && !root.dir.exists() {
+            continue;
+        }
+        if root.mounted && root.dir.is_file() {
+            single_file(root, opts, &mut out)?;
             continue;
         }
         if !root.dir.is_dir() {
@@ -554,6 +564,20 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
     }
     out.shrink_to_fit();
     Ok(out)
+}
+
+/// A Hugo mount of one file (`README.md` mounted as `content/_index.md`): a page at its
+/// target when that is named like one.
+fn single_file(root: &ContentRoot, opts: &ScanOptions, out: &mut Files) -> Result<()> {
+    let ext = root.target.rsplit_once('.').map_or("", |(_, e)| e);
+    if opts.extensions.iter().any(|x| x == ext) {
+        let single = ContentRoot {
+            single: true,
+            ..root.clone()
+        };
+        out.push(&single, &root.target)?;
+    }
+    Ok(())
 }
 
 /// The files of several Hugo mounts as Hugo sees them: where two mounts bring a file to one

@@ -145,7 +145,11 @@ fn mounts_in_the_older_syntax_mount_the_same() {
     let hugo = urls_below(&case("mounts-legacy/expected-0.111"));
     let got = ours("mounts-legacy", &[], &[("HUGO_VERSION", "0.111.3")]);
     assert_same(&got, &hugo, "Hugo 0.111");
-    assert_same(&got, &urls_below(&case("mounts/expected")), "the newer syntax");
+    assert_same(
+        &got,
+        &urls_below(&case("mounts/expected")),
+        "the newer syntax",
+    );
 }
 
 #[test]
@@ -268,4 +272,51 @@ fn verbose_names_the_config_files_the_environment_and_the_mounts() {
         err.contains("content mount: reference -> content/docs/reference (en)"),
         "{err}"
     );
+}
+
+#[test]
+fn pages_from_mounts_take_their_git_dates() {
+    // A folder and one file mounted into content, outside content/: git dates each file.
+    let d = tempfile::tempdir().unwrap();
+    common::write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\nenableGitInfo = true\n[[module.mounts]]\nsource = \"docs\"\ntarget = \"content\"\n[[module.mounts]]\nsource = \"README.md\"\ntarget = \"content/about.md\"\n",
+            ),
+            ("docs/guide.md", "---\ntitle: Guide\n---\n"),
+            ("README.md", "---\ntitle: About\n---\n"),
+        ],
+    );
+    let git = |args: &[&str], date: &str| {
+        let o = Command::new("git")
+            .current_dir(d.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date)
+            .args(["-c", "user.name=T", "-c", "user.email=t@example.org"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    git(&["init", "-q", "-b", "main"], "2021-05-06T10:00:00+00:00");
+    git(&["add", "docs"], "2021-05-06T10:00:00+00:00");
+    git(&["commit", "-q", "-m", "docs"], "2021-05-06T10:00:00+00:00");
+    git(&["add", "-A"], "2022-07-08T09:30:00+02:00");
+    git(
+        &["commit", "-q", "-m", "readme"],
+        "2022-07-08T09:30:00+02:00",
+    );
+    let o = common::run(d.path(), &["list", "--site", "."]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "https://example.org/guide/\t2021-05-06T10:00:00+00:00\tgit",
+        "https://example.org/about/\t2022-07-08T09:30:00+02:00\tgit",
+    ] {
+        assert!(out.lines().any(|l| l.starts_with(want)), "{want}:\n{out}");
+    }
 }

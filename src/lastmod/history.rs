@@ -142,12 +142,20 @@ pub fn start(settings: &Settings) -> PendingHistory {
 /// outside the site is left out rather than widening the read past the repository: its files
 /// then get no git date and no mtime, never a checkout time.
 fn history_dir(settings: &Settings) -> PathBuf {
-    let roots = crate::scan::roots(settings);
+    // A Hugo mount may be one file: its folder holds its history.
+    let roots: Vec<PathBuf> = crate::scan::roots(settings)
+        .into_iter()
+        .map(|r| match (r.dir.is_file(), r.dir.parent()) {
+            (true, Some(parent)) => parent.to_path_buf(),
+            _ => r.dir,
+        })
+        .collect();
     if roots.len() < 2 {
         // As given: the scanned paths are spelled the same way, so they match it directly.
         return roots
-            .first()
-            .map_or_else(|| settings.content_dir.clone(), |r| r.dir.clone());
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| settings.content_dir.clone());
     }
     // Absolute, with `..` folded (a contentDir of `../elsewhere` must not look inside).
     let abs = |p: &Path| {
@@ -165,9 +173,9 @@ fn history_dir(settings: &Settings) -> PathBuf {
         out
     };
     let site = abs(&settings.site_dir);
-    let mut dir = abs(&roots[0].dir);
+    let mut dir = abs(&roots[0]);
     for r in roots.iter().skip(1) {
-        let other = abs(&r.dir);
+        let other = abs(r);
         if !other.starts_with(&site) || !dir.starts_with(&site) {
             continue;
         }
