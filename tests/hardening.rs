@@ -110,13 +110,14 @@ fn language_codes_that_are_not_bcp_47_are_refused_naming_the_site_config() {
         &[
             (
                 "hugo.toml",
-                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"x_y\"\n[languages.x_y]\nweight = 1\n[languages.fr]\nweight = 2\n",
             ),
             ("content/_index.md", "+++\n+++\n"),
             ("content/_index.fr.md", "+++\n+++\n"),
         ],
     );
-    refused(d.path(), &[], "hugo.toml:2: language code ''");
+    // (An empty defaultContentLanguage is unset to Hugo: `en`, or the first language.)
+    refused(d.path(), &[], "hugo.toml:2: language code 'x_y'");
 }
 
 #[test]
