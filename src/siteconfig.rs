@@ -412,14 +412,8 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
     };
     c.taxonomies = zola_taxonomies(get(&v, "taxonomies")).map_err(bad)?;
     c.languages.push(Language {
-        code: c.default_language.clone(),
-        weight: 0,
-        base_url: None,
-        content_dir: None,
-        hreflang: None,
-        changefreq: None,
-        priority: None,
         taxonomies: Some(c.taxonomies.clone()),
+        ..Language::named(c.default_language.clone())
     });
     if let Some(Value::Object(langs)) = get(&v, "languages") {
         for (code, l) in langs {
