@@ -356,6 +356,9 @@ pub struct ContentRoot {
     pub mounted: bool,
     /// A mount of one file (`dir` is the file, `target` its path in the content tree).
     pub single: bool,
+    /// The generator's own default folder: Zola and Hugo build a site without it (home page
+    /// only), so a missing one is no error.
+    pub optional: bool,
 }
 
 impl ContentRoot {
@@ -441,9 +444,15 @@ pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
         || langs.iter().any(|l| l.content_dir.is_none());
     let mut roots = Vec::new();
     if shared {
+        // A folder set in sitemap.toml or on the command line must exist; the generator's
+        // default (or its config's contentDir) may not.
+        let default = settings
+            .site_dir
+            .join((settings.site.content_dir.as_deref()).unwrap_or(Path::new("content")));
         roots.push(ContentRoot {
             dir: settings.content_dir.clone(),
             lang: None,
+            optional: settings.style != Style::Plain && settings.content_dir == default,
             ..Default::default()
         });
     }
@@ -477,6 +486,7 @@ fn mount_roots(settings: &Settings) -> Vec<ContentRoot> {
                 files: m.files.clone(),
                 mounted: true,
                 single: false,
+                optional: false,
             });
         }
     }
@@ -510,6 +520,13 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
         // A language's own `contentDir` may not exist yet (nothing translated): Hugo builds
         // that language with no pages, and so do we. The site's content folder must exist.
         if (root.lang.is_some() || root.mounted) && !root.dir.exists() {
+            continue;
+        }
+        if root.optional && !root.dir.exists() {
+            let dir = root.dir.display();
+            out.notes.push(format!(
+                "{dir}: no content folder: the site has no pages, as the generator builds it"
+            ));
             continue;
         }
         if root.mounted && root.dir.is_file() {

@@ -440,3 +440,34 @@ fn hugo_renders_no_term_page_whose_index_is_a_draft() {
         ])
     );
 }
+
+#[test]
+fn a_site_with_no_content_folder_builds_as_the_generator_builds_it() {
+    // Hugo 0.168 builds a site with no content/ into its home and its default taxonomies'
+    // list pages; Zola into its home page. Only a content_dir the user sets must exist.
+    for (config, name, want) in [
+        (
+            "baseURL = \"https://example.com/\"\n",
+            "hugo.toml",
+            &[
+                "https://example.com/",
+                "https://example.com/categories/",
+                "https://example.com/tags/",
+            ][..],
+        ),
+        (
+            "base_url = \"https://example.com/\"\n",
+            "config.toml",
+            &["https://example.com/"][..],
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        common::write_tree(d.path(), &[(name, config)]);
+        let (o, xml) = build(d.path());
+        assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+        assert_eq!(common::url_locs(&xml), set(want), "{name}");
+        assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+        let given = common::run(d.path(), &["build", "-q", "--content", "nosuch"]);
+        assert_eq!(given.status.code(), Some(2), "{}", common::text(&given));
+    }
+}

@@ -100,13 +100,14 @@ pub fn start(settings: &Settings) -> PendingHistory {
         .lastmod
         .iter()
         .any(|s| matches!(s, LastmodSource::Git | LastmodSource::Mtime));
-    if !needed {
+    let dir = history_dir(settings);
+    // No content folder (a site with no pages yet): no file to date, nothing to ask git.
+    if !needed || !dir.exists() {
         return PendingHistory {
             thread: None,
             done: None,
         };
     }
-    let dir = history_dir(settings);
     let opts = git::GitOptions {
         date: match settings.git_date {
             config::GitDateKind::Committer => git::GitDate::Committer,
