@@ -93,6 +93,9 @@ fn mend(text: &str, e: &ScanError) -> Option<String> {
     let at = byte_at(text, m.line(), m.col())?;
     match e.info() {
         "invalid indentation in quoted scalar" => reindent_quoted(text, at, m.col()),
+        "invalid indentation" | "invalid indentation in flow construct" => {
+            indent_flow_line(text, byte_at(text, m.line(), 0)?)
+        }
         "':' must be followed by a valid YAML whitespace" => {
             let before = text[..at].trim_end_matches([' ', '\t']);
             let gap = &text[before.len()..at];
@@ -101,6 +104,17 @@ fn mend(text: &str, e: &ScanError) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `text` with the line starting at byte `start` indented one more space, when that line is
+/// inside a flow collection (it closes one, or the line before ends in `[`, `{` or `,`):
+/// go-yaml takes `aliases: [` ... `]` with the `]` back at the key's column, and inside a
+/// flow collection indentation means nothing, so the added space changes no value.
+fn indent_flow_line(text: &str, start: usize) -> Option<String> {
+    let body = text[start..].trim_start_matches(' ');
+    let before = text[..start].trim_end();
+    let in_flow = body.starts_with([']', '}']) || before.ends_with(['[', '{', ',']);
+    in_flow.then(|| format!("{} {}", &text[..start], &text[start..]))
 }
 
 /// The byte offset of 1-based `line`, 0-based character `col` in `text`.
@@ -454,10 +468,14 @@ mod tests {
     /// `load` gives what yaml-rust2's own loader gives, and `config_value` what gray_matter
     /// gave site configs, values and errors alike.
     fn same_as_before(text: &str) {
-        match (load(text), YamlLoader::load_from_str(text)) {
+        match (load_once(text), YamlLoader::load_from_str(text)) {
             (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
             (Err(LoadError::Syntax(a)), Err(b)) => assert_eq!(a, b, "{text:?}"),
             (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
+        }
+        // A text mended into one go-yaml reads differs from gray_matter on purpose.
+        if format!("{:?}", load(text)) != format!("{:?}", load_once(text)) {
+            return;
         }
         use gray_matter::engine::{Engine, YAML};
         let path = Path::new("hugo.yaml");
@@ -542,6 +560,16 @@ mod tests {
         ] {
             assert!(matches!(load(text), Err(LoadError::Syntax(_))), "{text:?}");
         }
+    }
+
+    #[test]
+    fn flow_lists_closed_at_their_keys_column_load_as_go_yaml_reads_them() {
+        // hugoDocs' content/en/templates/types.md, which Hugo builds.
+        let text = "title: T\naliases: [\n  '/a/',\n  '/b/',\n]\nweight: 30\n";
+        assert_eq!(title_of(text, "aliases.1"), "/b/");
+        assert_eq!(title_of(text, "title"), "T");
+        let text = "m: {\na: 1,\nb: x\n}\n";
+        assert_eq!(title_of(text, "m.b"), "x");
     }
 
     #[test]
