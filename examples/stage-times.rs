@@ -31,6 +31,7 @@ fn main() -> sitemapgen::Result<()> {
         lenient: settings.style == config::Style::Hugo,
         keep_title: true,
         string_terms: settings.style == config::Style::Hugo,
+        hugo: (settings.style == config::Style::Hugo).then_some(settings.hugo),
     };
     let read = (0..files.len())
         .into_par_iter()

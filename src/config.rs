@@ -4,6 +4,7 @@
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+use crate::hugo_version::{self, HreflangFrom, HugoRules};
 use crate::siteconfig::{self, SiteConfig};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -222,6 +223,8 @@ pub struct FileConfig {
     pub file_name: Option<String>,
     /// The language whose version is also the `x-default` alternate.
     pub x_default: Option<String>,
+    /// The Hugo release the site is built with (`0.168.0`): its rules apply.
+    pub hugo_version: Option<String>,
 }
 
 /// Values given on the command line; each one, when set, wins over the files.
@@ -250,6 +253,8 @@ pub struct Overrides {
     /// `--environment`: Hugo's `config/<environment>/` (else `HUGO_ENVIRONMENT`, `HUGO_ENV`,
     /// `production`).
     pub environment: Option<String>,
+    /// `--hugo-version`.
+    pub hugo_version: Option<String>,
 }
 
 /// Everything a run needs, resolved and checked.
@@ -317,6 +322,11 @@ pub struct Settings {
     pub x_default: Option<String>,
     /// What the site's own config says.
     pub site: SiteConfig,
+    /// The rules of the Hugo release the site is built with (Hugo style; the current
+    /// Hugo's otherwise).
+    pub hugo: HugoRules,
+    /// Which Hugo version and why, and sources passed over (for `--verbose`).
+    pub hugo_notes: Vec<String>,
 }
 
 /// The protocol's cap on URLs per file.
@@ -660,6 +670,11 @@ pub fn resolve(
             IgnoreRevs::File(path)
         }
     };
+    let (hugo, hugo_notes) = resolve_hugo_version(&file, over, style, &cfg_path)?;
+    let mut site = site;
+    if style == Style::Hugo {
+        hugo_hreflangs(&mut site, hugo.hreflang);
+    }
 
     Ok(Settings {
         config_file,
@@ -693,7 +708,53 @@ pub fn resolve(
         file_name,
         x_default: file.x_default,
         site,
+        hugo,
+        hugo_notes,
     })
+}
+
+/// Each language's `hreflang` as the reading Hugo's sitemap template writes it: the key
+/// before 0.112.6, `languageCode` until 0.158, then `locale` (`None` writes the key).
+fn hugo_hreflangs(site: &mut SiteConfig, from: HreflangFrom) {
+    for l in &mut site.languages {
+        let locale = l.locale.take();
+        l.hreflang = match from {
+            HreflangFrom::Key => None,
+            HreflangFrom::LanguageCode => l.hreflang.take(),
+            HreflangFrom::Locale => locale.or(l.hreflang.take()),
+        };
+    }
+}
+
+/// The Hugo version's rules: `--hugo-version`, then sitemap.toml, then `HUGO_VERSION`, then
+/// `hugo version` (asked only for a Hugo site), else the current Hugo.
+fn resolve_hugo_version(
+    file: &FileConfig,
+    over: &Overrides,
+    style: Style,
+    cfg_path: &Path,
+) -> Result<(HugoRules, Vec<String>)> {
+    let env = std::env::var("HUGO_VERSION").ok();
+    let ask = || {
+        (style == Style::Hugo)
+            .then(hugo_version::ask_hugo_on_path)
+            .flatten()
+    };
+    let (version, source, mut notes) = hugo_version::choose(
+        over.hugo_version.as_deref(),
+        file.hugo_version.as_deref(),
+        env.as_deref(),
+        ask,
+    )
+    .map_err(|m| match over.hugo_version {
+        Some(_) => Error::config("--hugo-version", None, m),
+        None => error_at(cfg_path, &["hugo_version"], m),
+    })?;
+    if style != Style::Hugo {
+        return Ok((HugoRules::default(), Vec::new()));
+    }
+    notes.insert(0, hugo_version::note(version, &source));
+    Ok((HugoRules::of(version), notes))
 }
 
 /// A sitemap file name: a plain name ending in `.xml`, of the characters a URL carries

@@ -21,6 +21,8 @@ pub mod entries;
 #[doc(hidden)]
 pub mod frontmatter;
 #[doc(hidden)]
+pub mod hugo_version;
+#[doc(hidden)]
 pub mod images;
 #[doc(hidden)]
 pub mod init;

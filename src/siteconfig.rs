@@ -107,8 +107,11 @@ pub struct Language {
     pub base_url: Option<String>,
     /// A content folder of its own (Hugo `contentDir`).
     pub content_dir: Option<PathBuf>,
-    /// Hugo `languageCode` (used as `hreflang` when set).
+    /// Hugo `languageCode` (used as `hreflang` when set; see [`Language::locale`]).
     pub hreflang: Option<String>,
+    /// Hugo `locale` (0.158's name for `languageCode`: Hugo from 0.158 writes it as the
+    /// `hreflang`, older Hugo ignores it).
+    pub locale: Option<String>,
     /// Hugo `[languages.X.sitemap] changefreq`.
     pub changefreq: Option<ChangeFreq>,
     /// Hugo `[languages.X.sitemap] priority`.
@@ -139,6 +142,7 @@ impl Language {
             base_url: None,
             content_dir: None,
             hreflang: None,
+            locale: None,
             changefreq: None,
             priority: None,
             taxonomies: None,
@@ -430,6 +434,7 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
                 base_url: None,
                 content_dir: None,
                 hreflang: None,
+                locale: None,
                 changefreq: None,
                 priority: None,
                 taxonomies,
@@ -464,15 +469,17 @@ fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) 
         "default_language"
     };
     for l in &mut c.languages {
-        if let Some(h) = l.hreflang.take() {
-            if langtag::is_well_formed(&h) {
-                l.hreflang = Some(h);
-                continue;
+        for (name, tag) in [("languageCode", &mut l.hreflang), ("locale", &mut l.locale)] {
+            if let Some(h) = tag.take() {
+                if langtag::is_well_formed(&h) {
+                    *tag = Some(h);
+                    continue;
+                }
+                warnings.push(format!(
+                    "{name} '{h}' of language '{}' is not a BCP 47 language tag (like en-US): left out of hreflang",
+                    l.code
+                ));
             }
-            warnings.push(format!(
-                "languageCode '{h}' of language '{}' is not a BCP 47 language tag (like en-US): left out of hreflang",
-                l.code
-            ));
         }
         if !langtag::is_well_formed(&l.code) {
             let keys = if l.code == c.default_language {
@@ -641,8 +648,8 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
                 base_url: get_str(l, "baseURL"),
                 content_dir: get_str(l, "contentDir").map(PathBuf::from),
                 hreflang: get_str(l, "languageCode")
-                    .or_else(|| get_str(l, "locale"))
                     .or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
+                locale: get_str(l, "locale"),
                 changefreq,
                 priority,
                 taxonomies: None,
@@ -661,14 +668,17 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         c.default_language = "en".into();
     }
     hugo_default_language(&mut c, explicit_default)?;
-    // The top-level `languageCode` (or `locale`) belongs to the default language.
+    // The top-level `languageCode` and `locale` belong to the default language.
     if let Some(l) = c
         .languages
         .iter_mut()
         .find(|l| l.code == c.default_language)
     {
         if l.hreflang.is_none() {
-            l.hreflang = get_str(&v, "languageCode").or_else(|| get_str(&v, "locale"));
+            l.hreflang = get_str(&v, "languageCode");
+        }
+        if l.locale.is_none() {
+            l.locale = get_str(&v, "locale");
         }
     }
     // Multihost: every language on a host of its own, each with its own sitemap. Hugo refuses

@@ -28,6 +28,10 @@ pub struct Cli {
     /// Site conventions (default: detected from the site's config).
     #[arg(long, global = true, value_enum)]
     pub style: Option<StyleArg>,
+    /// The Hugo release the site is built with, e.g. 0.168.0 (default: sitemap.toml's
+    /// hugo_version, $HUGO_VERSION, `hugo version`, else the current Hugo).
+    #[arg(long, global = true, value_name = "X.Y.Z")]
+    pub hugo_version: Option<String>,
     /// List draft pages too.
     #[arg(long, global = true)]
     pub drafts: bool,
@@ -125,6 +129,7 @@ impl Cli {
             expired: self.expired,
             gzip: self.gzip,
             environment: self.environment.clone(),
+            hugo_version: self.hugo_version.clone(),
         }
     }
 

@@ -11,6 +11,7 @@ use super::formats::{N, V};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
 use super::sitemap_values::{ChangeFreq, Priority};
 use super::{line_of, Layout, Options, Parsed};
+use crate::hugo_version::{BadDate, UnderscoreBuild};
 
 /// Where a block sits in its file, for error messages that point at the right line.
 struct Ctx<'t> {
@@ -46,23 +47,59 @@ impl Ctx<'_> {
         Error::input(self.path, Some(self.line(keys, node)), message)
     }
 
-    fn date(&self, keys: &[&str], node: &N<'_>) -> Result<W3cDate> {
+    /// The date at `keys`; `None` for a value the reading Hugo drops (warned about here).
+    fn date(&self, keys: &[&str], node: &N<'_>) -> Result<Option<W3cDate>> {
         let parsed = match &node.v {
-            V::Str(s) => W3cDate::parse(s, &self.opts.tz),
+            V::Str(s) => W3cDate::parse(s, &self.opts.tz).or_else(|| self.hugo_date_form(s)),
             V::Date(d) => W3cDate::parse(&d.to_string(), &self.opts.tz),
+            // Hugo reads an integer as Unix seconds.
+            V::Int(secs) if self.opts.hugo.is_some() => chrono::DateTime::from_timestamp(*secs, 0)
+                .map(|t| W3cDate::from_datetime(t.fixed_offset()))
+                .filter(W3cDate::is_writable),
             _ => None,
         };
-        parsed.ok_or_else(|| {
-            let shown = node.as_text().unwrap_or_else(|| "this value".into());
-            self.err(
+        if let Some(d) = parsed {
+            return Ok(Some(d));
+        }
+        let shown = node.as_text().unwrap_or_else(|| "this value".into());
+        let name = keys.join(".");
+        if self
+            .opts
+            .hugo
+            .is_some_and(|h| h.bad_date == BadDate::Ignored)
+        {
+            self.warn(
                 keys,
                 node,
                 format!(
-                    "`{}` = '{shown}' is not a date: write YYYY-MM-DD or an RFC 3339 date-time like 2024-01-31T12:00:00+01:00",
-                    keys.join(".")
+                    "`{name}` = '{shown}' is not a date Hugo reads: Hugo ignores it, and so do we"
                 ),
-            )
-        })
+            );
+            return Ok(None);
+        }
+        Err(self.err(
+            keys,
+            node,
+            format!(
+                "`{name}` = '{shown}' is not a date: write YYYY-MM-DD or an RFC 3339 date-time like 2024-01-31T12:00:00+01:00"
+            ),
+        ))
+    }
+
+    /// Forms only Hugo reads (Go's `02 Jan 2006`), none elsewhere.
+    fn hugo_date_form(&self, s: &str) -> Option<W3cDate> {
+        self.opts.hugo?;
+        chrono::NaiveDate::parse_from_str(s.trim(), "%d %b %Y")
+            .ok()
+            .map(W3cDate::from_date)
+            .filter(W3cDate::is_writable)
+    }
+
+    /// A date value Hugo reads as no date: an empty string or null (from 0.136.0; 0.135
+    /// refused them, and before it they were dropped as unparsable).
+    fn hugo_blank_date(&self, node: &N<'_>) -> bool {
+        let blank = node.is_blank() || matches!(node.v, V::Null);
+        blank && self.opts.hugo.is_some_and(|h| !h.blank_date_refused)
     }
 
     /// A priority; `None` only in lenient mode, for a value Hugo accepts but writes no
@@ -251,16 +288,21 @@ impl<'n, 'a> DateSlots<'n, 'a> {
         true
     }
 
-    /// Parses the winning key of each group; only the winner has to be a valid date.
+    /// Parses the winning key of each group; only the winner has to be a valid date. Where
+    /// Hugo drops a value (blank, or unparsable before 0.135) the next key of the group is
+    /// taken, as Hugo's date handlers fall through.
     fn finish(&self, cx: &Ctx<'_>, prefix: Option<&str>) -> Result<Dates> {
         let one = |slots: &[Option<(&'static str, &N<'_>)>]| -> Result<Option<W3cDate>> {
-            match slots.iter().flatten().next() {
-                None => Ok(None),
-                Some((name, n)) => {
-                    let keys: Vec<&str> = prefix.into_iter().chain([*name]).collect();
-                    cx.date(&keys, n).map(Some)
+            for (name, n) in slots.iter().flatten() {
+                if cx.hugo_blank_date(n) {
+                    continue;
+                }
+                let keys: Vec<&str> = prefix.into_iter().chain([*name]).collect();
+                if let Some(d) = cx.date(&keys, n)? {
+                    return Ok(Some(d));
                 }
             }
+            Ok(None)
         };
         Ok([
             one(&self.updated)?,
@@ -268,6 +310,20 @@ impl<'n, 'a> DateSlots<'n, 'a> {
             one(&self.publish)?,
             one(&self.expiry)?,
         ])
+    }
+
+    /// Hugo from 0.135 reads `published` as a date when no `publishDate` or `pubdate` comes
+    /// first, so a boolean there fails its build; before, it is the inverse of `draft`.
+    fn refuse_published_flag(&self, cx: &Ctx<'_>, flag: Option<(&N<'_>, bool)>) -> Result<()> {
+        let strict = cx.opts.hugo.is_some_and(|h| h.bad_date == BadDate::Refused);
+        match flag {
+            Some((n, _)) if strict && self.publish[..2].iter().all(Option::is_none) => Err(cx.err(
+                &["published"],
+                n,
+                "`published` is not a parsable date (Hugo 0.135 and later read it as a date, and stop the build here): use `draft: true` or a date".into(),
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -302,7 +358,9 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
     let sk = keys("sitemap");
     if let V::Map(_) = sm.v {
         let sub = |k: &'static str| -> Vec<&str> { sk.iter().copied().chain([k]).collect() };
-        if let Some(n) = sm.get("disable") {
+        // Hugo before 0.125 knows no `disable` there: it warns and lists the page.
+        let reads_disable = cx.opts.hugo.is_none_or(|h| h.sitemap_disable);
+        if let Some(n) = sm.get("disable").filter(|_| reads_disable) {
             let disable = cx.bool(&sub("disable"), n)?;
             out.exclude = Some(out.exclude == Some(true) || disable);
         }
@@ -391,6 +449,7 @@ fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
     let mut c = Cascade::default();
     let mut dates = DateSlots::default();
     let mut published = None;
+    let mut build = [None, None];
     for (k, v) in n.entries() {
         let key = k.to_ascii_lowercase();
         match key.as_str() {
@@ -401,12 +460,16 @@ fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
             }
             "draft" => c.draft = Some(cx.bool(&["cascade", "draft"], v)?),
             "headless" => c.headless = Some(cx.bool(&["cascade", "headless"], v)?),
-            "_build" | "build" => c.build = build_options(&["cascade", "_build"], v, cx)?,
+            "_build" => build[0] = Some(v),
+            "build" => build[1] = Some(v),
             "published" if v.as_bool().is_some() => published = v.as_bool(),
             k => {
                 dates.take(k, v);
             }
         }
+    }
+    if let Some((name, v)) = build_key(build, cx)? {
+        c.build = build_options(&["cascade", name], v, cx)?;
     }
     c.draft = c.draft.or(published.map(|p| !p));
     let [updated, date, publish, expiry] = dates.finish(cx, Some("cascade"))?;
@@ -456,7 +519,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
             // `published` is Hugo's inverse of `draft` when it is a boolean, a date otherwise.
             if key == "published" {
                 if let Some(b) = n.as_bool() {
-                    published = Some(b);
+                    published = Some((n, b));
                     dates.publish[2] = None;
                 }
             }
@@ -536,15 +599,11 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
             }
         }
     }
+    dates.refuse_published_flag(cx, published)?;
     // Hugo: an explicit `draft` wins over `published`.
-    meta.set_draft(draft.or(published.map(|p| !p)));
+    meta.set_draft(draft.or(published.map(|(_, p)| !p)));
     meta.set_render(render);
-    if let Some((i, n)) = build
-        .iter()
-        .enumerate()
-        .find_map(|(i, b)| b.map(|b| (i, b)))
-    {
-        let name = if i == 0 { "_build" } else { "build" };
+    if let Some((name, n)) = build_key(build, cx)? {
         more.build = build_options(&[name], n, cx)?;
     }
     let [updated, date, publish, expiry] = dates.finish(cx, None)?;
@@ -564,6 +623,42 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     meta.set_more(more);
     out.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// The build options' key and value, `_build` first, as the reading Hugo takes them: `build`
+/// from 0.123.0; `_build` deprecated from 0.145.0 (a warning) and refused from 0.160.0.
+fn build_key<'n, 'a>(
+    [underscore, plain]: [Option<&'n N<'a>>; 2],
+    cx: &Ctx<'_>,
+) -> Result<Option<(&'static str, &'n N<'a>)>> {
+    let Some(hugo) = cx.opts.hugo else {
+        return Ok(underscore
+            .map(|n| ("_build", n))
+            .or(plain.map(|n| ("build", n))));
+    };
+    if let Some(n) = underscore {
+        const GONE: &str = "the `_build` front matter key was deprecated in Hugo 0.145.0";
+        match hugo.underscore_build {
+            UnderscoreBuild::Read => {}
+            UnderscoreBuild::Deprecated => cx.warn(
+                &["_build"],
+                n,
+                format!("{GONE} and will be removed: use `build`"),
+            ),
+            UnderscoreBuild::Refused => {
+                return Err(cx.err(
+                    &["_build"],
+                    n,
+                    format!(
+                        "{GONE} and removed (Hugo {} stops the build here): use `build`",
+                        hugo.version
+                    ),
+                ))
+            }
+        }
+        return Ok(Some(("_build", n)));
+    }
+    Ok(plain.filter(|_| hugo.build_key).map(|n| ("build", n)))
 }
 
 /// `aliases`: one path or a list of them.

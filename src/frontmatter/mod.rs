@@ -12,6 +12,7 @@ use std::path::Path;
 
 use crate::date::SiteTz;
 use crate::error::{Error, Result};
+use crate::hugo_version::HugoRules;
 
 mod fields;
 mod formats;
@@ -47,6 +48,9 @@ pub struct Options {
     /// Keep top-level string values in [`Parsed::taxonomy_strings`] (Hugo reads a taxonomy
     /// given as one string as one term).
     pub string_terms: bool,
+    /// Hugo style: the rules of the Hugo version that reads the page (dates, `build`,
+    /// `published`, `sitemap.disable`).
+    pub hugo: Option<HugoRules>,
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on

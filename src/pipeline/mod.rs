@@ -136,6 +136,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let (assigned, history) = dating.finish(&routing.routes);
     outcome.warnings.extend(kept.warnings());
     outcome.notes.extend(settings.site.notes.iter().cloned());
+    outcome.notes.extend(settings.hugo_notes.iter().cloned());
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
     outcome.warnings.extend(history.warnings);
     outcome.notes.extend(history.notes);

@@ -126,6 +126,7 @@ impl<'a> Reader<'a> {
             lenient: self.lenient,
             keep_title: self.keep_title,
             string_terms: self.lenient,
+            hugo: self.lenient.then_some(self.settings.hugo),
         };
         let read = frontmatter::read(&path, &opts, self.want_body);
         if let Some(p) = self.progress {

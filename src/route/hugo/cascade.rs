@@ -81,7 +81,7 @@ fn withheld(
     }
 }
 
-/// Below a draft, future or expired section Hugo 0.111 builds no page; the sections below it
+/// Below a draft, future or expired section Hugo before 0.123 builds no page; the sections below it
 /// are not rendered either, but their terms still count. The reason of the nearest such
 /// section in `chain` (page `i`'s branch bundles, nearest first) other than page `i` itself.
 pub(super) fn hidden_by(

@@ -106,7 +106,11 @@ impl<'a> Decider<'_, 'a> {
         if let Some(reason) = withheld {
             return Ok(Decision::Skip(reason));
         }
-        let hidden_by = hidden_by(chain, i, pages, &site.ctx);
+        // Before Hugo 0.123 a withheld section hid everything below it.
+        let hidden_by = match site.rules().section_hides_children {
+            true => hidden_by(chain, i, pages, &site.ctx),
+            false => None,
+        };
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
             return Ok(Decision::Skip(reason));
         }
@@ -122,7 +126,7 @@ impl<'a> Decider<'_, 'a> {
         let term = pl
             .dirs
             .get(1)
-            .map(|t| term_key(t, self.site.config))
+            .map(|t| term_key(t, self.site.paths()))
             .unwrap_or_default();
         Some((pl.lang.to_string(), tax.to_string(), term))
     }
@@ -139,7 +143,7 @@ impl<'a> Decider<'_, 'a> {
         let page = site.pages.get(i);
         let kind = pl.kind();
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
-        let path = page_path(&page, pl, kind, site.config, &site.prefix(pl.lang))?;
+        let path = page_path(&page, pl, kind, site.paths(), &site.prefix(pl.lang))?;
         // Only translations share keys: a site with one language needs none.
         let shared = site.config.translation_keys_share_paths;
         let key = match &page.fm.more().translation_key {

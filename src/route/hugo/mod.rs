@@ -1,4 +1,4 @@
-//! Hugo's URL rules (0.111): top-level folders are sections, nested ones need `_index.md`,
+//! Hugo's URL rules (as of the version in `Settings::hugo`, see [`crate::hugo_version`]): top-level folders are sections, nested ones need `_index.md`,
 //! leaf bundles (`index.md`) own the files beside them, paths are sanitized and lower-cased,
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
@@ -16,6 +16,7 @@ mod terms;
 
 use super::{Excluded, Kind, NewRoute, Pages, Reason, Route, RouteContext, Routing};
 use crate::error::Result;
+use crate::hugo_version::HugoRules;
 use crate::siteconfig::SiteConfig;
 use placement::{place, Placed};
 use std::collections::{HashMap, HashSet};
@@ -99,6 +100,19 @@ impl<'a> Site<'a> {
     /// `disableKinds` names this kind (`home`, `taxonomy`, ...).
     fn kind_off(&self, kind: &str) -> bool {
         self.config.disable_kinds.iter().any(|d| d == kind)
+    }
+
+    /// The rules of the Hugo version that builds the site.
+    fn rules(&self) -> &'a HugoRules {
+        &self.ctx.settings.hugo
+    }
+
+    /// What the path rules read: the config and the version's rules.
+    fn paths(&self) -> permalinks::Paths<'a> {
+        permalinks::Paths {
+            config: self.config,
+            rules: self.rules(),
+        }
     }
 
     /// The path prefix of a language's URLs ("" or `/fr`).

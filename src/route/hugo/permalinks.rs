@@ -3,10 +3,43 @@
 
 use super::placement::Placed;
 use crate::error::{Error, Result};
+use crate::hugo_version::HugoRules;
 use crate::route::{normalize, Kind, Page};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use chrono::{Datelike, NaiveDate};
+use std::ops::Deref;
+
+/// What Hugo's path rules read: the site's config, and the switches of the Hugo version
+/// that builds it. Derefs to the config.
+#[derive(Clone, Copy)]
+pub(super) struct Paths<'a> {
+    /// The site's config.
+    pub(super) config: &'a SiteConfig,
+    /// The version's rules.
+    pub(super) rules: &'a HugoRules,
+}
+
+impl Deref for Paths<'_> {
+    type Target = SiteConfig;
+
+    fn deref(&self) -> &SiteConfig {
+        self.config
+    }
+}
+
+impl Paths<'_> {
+    /// A home, section or taxonomy list's path: `{prefix}/{joined}/`; with `ugly` URLs
+    /// `{prefix}/{joined}.html` before Hugo 0.148, `{prefix}/{joined}/index.html` from it.
+    pub(super) fn list_path(&self, prefix: &str, joined: &str, ugly: bool) -> String {
+        match (ugly, self.rules.ugly_lists_as_index, joined.is_empty()) {
+            (true, true, true) => format!("{prefix}/index.html"),
+            (true, true, false) => format!("{prefix}/{joined}/index.html"),
+            (_, _, true) => format!("{prefix}/"),
+            _ => dir_path(prefix, joined, ugly),
+        }
+    }
+}
 
 /// The path prefix of a language's URLs: `/fr` for a language in its own folder, else "".
 pub(super) fn lang_prefix(site: &SiteConfig, lang: &str, multilingual: bool) -> String {
@@ -35,11 +68,11 @@ pub(super) fn page_path(
     page: &Page,
     pl: &Placed,
     kind: Kind,
-    site: &SiteConfig,
+    site: Paths,
     prefix: &str,
 ) -> Result<String> {
     if kind == Kind::Home {
-        return Ok(format!("{prefix}/"));
+        return Ok(site.list_path(prefix, "", site.ugly("")));
     }
     if let Some(url) = page
         .fm
@@ -54,14 +87,15 @@ pub(super) fn page_path(
     let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
     if kind == Kind::Section {
         let ugly = site.ugly(pl.dirs.first().unwrap_or(""));
-        return Ok(dir_path(prefix, &dir_segs.join("/"), ugly));
+        return Ok(site.list_path(prefix, &dir_segs.join("/"), ugly));
     }
     file_path(page, pl, &dir_segs, site, prefix)
 }
 
 /// The path a front matter `url` gives.
-fn url_path(url: &str, kind: Kind, prefix: &str, site: &SiteConfig) -> String {
-    if kind == Kind::Section {
+fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> String {
+    // Before Hugo 0.136.1 a section's `url` was sanitized like a folder name.
+    if kind == Kind::Section && !site.rules.section_url_keeps_case {
         let segs: Vec<String> = url
             .split('/')
             .filter(|s| !s.is_empty())
@@ -93,7 +127,7 @@ fn file_path(
     page: &Page,
     pl: &Placed,
     dir_segs: &[String],
-    site: &SiteConfig,
+    site: Paths,
     prefix: &str,
 ) -> Result<String> {
     // A leaf bundle is named by its folder.
@@ -142,7 +176,7 @@ struct PageTokens<'a> {
     dir_segs: &'a [String],
     /// A leaf bundle: its own folder is not one of its sections.
     is_leaf: bool,
-    site: &'a SiteConfig,
+    site: Paths<'a>,
 }
 
 impl<'a> PageTokens<'a> {
@@ -152,7 +186,7 @@ impl<'a> PageTokens<'a> {
         slug: Option<&'a str>,
         file_name: &'a str,
         dir_segs: &'a [String],
-        site: &'a SiteConfig,
+        site: Paths<'a>,
     ) -> PageTokens<'a> {
         // Hugo's page date: `date`, else `publishDate`, else `lastmod`; a page with none has
         // Go's zero time, 0001-01-01 (a Monday), so `:year` gives `1` (Hugo formats it
@@ -283,7 +317,13 @@ fn end_permalink(path: &str, ugly: bool) -> String {
 }
 
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
-pub(super) fn sanitize(s: &str, site: &SiteConfig) -> String {
+pub(super) fn sanitize(s: &str, site: Paths) -> String {
+    sanitize_with(s, site.config, site.rules.keep_hyphen_runs)
+}
+
+/// [`sanitize`] with the one version switch it reads: from Hugo 0.123 each space becomes `-`
+/// before a lower-cased path is sanitized, so runs of hyphens stay (`a  b` -> `a--b`).
+fn sanitize_with(s: &str, site: &SiteConfig, keep_hyphen_runs: bool) -> String {
     // Plain ASCII names (nearly every folder and file) pass `MakePath` unchanged and lower
     // as ASCII: skip the char-by-char work. `%` is left to `MakePath` (it checks hex digits).
     if s.bytes()
@@ -295,12 +335,15 @@ pub(super) fn sanitize(s: &str, site: &SiteConfig) -> String {
             s.to_ascii_lowercase()
         };
     }
-    let p = hugo_make_path(s, site.remove_path_accents);
     if site.disable_path_to_lower {
-        p
-    } else {
-        go_lower(&p)
+        return hugo_make_path(s, site.remove_path_accents);
     }
+    let p = if keep_hyphen_runs {
+        hugo_make_path(&s.replace(' ', "-"), site.remove_path_accents)
+    } else {
+        hugo_make_path(s, site.remove_path_accents)
+    };
+    go_lower(&p)
 }
 
 /// Go's zero time's date, 0001-01-01: what Hugo's permalinks use for a page without a date.
@@ -357,7 +400,7 @@ mod tests {
             ] {
                 let slow = hugo_make_path(s, site.remove_path_accents);
                 let slow = if lower { go_lower(&slow) } else { slow };
-                assert_eq!(sanitize(s, &site), slow, "{s:?}");
+                assert_eq!(sanitize_with(s, &site, false), slow, "{s:?}");
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The homes and sections Hugo makes without a content file, and the roll-up of page dates
 //! into the nearest section.
 
-use super::permalinks::{dir_path, sanitize};
+use super::permalinks::sanitize;
 use super::placement::{node_key, Bundles, Dirs};
 use super::{Built, Site};
 use crate::route::{Kind, Route};
@@ -21,7 +21,8 @@ pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
             built.section_route.insert(key, built.out.routes.len());
             built.out.push(Route::generated(
                 Kind::Home,
-                site.prefix(lang) + "/",
+                site.paths()
+                    .list_path(&site.prefix(lang), "", site.config.ugly("")),
                 lang,
                 // Every language's home is a translation of the others.
                 node_key(Kind::Home, "", shared),
@@ -60,10 +61,16 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
         }
     }
     for (lang, top) in implicit {
-        // Hugo names a section without `_index.md` by its lower-cased key, even with
-        // `disablePathToLower` (one with `_index.md` keeps its folder's case).
-        let seg = sanitize(&top, site.config).to_lowercase();
-        let path = dir_path(&site.prefix(&lang), &seg, site.config.ugly(&top));
+        // Before 0.123 Hugo named a section without `_index.md` by its lower-cased key, even
+        // with `disablePathToLower` (one with `_index.md` kept its folder's case).
+        let seg = sanitize(&top, site.paths());
+        let seg = match site.rules().implicit_section_keeps_case {
+            true => seg,
+            false => seg.to_lowercase(),
+        };
+        let path = site
+            .paths()
+            .list_path(&site.prefix(&lang), &seg, site.config.ugly(&top));
         built
             .section_route
             .insert((lang.clone(), top.clone()), built.out.routes.len());

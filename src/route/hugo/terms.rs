@@ -1,14 +1,14 @@
 //! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
 //! pages that carry it.
 
-use super::permalinks::{dir_path, expand_term_permalink, sanitize};
+use super::permalinks::{dir_path, expand_term_permalink, sanitize, Paths};
 use super::{Built, Site};
 use crate::route::{Kind, RouteList};
-use crate::siteconfig::{SiteConfig, Taxonomy};
+use crate::siteconfig::Taxonomy;
 use std::collections::BTreeMap;
 
 /// A term's URL segment: terms that urlize alike are one term.
-pub(super) fn term_key(term: &str, site: &SiteConfig) -> String {
+pub(super) fn term_key(term: &str, site: Paths) -> String {
     sanitize(term.trim(), site)
 }
 
@@ -53,7 +53,7 @@ fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<
             continue;
         }
         for v in taxon.terms {
-            let k = term_key(v, site.config);
+            let k = term_key(v, site.paths());
             if !k.is_empty() {
                 // Route indices share the page index's bound (see `Route`).
                 terms.entry(k).or_default().push(r as u32);
@@ -74,8 +74,10 @@ fn add_list(
     if site.kind_off("taxonomy") {
         return None;
     }
-    let tax_seg = sanitize(&tax.name, site.config);
-    let path = dir_path(prefix, &tax_seg, site.config.ugly(&tax.name));
+    let tax_seg = sanitize(&tax.name, site.paths());
+    let path = site
+        .paths()
+        .list_path(prefix, &tax_seg, site.config.ugly(&tax.name));
     let file = built
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
@@ -98,7 +100,7 @@ fn add_terms(
     terms: BTreeMap<String, RouteList>,
     list_route: Option<usize>,
 ) {
-    let tax_seg = sanitize(&tax.name, site.config);
+    let tax_seg = sanitize(&tax.name, site.paths());
     let ugly = site.config.ugly(&tax.name);
     let pattern = site
         .config

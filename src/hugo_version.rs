@@ -1,0 +1,353 @@
+//! Which Hugo a site is built with, and the rules that changed between Hugo releases.
+//!
+//! The version is chosen once (`--hugo-version`, `hugo_version` in sitemap.toml, the
+//! `HUGO_VERSION` variable, `hugo version` on PATH, else [`HugoVersion::CURRENT`]) and turned
+//! into [`HugoRules`]: named booleans the stages read, each switched at the release that
+//! changed it (see the README's table).
+
+use std::fmt;
+use std::process::{Command, Stdio};
+
+/// A Hugo release number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HugoVersion {
+    /// Major number (0 so far).
+    pub major: u32,
+    /// Minor number.
+    pub minor: u32,
+    /// Patch number.
+    pub patch: u32,
+}
+
+/// Shorthand for a version in the rule table.
+const fn v(major: u32, minor: u32, patch: u32) -> HugoVersion {
+    HugoVersion {
+        major,
+        minor,
+        patch,
+    }
+}
+
+impl HugoVersion {
+    /// The current Hugo, whose rules apply when nothing says which Hugo builds the site.
+    pub const CURRENT: HugoVersion = v(0, 168, 0);
+
+    /// Reads `0.168.0`, `v0.111.3`, `0.145` or `0.168.0+extended` (what `HUGO_VERSION`
+    /// holds on Netlify, Cloudflare Pages and Vercel); `None` for anything else.
+    pub fn parse(s: &str) -> Option<HugoVersion> {
+        let s = s.trim();
+        let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+        // Build metadata and pre-release tags (`+extended`, `-DEV`) do not change the rules.
+        let core = s.split(['+', '-']).next()?;
+        let mut parts = core.split('.');
+        let mut num = |required: bool| -> Option<u32> {
+            match parts.next() {
+                Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => p.parse().ok(),
+                None if !required => Some(0),
+                _ => None,
+            }
+        };
+        let (major, minor, patch) = (num(true)?, num(true)?, num(false)?);
+        parts.next().is_none().then_some(v(major, minor, patch))
+    }
+
+    /// The version in `hugo version`'s output: `hugo v0.168.0-… linux/amd64 …`.
+    pub fn from_hugo_output(out: &str) -> Option<HugoVersion> {
+        out.split_whitespace()
+            .filter(|w| w.starts_with('v'))
+            .find_map(HugoVersion::parse)
+    }
+}
+
+impl fmt::Display for HugoVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// Where the version came from, for `--verbose`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionSource {
+    /// `--hugo-version`.
+    Flag,
+    /// `hugo_version` in sitemap.toml.
+    SitemapToml,
+    /// The `HUGO_VERSION` environment variable.
+    Env,
+    /// `hugo version` of the `hugo` on PATH.
+    HugoOnPath,
+    /// Nothing said: the current Hugo.
+    Default,
+}
+
+/// How Hugo treats the `_build` front matter key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnderscoreBuild {
+    /// Read (the only build key before 0.123).
+    Read,
+    /// Read, with a deprecation warning (0.145 to 0.159).
+    Deprecated,
+    /// A build error naming the file (0.160 on: deprecated in 0.145 "and subsequently
+    /// removed").
+    Refused,
+}
+
+/// Which language value Hugo's sitemap template writes as `hreflang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HreflangFrom {
+    /// The language key (`cs`): `.Language.Lang`, before 0.112.6.
+    Key,
+    /// `languageCode`, else the key: `.Language.LanguageCode`, 0.112.6 to 0.157.
+    LanguageCode,
+    /// `locale`, else `languageCode`, else the key: `.Language.Locale`, 0.158 on.
+    Locale,
+}
+
+/// How Hugo treats a front matter date it cannot parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadDate {
+    /// Dropped silently (before 0.135): we warn, naming file and line, and list the page.
+    Ignored,
+    /// A build error (0.135 on).
+    Refused,
+}
+
+/// The rules of one Hugo version, as named switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HugoRules {
+    /// The version they are the rules of.
+    pub version: HugoVersion,
+    /// 0.123.0: a path turns each space into `-` before sanitizing, so runs of spaces (and
+    /// characters dropped between spaces) leave runs of hyphens (`two  spaces` ->
+    /// `two--spaces`); with `disablePathToLower` the original name is sanitized as before.
+    pub keep_hyphen_runs: bool,
+    /// Before 0.123.0 a draft, future or expired section hides every page below it; from
+    /// 0.123.0 only the section page itself is left out.
+    pub section_hides_children: bool,
+    /// 0.123.0: with `disablePathToLower`, a section without `_index.md` keeps its folder's
+    /// case (before, it was lower-cased).
+    pub implicit_section_keeps_case: bool,
+    /// 0.123.0: `build` is read as the build options (before, only `_build`).
+    pub build_key: bool,
+    /// `_build`: read, deprecated (0.145.0) or refused (0.160.0).
+    pub underscore_build: UnderscoreBuild,
+    /// 0.125.0: `sitemap.disable` leaves a page out (before, Hugo warned and listed it).
+    pub sitemap_disable: bool,
+    /// 0.135.0: a date Hugo cannot parse fails the build (before, it was dropped).
+    pub bad_date: BadDate,
+    /// 0.135.x only: an empty or null date fails the build too (0.136.0 reads it as none).
+    pub blank_date_refused: bool,
+    /// 0.136.1: a section's front matter `url` keeps its case (before, it was sanitized and
+    /// lower-cased like a folder name).
+    pub section_url_keeps_case: bool,
+    /// 0.148.0: with `uglyURLs`, home, section and taxonomy pages are `dir/index.html`
+    /// (before, `dir.html`, and the home `/`).
+    pub ugly_lists_as_index: bool,
+    /// What `hreflang` holds (0.112.6 and 0.158.0 changed it).
+    pub hreflang: HreflangFrom,
+}
+
+impl HugoRules {
+    /// The rules of Hugo `version`.
+    pub fn of(version: HugoVersion) -> HugoRules {
+        let at = |x: HugoVersion| version >= x;
+        HugoRules {
+            version,
+            keep_hyphen_runs: at(v(0, 123, 0)),
+            section_hides_children: !at(v(0, 123, 0)),
+            implicit_section_keeps_case: at(v(0, 123, 0)),
+            build_key: at(v(0, 123, 0)),
+            underscore_build: if at(v(0, 160, 0)) {
+                UnderscoreBuild::Refused
+            } else if at(v(0, 145, 0)) {
+                UnderscoreBuild::Deprecated
+            } else {
+                UnderscoreBuild::Read
+            },
+            sitemap_disable: at(v(0, 125, 0)),
+            bad_date: if at(v(0, 135, 0)) {
+                BadDate::Refused
+            } else {
+                BadDate::Ignored
+            },
+            blank_date_refused: at(v(0, 135, 0)) && !at(v(0, 136, 0)),
+            section_url_keeps_case: at(v(0, 136, 1)),
+            ugly_lists_as_index: at(v(0, 148, 0)),
+            hreflang: if at(v(0, 158, 0)) {
+                HreflangFrom::Locale
+            } else if at(v(0, 112, 6)) {
+                HreflangFrom::LanguageCode
+            } else {
+                HreflangFrom::Key
+            },
+        }
+    }
+}
+
+impl Default for HugoRules {
+    fn default() -> Self {
+        HugoRules::of(HugoVersion::CURRENT)
+    }
+}
+
+/// The Hugo version a run follows and why, in the order the sources are asked.
+///
+/// `flag` is `--hugo-version`, `file` sitemap.toml's `hugo_version`, `env` the value of
+/// `HUGO_VERSION`; `ask_hugo` runs `hugo version` (only for a Hugo site, when nothing else
+/// said). An unreadable flag or file value is an error message for the caller to place; an
+/// unreadable environment value or `hugo` output is passed over with a note.
+pub fn choose(
+    flag: Option<&str>,
+    file: Option<&str>,
+    env: Option<&str>,
+    ask_hugo: impl FnOnce() -> Option<String>,
+) -> Result<(HugoVersion, VersionSource, Vec<String>), String> {
+    let bad =
+        |what: &str, s: &str| format!("{what} '{s}' is not a Hugo version: write it like 0.168.0");
+    if let Some(s) = flag {
+        let version = HugoVersion::parse(s).ok_or_else(|| bad("--hugo-version", s))?;
+        return Ok((version, VersionSource::Flag, Vec::new()));
+    }
+    if let Some(s) = file {
+        let version = HugoVersion::parse(s).ok_or_else(|| bad("hugo_version", s))?;
+        return Ok((version, VersionSource::SitemapToml, Vec::new()));
+    }
+    let mut notes = Vec::new();
+    if let Some(s) = env.filter(|s| !s.trim().is_empty()) {
+        match HugoVersion::parse(s) {
+            Some(version) => return Ok((version, VersionSource::Env, notes)),
+            None => notes.push(format!(
+                "HUGO_VERSION='{s}' is not a Hugo version: passed over"
+            )),
+        }
+    }
+    if let Some(out) = ask_hugo() {
+        match HugoVersion::from_hugo_output(&out) {
+            Some(version) => return Ok((version, VersionSource::HugoOnPath, notes)),
+            None => notes.push("`hugo version` printed no version: passed over".into()),
+        }
+    }
+    Ok((HugoVersion::CURRENT, VersionSource::Default, notes))
+}
+
+/// The output of `hugo version` for the `hugo` on PATH, if there is one that runs.
+pub fn ask_hugo_on_path() -> Option<String> {
+    let out = Command::new("hugo")
+        .arg("version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The `--verbose` line saying which Hugo's rules apply and why.
+pub fn note(version: HugoVersion, source: &VersionSource) -> String {
+    let why = match source {
+        VersionSource::Flag => "from --hugo-version".to_string(),
+        VersionSource::SitemapToml => "from hugo_version in sitemap.toml".to_string(),
+        VersionSource::Env => "from the HUGO_VERSION environment variable".to_string(),
+        VersionSource::HugoOnPath => "`hugo version` of the hugo on PATH".to_string(),
+        VersionSource::Default => format!(
+            "nothing named a version (--hugo-version, hugo_version, HUGO_VERSION, hugo on PATH): the current Hugo, {}",
+            HugoVersion::CURRENT
+        ),
+    };
+    format!("following Hugo {version}'s rules ({why})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_as_hosts_and_hugo_write_them() {
+        assert_eq!(HugoVersion::parse("0.168.0"), Some(v(0, 168, 0)));
+        assert_eq!(HugoVersion::parse("v0.111.3"), Some(v(0, 111, 3)));
+        assert_eq!(HugoVersion::parse(" 0.145 "), Some(v(0, 145, 0)));
+        assert_eq!(HugoVersion::parse("0.140.2+extended"), Some(v(0, 140, 2)));
+        assert_eq!(HugoVersion::parse("0.123.0-DEV"), Some(v(0, 123, 0)));
+        for bad in ["", "latest", "0", "0.x.1", "0.1.2.3", "1..2", "-1.2"] {
+            assert_eq!(HugoVersion::parse(bad), None, "{bad}");
+        }
+        // What the real binaries print.
+        let new = "hugo v0.168.0-a1b2c3+extended linux/amd64 BuildDate=2026-01-01T00:00:00Z";
+        assert_eq!(HugoVersion::from_hugo_output(new), Some(v(0, 168, 0)));
+        let old = "hugo v0.111.3+extended linux/amd64 BuildDate=2023-03-16T08:41:31Z VendorInfo=debian:0.111.3-1";
+        assert_eq!(HugoVersion::from_hugo_output(old), Some(v(0, 111, 3)));
+        assert_eq!(HugoVersion::from_hugo_output("zsh: not found"), None);
+    }
+
+    #[test]
+    fn each_rule_switches_at_its_release() {
+        let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
+        // (before, at) pairs for every boolean rule.
+        let flips: [(&str, &str, fn(&HugoRules) -> bool); 8] = [
+            ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
+            ("0.122.0", "0.123.0", |r| !r.section_hides_children),
+            ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
+            ("0.122.0", "0.123.0", |r| r.build_key),
+            ("0.124.1", "0.125.0", |r| r.sitemap_disable),
+            ("0.134.3", "0.135.0", |r| r.bad_date == BadDate::Refused),
+            ("0.136.0", "0.136.1", |r| r.section_url_keeps_case),
+            ("0.147.9", "0.148.0", |r| r.ugly_lists_as_index),
+        ];
+        for (before, at, rule) in flips {
+            assert!(!rule(&r(before)), "{before}");
+            assert!(rule(&r(at)), "{at}");
+        }
+        assert!(!r("0.134.0").blank_date_refused);
+        assert!(r("0.135.1").blank_date_refused);
+        assert!(!r("0.136.0").blank_date_refused);
+        let ub = |s| r(s).underscore_build;
+        assert_eq!(ub("0.144.2"), UnderscoreBuild::Read);
+        assert_eq!(ub("0.145.0"), UnderscoreBuild::Deprecated);
+        assert_eq!(ub("0.159.2"), UnderscoreBuild::Deprecated);
+        assert_eq!(ub("0.160.0"), UnderscoreBuild::Refused);
+        let hl = |s| r(s).hreflang;
+        assert_eq!(hl("0.112.5"), HreflangFrom::Key);
+        assert_eq!(hl("0.112.6"), HreflangFrom::LanguageCode);
+        assert_eq!(hl("0.157.0"), HreflangFrom::LanguageCode);
+        assert_eq!(hl("0.158.0"), HreflangFrom::Locale);
+        assert_eq!(HugoRules::default(), r("0.168.0"));
+    }
+
+    #[test]
+    fn the_first_source_that_names_a_version_wins() {
+        let never = || -> Option<String> { panic!("hugo must not be asked") };
+        let got = |f, t, e| choose(f, t, e, never).map(|(v, s, _)| (v.to_string(), s));
+        assert_eq!(
+            got(Some("0.111.3"), Some("0.140.0"), Some("0.150.0")),
+            Ok(("0.111.3".into(), VersionSource::Flag))
+        );
+        assert_eq!(
+            got(None, Some("0.140.0"), Some("0.150.0")),
+            Ok(("0.140.0".into(), VersionSource::SitemapToml))
+        );
+        assert_eq!(
+            got(None, None, Some("0.150.0")),
+            Ok(("0.150.0".into(), VersionSource::Env))
+        );
+        assert!(got(Some("latest"), None, None)
+            .unwrap_err()
+            .contains("--hugo-version 'latest'"));
+        // A bad HUGO_VERSION is passed over with a note; then hugo is asked, then the default.
+        let asked = choose(None, None, Some("latest"), || {
+            Some("hugo v0.120.4 linux/amd64".into())
+        })
+        .unwrap();
+        assert_eq!(
+            (asked.0, asked.1),
+            (v(0, 120, 4), VersionSource::HugoOnPath)
+        );
+        assert!(asked.2[0].contains("HUGO_VERSION='latest'"));
+        let none = choose(None, None, None, || None).unwrap();
+        assert_eq!(
+            (none.0, none.1),
+            (HugoVersion::CURRENT, VersionSource::Default)
+        );
+        assert!(note(none.0, &none.1).contains("Hugo 0.168.0"));
+    }
+}
