@@ -1,6 +1,8 @@
 //! Parity with Hugo: for each reference case (copied from ../shared/parity into
 //! tests/fixtures/parity), sitemapgen lists the same URLs as Hugo's own sitemap, except the
-//! deliberate differences each case names (see ../shared/parity/README.md).
+//! deliberate differences each case names (see ../shared/parity/README.md). `hugo/` was built
+//! with Hugo 0.111.3 and is run with `--hugo-version 0.111.3`; `hugo-0.168/` holds the same
+//! sites built with Hugo 0.168.0 (see its README) and is run with `--hugo-version 0.168.0`.
 
 mod common;
 
@@ -8,51 +10,51 @@ use common::parity::{assert_parity, fixture, generator_urls, our_urls};
 use common::{run, text, url_locs};
 use std::collections::BTreeSet;
 
+/// Hugo 0.111.3's rules, for the cases it built.
+const OLD: &[&str] = &["--hugo-version", "0.111.3"];
+/// Hugo 0.168.0's rules, for the cases it built.
+const NEW: &[&str] = &["--hugo-version", "0.168.0"];
+
+/// `_build.render = link` pages get a permalink but no file: Hugo lists a URL it never writes.
+const RENDER_LINK: (&str, &str) = (
+    "https://example.org/p/build-render-link/",
+    "`build.render = link` pages get a permalink but no file: Hugo lists a URL it never writes",
+);
+
 #[test]
 fn hugo_01_plain_pages() {
-    assert_parity("hugo/01-plain-pages", &[], false, &[]);
+    assert_parity("hugo/01-plain-pages", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_02_sections() {
-    assert_parity("hugo/02-sections", &[], false, &[]);
+    assert_parity("hugo/02-sections", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_03_leaf_bundles() {
-    assert_parity("hugo/03-leaf-bundles", &[], false, &[]);
+    assert_parity("hugo/03-leaf-bundles", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_04_slug_url() {
-    assert_parity("hugo/04-slug-url", &[], false, &[]);
+    assert_parity("hugo/04-slug-url", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_05_permalinks_ugly_subpath() {
-    assert_parity("hugo/05-permalinks-ugly-subpath", &[], false, &[]);
+    assert_parity("hugo/05-permalinks-ugly-subpath", OLD, false, &[]);
 }
 
-const SITEMAP_DISABLE: &str =
-    "Hugo 0.111 ignores `sitemap: {disable: true}` (added in 0.125); we honour it";
-
+/// Hugo 0.111 reads only `_build` and knows no `sitemap.disable` (0.123 and 0.125 added
+/// them): followed as 0.111, `build-no-underscore` and `sitemap-disable` are listed.
 #[test]
 fn hugo_06_draft_future_expired_build() {
     assert_parity(
         "hugo/06-draft-future-expired-build",
-        &[],
+        OLD,
         false,
-        &[
-            ("https://example.org/p/sitemap-disable/", SITEMAP_DISABLE),
-            (
-                "https://example.org/p/build-no-underscore/",
-                "Hugo 0.111 reads only `_build`; newer Hugo also reads `build`, and we do",
-            ),
-            (
-                "https://example.org/p/build-render-link/",
-                "`_build.render = link` pages get a permalink but no file: Hugo lists a URL it never writes",
-            ),
-        ],
+        &[RENDER_LINK],
     );
 }
 
@@ -60,8 +62,11 @@ fn hugo_06_draft_future_expired_build() {
 #[test]
 fn hugo_06_with_drafts_future_expired() {
     let dir = fixture("hugo/06-draft-future-expired-build");
-    let plain = our_urls(&dir, &[]);
-    let all = our_urls(&dir, &["--drafts", "--future", "--expired"]);
+    let plain = our_urls(&dir, OLD);
+    let all = our_urls(
+        &dir,
+        &[OLD, &["--drafts", "--future", "--expired"]].concat(),
+    );
     let added: BTreeSet<&str> = all.difference(&plain).map(String::as_str).collect();
     let want: BTreeSet<&str> = [
         "https://example.org/draftsection/",
@@ -77,7 +82,7 @@ fn hugo_06_with_drafts_future_expired() {
     .collect();
     assert_eq!(added, want);
     assert!(plain.is_subset(&all));
-    let future_only = our_urls(&dir, &["--future"]);
+    let future_only = our_urls(&dir, &[OLD, &["--future"]].concat());
     let added: BTreeSet<&str> = future_only.difference(&plain).map(String::as_str).collect();
     assert_eq!(
         added,
@@ -92,12 +97,7 @@ fn hugo_06_with_drafts_future_expired() {
 
 #[test]
 fn hugo_07_sitemap_frontmatter() {
-    assert_parity(
-        "hugo/07-sitemap-frontmatter",
-        &[],
-        false,
-        &[("https://example.org/s/disable/", SITEMAP_DISABLE)],
-    );
+    assert_parity("hugo/07-sitemap-frontmatter", OLD, false, &[]);
 }
 
 /// Values Hugo accepts but the protocol forbids do not stop a Hugo run: a negative priority
@@ -154,7 +154,7 @@ fn hugo_07_lenient_values_warn_and_are_left_out() {
 fn hugo_08_unicode_spaces_filenames() {
     let dir = fixture("hugo/08-unicode-spaces-filenames");
     let mut theirs = generator_urls(&dir, false);
-    let ours = our_urls(&dir, &[]);
+    let ours = our_urls(&dir, OLD);
     assert!(theirs.remove("https://example.org/blog/already encoded/"));
     theirs.insert("https://example.org/blog/already%20encoded/".into());
     assert_eq!(ours, theirs);
@@ -162,14 +162,24 @@ fn hugo_08_unicode_spaces_filenames() {
 
 #[test]
 fn hugo_10_multilingual() {
-    assert_parity("hugo/10-multilingual", &[], false, &[]);
+    assert_parity("hugo/10-multilingual", OLD, false, &[]);
 }
 
 /// Hugo's alternates for translated pages are the ones we write (as sets: Hugo lists its own
 /// language last, we sort), and untranslated pages get none in either.
 #[test]
 fn hugo_10_alternates_match_hugo() {
-    let dir = fixture("hugo/10-multilingual");
+    for (case, version) in [
+        ("hugo/10-multilingual", OLD),
+        ("hugo-0.168/10-multilingual", NEW),
+    ] {
+        alternates_match(case, version);
+    }
+}
+
+/// The alternates of `case` as Hugo `version` wrote them are the ones we write.
+fn alternates_match(case: &str, version: &[&str]) {
+    let dir = fixture(case);
     let mut theirs = BTreeSet::new();
     for f in ["expected-en-sitemap.xml", "expected-fr-sitemap.xml"] {
         theirs.extend(alternate_sets(
@@ -185,6 +195,8 @@ fn hugo_10_alternates_match_hugo() {
             ".",
             "--output",
             out.path().to_str().unwrap(),
+            version[0],
+            version[1],
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
@@ -220,17 +232,17 @@ fn alternate_sets(xml: &str) -> BTreeSet<(String, Vec<(String, String)>)> {
 
 #[test]
 fn hugo_11_dates() {
-    assert_parity("hugo/11-dates", &[], false, &[]);
+    assert_parity("hugo/11-dates", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_12_frontmatter_formats() {
-    assert_parity("hugo/12-frontmatter-formats", &[], false, &[]);
+    assert_parity("hugo/12-frontmatter-formats", OLD, false, &[]);
 }
 
 #[test]
 fn hugo_13_taxonomies() {
-    assert_parity("hugo/13-taxonomies", &[], false, &[]);
+    assert_parity("hugo/13-taxonomies", OLD, false, &[]);
 }
 
 /// The real hugoDocs site (gohugoio/hugoDocs at 84a059b9, content under content/en, config
@@ -249,14 +261,24 @@ fn hugo_real_hugo_docs() {
     };
     let dir = std::path::Path::new(&root).join("real/hugo-docs");
     let dir = dir.canonicalize().expect("real/hugo-docs exists");
-    let ours = our_urls(&dir, &[]);
+    // The site uses none of the features whose URLs changed between these versions: each
+    // version's rules list all of Hugo's URLs.
+    for version in [OLD, NEW] {
+        hugo_docs_match(&dir, version);
+    }
+}
+
+/// Asserts our URLs for hugoDocs under `version`'s rules match both of Hugo's sitemaps.
+fn hugo_docs_match(dir: &std::path::Path, version: &[&str]) {
+    let ours = our_urls(dir, version);
     for expected in ["expected-sitemap.xml", "expected-sitemap-nogitinfo.xml"] {
         let theirs = url_locs(&std::fs::read_to_string(dir.join(expected)).unwrap());
         let common = ours.intersection(&theirs).count();
         let union = ours.union(&theirs).count();
         let ratio = common as f64 / union as f64;
         println!(
-            "hugo-docs vs {expected}: {common} of {union} URLs match ({:.2}%); Hugo {}, ours {}",
+            "hugo-docs vs {expected}, {}: {common} of {union} URLs match ({:.2}%); Hugo {}, ours {}",
+            version.join(" "),
             ratio * 100.0,
             theirs.len(),
             ours.len()
@@ -268,5 +290,106 @@ fn hugo_real_hugo_docs() {
             println!("  only we list    {u}");
         }
         assert!(ratio >= 0.99, "hugo-docs: {:.2}% < 99%", ratio * 100.0);
+    }
+}
+
+// The same sites as Hugo 0.168.0 built them (tests/fixtures/parity/hugo-0.168/README.md says
+// what changed): followed as 0.168.0, sitemapgen lists the same URLs.
+
+#[test]
+fn hugo_0168_01_plain_pages() {
+    assert_parity("hugo-0.168/01-plain-pages", NEW, false, &[]);
+}
+
+#[test]
+fn hugo_0168_02_sections() {
+    assert_parity("hugo-0.168/02-sections", NEW, false, &[]);
+}
+
+#[test]
+fn hugo_0168_03_leaf_bundles() {
+    assert_parity("hugo-0.168/03-leaf-bundles", NEW, false, &[]);
+}
+
+/// A section's `url` keeps its case (`/Blog-Home/`), where 0.111 lower-cased it.
+#[test]
+fn hugo_0168_04_slug_url() {
+    assert_parity("hugo-0.168/04-slug-url", NEW, false, &[]);
+}
+
+/// `uglyURLs`: home, sections and taxonomy lists are `dir/index.html` (0.111: `dir.html`, `/`).
+#[test]
+fn hugo_0168_05_permalinks_ugly_subpath() {
+    assert_parity("hugo-0.168/05-permalinks-ugly-subpath", NEW, false, &[]);
+}
+
+/// `build` is read, `sitemap.disable` honoured, and the child of a draft section is listed.
+#[test]
+fn hugo_0168_06_draft_future_expired_build() {
+    assert_parity(
+        "hugo-0.168/06-draft-future-expired-build",
+        NEW,
+        false,
+        &[RENDER_LINK],
+    );
+}
+
+#[test]
+fn hugo_0168_07_sitemap_frontmatter() {
+    assert_parity("hugo-0.168/07-sitemap-frontmatter", NEW, false, &[]);
+}
+
+/// Runs of hyphens stay (`two--spaces`, `emoji--rocket`); `%XX` is encoded as for 0.111.
+#[test]
+fn hugo_0168_08_unicode_spaces_filenames() {
+    let dir = fixture("hugo-0.168/08-unicode-spaces-filenames");
+    let mut theirs = generator_urls(&dir, false);
+    let ours = our_urls(&dir, NEW);
+    assert!(theirs.remove("https://example.org/blog/already encoded/"));
+    theirs.insert("https://example.org/blog/already%20encoded/".into());
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn hugo_0168_10_multilingual() {
+    assert_parity("hugo-0.168/10-multilingual", NEW, false, &[]);
+}
+
+#[test]
+fn hugo_0168_11_dates() {
+    assert_parity("hugo-0.168/11-dates", NEW, false, &[]);
+}
+
+#[test]
+fn hugo_0168_12_frontmatter_formats() {
+    assert_parity("hugo-0.168/12-frontmatter-formats", NEW, false, &[]);
+}
+
+#[test]
+fn hugo_0168_13_taxonomies() {
+    assert_parity("hugo-0.168/13-taxonomies", NEW, false, &[]);
+}
+
+/// Each case's URLs differ between the versions where Hugo's did: the 0.111 rules on the
+/// 0.168 builds (and the reverse) miss exactly the URLs that changed.
+#[test]
+fn the_versions_differ_where_hugo_did() {
+    for case in [
+        "04-slug-url",
+        "05-permalinks-ugly-subpath",
+        "08-unicode-spaces-filenames",
+    ] {
+        let old = fixture(&format!("hugo/{case}"));
+        let new = fixture(&format!("hugo-0.168/{case}"));
+        let (old_rules, new_rules) = (our_urls(&new, OLD), our_urls(&new, NEW));
+        let (theirs_new, theirs_old) = (generator_urls(&new, false), generator_urls(&old, false));
+        let changed: BTreeSet<&String> = theirs_new.difference(&theirs_old).collect();
+        assert!(!changed.is_empty(), "{case}");
+        for u in changed {
+            assert!(
+                new_rules.contains(u) && !old_rules.contains(u),
+                "{case}: {u}"
+            );
+        }
     }
 }
