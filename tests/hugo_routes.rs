@@ -3,9 +3,15 @@
 
 mod common;
 
-use common::{run, text, url_locs, write_tree};
+use common::{text, url_locs, write_tree};
 use std::collections::BTreeSet;
 use std::path::Path;
+
+/// Runs sitemapgen with `args` under Hugo 0.111.3's rules, the Hugo these sites were built
+/// with.
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    common::run(dir, &[args, &["--hugo-version", "0.111.3"]].concat())
+}
 
 /// Builds the site in `dir` into a new temporary folder; the run must succeed.
 fn build_into(dir: &Path) -> (tempfile::TempDir, std::process::Output) {
