@@ -1,0 +1,273 @@
+//! The Hugo version decides Hugo's rules: how it is chosen (flag, sitemap.toml,
+//! `HUGO_VERSION`, `hugo version` on PATH, else the current Hugo), and front matter read as
+//! each version reads it (each case checked with the real Hugo 0.111.3 and 0.168.0).
+
+mod common;
+
+use common::{run, text, url_locs, write_tree};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const HUGO_TOML: &str = "baseURL = \"https://example.org/\"\ntitle = \"t\"\ndisableKinds = [\"taxonomy\", \"term\", \"section\", \"home\"]\n";
+
+/// A Hugo site whose one page URL differs by version: `two  spaces.md` is `/two-spaces/` to
+/// Hugo 0.111 and `/two--spaces/` from 0.123.
+fn spaced_site() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", HUGO_TOML),
+            ("content/two  spaces.md", "---\ntitle: x\n---\n"),
+        ],
+    );
+    d
+}
+
+/// Runs the binary as a user would: no `HUGO_VERSION` unless `env` sets one, `PATH` as given.
+fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)], path: &Path) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sitemapgen"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .env_remove("HUGO_VERSION")
+        .env("PATH", path);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+/// The page locs written by a run of `args` in `dir`.
+fn locs(dir: &Path, o: &Output) -> BTreeSet<String> {
+    assert!(o.status.success(), "{}", text(o));
+    let path = dir.join("public/sitemap.xml");
+    common::validate_with_xsd(std::slice::from_ref(&path));
+    url_locs(&std::fs::read_to_string(path).unwrap())
+}
+
+fn one(url: &str) -> BTreeSet<String> {
+    [url.to_string()].into_iter().collect()
+}
+
+const OLD_URL: &str = "https://example.org/two-spaces/";
+const NEW_URL: &str = "https://example.org/two--spaces/";
+
+#[test]
+fn the_version_comes_from_flag_then_sitemap_toml_then_env_then_hugo_then_default() {
+    let d = spaced_site();
+    let site = d.path();
+    // A `hugo` on PATH that says it is 0.111.3, as Debian's does.
+    let bin = tempfile::tempdir().unwrap();
+    let hugo = bin.path().join("hugo");
+    std::fs::write(
+        &hugo,
+        "#!/bin/sh\necho 'hugo v0.111.3+extended linux/amd64 BuildDate=2023-03-16T08:41:31Z'\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hugo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let build = ["build", "--site", ".", "--verbose"];
+
+    // Nothing says: the current Hugo, and --verbose says why.
+    let o = run_env(site, &build, &[], empty.path());
+    assert_eq!(locs(site, &o), one(NEW_URL));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Hugo 0.168.0's rules (nothing named a version"),
+        "{err}"
+    );
+
+    let o = run_env(site, &build, &[], bin.path());
+    assert_eq!(locs(site, &o), one(OLD_URL));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Hugo 0.111.3's rules (`hugo version`"));
+
+    let env = [("HUGO_VERSION", "0.140.0")];
+    let o = run_env(site, &build, &env, bin.path());
+    assert_eq!(locs(site, &o), one(NEW_URL));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("Hugo 0.140.0's rules (from the HUGO_VERSION")
+    );
+
+    std::fs::write(site.join("sitemap.toml"), "hugo_version = \"0.122.0\"\n").unwrap();
+    let o = run_env(site, &build, &env, bin.path());
+    assert_eq!(locs(site, &o), one(OLD_URL));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("from hugo_version in sitemap.toml"));
+
+    let flag = [&build[..], &["--hugo-version", "v0.123.0"]].concat();
+    let o = run_env(site, &flag, &env, bin.path());
+    assert_eq!(locs(site, &o), one(NEW_URL));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("from --hugo-version"));
+
+    // A version that is not one is an error naming where it came from.
+    let o = run_env(
+        site,
+        &["build", "--site", ".", "--hugo-version", "latest"],
+        &[],
+        empty.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--hugo-version 'latest'"));
+    std::fs::write(site.join("sitemap.toml"), "\nhugo_version = \"new\"\n").unwrap();
+    let o = run_env(site, &["build", "--site", "."], &[], empty.path());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("sitemap.toml:2: hugo_version 'new'"));
+}
+
+/// Builds a Hugo site of `pages` (name, front matter) under `version`.
+fn build(pages: &[(&str, &str)], version: &str) -> (tempfile::TempDir, Output) {
+    let d = tempfile::tempdir().unwrap();
+    let mut files = vec![("hugo.toml", HUGO_TOML)];
+    files.extend_from_slice(pages);
+    write_tree(d.path(), &files);
+    let o = run(
+        d.path(),
+        &["build", "--site", ".", "--hugo-version", version],
+    );
+    (d, o)
+}
+
+/// As Hugo 0.111 and 0.168 read them: integers are Unix seconds and `02 Jan 2023` a date in
+/// both; empty and null are no date; other text is dropped by 0.111 (a warning here) and
+/// stops 0.168's build (an error naming file and line).
+#[test]
+fn dates_each_version_accepts_ignores_or_refuses() {
+    let good = [
+        ("content/int.md", "---\ntitle: x\ndate: 1675000000\n---\n"),
+        ("content/day.md", "---\ntitle: x\ndate: 02 Jan 2023\n---\n"),
+        (
+            "content/empty.md",
+            "---\ntitle: x\ndate: \"\"\nlastmod:\n---\n",
+        ),
+    ];
+    for version in ["0.111.3", "0.168.0"] {
+        let (d, o) = build(&good, version);
+        assert!(o.status.success(), "{version}: {}", text(&o));
+        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        assert!(xml.contains("<loc>https://example.org/int/</loc>\n    <lastmod>2023-01-29T13:46:40+00:00</lastmod>"), "{xml}");
+        assert!(
+            xml.contains("<loc>https://example.org/day/</loc>\n    <lastmod>2023-01-02</lastmod>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<loc>https://example.org/empty/</loc>\n  </url>"),
+            "{xml}"
+        );
+    }
+    let bad = [(
+        "content/word.md",
+        "---\ntitle: x\n\ndate: January 2, 2023\n---\n",
+    )];
+    let (d, o) = build(&bad, "0.111.3");
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("word.md:4: `date` = 'January 2, 2023' is not a date Hugo reads"),
+        "{err}"
+    );
+    let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert!(
+        xml.contains("<loc>https://example.org/word/</loc>\n  </url>"),
+        "{xml}"
+    );
+    let (_, o) = build(&bad, "0.168.0");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("word.md:4: `date` = 'January 2, 2023' is not a date"));
+}
+
+/// `build` from 0.123, `_build` refused from 0.160 naming file and line, `published: false`
+/// a draft before 0.135 and a date error after, `sitemap.disable` from 0.125.
+#[test]
+fn build_published_and_sitemap_disable_by_version() {
+    let pages = [
+        ("content/keep.md", "---\ntitle: x\n---\n"),
+        (
+            "content/plain-build.md",
+            "---\ntitle: x\nbuild:\n  list: never\n---\n",
+        ),
+        (
+            "content/off.md",
+            "---\ntitle: x\nsitemap:\n  disable: true\n---\n",
+        ),
+        (
+            "content/pub.md",
+            "---\ntitle: x\npublished: false\npublishDate: 2023-01-01\n---\n",
+        ),
+    ];
+    let listed = |version| {
+        let (d, o) = build(&pages, version);
+        locs(d.path(), &o)
+    };
+    let url = |p: &str| format!("https://example.org/{p}/");
+    assert_eq!(
+        listed("0.111.3"),
+        [url("keep"), url("plain-build"), url("off")]
+            .into_iter()
+            .collect()
+    );
+    assert_eq!(listed("0.122.0"), listed("0.111.3"));
+    assert_eq!(
+        listed("0.123.0"),
+        [url("keep"), url("off")].into_iter().collect()
+    );
+    assert_eq!(listed("0.168.0"), one(&url("keep")));
+
+    let underscore = [(
+        "content/u.md",
+        "---\ntitle: x\n_build:\n  list: never\n---\n",
+    )];
+    let (d, o) = build(&underscore, "0.150.0");
+    assert!(locs(d.path(), &o).is_empty());
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("u.md:3: the `_build` front matter key was deprecated"));
+    let (_, o) = build(&underscore, "0.160.0");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "u.md:3: the `_build` front matter key was deprecated in Hugo 0.145.0 and removed"
+    ));
+
+    let flag = [("content/p.md", "---\ntitle: x\npublished: false\n---\n")];
+    let (d, o) = build(&flag, "0.134.0");
+    assert!(locs(d.path(), &o).is_empty());
+    let (_, o) = build(&flag, "0.135.0");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("p.md:3: `published` is not a parsable date")
+    );
+}
+
+/// For a language with a `locale`, Hugo 0.111 writes its key as `hreflang`, 0.168 the locale.
+#[test]
+fn hreflang_is_the_key_before_0_112_6_and_the_locale_from_0_158() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\", \"section\", \"home\"]\n[languages.en]\nweight = 1\nlanguageCode = \"en-GB\"\n[languages.cs]\nweight = 2\nlocale = \"cs-CZ\"\n"),
+            ("content/a.md", "---\ntitle: a\n---\n"),
+            ("content/a.cs.md", "---\ntitle: a\n---\n"),
+        ],
+    );
+    let hreflangs = |version: &str| {
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        let mut found: Vec<String> = xml
+            .split("hreflang=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+    };
+    assert_eq!(hreflangs("0.111.3"), ["cs", "en"]);
+    assert_eq!(hreflangs("0.140.0"), ["cs", "en-GB"]);
+    assert_eq!(hreflangs("0.168.0"), ["cs-CZ", "en-GB"]);
+}
