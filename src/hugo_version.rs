@@ -284,7 +284,8 @@ mod tests {
     fn each_rule_switches_at_its_release() {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
-        let flips: [(&str, &str, fn(&HugoRules) -> bool); 8] = [
+        type Rule = fn(&HugoRules) -> bool;
+        let flips: [(&str, &str, Rule); 8] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
