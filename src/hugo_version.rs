@@ -145,6 +145,12 @@ pub struct HugoRules {
     pub ugly_lists_as_index: bool,
     /// What `hreflang` holds (0.112.6 and 0.158.0 changed it).
     pub hreflang: HreflangFrom,
+    /// 0.123.0: a page date taken from the file name (`[frontmatter] date = [":filename",
+    /// …]`) also stands in for `date` where the lastmod and publishDate orders read it, so a
+    /// future name date withholds the page (before, it set the page date alone).
+    pub filename_date_feeds_dates: bool,
+    /// 0.148.0: a file name may start with a date-time, `2023-02-14-10-30-00-post.md`.
+    pub filename_datetime: bool,
 }
 
 impl HugoRules {
@@ -180,6 +186,8 @@ impl HugoRules {
             } else {
                 HreflangFrom::Key
             },
+            filename_date_feeds_dates: at(v(0, 123, 0)),
+            filename_datetime: at(v(0, 148, 0)),
         }
     }
 }
@@ -285,7 +293,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 8] = [
+        let flips: [(&str, &str, Rule); 10] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -294,6 +302,8 @@ mod tests {
             ("0.134.3", "0.135.0", |r| r.bad_date == BadDate::Refused),
             ("0.136.0", "0.136.1", |r| r.section_url_keeps_case),
             ("0.147.9", "0.148.0", |r| r.ugly_lists_as_index),
+            ("0.122.0", "0.123.0", |r| r.filename_date_feeds_dates),
+            ("0.147.9", "0.148.0", |r| r.filename_datetime),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

@@ -81,6 +81,8 @@ pub struct SiteConfig {
     pub enable_git_info: bool,
     /// Hugo `[frontmatter] lastmod`, lower-cased.
     pub frontmatter_lastmod: Option<Vec<String>>,
+    /// Hugo `[frontmatter] date`, lower-cased (`:filename` there also names the page).
+    pub frontmatter_date: Option<Vec<String>>,
     /// Zola `[slugify] paths_keep_dates`: a file-name date stays in the slug.
     pub paths_keep_dates: bool,
     /// Zola `exclude_paginated_pages_in_sitemap = "all"`: pagers are left out.
@@ -184,6 +186,7 @@ impl Default for SiteConfig {
             build_expired: false,
             enable_git_info: false,
             frontmatter_lastmod: None,
+            frontmatter_date: None,
             paths_keep_dates: false,
             exclude_paginated_pages: false,
             content_mounts: Vec::new(),
@@ -580,14 +583,14 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
     c.notes = hugo_notes(&c, env);
     let mut warnings = Vec::new();
     if let Some(fm) = get(&v, "frontmatter") {
-        if let Some(l) = get(fm, "lastmod") {
-            c.frontmatter_lastmod = Some(
-                strings(Some(l))
-                    .into_iter()
-                    .map(|s| s.to_ascii_lowercase())
-                    .collect(),
-            );
-        }
+        let lower = |l| -> Vec<String> {
+            strings(Some(l))
+                .into_iter()
+                .map(|s| s.to_ascii_lowercase())
+                .collect()
+        };
+        c.frontmatter_lastmod = get(fm, "lastmod").map(lower);
+        c.frontmatter_date = get(fm, "date").map(lower);
     }
     if let Some(sm) = get(&v, "sitemap") {
         c.sitemap_filename = get_str(sm, "filename");

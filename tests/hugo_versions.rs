@@ -271,3 +271,83 @@ fn hreflang_is_the_key_before_0_112_6_and_the_locale_from_0_158() {
     assert_eq!(hreflangs("0.140.0"), ["cs", "en-GB"]);
     assert_eq!(hreflangs("0.168.0"), ["cs-CZ", "en-GB"]);
 }
+
+/// `[frontmatter] date = [":filename", ":default"]`: the slug comes from the file name (a
+/// bundle's folder) in both versions; from 0.123 the name's date also stands in for `date`
+/// (lastmod, and a future name date withholds the page). Hugo 0.111.3 and 0.168.0 wrote these
+/// URLs and lastmods for this tree.
+#[test]
+fn filename_dates_name_the_page_and_date_it_by_version() {
+    let d = tempfile::tempdir().unwrap();
+    let page = "---\ntitle: x\n---\n";
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[frontmatter]\ndate = [\":filename\", \":default\"]\n"),
+            ("content/posts/2023-02-14-valentine-post.md", page),
+            ("content/posts/2023-02-15-has-slug.md", "---\ntitle: x\nslug: own-slug\n---\n"),
+            ("content/posts/2023-03-01-my-bundle/index.md", page),
+            ("content/posts/2099-01-01-future/index.md", page),
+            ("content/notes/2023-04-05.md", page),
+            ("content/notes/2023-04-06_under.md", page),
+            ("content/notes/2023-04-07-Mixed-Case.md", page),
+            ("content/notes/2023-04-08-with-date.md", "---\ntitle: x\ndate: 2020-01-01\n---\n"),
+        ],
+    );
+    let listed = |version: &str| -> Vec<String> {
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let path = d.path().join("public/sitemap.xml");
+        common::validate_with_xsd(std::slice::from_ref(&path));
+        let xml = std::fs::read_to_string(path).unwrap();
+        xml.split("<url>")
+            .skip(1)
+            .map(|u| {
+                let field = |tag: &str| {
+                    u.split(&format!("<{tag}>"))
+                        .nth(1)
+                        .map(|r| r[..r.find('<').unwrap()].to_string())
+                        .unwrap_or_default()
+                };
+                format!("{} {}", field("loc"), field("lastmod"))
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let o = "https://example.org";
+    assert_eq!(
+        listed("0.111.3"),
+        [
+            format!("{o}/ 2020-01-01"),
+            format!("{o}/notes/ 2020-01-01"),
+            format!("{o}/notes/2023-04-05/"),
+            format!("{o}/notes/mixed-case/"),
+            format!("{o}/notes/under/"),
+            format!("{o}/notes/with-date/ 2020-01-01"),
+            format!("{o}/posts/"),
+            format!("{o}/posts/future/"),
+            format!("{o}/posts/my-bundle/"),
+            format!("{o}/posts/own-slug/"),
+            format!("{o}/posts/valentine-post/"),
+        ]
+    );
+    assert_eq!(
+        listed("0.168.0"),
+        [
+            format!("{o}/ 2023-04-07"),
+            format!("{o}/notes/ 2023-04-07"),
+            format!("{o}/notes/2023-04-05/ 2023-04-05"),
+            format!("{o}/notes/mixed-case/ 2023-04-07"),
+            format!("{o}/notes/under/ 2023-04-06"),
+            format!("{o}/notes/with-date/ 2020-01-01"),
+            format!("{o}/posts/ 2023-03-01"),
+            format!("{o}/posts/my-bundle/ 2023-03-01"),
+            format!("{o}/posts/own-slug/ 2023-02-15"),
+            format!("{o}/posts/valentine-post/ 2023-02-14"),
+        ]
+    );
+}

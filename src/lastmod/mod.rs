@@ -415,7 +415,11 @@ fn own_lastmod(
                 .or(page.publish_date)
                 .or(route.file_date())
                 .map(|d| (d, Origin::Published)),
-            LastmodSource::Date => page.date.map(|d| (d, Origin::Published)),
+            // A file-name date the generator takes as the page's date counts as its `date`.
+            LastmodSource::Date => page
+                .date
+                .or(route.file_date())
+                .map(|d| (d, Origin::Published)),
             LastmodSource::PublishDate => page.publish_date.map(|d| (d, Origin::Published)),
             LastmodSource::FileName => route
                 .file_date()

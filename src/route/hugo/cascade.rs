@@ -30,6 +30,12 @@ pub(super) struct Effective {
 }
 
 impl Effective {
+    /// A date from the file name stands in where the page sets no `date` (Hugo 0.123 on):
+    /// publishDate then defaults to it.
+    pub(super) fn date_from_file_name(&mut self, date: W3cDate) {
+        self.date = self.date.or(Some(date));
+    }
+
     /// Why Hugo builds no page with these values, if it builds none.
     pub(super) fn withheld(&self, ctx: &RouteContext) -> Option<Reason> {
         // publishDate defaults to date.

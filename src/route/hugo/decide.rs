@@ -6,6 +6,7 @@ use super::permalinks::page_path;
 use super::placement::{Bundles, Memo, Placed};
 use super::terms::term_key;
 use super::{Built, Site};
+use crate::date::W3cDate;
 use crate::error::Result;
 use crate::route::{Excluded, NewRoute, Reason, Route};
 use rayon::prelude::*;
@@ -98,7 +99,11 @@ impl<'a> Decider<'_, 'a> {
         }
         let tax = self.taxonomy_file(pl);
         let chain = memo.chain(self.bundles, pl);
-        let eff = effective(i, pl, pages, chain)?;
+        let mut eff = effective(i, pl, pages, chain)?;
+        let name_date = self.name_date(i, pl);
+        if let Some(d) = name_date {
+            eff.date_from_file_name(d);
+        }
         let withheld = eff.withheld(&site.ctx);
         if let Some((lang, tax, term)) = tax {
             return Ok(Decision::TaxonomyFile(lang, tax, term, withheld));
@@ -114,7 +119,23 @@ impl<'a> Decider<'_, 'a> {
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
             return Ok(Decision::Skip(reason));
         }
-        self.route(i, pl, &eff, hidden_by)
+        let mut decision = self.route(i, pl, &eff, hidden_by)?;
+        if let Decision::Route(r, _) = &mut decision {
+            r.set_file_date(name_date);
+        }
+        Ok(decision)
+    }
+
+    /// A regular page's date from its file name (`[frontmatter] date = [":filename", …]`),
+    /// where Hugo 0.123 and later let it stand in for `date` in the other date orders.
+    fn name_date(&self, i: usize, pl: &Placed) -> Option<W3cDate> {
+        let site = self.site;
+        if pl.is_branch || !site.rules().filename_date_feeds_dates {
+            return None;
+        }
+        let name = if pl.is_leaf { pl.dirs.last()? } else { pl.stem };
+        let (date, _) = site.paths().name_date(&site.pages.get(i), name)?;
+        Some(date)
     }
 
     /// `content/tags/_index.md` and `content/tags/go/_index.md` describe taxonomy pages.

@@ -9,6 +9,7 @@
 
 mod cascade;
 mod decide;
+mod filename;
 mod permalinks;
 mod placement;
 mod sections;
@@ -112,6 +113,7 @@ impl<'a> Site<'a> {
         permalinks::Paths {
             config: self.config,
             rules: self.rules(),
+            tz: &self.ctx.settings.timezone,
         }
     }
 

@@ -1,7 +1,9 @@
 //! URL paths as Hugo makes them: language prefixes, `url` and `slug`, `[permalinks]`
 //! patterns, `uglyURLs`, and path sanitizing and lower-casing.
 
+use super::filename;
 use super::placement::Placed;
+use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::hugo_version::HugoRules;
 use crate::route::{normalize, Kind, Page};
@@ -18,6 +20,8 @@ pub(super) struct Paths<'a> {
     pub(super) config: &'a SiteConfig,
     /// The version's rules.
     pub(super) rules: &'a HugoRules,
+    /// The zone of dates without an offset.
+    pub(super) tz: &'a SiteTz,
 }
 
 impl Deref for Paths<'_> {
@@ -29,6 +33,13 @@ impl Deref for Paths<'_> {
 }
 
 impl Paths<'_> {
+    /// The date and slug Hugo's `:filename` takes from `name` (a file's stem, a leaf
+    /// bundle's folder), when the site's `[frontmatter] date` order reaches it.
+    pub(super) fn name_date(&self, page: &Page, name: &str) -> Option<(W3cDate, String)> {
+        let order = self.frontmatter_date.as_deref();
+        filename::name_date(order, page.fm, name, self.rules, self.tz)
+    }
+
     /// A home, section or taxonomy list's path: `{prefix}/{joined}/`; with `ugly` URLs
     /// `{prefix}/{joined}.html` before Hugo 0.148, `{prefix}/{joined}/index.html` from it.
     pub(super) fn list_path(&self, prefix: &str, joined: &str, ugly: bool) -> String {
@@ -139,9 +150,12 @@ fn file_path(
     } else {
         (dir_segs, pl.stem)
     };
+    let name_date = site.name_date(page, file_name);
+    // A file-name date's rest names the page unless the front matter sets a slug.
     let slug = page
         .fm
         .slug()
+        .or(name_date.as_ref().map(|(_, s)| s.as_str()))
         .map(|s| sanitize(s, site).trim_matches('-').to_string())
         .filter(|s| !s.is_empty());
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
@@ -151,7 +165,10 @@ fn file_path(
         .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
         .map(|(_, p)| p.as_str())
     {
-        let tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
+        let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
+        if let Some((d, _)) = name_date {
+            tokens.date = d.date();
+        }
         let expanded = expand_page_permalink(pattern, &tokens)
             .map_err(|m| Error::input(page.file.path(), None, m))?;
         return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
