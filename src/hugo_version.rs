@@ -124,6 +124,11 @@ pub struct HugoRules {
     /// Before 0.123.0 a draft, future or expired section hides every page below it; from
     /// 0.123.0 only the section page itself is left out.
     pub section_hides_children: bool,
+    /// 0.123.0: a top-level folder whose pages are all drafts (or future or expired) is still
+    /// a section, listed (before, only built pages made one).
+    pub sections_from_withheld_pages: bool,
+    /// Before 0.123.0 the terms of a headless bundle make term pages; from it they do not.
+    pub headless_terms_count: bool,
     /// 0.123.0: with `disablePathToLower`, a section without `_index.md` keeps its folder's
     /// case (before, it was lower-cased).
     pub implicit_section_keeps_case: bool,
@@ -162,6 +167,8 @@ impl HugoRules {
             keep_hyphen_runs: at(v(0, 123, 0)),
             section_hides_children: !at(v(0, 123, 0)),
             implicit_section_keeps_case: at(v(0, 123, 0)),
+            sections_from_withheld_pages: at(v(0, 123, 0)),
+            headless_terms_count: !at(v(0, 123, 0)),
             build_key: at(v(0, 123, 0)),
             underscore_build: if at(v(0, 160, 0)) {
                 UnderscoreBuild::Refused
@@ -293,10 +300,12 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 10] = [
+        let flips: [(&str, &str, Rule); 12] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
+            ("0.122.0", "0.123.0", |r| r.sections_from_withheld_pages),
+            ("0.122.0", "0.123.0", |r| !r.headless_terms_count),
             ("0.122.0", "0.123.0", |r| r.build_key),
             ("0.124.1", "0.125.0", |r| r.sitemap_disable),
             ("0.134.3", "0.135.0", |r| r.bad_date == BadDate::Refused),

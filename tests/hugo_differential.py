@@ -20,8 +20,9 @@ date below), which Hugo's does not (its home ignores top-level pages). So is a f
 which we write as today. FIELDS=0 compares URLs only.
 
 Sites that differ are kept in WORK (default a temporary folder) and printed; the exit status is
-1 when any differs. Not run by CI (it needs Hugo); written against Hugo 0.111.3, where 300
-seeds gave no difference. Deliberate differences are never generated: `sitemap.disable`,
+1 when any differs. Not run by CI (it needs Hugo). sitemapgen follows the rules of the `hugo`
+on PATH (it asks `hugo version`), so any Hugo can be checked; written against Hugo 0.111.3,
+where 300 seeds gave no difference. Deliberate differences are never generated: `sitemap.disable`,
 `_build.render = "link"`, `build` without the underscore, `%XX` in names, and two files
 claiming one URL (listed once here, with a warning; Hugo lists the URL twice).
 """
@@ -29,6 +30,13 @@ import os, random, subprocess, shutil, sys, re, urllib.parse, html, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SG = os.environ.get("SITEMAPGEN", os.path.join(HERE, "..", "target", "release", "sitemapgen"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="hugo-diff-")
+def hugo_version():
+    """The (major, minor, patch) of the `hugo` on PATH, which sitemapgen also follows."""
+    out=subprocess.run(["hugo","version"],capture_output=True,text=True).stdout
+    m=re.search(r"v(\d+)\.(\d+)\.(\d+)",out)
+    return tuple(int(x) for x in m.groups()) if m else (0,0,0)
+# Hugo reads `build` from 0.123 and refuses `_build` from 0.160: write the key it reads.
+BUILD = "build" if hugo_version() >= (0,123,0) else "_build"
 WORDS=["alpha","Beta","gamma","délta","eps ilon","zeta","Eta_x","theta","iota","kappa-k","lambda","Mu"]
 # NAMES=punctuation: names, titles and terms full of the characters paths and URLs treat apart.
 if os.environ.get("NAMES") == "punctuation":
@@ -149,8 +157,8 @@ def gen(seed, d):
         if r.random()<0.05: f["aliases"]=["/old/"+str(i)+"/"]
         if rel.endswith("index.md") and not rel.endswith("_index.md") and r.random()<0.15: f["headless"]=True
         if rel.endswith("_index.md") and r.random()<0.3:
-            f["cascade"]={"_build":{"list":"never"}} if r.random()<0.5 else {"draft":"true"}
-        if r.random()<0.08: f["_build"]={"render":"never"} if r.random()<0.5 else {"list":"never"}
+            f["cascade"]={BUILD:{"list":"never"}} if r.random()<0.5 else {"draft":"true"}
+        if r.random()<0.08: f[BUILD]={"render":"never"} if r.random()<0.5 else {"list":"never"}
         if r.random()<0.15:
             sm={}
             if r.random()<0.7: sm["changefreq"]=r.choice(["weekly","daily","yearly"])

@@ -351,3 +351,44 @@ fn filename_dates_name_the_page_and_date_it_by_version() {
         ]
     );
 }
+
+/// From 0.123 a folder of drafts is still a section, and a headless bundle's terms make no
+/// term page (Hugo 0.111.3 and 0.168.0 wrote these URLs for this tree).
+#[test]
+fn draft_folders_and_headless_terms_by_version() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            (
+                "content/notes/only-draft.md",
+                "---\ntitle: n\ndraft: true\n---\n",
+            ),
+            (
+                "content/b/bundle/index.md",
+                "---\ntitle: h\nheadless: true\ntags: [\"solo\"]\n---\n",
+            ),
+            ("content/keep.md", "---\ntitle: k\n---\n"),
+        ],
+    );
+    let listed = |version: &str| {
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version],
+        );
+        locs(d.path(), &o)
+    };
+    let set = |paths: &[&str]| -> BTreeSet<String> {
+        paths
+            .iter()
+            .map(|p| format!("https://example.org{p}"))
+            .collect()
+    };
+    let both = ["/", "/b/", "/categories/", "/keep/", "/tags/"];
+    assert_eq!(
+        listed("0.111.3"),
+        set(&[&both[..], &["/tags/solo/"]].concat())
+    );
+    assert_eq!(listed("0.168.0"), set(&[&both[..], &["/notes/"]].concat()));
+}

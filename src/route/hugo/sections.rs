@@ -4,8 +4,8 @@
 use super::permalinks::sanitize;
 use super::placement::{node_key, Bundles, Dirs};
 use super::{Built, Site};
-use crate::route::{Kind, Route};
-use std::collections::BTreeSet;
+use crate::route::{Kind, Reason, Route};
+use std::collections::{BTreeSet, HashSet};
 
 /// A section or home for this (language, folder), routed or from a branch bundle.
 fn has_section(built: &Built, bundles: &Bundles, key: &(String, String)) -> bool {
@@ -35,10 +35,22 @@ pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
 /// pages but no section of its own, by language, in order.
 pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut Built) {
     let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
+    // From Hugo 0.123 a folder of drafts (or future or expired pages) is a section too.
+    let withheld: HashSet<usize> = match site.rules().sections_from_withheld_pages {
+        true => built
+            .out
+            .excluded
+            .iter()
+            .filter(|e| matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired))
+            .map(|e| e.page)
+            .collect(),
+        false => HashSet::new(),
+    };
     // Whether the last (language, top folder) seen has a section of its own.
     let mut top_memo: Option<(&str, &str, bool)> = None;
     for (i, pl) in site.all().enumerate() {
-        let (Some(_), Some(top)) = (built.route_of(i), pl.dirs.first()) else {
+        let counts = built.route_of(i).is_some() || withheld.contains(&i);
+        let (true, Some(top)) = (counts, pl.dirs.first()) else {
             continue;
         };
         // A top-level leaf bundle (`content/about/index.md`) is a page, not a section; a

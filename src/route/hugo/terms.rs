@@ -49,7 +49,13 @@ fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<
         let Some(taxon) = page.terms.get(&tax.name, false) else {
             continue;
         };
-        if site.at(i).lang != lang {
+        let pl = site.at(i);
+        if pl.lang != lang {
+            continue;
+        }
+        // From Hugo 0.123 a headless bundle's terms make no term pages.
+        let headless = pl.is_leaf && page.fm.more().headless;
+        if headless && !site.rules().headless_terms_count {
             continue;
         }
         for v in taxon.terms {
