@@ -127,8 +127,10 @@ pub struct HugoRules {
     /// 0.123.0: a top-level folder whose pages are all drafts (or future or expired) is still
     /// a section, listed (before, only built pages made one).
     pub sections_from_withheld_pages: bool,
-    /// Before 0.123.0 the terms of a headless bundle make term pages; from it they do not.
-    pub headless_terms_count: bool,
+    /// Before 0.123.0 the terms of a page Hugo does not render (`build.render: never`, a
+    /// headless bundle) make term pages; later they do not (seen in 0.166 and 0.168; 0.123
+    /// rebuilt the content tree, and no release between 0.111.3 and 0.166.0 could be run).
+    pub unrendered_terms_count: bool,
     /// 0.123.0: with `disablePathToLower`, a section without `_index.md` keeps its folder's
     /// case (before, it was lower-cased).
     pub implicit_section_keeps_case: bool,
@@ -154,6 +156,9 @@ pub struct HugoRules {
     /// …]`) also stands in for `date` where the lastmod and publishDate orders read it, so a
     /// future name date withholds the page (before, it set the page date alone).
     pub filename_date_feeds_dates: bool,
+    /// 0.167.0: a section's `slug` names its folder in its URL and in those below it
+    /// (before, a section's `slug` was ignored).
+    pub section_slug_renames_path: bool,
     /// 0.148.0: a file name may start with a date-time, `2023-02-14-10-30-00-post.md`.
     pub filename_datetime: bool,
 }
@@ -168,7 +173,7 @@ impl HugoRules {
             section_hides_children: !at(v(0, 123, 0)),
             implicit_section_keeps_case: at(v(0, 123, 0)),
             sections_from_withheld_pages: at(v(0, 123, 0)),
-            headless_terms_count: !at(v(0, 123, 0)),
+            unrendered_terms_count: !at(v(0, 123, 0)),
             build_key: at(v(0, 123, 0)),
             underscore_build: if at(v(0, 160, 0)) {
                 UnderscoreBuild::Refused
@@ -195,6 +200,7 @@ impl HugoRules {
             },
             filename_date_feeds_dates: at(v(0, 123, 0)),
             filename_datetime: at(v(0, 148, 0)),
+            section_slug_renames_path: at(v(0, 167, 0)),
         }
     }
 }
@@ -300,12 +306,12 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 12] = [
+        let flips: [(&str, &str, Rule); 13] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
             ("0.122.0", "0.123.0", |r| r.sections_from_withheld_pages),
-            ("0.122.0", "0.123.0", |r| !r.headless_terms_count),
+            ("0.122.0", "0.123.0", |r| !r.unrendered_terms_count),
             ("0.122.0", "0.123.0", |r| r.build_key),
             ("0.124.1", "0.125.0", |r| r.sitemap_disable),
             ("0.134.3", "0.135.0", |r| r.bad_date == BadDate::Refused),
@@ -313,6 +319,7 @@ mod tests {
             ("0.147.9", "0.148.0", |r| r.ugly_lists_as_index),
             ("0.122.0", "0.123.0", |r| r.filename_date_feeds_dates),
             ("0.147.9", "0.148.0", |r| r.filename_datetime),
+            ("0.166.0", "0.167.0", |r| r.section_slug_renames_path),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

@@ -392,3 +392,93 @@ fn draft_folders_and_headless_terms_by_version() {
     );
     assert_eq!(listed("0.168.0"), set(&[&both[..], &["/notes/"]].concat()));
 }
+
+/// A page Hugo does not render (`render: never`) gives its terms no page in later Hugo; other
+/// build options keep them (Hugo 0.111.3 and 0.168.0 wrote these term URLs for this tree, each
+/// with the build key it reads).
+#[test]
+fn terms_of_unrendered_pages_by_version() {
+    let terms = |version: &str, key: &str| {
+        let d = tempfile::tempdir().unwrap();
+        let page = |term: &str, opt: &str| {
+            format!("---\ntitle: x\ncategories: [\"{term}\"]\n{key}:\n  {opt}\n---\n")
+        };
+        let pages = [
+            ("content/docs/a.md", page("Rn", "render: never")),
+            ("content/docs/b.md", page("Ln", "list: never")),
+            ("content/docs/c.md", page("Lo", "list: local")),
+            ("content/docs/d.md", page("Rl", "render: link")),
+        ];
+        let mut files = vec![("hugo.toml", "baseURL = \"https://example.org/\"\n")];
+        files.extend(pages.iter().map(|(p, t)| (*p, t.as_str())));
+        write_tree(d.path(), &files);
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version],
+        );
+        let all = locs(d.path(), &o);
+        all.into_iter()
+            .filter_map(|u| {
+                u.strip_prefix("https://example.org/categories/")
+                    .map(str::to_string)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(terms("0.111.3", "_build"), ["", "ln/", "lo/", "rl/", "rn/"]);
+    assert_eq!(terms("0.168.0", "build"), ["", "ln/", "lo/", "rl/"]);
+}
+
+/// From 0.167 a section's `slug` names its folder in its URL and in those below it (Hugo
+/// 0.166.0 and 0.167.0 wrote these URLs for this tree).
+#[test]
+fn section_slugs_rename_their_folder_from_0_167() {
+    let d = tempfile::tempdir().unwrap();
+    let page = "---\ntitle: p\n---\n";
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+            ),
+            (
+                "content/docs/_index.md",
+                "---\ntitle: d\nslug: \"Eps Ilon\"\n---\n",
+            ),
+            ("content/docs/page.md", page),
+            (
+                "content/docs/inner/_index.md",
+                "---\ntitle: i\nslug: renamed\n---\n",
+            ),
+            ("content/docs/inner/q.md", page),
+            (
+                "content/blog/_index.md",
+                "---\ntitle: b\nurl: /weblog/\n---\n",
+            ),
+            ("content/blog/post.md", page),
+        ],
+    );
+    let listed = |version: &str| {
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version],
+        );
+        locs(d.path(), &o)
+    };
+    let set = |paths: &[&str]| -> BTreeSet<String> {
+        paths
+            .iter()
+            .map(|p| format!("https://example.org{p}"))
+            .collect()
+    };
+    let both = ["/", "/blog/post/", "/weblog/"];
+    let old = ["/docs/", "/docs/page/", "/docs/inner/", "/docs/inner/q/"];
+    let new = [
+        "/eps-ilon/",
+        "/eps-ilon/page/",
+        "/eps-ilon/renamed/",
+        "/eps-ilon/renamed/q/",
+    ];
+    assert_eq!(listed("0.166.0"), set(&[&both[..], &old].concat()));
+    assert_eq!(listed("0.167.0"), set(&[&both[..], &new].concat()));
+}

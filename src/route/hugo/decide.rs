@@ -2,7 +2,7 @@
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
 use super::cascade::{effective, hidden_by, Effective};
-use super::permalinks::page_path;
+use super::permalinks::{page_path, sanitize};
 use super::placement::{Bundles, Memo, Placed};
 use super::terms::term_key;
 use super::{Built, Site};
@@ -119,11 +119,35 @@ impl<'a> Decider<'_, 'a> {
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
             return Ok(Decision::Skip(reason));
         }
-        let mut decision = self.route(i, pl, &eff, hidden_by)?;
+        let dirs = self.slugged_dirs(pl, chain);
+        let mut decision = self.route(i, pl, &eff, hidden_by, dirs)?;
         if let Decision::Route(r, _) = &mut decision {
             r.set_file_date(name_date);
         }
         Ok(decision)
+    }
+
+    /// From Hugo 0.167 a section's `slug` names its folder in its own URL and in those of
+    /// the pages below it: the file's folders, sanitized, with those renamed (`None` when
+    /// none is).
+    fn slugged_dirs(&self, pl: &Placed, chain: &[usize]) -> Option<Vec<String>> {
+        let site = self.site;
+        if !site.rules().section_slug_renames_path {
+            return None;
+        }
+        let paths = site.paths();
+        let mut segs: Option<Vec<String>> = None;
+        for &b in chain {
+            let depth = site.at(b).dirs.len();
+            let slug = site.pages.get(b).fm.slug().map(|s| sanitize(s, paths));
+            let Some(slug) = slug.filter(|s| depth > 0 && !s.trim_matches('-').is_empty()) else {
+                continue;
+            };
+            let segs =
+                segs.get_or_insert_with(|| pl.dirs.iter().map(|d| sanitize(d, paths)).collect());
+            segs[depth - 1] = slug.trim_matches('-').to_string();
+        }
+        segs
     }
 
     /// A regular page's date from its file name (`[frontmatter] date = [":filename", …]`),
@@ -159,12 +183,13 @@ impl<'a> Decider<'_, 'a> {
         pl: &Placed,
         eff: &Effective,
         hidden_by: Option<Reason>,
+        dirs: Option<Vec<String>>,
     ) -> Result<Decision> {
         let site = self.site;
         let page = site.pages.get(i);
         let kind = pl.kind();
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
-        let path = page_path(&page, pl, kind, site.paths(), &site.prefix(pl.lang))?;
+        let path = page_path(&page, pl, kind, site.paths(), &site.prefix(pl.lang), dirs)?;
         // Only translations share keys: a site with one language needs none.
         let shared = site.config.translation_keys_share_paths;
         let key = match &page.fm.more().translation_key {

@@ -74,13 +74,15 @@ pub(super) fn dir_path(prefix: &str, joined: &str, ugly: bool) -> String {
     }
 }
 
-/// The path of a content file's page of `kind`, below its language's `prefix`.
+/// The path of a content file's page of `kind`, below its language's `prefix`; `dirs` are its
+/// folders' URL segments when sections rename them (else its folders, sanitized).
 pub(super) fn page_path(
     page: &Page,
     pl: &Placed,
     kind: Kind,
     site: Paths,
     prefix: &str,
+    dirs: Option<Vec<String>>,
 ) -> Result<String> {
     if kind == Kind::Home {
         return Ok(site.list_path(prefix, "", site.ugly("")));
@@ -95,7 +97,8 @@ pub(super) fn page_path(
     {
         return Ok(url_path(url, kind, prefix, site));
     }
-    let dir_segs: Vec<String> = pl.dirs.iter().map(|d| sanitize(d, site)).collect();
+    let dir_segs: Vec<String> =
+        dirs.unwrap_or_else(|| pl.dirs.iter().map(|d| sanitize(d, site)).collect());
     if kind == Kind::Section {
         let ugly = site.ugly(pl.dirs.first().unwrap_or(""));
         return Ok(site.list_path(prefix, &dir_segs.join("/"), ugly));

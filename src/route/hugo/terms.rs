@@ -3,6 +3,7 @@
 
 use super::permalinks::{dir_path, expand_term_permalink, sanitize, Paths};
 use super::{Built, Site};
+use crate::frontmatter::BuildRender;
 use crate::route::{Kind, RouteList};
 use crate::siteconfig::Taxonomy;
 use std::collections::BTreeMap;
@@ -53,9 +54,12 @@ fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<
         if pl.lang != lang {
             continue;
         }
-        // From Hugo 0.123 a headless bundle's terms make no term pages.
-        let headless = pl.is_leaf && page.fm.more().headless;
-        if headless && !site.rules().headless_terms_count {
+        // Later Hugo makes no term pages from a page it does not render (`render: never`, a
+        // headless bundle).
+        let more = page.fm.more();
+        let unrendered =
+            more.build.render == Some(BuildRender::Never) || (pl.is_leaf && more.headless);
+        if unrendered && !site.rules().unrendered_terms_count {
             continue;
         }
         for v in taxon.terms {
