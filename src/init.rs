@@ -6,6 +6,7 @@
 
 use crate::config::{self, Style};
 use crate::error::{Error, Result};
+use crate::hugo_version::HugoVersion;
 use crate::siteconfig::{self, SiteConfig};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -154,6 +155,14 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
         "# How file paths become URLs: \"zola\", \"hugo\", \"plain\" (path = URL) or \"auto\".\n\
          style = {}\n",
         q(style)
+    );
+    let _ = writeln!(
+        t,
+        "# The Hugo release that builds the site (Hugo style): its rules decide the URLs and dates.\n\
+         # Default: $HUGO_VERSION, else what `hugo version` says, else {}.\n\
+         # hugo_version = {}\n",
+        HugoVersion::CURRENT,
+        q(&HugoVersion::CURRENT.to_string())
     );
     let missing = if d.content_exists {
         ""
@@ -379,6 +388,7 @@ mod tests {
         assert_eq!(c.rules.unwrap().len(), 1);
         assert_eq!(c.extra_urls.unwrap().len(), 2);
         assert_eq!(c.max_urls_per_file, Some(50_000));
+        assert_eq!(c.hugo_version.as_deref(), Some("0.168.0"));
     }
 
     #[test]
