@@ -674,6 +674,7 @@ pub fn resolve(
     let mut site = site;
     if style == Style::Hugo {
         hugo_hreflangs(&mut site, hugo.hreflang);
+        site.translation_keys_share_paths = hugo.translation_keys_share_paths;
     }
 
     Ok(Settings {

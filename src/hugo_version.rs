@@ -131,6 +131,10 @@ pub struct HugoRules {
     /// headless bundle) make term pages; later they do not (seen in 0.166 and 0.168; 0.123
     /// rebuilt the content tree, and no release between 0.111.3 and 0.166.0 could be run).
     pub unrendered_terms_count: bool,
+    /// Before 0.123.0 a `translationKey` lives in the space of paths (`page/<key>` against
+    /// `page/<folder>/<name>`), so a key can link a page by its path
+    /// ([`crate::siteconfig::SiteConfig::translation_keys_share_paths`]).
+    pub translation_keys_share_paths: bool,
     /// 0.123.0: with `disablePathToLower`, a section without `_index.md` keeps its folder's
     /// case (before, it was lower-cased).
     pub implicit_section_keeps_case: bool,
@@ -173,6 +177,7 @@ impl HugoRules {
             section_hides_children: !at(v(0, 123, 0)),
             implicit_section_keeps_case: at(v(0, 123, 0)),
             sections_from_withheld_pages: at(v(0, 123, 0)),
+            translation_keys_share_paths: !at(v(0, 123, 0)),
             unrendered_terms_count: !at(v(0, 123, 0)),
             build_key: at(v(0, 123, 0)),
             underscore_build: if at(v(0, 160, 0)) {
@@ -306,11 +311,12 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 13] = [
+        let flips: [(&str, &str, Rule); 14] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
             ("0.122.0", "0.123.0", |r| r.sections_from_withheld_pages),
+            ("0.122.0", "0.123.0", |r| !r.translation_keys_share_paths),
             ("0.122.0", "0.123.0", |r| !r.unrendered_terms_count),
             ("0.122.0", "0.123.0", |r| r.build_key),
             ("0.124.1", "0.125.0", |r| r.sitemap_disable),
