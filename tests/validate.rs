@@ -181,7 +181,7 @@ fn report_lines_name_file_line_severity_and_kind() {
         validate_file(&dir.join("empty-urlset.xml"), &opts).unwrap(),
     ];
     let mut out = Vec::new();
-    print_report(&reports, &mut out).unwrap();
+    print_report(&reports, 0, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let d = dir.display();

@@ -855,15 +855,14 @@ impl Checker<'_> {
                     FindingKind::MissingXmlAttribute,
                     format!("<{name}> has no href attribute"),
                 ),
-                Some(h) => {
-                    if let Err(msg) = parse_loc(h.trim()) {
-                        report.add(
-                            line,
-                            FindingKind::InvalidUrl,
-                            format!("<{name} href>: {msg}"),
-                        );
-                    }
-                }
+                Some(h) => match parse_loc(h.trim()) {
+                    Err(msg) => report.add(
+                        line,
+                        FindingKind::InvalidUrl,
+                        format!("<{name} href>: {msg}"),
+                    ),
+                    Ok(p) => unencoded(&p, h.trim(), line, report),
+                },
             }
             if rel.as_deref() == Some("alternate") && hreflang.is_none() {
                 report.add(
@@ -981,8 +980,9 @@ impl Checker<'_> {
             }
             Frame::ExtUrl => {
                 let v = self.value();
-                if let Err(msg) = parse_loc(&v) {
-                    report.add(start, FindingKind::InvalidUrl, msg);
+                match parse_loc(&v) {
+                    Err(msg) => report.add(start, FindingKind::InvalidUrl, msg),
+                    Ok(p) => unencoded(&p, &v, start, report),
                 }
             }
             Frame::Image if !self.ext_has_loc => report.add(
@@ -1008,6 +1008,7 @@ impl Checker<'_> {
                 return;
             }
         };
+        unencoded(&parsed, loc, line, report);
         if parsed.fragment {
             report.add(
                 line,
@@ -1223,6 +1224,20 @@ fn check_decl(d: &quick_xml::events::BytesDecl<'_>) -> std::result::Result<(), S
 fn fatal(report: &mut FileReport, line: usize, message: String) -> Step {
     report.add(line, FindingKind::ParsingError, message);
     Step::Fatal
+}
+
+/// Warns about a `"`, `<` or `>` in a URL that otherwise passed.
+fn unencoded(parsed: &ParsedUrl<'_>, url: &str, line: usize, report: &mut FileReport) {
+    if let Some(b) = parsed.unencoded {
+        report.add(
+            line,
+            FindingKind::UnencodedCharacter,
+            format!(
+                "'{}' in {url:?}: crawlers read it, but RFC 3986 wants it percent-encoded as %{b:02X}",
+                b as char
+            ),
+        );
+    }
 }
 
 #[cfg(test)]

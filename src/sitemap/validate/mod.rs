@@ -130,6 +130,9 @@ pub enum FindingKind {
     UrlFragment,
     /// An element in a namespace no search engine reads (warning).
     UnknownExtension,
+    /// A `"`, `<` or `>` in a URL, which RFC 3986 wants percent-encoded (warning: the
+    /// protocol's own escaping table writes them as entities).
+    UnencodedCharacter,
 }
 
 impl FindingKind {
@@ -159,6 +162,7 @@ impl FindingKind {
             FindingKind::FutureDate => "Date in the future",
             FindingKind::UrlFragment => "URL fragment",
             FindingKind::UnknownExtension => "Unknown extension",
+            FindingKind::UnencodedCharacter => "Unencoded character",
         }
     }
 
@@ -169,13 +173,14 @@ impl FindingKind {
             | FindingKind::TimeWithoutOffset
             | FindingKind::FutureDate
             | FindingKind::UrlFragment
-            | FindingKind::UnknownExtension => Severity::Warning,
+            | FindingKind::UnknownExtension
+            | FindingKind::UnencodedCharacter => Severity::Warning,
             _ => Severity::Error,
         }
     }
 
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 23] = [
+    pub const ALL: [FindingKind; 24] = [
         FindingKind::ParsingError,
         FindingKind::LeadingWhitespace,
         FindingKind::IncorrectNamespace,
@@ -199,6 +204,7 @@ impl FindingKind {
         FindingKind::FutureDate,
         FindingKind::UrlFragment,
         FindingKind::UnknownExtension,
+        FindingKind::UnencodedCharacter,
     ];
 
     /// The kind with this Search Console name.
@@ -322,8 +328,13 @@ pub fn validate_reader(
     Ok(report)
 }
 
-/// Writes `file:line: error: Name: message` lines for every finding, then one summary line.
-pub fn print_report(reports: &[FileReport], out: &mut impl Write) -> io::Result<()> {
+/// Writes `file:line: error: Name: message` lines for every finding, then one summary line
+/// (which counts the `unreadable` files too: a run that read nothing found no "no problems").
+pub fn print_report(
+    reports: &[FileReport],
+    unreadable: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let (mut errors, mut warnings, mut entries) = (0usize, 0usize, 0usize);
     for r in reports {
         for f in &r.findings {
@@ -356,17 +367,25 @@ pub fn print_report(reports: &[FileReport], out: &mut impl Write) -> io::Result<
         thousands(entries as u64),
         if entries == 1 { "y" } else { "ies" }
     )?;
-    if errors == 0 && warnings == 0 {
-        writeln!(out, "no problems")
-    } else {
-        writeln!(
+    if errors == 0 && warnings == 0 && unreadable == 0 {
+        return writeln!(out, "no problems");
+    }
+    write!(
+        out,
+        "{} error{}, {} warning{}",
+        thousands(errors as u64),
+        plural(errors),
+        thousands(warnings as u64),
+        plural(warnings)
+    )?;
+    match unreadable {
+        0 => writeln!(out),
+        n => writeln!(
             out,
-            "{} error{}, {} warning{}",
-            thousands(errors as u64),
-            plural(errors),
-            thousands(warnings as u64),
-            plural(warnings)
-        )
+            "; {} file{} could not be read",
+            thousands(n as u64),
+            plural(n)
+        ),
     }
 }
 
@@ -382,8 +401,8 @@ pub fn exit_code(reports: &[FileReport], unreadable: usize) -> i32 {
     }
 }
 
-/// Validates every file, prints the report to `out` and unreadable files to `err`, and
-/// returns the exit code (see [`exit_code`]).
+/// Validates every file, prints the report to `out` and unreadable files to `err`
+/// (`error: FILE: why`), and returns the exit code (see [`exit_code`]).
 pub fn run(
     paths: &[PathBuf],
     opts: &ValidateOptions,
@@ -397,11 +416,11 @@ pub fn run(
             Ok(r) => reports.push(r),
             Err(e) => {
                 unreadable += 1;
-                writeln!(err, "{e}")?;
+                writeln!(err, "error: {e}")?;
             }
         }
     }
-    print_report(&reports, out)?;
+    print_report(&reports, unreadable, out)?;
     Ok(exit_code(&reports, unreadable))
 }
 
@@ -456,7 +475,7 @@ mod tests {
         });
         r.warnings += 1;
         let mut out = Vec::new();
-        print_report(&[r], &mut out).unwrap();
+        print_report(&[r], 0, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(
@@ -465,6 +484,22 @@ mod tests {
         );
         assert_eq!(lines[1], "mem.xml: warning: Duplicate URL: m");
         assert_eq!(lines[2], "validated 1 file (1 entry): 1 error, 1 warning");
+    }
+
+    #[test]
+    fn a_run_that_could_not_read_a_file_never_says_no_problems() {
+        let mut out = Vec::new();
+        print_report(&[], 1, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "validated 0 files (0 entries): 0 errors, 0 warnings; 1 file could not be read\n"
+        );
+        let mut out = Vec::new();
+        print_report(&[], 0, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "validated 0 files (0 entries): no problems\n"
+        );
     }
 
     #[test]

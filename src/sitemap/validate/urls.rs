@@ -54,6 +54,10 @@ pub(super) struct ParsedUrl<'a> {
     pub(super) port: u16,
     pub(super) path: &'a str,
     pub(super) fragment: bool,
+    /// The first `"`, `<` or `>`: RFC 3986 wants them percent-encoded, but the protocol's
+    /// escaping table shows them in URLs as `&quot;`, `&lt;` and `&gt;`, so they are only
+    /// worth a warning.
+    pub(super) unencoded: Option<u8>,
 }
 
 impl ParsedUrl<'_> {
@@ -101,6 +105,7 @@ pub(super) fn parse_loc(s: &str) -> std::result::Result<ParsedUrl<'_>, String> {
     let bytes = s.as_bytes();
     // Positions the later steps need, gathered in this one pass.
     let (mut first_hash, mut hashes, mut first_query, mut last_bracket) = (None, 0, None, None);
+    let mut unencoded = None;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -135,6 +140,11 @@ pub(super) fn parse_loc(s: &str) -> std::result::Result<ParsedUrl<'_>, String> {
         }
         if b == b' ' {
             return Err(format!("raw space in {s:?}: percent-encode it as %20"));
+        }
+        if matches!(b, b'"' | b'<' | b'>') {
+            unencoded = unencoded.or(Some(b));
+            i += 1;
+            continue;
         }
         if !is_unreserved_or_delim(b) {
             let shown = if b.is_ascii_graphic() {
@@ -227,6 +237,7 @@ pub(super) fn parse_loc(s: &str) -> std::result::Result<ParsedUrl<'_>, String> {
         port,
         path: &s[after_start..path_end],
         fragment: first_hash.is_some(),
+        unencoded,
     })
 }
 
@@ -251,7 +262,6 @@ mod tests {
             "https://example.com/café",
             "https://example.com/%zz",
             "https://example.com/%4",
-            "https://example.com/a\"b",
             "https://example.com/{x}",
             "https://user:pw@example.com/",
             "https:///path",
@@ -268,6 +278,14 @@ mod tests {
             "a".repeat(MAX_LOC_CHARS - "https://example.com/".len())
         );
         assert!(parse_loc(&exact).is_ok());
+        // The protocol's escaping table writes these in URLs: accepted, and flagged.
+        for (s, b) in [
+            ("https://example.com/a\"b", b'"'),
+            ("https://example.com/<a>", b'<'),
+            ("https://example.com/", 0),
+        ] {
+            assert_eq!(parse_loc(s).unwrap().unencoded.unwrap_or(0), b, "{s}");
+        }
     }
 
     #[test]
