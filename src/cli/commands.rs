@@ -1,6 +1,7 @@
 //! Each command: run the library, then hand its result to [`print`] or [`json`].
 
 use super::args::{Cli, Format};
+use super::out::{results, say};
 use super::progress::DelayedBar;
 use super::{json, print};
 use sitemapgen::config::{self, Settings};
@@ -59,7 +60,8 @@ pub fn build(args: &Cli, start: Instant) -> Result<ExitCode> {
     let settings = config::load(&args.overrides())?;
     let (outcome, written) = run.build(&settings)?;
     if args.format == Format::Json {
-        json::build(&settings, &outcome, written.as_ref(), start.elapsed());
+        let took = start.elapsed();
+        results(|out| json::build(out, &settings, &outcome, written.as_ref(), took))?;
     } else {
         let took = start.elapsed();
         print::build(
@@ -79,11 +81,13 @@ pub fn check(args: &Cli) -> Result<ExitCode> {
     let settings = config::load(&args.overrides())?;
     let outcome = run.generate(&settings)?;
     let diff = sitemapgen::check::check(&settings, &outcome)?;
-    if args.format == Format::Json {
-        json::check(&settings, &outcome, &diff);
-    } else {
-        print::check(&settings, &outcome, &diff, args.verbosity());
-    }
+    results(|out| {
+        if args.format == Format::Json {
+            json::check(out, &settings, &outcome, &diff)
+        } else {
+            print::check(out, &settings, &outcome, &diff, args.verbosity())
+        }
+    })?;
     Ok(if diff.is_clean() {
         ExitCode::SUCCESS
     } else {
@@ -96,11 +100,13 @@ pub fn list(args: &Cli, excluded: bool) -> Result<ExitCode> {
     let run = Run::start(args, true);
     let outcome = run.generate(&config::load(&args.overrides())?)?;
     // Both machine formats print JSON lines here.
-    if args.format == Format::Text {
-        print::list(&outcome, excluded);
-    } else {
-        json::list(&outcome, excluded);
-    }
+    results(|out| {
+        if args.format == Format::Text {
+            print::list(out, &outcome, excluded)
+        } else {
+            json::list(out, &outcome, excluded)
+        }
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -113,7 +119,7 @@ pub fn init(args: &Cli) -> Result<ExitCode> {
         .unwrap_or_else(|| site.join("sitemap.toml"));
     let found = sitemapgen::init::init(&site, &target, args.base_url.as_deref())?;
     if !args.quiet {
-        eprintln!("{}", print::init_summary(&target, &found));
+        say(format_args!("{}", print::init_summary(&target, &found)));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -128,29 +134,24 @@ pub fn validate(args: &Cli, files: &[PathBuf]) -> Result<ExitCode> {
         None => None,
     };
     let opts = ValidateOptions { base_url };
-    let code = if args.format == Format::Text && !args.quiet {
-        validate::run(
-            files,
-            &opts,
-            &mut std::io::stdout().lock(),
-            &mut std::io::stderr().lock(),
-        )
-        .map_err(|e| Error::io("standard output", e))?
-    } else {
-        let mut reports = Vec::with_capacity(files.len());
-        let mut unreadable = Vec::new();
-        for f in files {
-            match validate::validate_file(f, &opts) {
-                Ok(r) => reports.push(r),
-                Err(e) => unreadable.push(e.to_string()),
+    let mut reports = Vec::with_capacity(files.len());
+    let mut unreadable = Vec::new();
+    for f in files {
+        match validate::validate_file(f, &opts) {
+            Ok(r) => reports.push(r),
+            Err(e) => unreadable.push(e.to_string()),
+        }
+    }
+    results(|out| match args.format {
+        Format::Text if args.quiet => print::validation_errors(out, &reports, &unreadable),
+        Format::Text => {
+            for e in &unreadable {
+                print::labelled(print::Label::Error, e);
             }
+            validate::print_report(&reports, unreadable.len(), &mut &mut *out)
         }
-        if args.format == Format::Text {
-            print::validation_errors(&reports, &unreadable);
-        } else {
-            json::validation(&reports, &unreadable);
-        }
-        validate::exit_code(&reports, unreadable.len())
-    };
+        _ => json::validation(out, &reports, &unreadable),
+    })?;
+    let code = validate::exit_code(&reports, unreadable.len());
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(2)))
 }

@@ -3,15 +3,15 @@
 //! Fields are declared in alphabetical order because that is the order the output has always
 //! had (serde_json's maps sort their keys); a test below holds every struct to it.
 
-use super::print::{labelled, Label};
 use serde::Serialize;
 use sitemapgen::check::CheckDiff;
 use sitemapgen::config::Settings;
 use sitemapgen::sitemap::validate::{FileReport, SitemapKind};
 use sitemapgen::sitemap::write::WriteReport;
-use sitemapgen::summary::{left_out_total, sitemap_paths, skipped_by_reason};
+use sitemapgen::summary::{self, left_out_total, sitemap_paths, skipped_by_reason};
 use sitemapgen::Outcome;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::time::Duration;
 
 /// `build --format json`: what was written.
@@ -39,8 +39,18 @@ struct BuildSummary<'a> {
     sitemaps: &'a [String],
     /// URLs written.
     urls: usize,
+    /// `warnings` and the pages left out that the user may not expect, with file and line.
+    warning_details: Vec<WarningAt>,
     /// The run's warnings.
     warnings: &'a [String],
+}
+
+/// A warning with the file (and line) it points at, for annotations.
+#[derive(Serialize)]
+struct WarningAt {
+    file: Option<String>,
+    line: Option<usize>,
+    message: String,
 }
 
 /// `check --format json`: how the disk differs from what build would write.
@@ -70,6 +80,8 @@ struct CheckReport<'a> {
     sitemaps: &'a [String],
     /// URLs build would write.
     urls: usize,
+    /// `warnings`, with file and line.
+    warning_details: Vec<WarningAt>,
     /// The run's warnings.
     warnings: &'a [String],
 }
@@ -154,14 +166,24 @@ struct Finding<'a> {
     severity: String,
 }
 
-/// Prints one object on a line of stdout.
-fn print_line(value: &impl Serialize) {
+/// Prints one object on a line of `out`.
+fn print_line(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
     // These structs have string keys and plain values, so this cannot fail; if it somehow
-    // did, say so rather than print half a line.
-    match serde_json::to_string(value) {
-        Ok(line) => println!("{line}"),
-        Err(e) => labelled(Label::Error, e),
-    }
+    // did, it is an error rather than half a line.
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}
+
+/// Warnings with their file and line.
+fn details(warnings: &[summary::Warning]) -> Vec<WarningAt> {
+    warnings
+        .iter()
+        .map(|w| WarningAt {
+            file: w.file.as_ref().map(|f| f.display().to_string()),
+            line: w.line,
+            message: w.message.clone(),
+        })
+        .collect()
 }
 
 /// The sitemap files, as shown.
@@ -179,91 +201,121 @@ fn shown(paths: &[std::path::PathBuf]) -> Vec<String> {
 
 /// Prints the summary of a build.
 pub fn build(
+    out: &mut dyn Write,
     settings: &Settings,
     outcome: &Outcome,
     written: Option<&WriteReport>,
     took: Duration,
-) {
+) -> io::Result<()> {
     let sitemaps = sitemaps(settings, outcome);
-    print_line(&BuildSummary {
-        disabled: outcome.disabled.as_deref(),
-        excluded: skipped_by_reason(outcome)
-            .into_iter()
-            .map(|(r, n)| (r.as_str(), n))
-            .collect(),
-        excluded_total: left_out_total(outcome),
-        files: written.map(|w| shown(&w.files)).unwrap_or_default(),
-        pages_read: outcome.pages_read,
-        removed: written.map(|w| shown(&w.removed)).unwrap_or_default(),
-        robots_txt_updated: written.is_some_and(|w| w.robots_updated),
-        seconds: took.as_secs_f64(),
-        sitemap: sitemaps.first(),
-        sitemaps: &sitemaps,
-        urls: outcome.entries.len(),
-        warnings: &outcome.warnings,
-    });
+    print_line(
+        out,
+        &BuildSummary {
+            disabled: outcome.disabled.as_deref(),
+            excluded: skipped_by_reason(outcome)
+                .into_iter()
+                .map(|(r, n)| (r.as_str(), n))
+                .collect(),
+            excluded_total: left_out_total(outcome),
+            files: written.map(|w| shown(&w.files)).unwrap_or_default(),
+            pages_read: outcome.pages_read,
+            removed: written.map(|w| shown(&w.removed)).unwrap_or_default(),
+            robots_txt_updated: written.is_some_and(|w| w.robots_updated),
+            seconds: took.as_secs_f64(),
+            sitemap: sitemaps.first(),
+            sitemaps: &sitemaps,
+            urls: outcome.entries.len(),
+            warning_details: details(&summary::warnings(outcome)),
+            warnings: &outcome.warnings,
+        },
+    )
 }
 
 /// Prints `check`'s report.
-pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff) {
+pub fn check(
+    out: &mut dyn Write,
+    settings: &Settings,
+    outcome: &Outcome,
+    diff: &CheckDiff,
+) -> io::Result<()> {
     let sitemaps = sitemaps(settings, outcome);
-    print_line(&CheckReport {
-        added: &diff.added,
-        changed: diff
-            .changed
-            .iter()
-            .map(|(loc, old, new)| Changed { loc, new, old })
-            .collect(),
-        clean: diff.is_clean(),
-        differing: &diff.differing,
-        excluded_total: left_out_total(outcome),
-        extra: &diff.extra,
-        missing: &diff.missing,
-        removed: &diff.removed,
-        robots_txt_stale: diff.robots_stale,
-        sitemap: sitemaps.first(),
-        sitemaps: &sitemaps,
-        urls: outcome.entries.len(),
-        warnings: &outcome.warnings,
-    });
+    let own: Vec<summary::Warning> = outcome
+        .warnings
+        .iter()
+        .map(|w| summary::Warning::parse(w))
+        .collect();
+    print_line(
+        out,
+        &CheckReport {
+            added: &diff.added,
+            changed: diff
+                .changed
+                .iter()
+                .map(|(loc, old, new)| Changed { loc, new, old })
+                .collect(),
+            clean: diff.is_clean(),
+            differing: &diff.differing,
+            excluded_total: left_out_total(outcome),
+            extra: &diff.extra,
+            missing: &diff.missing,
+            removed: &diff.removed,
+            robots_txt_stale: diff.robots_stale,
+            sitemap: sitemaps.first(),
+            sitemaps: &sitemaps,
+            urls: outcome.entries.len(),
+            warning_details: details(&own),
+            warnings: &outcome.warnings,
+        },
+    )
 }
 
 /// Prints what `build` would write, an object a line (or, with `excluded`, what it leaves
 /// out, and why).
-pub fn list(outcome: &Outcome, excluded: bool) {
+pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Result<()> {
     if excluded {
         for s in &outcome.skipped {
-            print_line(&Excluded {
-                file: s.file.display().to_string(),
-                reason: s.reason.as_str(),
-            });
+            print_line(
+                out,
+                &Excluded {
+                    file: s.file.display().to_string(),
+                    reason: s.reason.as_str(),
+                },
+            )?;
         }
-        return;
+        return Ok(());
     }
     for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
-        print_line(&Listed {
-            alternates: e
-                .alternates()
-                .iter()
-                .map(|a| Alternate {
-                    href: &a.href,
-                    hreflang: &a.hreflang,
-                })
-                .collect(),
-            changefreq: e.changefreq.map(|c| c.as_str()),
-            file: l.source.as_ref().map(|p| p.display().to_string()),
-            images: e.images(),
-            lastmod: e.lastmod.map(|d| d.to_string()),
-            lastmod_commit: l.commit.as_deref(),
-            lastmod_source: l.lastmod.map(|l| l.origin.as_str()),
-            loc: loc.to_string(),
-            priority: e.priority.map(|p| p.as_f64()),
-        });
+        print_line(
+            out,
+            &Listed {
+                alternates: e
+                    .alternates()
+                    .iter()
+                    .map(|a| Alternate {
+                        href: &a.href,
+                        hreflang: &a.hreflang,
+                    })
+                    .collect(),
+                changefreq: e.changefreq.map(|c| c.as_str()),
+                file: l.source.as_ref().map(|p| p.display().to_string()),
+                images: e.images(),
+                lastmod: e.lastmod.map(|d| d.to_string()),
+                lastmod_commit: l.commit.as_deref(),
+                lastmod_source: l.lastmod.map(|l| l.origin.as_str()),
+                loc: loc.to_string(),
+                priority: e.priority.map(|p| p.as_f64()),
+            },
+        )?;
     }
+    Ok(())
 }
 
 /// Prints validate's findings for every file, and the files it could not read.
-pub fn validation(reports: &[FileReport], unreadable: &[String]) {
+pub fn validation(
+    out: &mut dyn Write,
+    reports: &[FileReport],
+    unreadable: &[String],
+) -> io::Result<()> {
     let files = reports
         .iter()
         .map(|r| ValidatedFile {
@@ -289,12 +341,15 @@ pub fn validation(reports: &[FileReport], unreadable: &[String]) {
             warnings: r.warnings,
         })
         .collect();
-    print_line(&Validation {
-        errors: reports.iter().map(|r| r.errors).sum(),
-        files,
-        unreadable,
-        warnings: reports.iter().map(|r| r.warnings).sum(),
-    });
+    print_line(
+        out,
+        &Validation {
+            errors: reports.iter().map(|r| r.errors).sum(),
+            files,
+            unreadable,
+            warnings: reports.iter().map(|r| r.warnings).sum(),
+        },
+    )
 }
 
 #[cfg(test)]
@@ -325,6 +380,11 @@ mod tests {
             sitemap: Some(&sitemap),
             sitemaps: &words,
             urls: 5,
+            warning_details: vec![WarningAt {
+                file: Some("f".into()),
+                line: Some(3),
+                message: "m".into(),
+            }],
             warnings: &words,
         });
         let changed = || {
@@ -347,6 +407,7 @@ mod tests {
             sitemap: None,
             sitemaps: &words,
             urls: 2,
+            warning_details: Vec::new(),
             warnings: &words,
         });
         assert_sorted(&Excluded {

@@ -4,5 +4,6 @@ pub mod alloc;
 pub mod args;
 pub mod commands;
 pub mod json;
+pub mod out;
 pub mod print;
 pub mod progress;

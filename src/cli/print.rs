@@ -2,24 +2,26 @@
 //! line, validate's errors when quiet, and errors. Labels are coloured on a terminal.
 
 use super::args::Verbosity;
+use super::out::{count, say};
 use anstyle::{AnsiColor, Style};
 use sitemapgen::check::CheckDiff;
 use sitemapgen::config::Settings;
 use sitemapgen::route::Reason;
 use sitemapgen::sitemap::validate::{FileReport, Severity};
 use sitemapgen::sitemap::write::{WriteReport, ROBOTS_NAME};
-use sitemapgen::summary::{self, sitemap_paths};
+use sitemapgen::summary::{self, sitemap_paths, Warning};
 use sitemapgen::{Error, Outcome};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt::Display;
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// How many individual "left out" warnings to print before summarising the rest.
-const MAX_SKIP_WARNINGS: usize = 20;
+/// How many warnings of one kind (pages left out, future dates, …) to print before
+/// summarising the rest of that kind.
+const MAX_WARNINGS_PER_KIND: usize = 20;
 
 /// Whether to colour stderr: only on a terminal, and never when `NO_COLOR` is set to
 /// anything but the empty string (<https://no-color.org>).
@@ -77,7 +79,7 @@ pub fn labelled(label: Label, message: impl Display) {
         let _ = writeln!(err, "{style}{}:{style:#} {message}", label.word());
     } else {
         // Without colour, stderr gets the bytes as they are (anstream would strip escapes).
-        eprintln!("{}: {message}", label.word());
+        say(format_args!("{}: {message}", label.word()));
     }
 }
 
@@ -117,14 +119,6 @@ fn paths_text(paths: &[PathBuf]) -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.concat(),
     }
-}
-
-/// Reasons a user may not expect, so each such page gets a warning.
-fn surprising(r: Reason) -> bool {
-    matches!(
-        r,
-        Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig
-    )
 }
 
 /// `; 12 drafts and 3 excluded pages left out` (empty when none were).
@@ -212,103 +206,120 @@ pub fn build(
         (n, 1) => format!(" (an index of {n} parts)"),
         (n, _) => format!(" (indexes of {n} parts in all)"),
     };
-    let urls = outcome.entries.len();
-    eprintln!(
-        "wrote {} URL{} to {target}{files} in {:.2} s{}",
-        thousands(urls),
-        if urls == 1 { "" } else { "s" },
+    say(format_args!(
+        "wrote {} to {target}{files} in {:.2} s{}",
+        count(outcome.entries.len(), "URL", "URLs"),
         took.as_secs_f64(),
         left_out_phrase(&summary::skipped_by_reason(outcome))
-    );
+    ));
 }
 
 /// Warnings, the pages left out that a user may not expect, and (verbose) notes, to stderr.
 fn warnings(outcome: &Outcome, v: Verbosity) {
-    for w in &outcome.warnings {
-        labelled(Label::Warning, w);
-    }
-    let mut shown = 0;
-    for s in &outcome.skipped {
-        if v.verbose || (surprising(s.reason) && shown < MAX_SKIP_WARNINGS) {
+    if v.verbose {
+        for w in &outcome.warnings {
+            labelled(Label::Warning, w);
+        }
+        for s in &outcome.skipped {
             labelled(
-                if v.verbose {
-                    Label::Note
-                } else {
-                    Label::Warning
-                },
+                Label::Note,
                 format_args!("{}: left out ({})", s.file.display(), s.reason),
             );
-            shown += 1;
         }
-    }
-    let hidden = outcome
-        .skipped
-        .iter()
-        .filter(|s| surprising(s.reason))
-        .count()
-        .saturating_sub(shown);
-    if hidden > 0 && !v.verbose {
-        labelled(
-            Label::Warning,
-            format_args!(
-                "… and {} more pages left out (see `sitemapgen list --excluded`)",
-                thousands(hidden)
-            ),
-        );
-    }
-    if v.verbose {
         for n in &outcome.notes {
             labelled(Label::Note, n);
+        }
+    } else {
+        capped_warnings(&summary::warnings(outcome));
+    }
+}
+
+/// At most [`MAX_WARNINGS_PER_KIND`] warnings of each kind, then a line for each kind's rest.
+fn capped_warnings(all: &[Warning]) {
+    let (shown, held) = summary::capped(all, MAX_WARNINGS_PER_KIND);
+    for w in shown {
+        labelled(Label::Warning, w);
+    }
+    for (first, more) in held {
+        if first.is_left_out() {
+            labelled(
+                Label::Warning,
+                format_args!(
+                    "… and {} more {} left out (see `sitemapgen list --excluded`)",
+                    thousands(more),
+                    if more == 1 { "page" } else { "pages" }
+                ),
+            );
+        } else {
+            labelled(
+                Label::Warning,
+                format_args!(
+                    "… and {} more like \"{}\" (`--verbose` shows every one)",
+                    thousands(more),
+                    first.message
+                ),
+            );
         }
     }
 }
 
-/// Prints `check`'s report: a line on stderr when clean, else what differs on stdout.
-pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbosity) {
+/// Prints `check`'s report: a line on stderr when clean, else what differs on `out`.
+pub fn check(
+    out: &mut dyn Write,
+    settings: &Settings,
+    outcome: &Outcome,
+    diff: &CheckDiff,
+    v: Verbosity,
+) -> io::Result<()> {
     // Only the run's own warnings: the pages left out are build's business, not the gate's.
-    if !v.quiet {
+    if v.verbose {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);
         }
+    } else if !v.quiet {
+        let own: Vec<Warning> = outcome.warnings.iter().map(|w| Warning::parse(w)).collect();
+        capped_warnings(&own);
     }
     let dir = settings.output_dir.display();
     if diff.is_clean() {
         if !v.quiet {
             let paths = sitemap_paths(settings, outcome);
-            eprintln!(
-                "{} {} up to date ({} URLs)",
+            say(format_args!(
+                "{} {} up to date ({})",
                 paths_text(&paths),
                 if paths.len() == 1 { "is" } else { "are" },
-                thousands(outcome.entries.len())
-            );
+                count(outcome.entries.len(), "URL", "URLs")
+            ));
         }
-        return;
+        return Ok(());
     }
     const SHOW: usize = 10;
-    let list = |title: &str, items: Vec<String>| {
+    let mut list = |title: (&str, &str), items: Vec<String>| -> io::Result<()> {
         if items.is_empty() {
-            return;
+            return Ok(());
         }
-        println!("{title} ({}):", thousands(items.len()));
+        let title = if items.len() == 1 { title.0 } else { title.1 };
+        writeln!(out, "{title} ({}):", thousands(items.len()))?;
         for i in items.iter().take(SHOW) {
-            println!("  {i}");
+            writeln!(out, "  {i}")?;
         }
         if items.len() > SHOW {
-            println!("  … and {} more", thousands(items.len() - SHOW));
+            writeln!(out, "  … and {} more", thousands(items.len() - SHOW))?;
         }
+        Ok(())
     };
     list(
-        "files missing",
+        ("file missing", "files missing"),
         diff.missing.iter().map(|f| format!("{dir}/{f}")).collect(),
-    );
+    )?;
     list(
-        "files build would remove",
+        ("file build would remove", "files build would remove"),
         diff.extra.iter().map(|f| format!("{dir}/{f}")).collect(),
-    );
-    list("URLs added", diff.added.clone());
-    list("URLs removed", diff.removed.clone());
+    )?;
+    list(("URL added", "URLs added"), diff.added.clone())?;
+    list(("URL removed", "URLs removed"), diff.removed.clone())?;
     list(
-        "lastmod changed",
+        ("lastmod changed", "lastmod changed"),
         diff.changed
             .iter()
             .map(|(l, o, n)| {
@@ -319,7 +330,7 @@ pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbos
                 )
             })
             .collect(),
-    );
+    )?;
     if diff.added.is_empty()
         && diff.removed.is_empty()
         && diff.changed.is_empty()
@@ -327,17 +338,23 @@ pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbos
         && diff.extra.is_empty()
     {
         list(
-            "files that differ (same URLs and dates; other fields or formatting)",
+            (
+                "file that differs (same URLs and dates; other fields or formatting)",
+                "files that differ (same URLs and dates; other fields or formatting)",
+            ),
             diff.differing
                 .iter()
                 .map(|f| format!("{dir}/{f}"))
                 .collect(),
-        );
+        )?;
     }
     if diff.robots_stale {
-        println!("{dir}/{ROBOTS_NAME}: the Sitemap: line is missing or out of date");
+        writeln!(
+            out,
+            "{dir}/{ROBOTS_NAME}: the Sitemap: line is missing or out of date"
+        )?;
     }
-    println!("the sitemap is stale: run `sitemapgen build`");
+    writeln!(out, "the sitemap is stale: run `sitemapgen build`")
 }
 
 /// The line `init` prints: what it found and what to do next.
@@ -363,16 +380,17 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
 
 /// Prints what `build` would write, a tab-separated row a URL (or, with `excluded`, what it
 /// leaves out, and why).
-pub fn list(outcome: &Outcome, excluded: bool) {
+pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Result<()> {
     if excluded {
         for s in &outcome.skipped {
-            println!("{}\t{}", s.file.display(), s.reason);
+            writeln!(out, "{}\t{}", s.file.display(), s.reason)?;
         }
-        return;
+        return Ok(());
     }
     for ((loc, e), l) in outcome.entries.iter().zip(&outcome.listed) {
         let dash = || "-".to_string();
-        println!(
+        writeln!(
+            out,
             "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             loc,
             e.lastmod.map(|d| d.to_string()).unwrap_or_else(dash),
@@ -384,24 +402,30 @@ pub fn list(outcome: &Outcome, excluded: bool) {
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(dash),
             l.commit.as_deref().unwrap_or("-")
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// `validate --quiet`: the errors only, no warnings and no summary line.
-pub fn validation_errors(reports: &[FileReport], unreadable: &[String]) {
+pub fn validation_errors(
+    out: &mut dyn Write,
+    reports: &[FileReport],
+    unreadable: &[String],
+) -> io::Result<()> {
+    for e in unreadable {
+        labelled(Label::Error, e);
+    }
     for r in reports {
         for f in r.findings.iter().filter(|f| f.severity == Severity::Error) {
             let at = match f.line {
                 0 => f.file.display().to_string(),
                 n => format!("{}:{n}", f.file.display()),
             };
-            println!("{at}: error: {}: {}", f.kind.name(), f.message);
+            writeln!(out, "{at}: error: {}: {}", f.kind.name(), f.message)?;
         }
     }
-    for e in unreadable {
-        labelled(Label::Error, e);
-    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sitemapgen::Progress;
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -43,12 +43,15 @@ impl DelayedBar {
     /// The callback that moves the bar, for [`sitemapgen::RunOptions::progress`].
     pub fn progress(&self) -> Progress {
         let bar = self.bar.clone();
+        let forward = Forward::default();
         Progress(Arc::new(move |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-            if done == total {
-                bar.set_message("routing, dating and writing");
-            }
+            forward.step(done, |done| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+                if done == total {
+                    bar.set_message("routing, dating and writing");
+                }
+            })
         }))
     }
 
@@ -60,5 +63,60 @@ impl DelayedBar {
             let _ = waiter.join();
         }
         self.bar.finish_and_clear();
+    }
+}
+
+/// Passes on only counts above every count passed on before. Reading threads report as
+/// they finish, so a thread that counted 41 can report after one that counted 42: the bar
+/// must not step back.
+#[derive(Default)]
+struct Forward(Mutex<usize>);
+
+impl Forward {
+    /// Calls `show(done)` when `done` is a new high, holding the lock so no lower count
+    /// overtakes it.
+    fn step(&self, done: usize, show: impl FnOnce(usize)) {
+        // A poisoned lock means a panicking thread: the run is ending anyway.
+        if let Ok(mut high) = self.0.lock() {
+            if done > *high {
+                *high = done;
+                show(done);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_arriving_out_of_order_never_step_back() {
+        let f = Forward::default();
+        let mut shown = Vec::new();
+        for n in [1, 3, 2, 4, 4, 6, 5] {
+            f.step(n, |n| shown.push(n));
+        }
+        assert_eq!(shown, [1, 3, 4, 6]);
+    }
+
+    #[test]
+    fn many_threads_still_show_a_rising_sequence() {
+        let f = Arc::new(Forward::default());
+        let shown = Arc::new(Mutex::new(Vec::new()));
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..2_000 {
+                        let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        f.step(n, |n| shown.lock().unwrap().push(n));
+                    }
+                });
+            }
+        });
+        let shown = shown.lock().unwrap();
+        assert!(shown.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(shown.last(), Some(&8_000));
     }
 }
