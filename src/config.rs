@@ -524,6 +524,34 @@ pub(crate) fn error_at(path: &Path, keys: &[&str], message: impl Into<String>) -
     Error::config(path, value_line(path, keys), message)
 }
 
+/// A site folder that is not there stops the run naming where it was given (`--site` or
+/// sitemap.toml's `site_dir`), before anything else can blame a missing base_url on it.
+fn check_site_dir(site_dir: &Path, from_flag: bool, cfg_path: &Path) -> Result<()> {
+    if site_dir.is_dir() {
+        return Ok(());
+    }
+    let what = if site_dir.exists() {
+        "not a folder"
+    } else {
+        "no such folder"
+    };
+    let fix =
+        "point it at the site's root, the folder with its zola.toml, config.toml or hugo.toml";
+    Err(if from_flag {
+        Error::config(
+            format!("--site {}", site_dir.display()),
+            None,
+            format!("{what}: {fix}"),
+        )
+    } else {
+        error_at(
+            cfg_path,
+            &["site_dir"],
+            format!("site_dir {}: {what}: {fix}", site_dir.display()),
+        )
+    })
+}
+
 /// Combines sitemap.toml, the site config and the overrides into [`Settings`].
 pub fn resolve(
     file: FileConfig,
@@ -552,6 +580,7 @@ pub fn resolve(
                 rel_base.clone()
             }
         });
+    check_site_dir(&site_dir, over.site.is_some(), &cfg_path)?;
     let requested = over.style.or(file.style).unwrap_or_default();
     let environment = siteconfig::environment(over.environment.as_deref());
     let site = siteconfig::load(&site_dir, requested, &environment)?;

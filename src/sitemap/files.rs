@@ -35,6 +35,23 @@ const START_SLACK: Duration = Duration::from_secs(2);
 /// Linux reports process start times in these ticks per second (USER_HZ, fixed by its ABI).
 const USER_HZ: u64 = 100;
 
+/// An error writing `dest` (through a temporary file or not): it names `dest`, the file the
+/// user knows, and says what to do.
+fn write_error(dest: &Path, e: io::Error) -> Error {
+    use io::ErrorKind as K;
+    let hint = match e.kind() {
+        K::PermissionDenied | K::ReadOnlyFilesystem => {
+            "the output folder is not writable: fix its permissions, or write elsewhere with --output (output_dir in sitemap.toml)"
+        }
+        K::StorageFull | K::QuotaExceeded => "the disk is full: free some space and run again",
+        _ => "check the output folder, or write elsewhere with --output (output_dir in sitemap.toml)",
+    };
+    Error::io(
+        dest,
+        io::Error::new(e.kind(), format!("could not be written ({e}): {hint}")),
+    )
+}
+
 /// The hidden temporary path for `name` in `dir` (`k` > 0 for a second one of the same name).
 fn temp_path(dir: &Path, name: &str, k: usize) -> PathBuf {
     let pid = std::process::id();
@@ -115,7 +132,7 @@ pub(super) struct DiskSink<'a> {
     dir: &'a Path,
     /// (temporary path, final path), in the order the files were finished.
     pending: Vec<(PathBuf, PathBuf)>,
-    /// Background compressions still running, oldest first, with the file each one writes.
+    /// Background compressions still running, oldest first, with the file each one is for.
     workers: VecDeque<(PathBuf, JoinHandle<io::Result<()>>)>,
     /// Most background compressions at once (1: compress inline).
     threads: usize,
@@ -147,13 +164,13 @@ impl<'a> DiskSink<'a> {
 
     /// Waits for the oldest background compression and reports its error, if any.
     fn join_oldest(&mut self) -> Result<()> {
-        let Some((tmp, handle)) = self.workers.pop_front() else {
+        let Some((dest, handle)) = self.workers.pop_front() else {
             return Ok(());
         };
         match handle.join() {
-            Ok(result) => result.map_err(|e| Error::io(tmp, e)),
+            Ok(result) => result.map_err(|e| write_error(&dest, e)),
             Err(_) => Err(Error::io(
-                tmp,
+                dest,
                 io::Error::other("the compression thread panicked"),
             )),
         }
@@ -176,7 +193,7 @@ impl<'a> DiskSink<'a> {
             if let Err(e) = fs::rename(&tmp, &dest) {
                 // Leave the not-yet-renamed temps to Drop.
                 self.pending = std::iter::once((tmp, dest.clone())).chain(rest).collect();
-                return Err(Error::io(dest, e));
+                return Err(write_error(&dest, e));
             }
         }
         // The real index is in place: nothing names the interim parts any more. One left
@@ -205,12 +222,12 @@ impl<'a> DiskSink<'a> {
         self.scratch
             .extend(parts.iter().map(|(tmp, _)| tmp.clone()));
         self.scratch.extend(interims.iter().cloned());
-        for ((tmp, _), path) in parts.iter().zip(&interims) {
-            fs::rename(tmp, path).map_err(|e| Error::io(path, e))?;
+        for ((tmp, dest), path) in parts.iter().zip(&interims) {
+            fs::rename(tmp, path).map_err(|e| write_error(dest, e))?;
         }
         let tmp = self.second_temp(&main);
-        write_file(&tmp, interim.compress, &[&interim.index]).map_err(|e| Error::io(&tmp, e))?;
-        fs::rename(&tmp, &main).map_err(|e| Error::io(&main, e))?;
+        write_file(&tmp, interim.compress, &[&interim.index]).map_err(|e| write_error(&main, e))?;
+        fs::rename(&tmp, &main).map_err(|e| write_error(&main, e))?;
         // The interim set is live: from here a failure leaves it whole, and the next run
         // replaces it.
         self.scratch.retain(|p| !interims.contains(p));
@@ -218,9 +235,9 @@ impl<'a> DiskSink<'a> {
             let tmp = self.second_temp(dest);
             // A link costs nothing; where links are not to be had, a copy does the same.
             if fs::hard_link(path, &tmp).is_err() {
-                fs::copy(path, &tmp).map_err(|e| Error::io(&tmp, e))?;
+                fs::copy(path, &tmp).map_err(|e| write_error(dest, e))?;
             }
-            fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e))?;
+            fs::rename(&tmp, dest).map_err(|e| write_error(dest, e))?;
         }
         Ok(interims)
     }
@@ -250,8 +267,9 @@ fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<()> {
 impl Sink for DiskSink<'_> {
     fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()> {
         let tmp = temp_path(self.dir, name, 0);
+        let dest = self.dir.join(name);
         // Registered before creation, so a failure half-way still gets cleaned up.
-        self.pending.push((tmp.clone(), self.dir.join(name)));
+        self.pending.push((tmp.clone(), dest.clone()));
         if compress && self.threads > 1 {
             while self.workers.len() >= self.threads {
                 self.join_oldest()?;
@@ -263,11 +281,11 @@ impl Sink for DiskSink<'_> {
                 .spawn(move || write_file(&path, true, &[&data]));
             // No thread to be had: compress inline instead.
             if let Ok(handle) = spawned {
-                self.workers.push_back((tmp, handle));
+                self.workers.push_back((dest, handle));
                 return Ok(());
             }
         }
-        write_file(&tmp, compress, chunks).map_err(|e| Error::io(&tmp, e))
+        write_file(&tmp, compress, chunks).map_err(|e| write_error(&dest, e))
     }
 }
 
