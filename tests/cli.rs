@@ -107,11 +107,11 @@ fn check_is_0_when_fresh_1_when_stale_2_when_broken_and_never_writes() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("URLs added (1):\n  https://example.com/blog/third/\n"),
+        out.contains("URL added (1):\n  https://example.com/blog/third/\n"),
         "{out}"
     );
     assert!(
-        out.contains("URLs removed (1):\n  https://example.com/blog/second/\n"),
+        out.contains("URL removed (1):\n  https://example.com/blog/second/\n"),
         "{out}"
     );
     assert!(
