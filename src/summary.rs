@@ -162,9 +162,13 @@ pub fn warnings(outcome: &Outcome) -> Vec<Warning> {
     own.chain(left_out).collect()
 }
 
-/// The warnings to show when at most `per_kind` of each kind are, in their order, and how
-/// many of each kind were held back (kinds in the order they first appear).
-pub fn capped(warnings: &[Warning], per_kind: usize) -> (Vec<&Warning>, Vec<(&Warning, usize)>) {
+/// Most warnings of one kind a reporter shows (as for the pages left out); one more line
+/// says how many of that kind were held back.
+pub const MAX_PER_KIND: usize = 20;
+
+/// The warnings to show: at most `per_kind` of each kind, in their order, then for each kind
+/// with more a line (no file) saying how many more there are and where to see them.
+pub fn capped_to(warnings: &[Warning], per_kind: usize) -> Vec<Warning> {
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     let mut shown = Vec::new();
     let mut firsts: Vec<&Warning> = Vec::new();
@@ -175,17 +179,41 @@ pub fn capped(warnings: &[Warning], per_kind: usize) -> (Vec<&Warning>, Vec<(&Wa
         }
         *n += 1;
         if *n <= per_kind {
-            shown.push(w);
+            shown.push(w.clone());
         }
     }
-    let held = firsts
-        .into_iter()
-        .filter_map(|w| {
-            let more = seen[w.kind()].saturating_sub(per_kind);
-            (more > 0).then_some((w, more))
-        })
-        .collect();
-    (shown, held)
+    for first in firsts {
+        let more = seen[first.kind()].saturating_sub(per_kind);
+        if more > 0 {
+            shown.push(held_back(first, more));
+        }
+    }
+    shown
+}
+
+/// [`capped_to`] [`MAX_PER_KIND`].
+pub fn capped(warnings: &[Warning]) -> Vec<Warning> {
+    capped_to(warnings, MAX_PER_KIND)
+}
+
+/// The line for `more` warnings of `first`'s kind not shown.
+fn held_back(first: &Warning, more: usize) -> Warning {
+    let n = crate::sitemap::validate::thousands(more as u64);
+    let message = if first.is_left_out() {
+        let pages = if more == 1 { "page" } else { "pages" };
+        format!("… and {n} more {pages} left out (see `sitemapgen list --excluded`)")
+    } else {
+        format!(
+            "… and {n} more like \"{}\" (`--verbose` shows every one)",
+            first.message
+        )
+    };
+    Warning {
+        file: None,
+        line: None,
+        kind: format!("{} (held back)", first.kind),
+        message,
+    }
 }
 
 #[cfg(test)]
@@ -250,22 +278,15 @@ mod tests {
             file: "f.md".into(),
             reason: Reason::Future,
         }));
-        let (shown, held) = capped(&ws, 1);
-        let shown: Vec<String> = shown.iter().map(|w| w.to_string()).collect();
+        let shown: Vec<String> = capped_to(&ws, 1).iter().map(|w| w.to_string()).collect();
         assert_eq!(
             shown,
             [
                 "p0: lastmod 2030-01-01 is in the future",
                 "languageCode 'x_y' is not BCP 47",
                 "d.md: left out (draft)",
-            ]
-        );
-        let held: Vec<(String, usize)> = held.iter().map(|(w, n)| (w.to_string(), *n)).collect();
-        assert_eq!(
-            held,
-            [
-                ("p0: lastmod 2030-01-01 is in the future".to_string(), 4),
-                ("d.md: left out (draft)".to_string(), 1),
+                "… and 4 more like \"p0: lastmod 2030-01-01 is in the future\" (`--verbose` shows every one)",
+                "… and 1 more page left out (see `sitemapgen list --excluded`)",
             ]
         );
         assert!(ws[6].is_left_out() && !ws[0].is_left_out());

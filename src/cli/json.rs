@@ -39,7 +39,8 @@ struct BuildSummary<'a> {
     sitemaps: &'a [String],
     /// URLs written.
     urls: usize,
-    /// `warnings` and the pages left out that the user may not expect, with file and line.
+    /// `warnings` and the pages left out that the user may not expect, with file and line,
+    /// capped by kind as the text is.
     warning_details: Vec<WarningAt>,
     /// The run's warnings.
     warnings: &'a [String],
@@ -80,7 +81,7 @@ struct CheckReport<'a> {
     sitemaps: &'a [String],
     /// URLs build would write.
     urls: usize,
-    /// `warnings`, with file and line.
+    /// `warnings`, with file and line, capped by kind as the text is.
     warning_details: Vec<WarningAt>,
     /// The run's warnings.
     warnings: &'a [String],
@@ -174,14 +175,14 @@ fn print_line(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
     writeln!(out)
 }
 
-/// Warnings with their file and line.
+/// Warnings with their file and line, capped by kind.
 fn details(warnings: &[summary::Warning]) -> Vec<WarningAt> {
-    warnings
-        .iter()
+    summary::capped(warnings)
+        .into_iter()
         .map(|w| WarningAt {
             file: w.file.as_ref().map(|f| f.display().to_string()),
             line: w.line,
-            message: w.message.clone(),
+            message: w.message,
         })
         .collect()
 }

@@ -19,10 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// How many warnings of one kind (pages left out, future dates, …) to print before
-/// summarising the rest of that kind.
-const MAX_WARNINGS_PER_KIND: usize = 20;
-
 /// Whether to colour stderr: only on a terminal, and never when `NO_COLOR` is set to
 /// anything but the empty string (<https://no-color.org>).
 pub fn use_color(no_color: Option<&OsStr>, stderr_is_terminal: bool) -> bool {
@@ -101,15 +97,7 @@ pub fn error(e: &Error) {
 
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    sitemapgen::sitemap::validate::thousands(n as u64)
 }
 
 /// The sitemap files for a message: `a`, `a and b`, `a, b and c`.
@@ -234,32 +222,10 @@ fn warnings(outcome: &Outcome, v: Verbosity) {
     }
 }
 
-/// At most [`MAX_WARNINGS_PER_KIND`] warnings of each kind, then a line for each kind's rest.
+/// At most [`summary::MAX_PER_KIND`] warnings of each kind, then a line for each kind's rest.
 fn capped_warnings(all: &[Warning]) {
-    let (shown, held) = summary::capped(all, MAX_WARNINGS_PER_KIND);
-    for w in shown {
+    for w in summary::capped(all) {
         labelled(Label::Warning, w);
-    }
-    for (first, more) in held {
-        if first.is_left_out() {
-            labelled(
-                Label::Warning,
-                format_args!(
-                    "… and {} more {} left out (see `sitemapgen list --excluded`)",
-                    thousands(more),
-                    if more == 1 { "page" } else { "pages" }
-                ),
-            );
-        } else {
-            labelled(
-                Label::Warning,
-                format_args!(
-                    "… and {} more like \"{}\" (`--verbose` shows every one)",
-                    thousands(more),
-                    first.message
-                ),
-            );
-        }
     }
 }
 
