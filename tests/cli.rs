@@ -686,11 +686,32 @@ struct ActionRun {
     output: Output,
     outputs: BTreeMap<String, String>,
     summary: String,
+    /// What the step added to GITHUB_PATH.
+    path_added: String,
 }
 
 /// Runs the action step `id` as the runner would: bash, its env with `inputs` substituted,
 /// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY in temp files, and the built binary on PATH.
 fn run_step(repo: &Path, id: &str, inputs: &[(&str, &str)]) -> ActionRun {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    run_step_with(repo, id, inputs, &[("PATH", &path)])
+}
+
+/// [`run_step`] with `env` (PATH among it) set as given; `${{ github.* }}` expressions read
+/// from `env` too (`github.action_ref` as `github.action_ref`), else empty.
+fn run_step_with(
+    repo: &Path,
+    id: &str,
+    inputs: &[(&str, &str)],
+    env: &[(&str, &str)],
+) -> ActionRun {
     let action = yaml("action.yml");
     let step = action["runs"]["steps"]
         .as_array()
@@ -705,24 +726,17 @@ fn run_step(repo: &Path, id: &str, inputs: &[(&str, &str)]) -> ActionRun {
     let (out_file, summary_file) = (tmp.path().join("out"), tmp.path().join("summary"));
     std::fs::write(&out_file, "").unwrap();
     std::fs::write(&summary_file, "").unwrap();
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen"))
-        .parent()
-        .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let mut cmd = Command::new("bash");
     cmd.args(["--noprofile", "--norc", "-eo", "pipefail"])
         .arg(&script)
         .current_dir(repo)
-        .env("PATH", path)
+        .env("GITHUB_WORKSPACE", repo)
         .env("GITHUB_OUTPUT", &out_file)
         .env("GITHUB_STEP_SUMMARY", &summary_file)
         .env("GITHUB_PATH", tmp.path().join("path"))
         .env("RUNNER_TEMP", tmp.path())
-        .env_remove("SOURCE_DATE_EPOCH");
+        .env_remove("SOURCE_DATE_EPOCH")
+        .envs(env.iter().copied());
     let defaults = &action["inputs"];
     for (k, v) in step["env"].as_object().into_iter().flatten() {
         let v = v.as_str().unwrap();
@@ -735,7 +749,13 @@ fn run_step(repo: &Path, id: &str, inputs: &[(&str, &str)]) -> ActionRun {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| v.to_string())
                 .unwrap_or_else(|| defaults[name]["default"].as_str().unwrap().to_string()),
-            None => v.to_string(),
+            None => match v.strip_prefix("${{ ").and_then(|r| r.strip_suffix(" }}")) {
+                Some(expr) => env
+                    .iter()
+                    .find(|(n, _)| *n == expr)
+                    .map_or(String::new(), |(_, v)| v.to_string()),
+                None => v.to_string(),
+            },
         };
         cmd.env(k, value);
     }
@@ -750,6 +770,7 @@ fn run_step(repo: &Path, id: &str, inputs: &[(&str, &str)]) -> ActionRun {
         output,
         outputs,
         summary: std::fs::read_to_string(&summary_file).unwrap(),
+        path_added: std::fs::read_to_string(tmp.path().join("path")).unwrap_or_default(),
     }
 }
 
@@ -792,10 +813,12 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
         r.summary
     );
     assert!(r.summary.contains("Left out: draft: 1"), "{}", r.summary);
-    assert!(
-        !stdout(&r.output).contains("::warning"),
-        "{}",
-        text(&r.output)
+    // The draft's warning is an annotation on its file, relative to the workspace.
+    let out = stdout(&r.output);
+    let annotations: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(
+        annotations,
+        ["::warning file=site/content/blog/wip.md,title=sitemapgen::left out (draft)"]
     );
     // git dates: the posts were committed on 2024-06-01, but their front matter wins.
     let xml = std::fs::read_to_string(repo.join("site/public/sitemap.xml")).unwrap();
@@ -843,12 +866,25 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
     assert!(r.output.status.success(), "{}", text(&r.output));
     assert_eq!(r.outputs["url-count"], "6");
     assert_eq!(r.outputs["excluded-count"], "0");
-    let p = &r.outputs["sitemap-path"];
-    assert!(
-        p.starts_with('/') && p.ends_with("site/public/sitemap.xml.gz"),
-        "{p}"
-    );
-    assert!(Path::new(p).is_file());
+    // Relative to the workspace, though the config reached the site through `..`.
+    assert_eq!(r.outputs["sitemap-path"], "site/public/sitemap.xml.gz");
+    assert!(repo.join("site/public/sitemap.xml.gz").is_file());
+    // The config's site_dir names the site when `site` is left alone.
+    let r = run_step(&repo, "run", &[("config", "conf/sitemap.toml")]);
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    assert_eq!(r.outputs["sitemap-path"], "site/public/sitemap.xml");
+
+    // a missing site folder or config file: exit 2 with an ::error line, as documented
+    for inputs in [&[("site", "nosuch")][..], &[("config", "nosuch.toml")]] {
+        let r = run_step(&repo, "run", inputs);
+        assert_eq!(r.output.status.code(), Some(2), "{}", text(&r.output));
+        let out = stdout(&r.output);
+        assert!(
+            out.starts_with("::error title=sitemapgen::the ") && out.contains("does not exist"),
+            "{}",
+            text(&r.output)
+        );
+    }
 
     // broken input: the step fails with the tool's message and an ::error line
     write_tree(
@@ -885,9 +921,14 @@ fn action_script_warns_on_a_shallow_clone() {
     let r = run_step(&d.path().join("clone"), "run", &[]);
     assert!(r.output.status.success(), "{}", text(&r.output));
     let out = stdout(&r.output);
+    let shallow: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("shallow clone"))
+        .collect();
+    assert_eq!(shallow.len(), 1, "{out}");
     assert!(
-        out.contains("::warning title=sitemapgen::This is a shallow clone")
-            && out.contains("fetch-depth: 0"),
+        shallow[0].starts_with("::warning title=sitemapgen::")
+            && shallow[0].contains("fetch-depth: 0"),
         "{out}"
     );
     assert_eq!(r.outputs["sitemap-path"], "public/sitemap.xml");
@@ -918,4 +959,139 @@ fn the_progress_hook_hears_of_every_page_read() {
     // One call per content file (the draft too), counting up to the total.
     assert_eq!(calls, (1..=5).map(|n| (n, 5)).collect::<Vec<_>>());
     assert_eq!(outcome.pages_read, 5);
+}
+
+/// Kills the process it holds when dropped (a test's helper server).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Serves `dir` over HTTP on a free local port; returns the server and its base URL.
+fn serve(dir: &Path) -> (KillOnDrop, String) {
+    use std::io::BufRead;
+    let mut child = Command::new("python3")
+        .args([
+            "-u",
+            "-m",
+            "http.server",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // "Serving HTTP on 127.0.0.1 port 43567 (http://127.0.0.1:43567/) ..."
+    let port = line
+        .split(" port ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    (KillOnDrop(child), format!("http://127.0.0.1:{port}"))
+}
+
+#[test]
+fn action_runs_a_release_binary_only_when_its_sha256_matches() {
+    if !have("python3") || !have("curl") || !have("sha256sum") || !have("tar") {
+        eprintln!("note: python3, curl, sha256sum or tar missing: the install step is not run");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let archive = "sitemapgen-x86_64-unknown-linux-musl.tar.gz";
+    let release = d.path().join("releases/v9.8.7");
+    write_tree(
+        d.path(),
+        &[
+            ("pkg/sitemapgen", "#!/bin/sh\necho stand-in\n"),
+            // A stand-in cargo that says how it was asked to build.
+            ("stub/cargo", "#!/bin/sh\necho \"cargo $*\"\n"),
+        ],
+    );
+    std::fs::create_dir_all(&release).unwrap();
+    let sh = |script: &str| {
+        let o = Command::new("sh")
+            .args(["-c", script])
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{script}: {}", text(&o));
+    };
+    sh(&format!("chmod +x stub/cargo pkg/sitemapgen && tar -czf releases/v9.8.7/{archive} -C pkg sitemapgen"));
+    sh(&format!(
+        "cd releases/v9.8.7 && sha256sum {archive} > SHA256SUMS"
+    ));
+    let (_server, url) = serve(&d.path().join("releases"));
+    let path = format!("{}:/usr/bin:/bin", d.path().join("stub").display());
+    let action_dir = env!("CARGO_MANIFEST_DIR");
+    let env = |reference: &'static str| {
+        [
+            ("PATH", path.clone()),
+            ("RUNNER_OS", "Linux".into()),
+            ("RUNNER_ARCH", "X64".into()),
+            ("GITHUB_ACTION_PATH", action_dir.into()),
+            ("SITEMAPGEN_RELEASES", url.clone()),
+            ("github.action_ref", reference.into()),
+        ]
+    };
+    let step = |reference: &'static str| {
+        let env = env(reference);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        run_step_with(d.path(), "install", &[], &env)
+    };
+
+    let r = step("v9.8.7");
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    let out = stdout(&r.output);
+    assert!(
+        out.starts_with("installed sitemapgen v9.8.7 for x86_64-unknown-linux-musl (SHA-256 "),
+        "{out}"
+    );
+    assert!(
+        r.path_added.trim_end().ends_with("/sitemapgen/bin"),
+        "{}",
+        r.path_added
+    );
+
+    // A binary that does not match its SHA256SUMS line is never put on PATH.
+    sh("cd releases/v9.8.7 && sed -i 's/^[0-9a-f]*/0000000000000000000000000000000000000000000000000000000000000000/' SHA256SUMS");
+    let r = step("v9.8.7");
+    assert_eq!(r.output.status.code(), Some(2), "{}", text(&r.output));
+    assert!(
+        stdout(&r.output).contains("does not match its SHA-256"),
+        "{}",
+        text(&r.output)
+    );
+    assert_eq!(r.path_added, "");
+
+    // No release of this version (HTTP 404): build it from the action's own checkout.
+    let r = step("main");
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    let version = env!("CARGO_PKG_VERSION");
+    let out = stdout(&r.output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(
+        lines[0],
+        format!("::notice title=sitemapgen::no release v{version} for x86_64-unknown-linux-musl; building from source")
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "cargo install --locked --path {action_dir} --root "
+        )),
+        "{out}"
+    );
 }
