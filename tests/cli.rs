@@ -597,15 +597,29 @@ fn pre_commit_hooks_name_the_binary_and_real_subcommands() {
     let hooks = yaml(".pre-commit-hooks.yaml");
     let hooks = hooks.as_array().unwrap();
     let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["sitemapgen", "sitemapgen-check"]);
+    assert_eq!(
+        ids,
+        [
+            "sitemapgen",
+            "sitemapgen-check",
+            "sitemapgen-system",
+            "sitemapgen-check-system"
+        ]
+    );
     let subs = subcommands();
     assert!(subs.contains(&"check".to_string()), "{subs:?}");
-    for (h, want) in hooks.iter().zip(["build", "check"]) {
+    let wants = [
+        ("build", "rust"),
+        ("check", "rust"),
+        ("build", "system"),
+        ("check", "system"),
+    ];
+    for (h, (want, language)) in hooks.iter().zip(wants) {
         let entry: Vec<&str> = h["entry"].as_str().unwrap().split_whitespace().collect();
         assert_eq!(entry[0], env!("CARGO_PKG_NAME"), "{h}");
         assert_eq!(entry[1], want, "{h}");
         assert!(subs.iter().any(|s| s == entry[1]), "{h}: not a subcommand");
-        assert_eq!(h["language"], "rust");
+        assert_eq!(h["language"], language);
         assert_eq!(h["pass_filenames"], false);
         assert_eq!(h["require_serial"], true);
         assert_eq!(h["files"], "^content/");
