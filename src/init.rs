@@ -123,7 +123,8 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
         t,
         "# sitemapgen settings, written by `sitemapgen init` ({from}).\n\
          # Paths are relative to this file. Command-line flags override every key.\n\
-         # Lines starting with `# key =` show the default; remove the `#` to change it.\n"
+         # A `# key = value` line shows the key's default, or, after \"for example\", a value to\n\
+         # adapt; remove the `#` to use it.\n"
     );
     match &d.base_url {
         Some(b) => {
@@ -147,8 +148,16 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
             );
         }
     }
-    if let Some(s) = site_dir {
-        let _ = writeln!(t, "# The site's root.\nsite_dir = {}\n", q(&path_str(s)));
+    match site_dir {
+        Some(s) => {
+            let _ = writeln!(t, "# The site's root.\nsite_dir = {}\n", q(&path_str(s)));
+        }
+        None => {
+            let _ = writeln!(
+                t,
+                "# The site's root: the folder of this file.\n# site_dir = \".\"\n"
+            );
+        }
     }
     let _ = writeln!(
         t,
@@ -186,11 +195,19 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
         let _ = writeln!(
             t,
             "# Languages found: {} (default {}). Each page's versions are linked with\n\
-             # hreflang alternates; name one here to also list it as x-default.\n\
+             # hreflang alternates; name one here to also list it as x-default (default none).\n\
+             # For example:\n\
              # x_default = {}\n",
             d.languages.join(", "),
             d.languages[0],
             q(&d.languages[0])
+        );
+    } else {
+        let _ = writeln!(
+            t,
+            "# On a multilingual site, the language also listed as x-default (default none).\n\
+             # For example:\n\
+             # x_default = \"en\"\n"
         );
     }
     if !d.taxonomies.is_empty() {
@@ -221,7 +238,7 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # Dates from git and file times: "day" (stable across a pre-commit hook) or "second".
 # lastmod_precision = "day"
 
-# Pages to leave out: globs over paths inside content_dir.
+# Pages to leave out: globs over paths inside content_dir (default none). For example:
 # exclude = ["drafts/**", "**/_*.md"]
 
 # Drafts, future and expired pages are left out unless asked for.
@@ -229,14 +246,16 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # include_future = false
 # include_expired = false
 
-# <changefreq> and <priority> for pages that set none (search engines ignore both today).
+# <changefreq> and <priority> for pages that set none (search engines ignore both today;
+# default none). For example:
 # default_changefreq = "weekly"
 # default_priority = 0.5
 
-# Force or forbid the trailing slash on page URLs (default: as the generator publishes them).
+# Force or forbid the trailing slash on page URLs (default: as the generator publishes
+# them). For example:
 # trailing_slash = true
 
-# URLs with no content file behind them.
+# URLs with no content file behind them (default none). For example:
 # extra_urls = ["/search/", {{ loc = "/app/", lastmod = "2024-01-01" }}]
 
 # Output.
@@ -245,11 +264,14 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # max_urls_per_file = 50000
 # robots_txt = false
 # sitemap_txt = false
-# stylesheet = "/sitemap.xsl"
 # images = false
 
-# Per-glob settings: a glob over content paths, or over URL paths when it starts with "/".
-# Keep [[rules]] last: in TOML every key after a table header belongs to that table.
+# An XSL stylesheet for people who open the sitemap in a browser (default none). For example:
+# stylesheet = "/sitemap.xsl"
+
+# Per-glob settings: a glob over content paths, or over URL paths when it starts with "/"
+# (default none). Keep [[rules]] last: in TOML every key after a table header belongs to
+# that table. For example:
 # [[rules]]
 # pattern = "blog/**"
 # priority = 0.8

@@ -329,3 +329,79 @@ fn validate_warns_about_a_quote_written_as_an_entity() {
          validated 1 file (1 entry): 0 errors, 1 warning\n"
     );
 }
+
+/// The keys of the README's sitemap.toml table (`[[rules]]` as `rules`).
+fn readme_keys() -> std::collections::BTreeSet<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme.find("## Configuration: `sitemap.toml`").unwrap();
+    let section = &readme[start..];
+    let end = section[3..].find("\n##").map_or(section.len(), |e| e + 3);
+    section[..end]
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|l| {
+            l.split('`')
+                .next()
+                .unwrap()
+                .trim_matches(['[', ']'])
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn init_writes_every_key_the_readme_documents_and_marks_examples() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[("config.toml", CONFIG), ("content/_index.md", "+++\n+++\n")],
+    );
+    let o = run(
+        d.path(),
+        &["init", "--site", d.path().to_str().unwrap(), "--quiet"],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let toml = std::fs::read_to_string(d.path().join("sitemap.toml")).unwrap();
+    let lines: Vec<&str> = toml.lines().collect();
+    // (key, the comment block above it), up to the [[rules]] example, whose keys are its own.
+    let mut keys = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let bare = l.trim_start_matches("# ");
+        let key = if bare == "[[rules]]" {
+            "rules".to_string()
+        } else {
+            match bare.split_once(" = ") {
+                Some((k, _)) if k.chars().all(|c| c.is_ascii_lowercase() || c == '_') => k.into(),
+                _ => continue,
+            }
+        };
+        let above: Vec<&str> = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| !l.is_empty())
+            .copied()
+            .collect();
+        keys.push((key.clone(), above.join("\n")));
+        if key == "rules" {
+            break;
+        }
+    }
+    let written: std::collections::BTreeSet<String> = keys.iter().map(|(k, _)| k.clone()).collect();
+    assert_eq!(written, readme_keys(), "{toml}");
+    // A value that is no default is introduced as an example.
+    for (key, above) in &keys {
+        let example = [
+            "exclude",
+            "default_changefreq",
+            "default_priority",
+            "trailing_slash",
+            "extra_urls",
+            "stylesheet",
+            "x_default",
+            "rules",
+        ]
+        .contains(&key.as_str());
+        assert_eq!(above.contains("For example"), example, "{key}: {above}");
+    }
+}
