@@ -31,8 +31,22 @@ pub fn left_out_total(outcome: &Outcome) -> usize {
 
 /// How many files were left out for each reason, bundle resources included.
 pub fn skipped_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter())
+}
+
+/// How many pages were left out before the audit, for each reason.
+pub fn unaudited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter().filter(|s| s.url.is_none()))
+}
+
+/// How many URLs the audit of the built output left out, for each reason.
+pub fn audited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter().filter(|s| s.url.is_some()))
+}
+
+fn count<'a>(skipped: impl Iterator<Item = &'a crate::Skipped>) -> BTreeMap<Reason, usize> {
     let mut m = BTreeMap::new();
-    for s in &outcome.skipped {
+    for s in skipped {
         *m.entry(s.reason).or_insert(0) += 1;
     }
     m

@@ -91,15 +91,18 @@ pub fn check(args: &Cli) -> Result<ExitCode> {
     })
 }
 
-/// `list`: the URLs build would write, or (`excluded`) the pages it leaves out.
-pub fn list(args: &Cli, excluded: bool) -> Result<ExitCode> {
-    let run = Run::start(args, true);
+/// `list`: the URLs build would write, or (`excluded`) the pages it leaves out, or
+/// (`unsourced`) the built pages no content file accounts for.
+pub fn list(args: &Cli, excluded: bool, unsourced: bool) -> Result<ExitCode> {
+    let mut run = Run::start(args, true);
+    run.opts.unsourced = unsourced;
     let outcome = run.generate(&config::load(&args.overrides())?)?;
     // Both machine formats print JSON lines here.
-    if args.format == Format::Text {
-        print::list(&outcome, excluded);
-    } else {
-        json::list(&outcome, excluded);
+    match (args.format, unsourced) {
+        (Format::Text, false) => print::list(&outcome, excluded),
+        (Format::Text, true) => print::unsourced(&outcome),
+        (_, false) => json::list(&outcome, excluded),
+        (_, true) => json::unsourced(&outcome),
     }
     Ok(ExitCode::SUCCESS)
 }

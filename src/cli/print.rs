@@ -9,7 +9,7 @@ use sitemapgen::route::Reason;
 use sitemapgen::sitemap::validate::{FileReport, Severity};
 use sitemapgen::sitemap::write::{WriteReport, ROBOTS_NAME};
 use sitemapgen::summary::{self, sitemap_paths};
-use sitemapgen::{Error, Outcome};
+use sitemapgen::{Error, Outcome, Skipped};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt::Display;
@@ -123,7 +123,51 @@ fn paths_text(paths: &[PathBuf]) -> String {
 fn surprising(r: Reason) -> bool {
     matches!(
         r,
-        Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig
+        Reason::Draft
+            | Reason::Future
+            | Reason::Expired
+            | Reason::ExcludedByConfig
+            | Reason::NotBuilt
+    )
+}
+
+/// `content/a.md: left out (draft)`, and for a URL the audit left out, what it found.
+fn skipped_line(s: &Skipped) -> String {
+    let who = if s.file.as_os_str().is_empty() {
+        "a generated page".to_string()
+    } else {
+        s.file.display().to_string()
+    };
+    match &s.url {
+        None => format!("{who}: left out ({})", s.reason),
+        Some(url) => format!(
+            "{who}: left out ({}): {}",
+            s.reason,
+            sitemapgen::audit::explain(s.reason, url, s.target.as_deref())
+        ),
+    }
+}
+
+/// `; the audit left out 3 URLs (2 not built, 1 noindex)` (empty when it left none out).
+fn audit_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        return String::new();
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(r, n)| match r {
+            Reason::NotBuilt => format!("{} not built", thousands(*n)),
+            Reason::Redirect => format!("{} redirecting", thousands(*n)),
+            Reason::Canonical => format!("{} canonical elsewhere", thousands(*n)),
+            r => format!("{} {r}", thousands(*n)),
+        })
+        .collect();
+    format!(
+        "; the audit left out {} URL{} ({})",
+        thousands(total),
+        if total == 1 { "" } else { "s" },
+        parts.join(", ")
     )
 }
 
@@ -143,6 +187,9 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::NotAPage => format!("{n} bundle resource{s}"),
             Reason::Duplicate => format!("{n} page{s} sharing another's URL"),
             Reason::NoHtmlOutput => format!("{n} page{s} with no HTML output"),
+            Reason::NotBuilt => format!("{n} unbuilt page{s}"),
+            Reason::Noindex => format!("{n} noindex page{s}"),
+            Reason::Canonical => format!("{n} page{s} canonical elsewhere"),
         }
     };
     // Bundle resources were never pages: not worth a mention.
@@ -214,11 +261,12 @@ pub fn build(
     };
     let urls = outcome.entries.len();
     eprintln!(
-        "wrote {} URL{} to {target}{files} in {:.2} s{}",
+        "wrote {} URL{} to {target}{files} in {:.2} s{}{}",
         thousands(urls),
         if urls == 1 { "" } else { "s" },
         took.as_secs_f64(),
-        left_out_phrase(&summary::skipped_by_reason(outcome))
+        left_out_phrase(&summary::unaudited_by_reason(outcome)),
+        audit_phrase(&summary::audited_by_reason(outcome))
     );
 }
 
@@ -236,7 +284,7 @@ fn warnings(outcome: &Outcome, v: Verbosity) {
                 } else {
                     Label::Warning
                 },
-                format_args!("{}: left out ({})", s.file.display(), s.reason),
+                skipped_line(s),
             );
             shown += 1;
         }
@@ -265,10 +313,22 @@ fn warnings(outcome: &Outcome, v: Verbosity) {
 
 /// Prints `check`'s report: a line on stderr when clean, else what differs on stdout.
 pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbosity) {
-    // Only the run's own warnings: the pages left out are build's business, not the gate's.
+    // The run's own warnings and what the audit left out: the pages left out at their
+    // source are build's business, not the gate's.
     if !v.quiet {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);
+        }
+        let audited = outcome.skipped.iter().filter(|s| s.url.is_some());
+        for (k, s) in audited.enumerate() {
+            if k == MAX_SKIP_WARNINGS && !v.verbose {
+                labelled(
+                    Label::Warning,
+                    "… and more URLs left out by the audit (see `sitemapgen list --excluded`)",
+                );
+                break;
+            }
+            labelled(Label::Warning, skipped_line(s));
         }
     }
     let dir = settings.output_dir.display();
@@ -276,10 +336,11 @@ pub fn check(settings: &Settings, outcome: &Outcome, diff: &CheckDiff, v: Verbos
         if !v.quiet {
             let paths = sitemap_paths(settings, outcome);
             eprintln!(
-                "{} {} up to date ({} URLs)",
+                "{} {} up to date ({} URLs){}",
                 paths_text(&paths),
                 if paths.len() == 1 { "is" } else { "are" },
-                thousands(outcome.entries.len())
+                thousands(outcome.entries.len()),
+                audit_phrase(&summary::audited_by_reason(outcome))
             );
         }
         return;
@@ -366,7 +427,16 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
 pub fn list(outcome: &Outcome, excluded: bool) {
     if excluded {
         for s in &outcome.skipped {
-            println!("{}\t{}", s.file.display(), s.reason);
+            let file = match s.file.as_os_str().is_empty() {
+                true => "-".to_string(),
+                false => s.file.display().to_string(),
+            };
+            let mut line = format!("{file}\t{}", s.reason);
+            for extra in [&s.url, &s.target].into_iter().flatten() {
+                line.push('\t');
+                line.push_str(extra);
+            }
+            println!("{line}");
         }
         return;
     }
@@ -385,6 +455,14 @@ pub fn list(outcome: &Outcome, excluded: bool) {
                 .unwrap_or_else(dash),
             l.commit.as_deref().unwrap_or("-")
         );
+    }
+}
+
+/// Prints the built pages no content file accounts for: URL, lastmod, file, by tabs.
+pub fn unsourced(outcome: &Outcome) {
+    for u in &outcome.unsourced {
+        let lastmod = u.lastmod.map_or_else(|| "-".to_string(), |d| d.to_string());
+        println!("{}\t{lastmod}\t{}", u.loc, u.file.display());
     }
 }
 
