@@ -51,12 +51,16 @@ fn open(root: &Path, rel: String) -> Option<Served> {
     if !inside {
         return None;
     }
-    let file = File::open(root.join(&rel)).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
+    let path = root.join(&rel);
+    if is_html(&rel) {
+        // A folder opens too, but reading it fails: the head reader then says so.
+        let file = File::open(&path).ok()?;
+        return Some(Served {
+            rel,
+            html: Some(file),
+        });
     }
-    let html = is_html(&rel).then_some(file);
-    Some(Served { rel, html })
+    path.is_file().then_some(Served { rel, html: None })
 }
 
 /// Whether a file name is an HTML page's.

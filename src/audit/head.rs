@@ -3,8 +3,7 @@
 //! never past [`MAX_HEAD_BYTES`]: a `noindex` in the body, a comment or a script is no
 //! `noindex`.
 
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{IoReader, Span, Tokenizer};
+use html5gum::{naive_next_state, Emitter, Error, IoReader, State, Tokenizer};
 use std::io::Read;
 
 /// The most bytes of a page read looking for the end of its head.
@@ -22,30 +21,23 @@ pub struct HeadFacts {
     pub refresh: Option<String>,
 }
 
+/// Bytes read at a time: most heads fit in one read.
+const CHUNK: usize = 4096;
+
 /// Reads the head of the page `input` holds (at most [`MAX_HEAD_BYTES`] of it).
 pub fn read_head(input: impl Read) -> std::io::Result<HeadFacts> {
-    let mut facts = HeadFacts::default();
-    let mut conflict = false;
-    let mut scan = Scan::new(&mut facts, &mut conflict);
-    let mut emitter = CallbackEmitter::new(|ev: CallbackEvent<'_>, _: Span<()>| scan.on(ev));
-    // Script, style and title contents are text, as a browser reads them.
-    emitter.naively_switch_states(true);
-    let reader = IoReader::new_with_buffer_size::<8192>(input.take(MAX_HEAD_BYTES));
-    for token in Tokenizer::new_with_emitter(reader, emitter) {
-        match token {
-            // The head has ended.
-            Ok(End) => break,
-            Err(e) => return Err(e),
-        }
+    let mut buf = [0u8; CHUNK];
+    let reader = IoReader::new_with_buffer(input.take(MAX_HEAD_BYTES), &mut buf);
+    let mut scan = HeadScan::default();
+    // The scan yields one token, when the head ends; otherwise the input runs out.
+    if let Some(Err(e)) = Tokenizer::new_with_emitter(reader, &mut scan).next() {
+        return Err(e);
     }
-    if conflict {
-        facts.canonical = None;
+    if scan.conflict {
+        scan.facts.canonical = None;
     }
-    Ok(facts)
+    Ok(scan.facts)
 }
-
-/// The token the scan yields: the head has ended.
-struct End;
 
 /// A start tag's role in the head.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +50,21 @@ enum Tag {
     Template,
     /// Another tag the head may hold (html, head, base, …).
     Other,
+    /// Any other element (`<body>`, `<div>`, …): the body has begun.
+    Body,
+}
+
+impl Tag {
+    fn of(name: &[u8]) -> Tag {
+        match name {
+            b"meta" => Tag::Meta,
+            b"link" => Tag::Link,
+            b"title" | b"script" | b"style" | b"noscript" | b"noframes" => Tag::Raw,
+            b"template" => Tag::Template,
+            b"html" | b"head" | b"base" | b"basefont" | b"bgsound" => Tag::Other,
+            _ => Tag::Body,
+        }
+    }
 }
 
 /// The attributes of interest, as their values are gathered.
@@ -70,149 +77,218 @@ enum Attr {
     Href,
 }
 
-/// The tokenizer's events folded into [`HeadFacts`].
-struct Scan<'a> {
-    facts: &'a mut HeadFacts,
-    conflict: &'a mut bool,
-    tag: Option<Tag>,
+/// The tokenizer's emitter: it keeps only what the head's robots, canonical and refresh
+/// tags need, skips error reporting (the costliest part of tokenizing), and yields one token
+/// when the head ends.
+#[derive(Debug, Default)]
+struct HeadScan {
+    facts: HeadFacts,
+    /// Two canonical links disagree.
+    conflict: bool,
+    /// The head has ended (yielded once by `pop_token`).
+    ended: Option<()>,
+    end_tag: bool,
+    name: Vec<u8>,
+    last_start_tag: Vec<u8>,
+    attr_name: Vec<u8>,
     /// The attribute whose value comes next, when it is one of interest and its first.
     attr: Option<Attr>,
     /// Values of the current tag's attributes, in [`Attr`] order; the first of a name wins.
-    values: [Option<Vec<u8>>; 5],
+    /// The buffers are kept from tag to tag: a head has dozens of attributes.
+    values: [Vec<u8>; 5],
+    /// Which of `values` the current tag has set, a bit each.
+    set: u8,
     raw: bool,
     templates: usize,
 }
 
-impl<'a> Scan<'a> {
-    fn new(facts: &'a mut HeadFacts, conflict: &'a mut bool) -> Scan<'a> {
-        Scan {
-            facts,
-            conflict,
-            tag: None,
-            attr: None,
-            values: Default::default(),
-            raw: false,
-            templates: 0,
+impl Emitter for &mut HeadScan {
+    type Token = ();
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start_tag.clear();
+        self.last_start_tag
+            .extend(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {}
+
+    fn emit_error(&mut self, _: Error) {}
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<()> {
+        self.ended.take()
+    }
+
+    fn emit_string(&mut self, text: &[u8]) {
+        // Text outside the head's elements starts the body.
+        let words = !text.iter().all(u8::is_ascii_whitespace);
+        if words && !self.raw && self.templates == 0 {
+            self.end();
         }
     }
 
-    fn on(&mut self, ev: CallbackEvent<'_>) -> Option<End> {
-        match ev {
-            CallbackEvent::OpenStartTag { name } => return self.open(name),
-            CallbackEvent::AttributeName { name } => self.attribute(name),
-            CallbackEvent::AttributeValue { value } => {
-                if let Some(a) = self.attr {
-                    if let Some(v) = &mut self.values[a as usize] {
-                        v.extend_from_slice(value);
-                    }
-                }
-            }
-            CallbackEvent::CloseStartTag { .. } => self.close(),
-            CallbackEvent::EndTag { name } => return self.end(name),
-            CallbackEvent::String { value } => {
-                // Text outside the head's elements starts the body.
-                let text = !value.iter().all(u8::is_ascii_whitespace);
-                if text && !self.raw && self.templates == 0 {
-                    return Some(End);
-                }
-            }
-            _ => {}
-        }
-        None
+    fn init_start_tag(&mut self) {
+        self.begin_tag(false);
     }
 
-    fn open(&mut self, name: &[u8]) -> Option<End> {
+    fn init_end_tag(&mut self) {
+        self.begin_tag(true);
+    }
+
+    fn init_comment(&mut self) {}
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        if self.end_tag {
+            self.close_end_tag();
+            return None;
+        }
+        self.close_start_tag();
+        self.last_start_tag.clear();
+        self.last_start_tag.extend_from_slice(&self.name);
+        // Script, style and title contents are text, as a browser reads them.
+        naive_next_state(&self.name)
+    }
+
+    fn emit_current_comment(&mut self) {}
+
+    fn emit_current_doctype(&mut self) {}
+
+    fn set_self_closing(&mut self) {}
+
+    fn set_force_quirks(&mut self) {}
+
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, _: &[u8]) {}
+
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+
+    fn init_doctype(&mut self) {}
+
+    fn init_attribute(&mut self) {
+        self.attr_name.clear();
         self.attr = None;
-        self.values = Default::default();
-        self.tag = match name {
-            _ if self.templates > 0 => (name == b"template").then_some(Tag::Template),
-            b"meta" => Some(Tag::Meta),
-            b"link" => Some(Tag::Link),
-            b"title" | b"script" | b"style" | b"noscript" | b"noframes" => Some(Tag::Raw),
-            b"template" => Some(Tag::Template),
-            b"html" | b"head" | b"base" | b"basefont" | b"bgsound" => Some(Tag::Other),
-            // Any other element (`<body>`, `<div>`, …) starts the body.
-            _ => return Some(End),
-        };
-        None
     }
 
-    fn attribute(&mut self, name: &[u8]) {
-        let attr = match (self.tag, name) {
-            (Some(Tag::Meta), b"name") => Some(Attr::Name),
-            (Some(Tag::Meta), b"content") => Some(Attr::Content),
-            (Some(Tag::Meta), b"http-equiv") => Some(Attr::HttpEquiv),
-            (Some(Tag::Link), b"rel") => Some(Attr::Rel),
-            (Some(Tag::Link), b"href") => Some(Attr::Href),
+    fn init_attribute_value(&mut self) {
+        let attr = match (Tag::of(&self.name), self.attr_name.as_slice()) {
+            (Tag::Meta, b"name") => Some(Attr::Name),
+            (Tag::Meta, b"content") => Some(Attr::Content),
+            (Tag::Meta, b"http-equiv") => Some(Attr::HttpEquiv),
+            (Tag::Link, b"rel") => Some(Attr::Rel),
+            (Tag::Link, b"href") => Some(Attr::Href),
             _ => None,
         };
         // A repeated attribute is ignored, as browsers ignore it.
-        self.attr = attr.filter(|a| self.values[*a as usize].is_none());
+        self.attr = attr.filter(|a| self.set & (1 << *a as u8) == 0);
         if let Some(a) = self.attr {
-            self.values[a as usize] = Some(Vec::new());
+            self.set |= 1 << a as u8;
         }
     }
 
-    fn close(&mut self) {
-        match self.tag {
-            Some(Tag::Meta) => self.meta(),
-            Some(Tag::Link) => self.link(),
-            Some(Tag::Raw) => self.raw = true,
-            Some(Tag::Template) => self.templates += 1,
-            _ => {}
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        if !self.end_tag {
+            self.attr_name.extend_from_slice(s);
         }
-        self.tag = None;
+    }
+
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        if let Some(a) = self.attr {
+            self.values[a as usize].extend_from_slice(s);
+        }
+    }
+
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.end_tag && !self.last_start_tag.is_empty() && self.name == self.last_start_tag
+    }
+}
+
+impl HeadScan {
+    fn end(&mut self) {
+        self.ended = Some(());
+    }
+
+    fn begin_tag(&mut self, end_tag: bool) {
+        self.end_tag = end_tag;
+        self.name.clear();
         self.attr = None;
+        for v in &mut self.values {
+            v.clear();
+        }
+        self.set = 0;
     }
 
-    fn end(&mut self, name: &[u8]) -> Option<End> {
-        match name {
-            b"head" | b"body" | b"html" if self.templates == 0 => return Some(End),
+    fn close_start_tag(&mut self) {
+        let tag = Tag::of(&self.name);
+        if self.templates > 0 {
+            // Inside a template nothing applies; only nested templates are counted.
+            self.templates += usize::from(tag == Tag::Template);
+            return;
+        }
+        match tag {
+            Tag::Meta => self.meta(),
+            Tag::Link => self.link(),
+            Tag::Raw => self.raw = true,
+            Tag::Template => self.templates += 1,
+            Tag::Other => {}
+            Tag::Body => self.end(),
+        }
+    }
+
+    fn close_end_tag(&mut self) {
+        match self.name.as_slice() {
+            b"head" | b"body" | b"html" if self.templates == 0 => self.end(),
             b"template" => self.templates = self.templates.saturating_sub(1),
             b"title" | b"script" | b"style" | b"noscript" | b"noframes" => self.raw = false,
             _ => {}
         }
-        None
     }
 
-    fn value(&self, a: Attr) -> Option<String> {
-        self.values[a as usize]
-            .as_deref()
-            .map(|v| String::from_utf8_lossy(v).into_owned())
+    /// The current tag's value of `a`, trimmed (empty when it has none).
+    fn value(&self, a: Attr) -> &[u8] {
+        self.values[a as usize].trim_ascii()
     }
 
     fn meta(&mut self) {
-        let name = self.value(Attr::Name).unwrap_or_default();
-        let content = self.value(Attr::Content).unwrap_or_default();
-        let robots = ["robots", "googlebot"]
-            .iter()
-            .any(|n| name.trim().eq_ignore_ascii_case(n));
-        if robots && says_noindex(&content) {
+        let name = self.value(Attr::Name);
+        let robots =
+            name.eq_ignore_ascii_case(b"robots") || name.eq_ignore_ascii_case(b"googlebot");
+        if robots && says_noindex(self.value(Attr::Content)) {
             self.facts.noindex = true;
         }
-        let refresh = self
-            .value(Attr::HttpEquiv)
-            .is_some_and(|h| h.trim().eq_ignore_ascii_case("refresh"));
+        let refresh = self.value(Attr::HttpEquiv).eq_ignore_ascii_case(b"refresh");
         if refresh && self.facts.refresh.is_none() {
-            self.facts.refresh = refresh_url(&content);
+            self.facts.refresh = refresh_url(&String::from_utf8_lossy(self.value(Attr::Content)));
         }
     }
 
     fn link(&mut self) {
-        let rel = self.value(Attr::Rel).unwrap_or_default();
-        let canonical = rel
-            .split_ascii_whitespace()
-            .any(|r| r.eq_ignore_ascii_case("canonical"));
-        let Some(href) = self.value(Attr::Href).filter(|h| !h.trim().is_empty()) else {
-            return;
-        };
-        if !canonical {
+        let canonical = self
+            .value(Attr::Rel)
+            .split(u8::is_ascii_whitespace)
+            .any(|r| r.eq_ignore_ascii_case(b"canonical"));
+        let href = self.value(Attr::Href);
+        if !canonical || href.is_empty() {
             return;
         }
-        let href = href.trim().to_string();
+        let href = String::from_utf8_lossy(href).into_owned();
         match &self.facts.canonical {
             None => self.facts.canonical = Some(href),
-            Some(first) if *first != href => *self.conflict = true,
+            Some(first) if *first != href => self.conflict = true,
             Some(_) => {}
         }
     }
@@ -220,10 +296,10 @@ impl<'a> Scan<'a> {
 
 /// Whether a robots meta content holds `noindex` (or `none`, which implies it), in any case
 /// and among any other directives.
-fn says_noindex(content: &str) -> bool {
+fn says_noindex(content: &[u8]) -> bool {
     content
-        .split(|c: char| c == ',' || c.is_ascii_whitespace())
-        .any(|d| d.eq_ignore_ascii_case("noindex") || d.eq_ignore_ascii_case("none"))
+        .split(|&c| c == b',' || c.is_ascii_whitespace())
+        .any(|d| d.eq_ignore_ascii_case(b"noindex") || d.eq_ignore_ascii_case(b"none"))
 }
 
 /// The URL of a refresh content (`5; url=/next/`), parsed as the HTML standard's declarative

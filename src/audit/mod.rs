@@ -167,16 +167,25 @@ fn audit_url(
         None => (None, None),
         Some(None) if vouched => (None, None),
         Some(None) => (Some((Reason::NotBuilt, None)), None),
-        Some(Some(s)) => {
+        Some(Some(s)) => match s.html.map(read_head) {
+            Some(Ok(facts)) => (verdict(loc, &facts), Some(s.rel)),
+            // A folder named like a page (`a.html/`) serves nothing.
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {
+                (Some((Reason::NotBuilt, None)), None)
+            }
             // A page that cannot be read is not judged: the build wrote it.
-            let facts = s.html.and_then(|f| read_head(f).ok());
-            (facts.and_then(|f| verdict(loc, &f)), Some(s.rel))
-        }
+            Some(Err(_)) | None => (None, Some(s.rel)),
+        },
     }
 }
 
 /// Why a page whose head says `facts` is left out, and where it points; `None` to keep it.
 pub fn verdict(loc: &str, facts: &HeadFacts) -> Option<(Reason, Option<String>)> {
+    // Most pages name themselves canonical, verbatim: no URL to parse.
+    let canonical = facts.canonical.as_deref().filter(|c| *c != loc);
+    if !facts.noindex && facts.refresh.is_none() && canonical.is_none() {
+        return None;
+    }
     let page = Url::parse(loc).ok()?;
     let elsewhere = |href: &str| page.join(href).ok().filter(|t| !same_url(&page, t));
     if let Some(target) = facts.refresh.as_deref().and_then(elsewhere) {
@@ -185,7 +194,7 @@ pub fn verdict(loc: &str, facts: &HeadFacts) -> Option<(Reason, Option<String>)>
     if facts.noindex {
         return Some((Reason::Noindex, None));
     }
-    let target = facts.canonical.as_deref().and_then(elsewhere)?;
+    let target = canonical.and_then(elsewhere)?;
     Some((Reason::Canonical, Some(target.to_string())))
 }
 
