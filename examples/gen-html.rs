@@ -2,7 +2,7 @@
 //! audit's benchmark (issue 16).
 //!
 //! ```text
-//! cargo run --release --example gen-html -- SITE
+//! cargo run --release --example gen-html -- SITE [OUTPUT]
 //! ```
 //!
 //! Every URL sitemapgen lists for SITE (audit off) gets a page (`path/index.html`, or the
@@ -10,8 +10,9 @@
 //! title, description, Open Graph tags, a canonical link, a stylesheet and a script, about
 //! 2 KB, then a body of about 3 KB. By the URL's number: 1 in 100 says `noindex`, 1 in 100
 //! names another canonical URL, 1 in 200 is a meta-refresh stub, 1 in 200 is not written.
-//! It adds a `404.html`, a `search/` page no content file accounts for, and pagers. When done
-//! it writes `OUTPUT/.gen-html` with the number of URLs.
+//! It adds a `404.html`, a `search/` page no content file accounts for, and pagers, into
+//! OUTPUT (default: the site's output folder). When done it writes `OUTPUT/.gen-html` with the
+//! number of URLs.
 
 use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
@@ -22,11 +23,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let Some(site) = std::env::args().nth(1) else {
-        eprintln!("usage: gen-html SITE");
+    let mut args = std::env::args().skip(1);
+    let Some(site) = args.next() else {
+        eprintln!("usage: gen-html SITE [OUTPUT]");
         return ExitCode::from(2);
     };
-    match run(Path::new(&site)) {
+    match run(Path::new(&site), args.next().map(PathBuf::from)) {
         Ok(n) => {
             eprintln!("wrote the built pages of {n} URLs");
             ExitCode::SUCCESS
@@ -38,9 +40,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(site: &Path) -> Result<usize, Box<dyn std::error::Error>> {
+fn run(site: &Path, output: Option<PathBuf>) -> Result<usize, Box<dyn std::error::Error>> {
     let settings = config::load(&Overrides {
         site: Some(site.to_path_buf()),
+        output,
         no_audit: true,
         ..Default::default()
     })?;

@@ -253,11 +253,11 @@ impl Built {
         let keep: Vec<bool> = (0..self.entries.len())
             .map(|k| next.next_if_eq(&&k).is_none())
             .collect();
-        let mut k = 0;
-        self.entries.list.retain(|_| (keep[k], k += 1).0);
+        let mut kept = keep.iter();
+        self.entries.list.retain(|_| kept.next() == Some(&true));
         for v in [&mut self.routes, &mut self.pages] {
-            let mut k = 0;
-            v.retain(|_| (keep[k], k += 1).0);
+            let mut kept = keep.iter();
+            v.retain(|_| kept.next() == Some(&true));
         }
         let mut start = 0;
         for h in &mut self.hosts {
@@ -467,8 +467,8 @@ pub fn add_unsourced(
     let mut text = String::new();
     for (loc, _) in out.entries.iter() {
         text.clear();
-        use std::fmt::Write;
-        let _ = write!(text, "{loc}");
+        // Writing into a String cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{loc}"));
         listed.remove(text.as_str());
     }
     for page in pages.iter().filter(|p| listed.contains(p.loc.as_str())) {
