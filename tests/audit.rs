@@ -190,7 +190,11 @@ fn zola_every_reason_and_the_head_only_rule() {
     assert!(err.contains("the audit left out 4 URLs"), "{err}");
 }
 
-/// A Hugo site with ugly URLs below a base URL with a path, built as Hugo 0.111 builds it.
+/// The sitemap.toml of the Hugo site: its rules are Hugo 0.111's, whatever `hugo` is on PATH.
+const HUGO_0111: &str = "hugo_version = \"0.111.3\"\n";
+
+/// A Hugo site with ugly URLs below a base URL with a path, built as Hugo 0.111 builds it
+/// (sections as `posts.html`), with `sitemap_toml` after [`HUGO_0111`].
 fn hugo_site(root: &Path, sitemap_toml: &str) {
     let page = |url: &str| canonical(&format!("https://example.org/docs/{url}"));
     let (home, posts, x, uber, tags) = (
@@ -231,9 +235,8 @@ fn hugo_site(root: &Path, sitemap_toml: &str) {
         ("public/categories.html", &categories),
         ("public/about.html", &about),
     ];
-    if !sitemap_toml.is_empty() {
-        files.push(("sitemap.toml", sitemap_toml));
-    }
+    let toml = format!("{HUGO_0111}{sitemap_toml}");
+    files.push(("sitemap.toml", &toml));
     write_tree(root, &files);
 }
 
@@ -339,17 +342,18 @@ fn the_audit_is_off_without_a_built_site_or_when_asked() {
     };
     assert_eq!(count(&sitemapgen(d.path(), &["build"])), 5);
     assert_eq!(count(&sitemapgen(d.path(), &["build", "--no-audit"])), 8);
-    write_tree(d.path(), &[("sitemap.toml", "audit = false\n")]);
+    let toml = |audit: &str| format!("{HUGO_0111}audit = {audit}\n");
+    write_tree(d.path(), &[("sitemap.toml", &toml("false"))]);
     assert_eq!(count(&sitemapgen(d.path(), &["build"])), 8);
-    write_tree(d.path(), &[("sitemap.toml", "audit = true\n")]);
+    write_tree(d.path(), &[("sitemap.toml", &toml("true"))]);
     assert_eq!(count(&sitemapgen(d.path(), &["build"])), 5);
     // No index.html at the output's root: no built site to audit.
     std::fs::remove_file(d.path().join("public/index.html")).unwrap();
     assert_eq!(count(&sitemapgen(d.path(), &["build"])), 8);
-    write_tree(d.path(), &[("sitemap.toml", "audit = \"lenient\"\n")]);
+    write_tree(d.path(), &[("sitemap.toml", &toml("\"lenient\""))]);
     let o = sitemapgen(d.path(), &["build"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("sitemap.toml:1"), "{}", text(&o));
+    assert!(stderr(&o).contains("sitemap.toml:2"), "{}", text(&o));
 }
 
 #[test]
