@@ -19,6 +19,9 @@
 #      sitemapgen on the same tree (see the site's hugo.toml for what Hugo is asked to do);
 #   6. times the writer alone (examples/write-only.rs: 1,000,000 entries already in memory)
 #      against awk printing the same 1,000,000 <url> records to a file;
+#   7. on the Zola-style site of $BENCH_AUDIT_SIZE pages, writes its built HTML
+#      (examples/gen-html.rs) into $BENCH_DIR/zola-N-html and times a build with the audit of
+#      that output against one with --no-audit (issue 16: at most 1.5x), with peak RSS;
 # then prints one markdown table and the pass/fail of the issue's bars.
 #
 # Environment:
@@ -30,6 +33,7 @@
 #   BENCH_STYLE   style of the main sites, zola or hugo (default zola)
 #   BENCH_HUGO    0 skips the Hugo comparison (default 1: run it when hugo is on PATH)
 #   BENCH_HUGO_SIZE  pages of the Hugo comparison (default 100000)
+#   BENCH_AUDIT_SIZE pages of the audit comparison (default 100000; 0 skips it)
 #   SITEMAPGEN    binary to time instead of building target/release/sitemapgen
 #   SITEMAPGEN_ARGS  extra arguments for every sitemapgen run (word-split)
 #   CARGO_TARGET_DIR is honoured.
@@ -47,6 +51,7 @@ BENCH_SEED=${BENCH_SEED:-1}
 BENCH_STYLE=${BENCH_STYLE:-zola}
 BENCH_HUGO=${BENCH_HUGO:-1}
 BENCH_HUGO_SIZE=${BENCH_HUGO_SIZE:-100000}
+BENCH_AUDIT_SIZE=${BENCH_AUDIT_SIZE:-100000}
 TARGET=${CARGO_TARGET_DIR:-$REPO/target}
 GEN=$TARGET/release/examples/gen-site
 WRITE_ONLY=$TARGET/release/examples/write-only
@@ -78,6 +83,8 @@ if [[ -z ${SITEMAPGEN:-} ]]; then
     SITEMAPGEN=$TARGET/release/sitemapgen
 fi
 [[ -x $SITEMAPGEN ]] || die "$SITEMAPGEN is not an executable"
+GEN_HTML=$TARGET/release/examples/gen-html
+(cd "$REPO" && cargo build --release --quiet --example gen-html) || die "gen-html does not build"
 WRITE_NOTE=""
 if ! (cd "$REPO" && cargo build --release --quiet --example write-only) >>"$LOG" 2>&1; then
     WRITE_NOTE="skipped: examples/write-only.rs does not build (is src/write.rs there?), see $LOG"
@@ -287,6 +294,36 @@ if [[ -z $WRITE_NOTE ]]; then
 fi
 
 # ---------------------------------------------------------------------------------------------
+# 5. The audit of the built output (issue 16): a build with it against one without
+
+AUDIT_NOTE=""
+if ((BENCH_AUDIT_SIZE > 0 && BENCH_AUDIT_SIZE <= BENCH_MAX)); then
+    n=$BENCH_AUDIT_SIZE
+    ensure_site "$n" zola
+    site=$SITE
+    # The HTML goes beside the site, not into its public/: the runs above stay unaudited.
+    html=$BENCH_DIR/zola-$n-html
+    if [[ ! -f $html/.gen-html || $html/.gen-html -ot $site/.gen-site ]]; then
+        rm -rf "$html"
+        say "writing the built HTML of $n pages into $html"
+        "$GEN_HTML" "$site" "$html" >&2 || die "gen-html failed"
+    fi
+    find "$html" -type f -print0 | xargs -0 cat >/dev/null
+    say "timing sitemapgen with and without the audit on $n built pages"
+    if measure "$SITEMAPGEN" --site "$site" --output "$html" --quiet --no-audit "${SG_ARGS[@]}"; then
+        off_wall=$M_WALL off_cpu=$M_CPU
+        row "sitemapgen --no-audit (built HTML)" "$n" "$(count_urls "$html")" "$M_WALL" "$M_CPU" "$M_RSS"
+        if measure "$SITEMAPGEN" --site "$site" --output "$html" --quiet "${SG_ARGS[@]}"; then
+            row "sitemapgen with the audit" "$n" "$(count_urls "$html")" "$M_WALL" "$M_CPU" "$M_RSS"
+            bar "audit ≤1.5x a build without it" 'b > 0 && a / b <= 1.5' "$M_WALL" "$off_wall" \
+                "wall $(ratio "$M_WALL" "$off_wall")x, CPU $(ratio "$M_CPU" "$off_cpu")x, peak RSS $(awk -v k="$M_RSS" 'BEGIN { printf "%.1f MB", k * 1024 / 1e6 }')"
+        fi
+    fi
+else
+    AUDIT_NOTE="audit comparison skipped (BENCH_AUDIT_SIZE=0 or above BENCH_MAX)"
+fi
+
+# ---------------------------------------------------------------------------------------------
 # Verdicts on the issue's bars, then the table
 
 for n in 100000 1000000; do
@@ -314,9 +351,9 @@ echo "| case | pages | URLs | wall s | CPU s | peak RSS MB | URLs/s | vs floor |
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
 echo
-for note in "${GEN_NOTES[@]}" "$HUGO_NOTE" "${WRITE_NOTE:+write-only $WRITE_NOTE}"; do
+for note in "${GEN_NOTES[@]}" "$HUGO_NOTE" "$AUDIT_NOTE" "${WRITE_NOTE:+write-only $WRITE_NOTE}"; do
     [[ -n $note ]] && echo "- $note"
 done
 echo
-echo "Bars (issue 6):"
+echo "Bars (issues 6 and 16):"
 printf '%s\n' "${VERDICTS[@]}" | sed 's/^/    /'

@@ -225,6 +225,23 @@ pub struct FileConfig {
     pub x_default: Option<String>,
     /// The Hugo release the site is built with (`0.168.0`): its rules apply.
     pub hugo_version: Option<String>,
+    /// Audit the built output: `true` (the default), `false`, or `"strict"`.
+    #[serde(default, deserialize_with = "de_audit")]
+    pub audit: Option<AuditMode>,
+    /// Also list built pages no content file accounts for.
+    pub include_unsourced: Option<bool>,
+}
+
+/// What the audit of the built output does (`audit` in sitemap.toml, `--no-audit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AuditMode {
+    /// Leave out what the built output does not serve, with warnings (when there is one).
+    #[default]
+    On,
+    /// No audit.
+    Off,
+    /// Anything the audit would leave out is an error (exit 2): for CI.
+    Strict,
 }
 
 /// Values given on the command line; each one, when set, wins over the files.
@@ -255,6 +272,8 @@ pub struct Overrides {
     pub environment: Option<String>,
     /// `--hugo-version`.
     pub hugo_version: Option<String>,
+    /// `--no-audit`.
+    pub no_audit: bool,
 }
 
 /// Everything a run needs, resolved and checked.
@@ -320,6 +339,10 @@ pub struct Settings {
     pub file_name: String,
     /// `x-default` language.
     pub x_default: Option<String>,
+    /// The audit of the built output.
+    pub audit: AuditMode,
+    /// List built pages that no content file accounts for.
+    pub include_unsourced: bool,
     /// What the site's own config says.
     pub site: SiteConfig,
     /// The rules of the Hugo release the site is built with (Hugo style; the current
@@ -737,6 +760,12 @@ pub fn resolve(
         extra_urls: file.extra_urls.unwrap_or_default(),
         file_name,
         x_default: file.x_default,
+        audit: if over.no_audit {
+            AuditMode::Off
+        } else {
+            file.audit.unwrap_or_default()
+        },
+        include_unsourced: file.include_unsourced.unwrap_or(false),
         site,
         hugo,
         hugo_notes,
@@ -979,6 +1008,24 @@ fn de_priority<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Priority
             .map(Some)
             .ok_or_else(|| serde::de::Error::custom(format!("priority {v} is outside 0.0–1.0"))),
         Some(Num::S(s)) => s.parse().map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+fn de_audit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AuditMode>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        B(bool),
+        S(String),
+    }
+    match Option::<Raw>::deserialize(d)? {
+        None => Ok(None),
+        Some(Raw::B(true)) => Ok(Some(AuditMode::On)),
+        Some(Raw::B(false)) => Ok(Some(AuditMode::Off)),
+        Some(Raw::S(s)) if s == "strict" => Ok(Some(AuditMode::Strict)),
+        Some(Raw::S(s)) => Err(serde::de::Error::custom(format!(
+            "audit = \"{s}\": use true, false or \"strict\""
+        ))),
     }
 }
 

@@ -214,6 +214,9 @@ pub struct Built {
     /// On a multihost site, each host's share of `entries` (which are then sorted by host,
     /// then by loc); empty elsewhere.
     pub hosts: Vec<Host>,
+    /// The locs of pages that are built but not listed (`sitemap = false`, an `exclude`
+    /// rule), when [`Sources::unlisted`] asks for them: they account for their built files.
+    pub unlisted: Vec<String>,
 }
 
 /// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
@@ -242,6 +245,27 @@ impl Built {
             .filter(|&p| p != NO_ROUTE)
             .map(|p| p as usize)
     }
+
+    /// Removes the entries at `gone` (ascending indices), keeping the order and each host's
+    /// share. Their locs stay in the store, unused.
+    pub fn remove(&mut self, gone: &[usize]) {
+        let mut next = gone.iter().peekable();
+        let keep: Vec<bool> = (0..self.entries.len())
+            .map(|k| next.next_if_eq(&&k).is_none())
+            .collect();
+        let mut kept = keep.iter();
+        self.entries.list.retain(|_| kept.next() == Some(&true));
+        for v in [&mut self.routes, &mut self.pages] {
+            let mut kept = keep.iter();
+            v.retain(|_| kept.next() == Some(&true));
+        }
+        let mut start = 0;
+        for h in &mut self.hosts {
+            let len = keep[h.entries.clone()].iter().filter(|&&b| b).count();
+            h.entries = start..start + len;
+            start += len;
+        }
+    }
 }
 
 struct CompiledRule {
@@ -257,6 +281,8 @@ pub struct Sources<'a> {
     pub files: &'a Files,
     /// Each page's image sources, in page order; empty when images are off.
     pub images: &'a [Vec<String>],
+    /// Keep the locs of built pages that are not listed ([`Built::unlisted`]).
+    pub unlisted: bool,
 }
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
@@ -290,6 +316,7 @@ pub fn build(
         pages: Vec::with_capacity(listed),
         excluded: Vec::new(),
         hosts: Vec::new(),
+        unlisted: Vec::new(),
     };
     // What alternates need of each route once the routes are gone (multilingual sites only).
     let versions = versions(&routes, settings);
@@ -301,7 +328,14 @@ pub fn build(
     // The entries take the routes' allocation (one size): a million of each never stand
     // side by side.
     let list: Vec<Entry> = crate::compact::filter_map_in_place(routes, |i, r| {
+        let mut unlisted = |r: &Route| {
+            if sources.unlisted {
+                out.unlisted
+                    .push(loc::absolute(base_for(r.lang()), paths.get(r)));
+            }
+        };
         if !r.listed {
+            unlisted(&r);
             return None;
         }
         // File rules match the whole relative path, made only when there are any.
@@ -317,6 +351,7 @@ pub fn build(
             })
             .collect();
         if matching.iter().any(|c| c.rule.exclude) {
+            unlisted(&r);
             if let Some(p) = r.page() {
                 out.excluded.push(Excluded {
                     page: p,
@@ -398,10 +433,84 @@ pub fn build(
     out.entries.list.shrink_to_fit();
     out.entries.locs.shrink_to_fit();
 
-    // Sort by loc; a loc listed twice is an error naming both sources. The entries are
-    // moved into their sorted places, never copied: a second vector would double the peak.
-    // On a multihost site, by host first: each host's entries are one run.
-    let hosts = multihost_bases(settings, &bases);
+    sort(&mut out, settings, &bases, files, &origin)?;
+    Ok(out)
+}
+
+/// A built page no content file accounts for, to be listed (`include_unsourced`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsourced {
+    /// Absolute, percent-encoded.
+    pub loc: String,
+    /// Its decoded path below the base URL, starting with `/` (what URL rules match).
+    pub path: String,
+    /// `<lastmod>`.
+    pub lastmod: Option<W3cDate>,
+}
+
+/// Adds built pages no content file accounts for, with the URL rules (`[[rules]]` whose
+/// pattern starts with `/`) and defaults applied, and sorts the entries again. A page that
+/// a rule excludes, or whose loc is already listed, is not added.
+pub fn add_unsourced(
+    out: &mut Built,
+    pages: &[Unsourced],
+    settings: &Settings,
+    files: &Files,
+) -> Result<()> {
+    let origin = settings
+        .config_file
+        .clone()
+        .unwrap_or_else(|| "sitemap.toml".into());
+    let rules = compile_rules(settings, &origin)?;
+    let mut listed: std::collections::HashSet<&str> =
+        pages.iter().map(|p| p.loc.as_str()).collect();
+    let mut text = String::new();
+    for (loc, _) in out.entries.iter() {
+        text.clear();
+        // Writing into a String cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{loc}"));
+        listed.remove(text.as_str());
+    }
+    for page in pages.iter().filter(|p| listed.contains(p.loc.as_str())) {
+        let matching: Vec<&CompiledRule> = rules
+            .iter()
+            .filter(|c| c.on_url && c.matcher.is_match(&page.path))
+            .collect();
+        if matching.iter().any(|c| c.rule.exclude) {
+            continue;
+        }
+        let e = out
+            .entries
+            .push(&page.loc)
+            .map_err(|e| Error::input(&page.loc, None, e.to_string()))?;
+        e.lastmod = page.lastmod;
+        e.priority = matching
+            .iter()
+            .find_map(|c| c.rule.priority)
+            .or(settings.default_priority);
+        e.changefreq = matching
+            .iter()
+            .find_map(|c| c.rule.changefreq)
+            .or(settings.default_changefreq);
+        out.routes.push(NO_ROUTE);
+        out.pages.push(NO_ROUTE);
+    }
+    sort(out, settings, &language_bases(settings)?, files, &origin)
+}
+
+/// Sorts the entries by loc (on a multihost site by host first, each host's entries one run,
+/// recorded in [`Built::hosts`]); a loc listed twice is an error naming both sources.
+fn sort(
+    out: &mut Built,
+    settings: &Settings,
+    bases: &HashMap<String, Url>,
+    files: &Files,
+    origin: &std::path::Path,
+) -> Result<()> {
+    // The entries are moved into their sorted places, never copied: a second vector would
+    // double the peak. On a multihost site, by host first: each host's entries are one run.
+    let hosts = multihost_bases(settings, bases);
+    out.hosts.clear();
     let host_of = |loc: Loc| -> u16 {
         let under = hosts
             .iter()
@@ -454,7 +563,7 @@ pub fn build(
         &mut out.routes,
         &mut out.pages,
     );
-    Ok(out)
+    Ok(())
 }
 
 /// Puts `a[order[k]]` and `b[order[k]]` at `k`, in place, following each cycle of the

@@ -258,6 +258,13 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # URLs with no content file behind them (default none). For example:
 # extra_urls = ["/search/", {{ loc = "/app/", lastmod = "2024-01-01" }}]
 
+# After a build, the output folder has the final word: URLs with no built file, and pages
+# whose head says noindex, names another canonical URL or redirects, are left out.
+# "strict" makes each of those an error (exit 2); false turns the audit off.
+# audit = true
+# List built pages no content file accounts for (a template's /search/, say).
+# include_unsourced = false
+
 # Output.
 # file_name = "sitemap.xml"
 # gzip = false

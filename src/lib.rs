@@ -4,7 +4,7 @@
 //! Load [`Settings`] with [`config::load`], then [`generate`] (every stage but the writing:
 //! plain data out) or [`build`] (and write); [`check()`] compares what is on disk. The stages,
 //! in the order the data flows, are driven by [`pipeline`]: [`config`] -> `scan` ->
-//! `frontmatter` -> `route` -> `lastmod` -> `entries` -> `sitemap` (write).
+//! `frontmatter` -> `route` -> `lastmod` -> `entries` -> `audit` (the built output) -> `sitemap` (write).
 
 pub mod check;
 pub mod config;
@@ -12,6 +12,8 @@ pub mod error;
 pub mod pipeline;
 
 // The stages. Public for the binary, the tests and the examples, not part of the API.
+#[doc(hidden)]
+pub mod audit;
 #[doc(hidden)]
 pub mod compact;
 #[doc(hidden)]

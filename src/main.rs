@@ -16,7 +16,10 @@ fn main() -> ExitCode {
     let run = match &args.command {
         None | Some(Command::Build) => commands::build(&args, start),
         Some(Command::Check) => commands::check(&args),
-        Some(Command::List { excluded }) => commands::list(&args, *excluded),
+        Some(Command::List {
+            excluded,
+            unsourced,
+        }) => commands::list(&args, *excluded, *unsourced),
         Some(Command::Init) => commands::init(&args),
         Some(Command::Validate { files }) => commands::validate(&args, files),
     };

@@ -32,8 +32,22 @@ pub fn left_out_total(outcome: &Outcome) -> usize {
 
 /// How many files were left out for each reason, bundle resources included.
 pub fn skipped_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter())
+}
+
+/// How many pages were left out before the audit, for each reason.
+pub fn unaudited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter().filter(|s| s.url.is_none()))
+}
+
+/// How many URLs the audit of the built output left out, for each reason.
+pub fn audited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter().filter(|s| s.url.is_some()))
+}
+
+fn count<'a>(skipped: impl Iterator<Item = &'a crate::Skipped>) -> BTreeMap<Reason, usize> {
     let mut m = BTreeMap::new();
-    for s in &outcome.skipped {
+    for s in skipped {
         *m.entry(s.reason).or_insert(0) += 1;
     }
     m
@@ -43,7 +57,11 @@ pub fn skipped_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
 pub fn is_surprising(r: Reason) -> bool {
     matches!(
         r,
-        Reason::Draft | Reason::Future | Reason::Expired | Reason::ExcludedByConfig
+        Reason::Draft
+            | Reason::Future
+            | Reason::Expired
+            | Reason::ExcludedByConfig
+            | Reason::NotBuilt
     )
 }
 
@@ -84,10 +102,17 @@ impl Warning {
 
     /// The warning for a page left out for a reason the user may not expect.
     pub fn left_out(s: &Skipped) -> Warning {
+        let mut message = format!("left out ({})", s.reason);
+        // A URL the audit left out: what it found there.
+        if let Some(url) = &s.url {
+            message.push_str(": ");
+            message.push_str(&crate::audit::explain(s.reason, url, s.target.as_deref()));
+        }
         Warning {
-            file: Some(s.file.clone()),
+            // A generated page (a term, a pager) has no file of its own.
+            file: (!s.file.as_os_str().is_empty()).then(|| s.file.clone()),
             line: None,
-            message: format!("left out ({})", s.reason),
+            message,
             // One cap for all of them, as `list --excluded` names them all.
             kind: "left out".into(),
         }
@@ -273,10 +298,14 @@ mod tests {
         ws.push(Warning::left_out(&Skipped {
             file: "d.md".into(),
             reason: Reason::Draft,
+            target: None,
+            url: None,
         }));
         ws.push(Warning::left_out(&Skipped {
             file: "f.md".into(),
             reason: Reason::Future,
+            target: None,
+            url: None,
         }));
         let shown: Vec<String> = capped_to(&ws, 1).iter().map(|w| w.to_string()).collect();
         assert_eq!(

@@ -48,6 +48,9 @@ pub struct Cli {
     /// else production).
     #[arg(long, global = true, value_name = "ENV")]
     pub environment: Option<String>,
+    /// Do not audit the built output folder (see `audit` in sitemap.toml).
+    #[arg(long, global = true)]
+    pub no_audit: bool,
     /// Print nothing but errors.
     #[arg(long, short, global = true)]
     pub quiet: bool,
@@ -75,8 +78,11 @@ pub enum Command {
     /// Print the URLs build would write, with their fields.
     List {
         /// Print the pages left out, and why, instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "unsourced")]
         excluded: bool,
+        /// Print the built pages no content file accounts for, instead.
+        #[arg(long)]
+        unsourced: bool,
     },
     /// Write a commented sitemap.toml for the site in --site (default .); never overwrites.
     Init,
@@ -130,6 +136,7 @@ impl Cli {
             gzip: self.gzip,
             environment: self.environment.clone(),
             hugo_version: self.hugo_version.clone(),
+            no_audit: self.no_audit,
         }
     }
 

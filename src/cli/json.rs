@@ -8,7 +8,9 @@ use sitemapgen::check::CheckDiff;
 use sitemapgen::config::Settings;
 use sitemapgen::sitemap::validate::{FileReport, SitemapKind};
 use sitemapgen::sitemap::write::WriteReport;
-use sitemapgen::summary::{self, left_out_total, sitemap_paths, skipped_by_reason};
+use sitemapgen::summary::{
+    self, audited_by_reason, left_out_total, sitemap_paths, skipped_by_reason,
+};
 use sitemapgen::Outcome;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -17,6 +19,10 @@ use std::time::Duration;
 /// `build --format json`: what was written.
 #[derive(Serialize)]
 struct BuildSummary<'a> {
+    /// URLs the audit of the built output left out, by reason (`None` when it did not run).
+    audit: Option<BTreeMap<&'static str, usize>>,
+    /// URLs the audit left out.
+    audit_total: usize,
     /// Set when the site's own config turns the generator's sitemap off (ours is written all the same).
     disabled: Option<&'a str>,
     /// Files left out, by reason (bundle resources included).
@@ -59,6 +65,10 @@ struct WarningAt {
 struct CheckReport<'a> {
     /// URLs build would add.
     added: &'a [String],
+    /// URLs the audit of the built output left out, by reason (`None` when it did not run).
+    audit: Option<BTreeMap<&'static str, usize>>,
+    /// URLs the audit left out.
+    audit_total: usize,
     /// URLs whose lastmod would change.
     changed: Vec<Changed<'a>>,
     /// Whether the disk already holds what build would write.
@@ -97,9 +107,23 @@ struct Changed<'a> {
 
 /// `list --excluded` as JSON lines: a file left out.
 #[derive(Serialize)]
-struct Excluded {
+struct Excluded<'a> {
     file: String,
     reason: &'static str,
+    /// Where the built page points (canonical, redirect), when the audit left it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'a str>,
+    /// The URL, when the audit left it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
+}
+
+/// `list --unsourced` as JSON lines: a built page no content file accounts for.
+#[derive(Serialize)]
+struct Unsourced {
+    file: String,
+    lastmod: Option<String>,
+    loc: String,
 }
 
 /// `list` as JSON lines: a URL with its fields and where they came from.
@@ -195,6 +219,14 @@ fn sitemaps(settings: &Settings, outcome: &Outcome) -> Vec<String> {
         .collect()
 }
 
+/// The audit's counts by reason (`None` when it did not run), and their total.
+fn audit_counts(outcome: &Outcome) -> (Option<BTreeMap<&'static str, usize>>, usize) {
+    let counts = audited_by_reason(outcome);
+    let total = counts.values().sum();
+    let named = counts.into_iter().map(|(r, n)| (r.as_str(), n)).collect();
+    (outcome.audited.then_some(named), total)
+}
+
 /// Paths as shown.
 fn shown(paths: &[std::path::PathBuf]) -> Vec<String> {
     paths.iter().map(|f| f.display().to_string()).collect()
@@ -209,9 +241,12 @@ pub fn build(
     took: Duration,
 ) -> io::Result<()> {
     let sitemaps = sitemaps(settings, outcome);
+    let (audit, audit_total) = audit_counts(outcome);
     print_line(
         out,
         &BuildSummary {
+            audit,
+            audit_total,
             disabled: outcome.disabled.as_deref(),
             excluded: skipped_by_reason(outcome)
                 .into_iter()
@@ -244,11 +279,21 @@ pub fn check(
         .warnings
         .iter()
         .map(|w| summary::Warning::parse(w))
+        .chain(
+            outcome
+                .skipped
+                .iter()
+                .filter(|s| s.url.is_some())
+                .map(summary::Warning::left_out),
+        )
         .collect();
+    let (audit, audit_total) = audit_counts(outcome);
     print_line(
         out,
         &CheckReport {
             added: &diff.added,
+            audit,
+            audit_total,
             changed: diff
                 .changed
                 .iter()
@@ -280,6 +325,8 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
                 &Excluded {
                     file: s.file.display().to_string(),
                     reason: s.reason.as_str(),
+                    target: s.target.as_deref(),
+                    url: s.url.as_deref(),
                 },
             )?;
         }
@@ -305,6 +352,21 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
                 lastmod_source: l.lastmod.map(|l| l.origin.as_str()),
                 loc: loc.to_string(),
                 priority: e.priority.map(|p| p.as_f64()),
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints the built pages no content file accounts for, an object a line.
+pub fn unsourced(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+    for u in &outcome.unsourced {
+        print_line(
+            out,
+            &Unsourced {
+                file: u.file.display().to_string(),
+                lastmod: u.lastmod.map(|d| d.to_string()),
+                loc: u.loc.clone(),
             },
         )?;
     }
@@ -370,6 +432,8 @@ mod tests {
         let words = vec!["a".to_string()];
         let sitemap = "s".to_string();
         assert_sorted(&BuildSummary {
+            audit: Some([("noindex", 1), ("not-built", 2)].into_iter().collect()),
+            audit_total: 3,
             disabled: Some("off"),
             excluded: [("draft", 1), ("future", 2)].into_iter().collect(),
             excluded_total: 3,
@@ -397,6 +461,8 @@ mod tests {
         };
         assert_sorted(&CheckReport {
             added: &words,
+            audit: None,
+            audit_total: 0,
             changed: changed(),
             clean: false,
             differing: &words,
@@ -413,7 +479,14 @@ mod tests {
         });
         assert_sorted(&Excluded {
             file: "f".into(),
-            reason: "draft",
+            reason: "canonical",
+            target: Some("t"),
+            url: Some("u"),
+        });
+        assert_sorted(&Unsourced {
+            file: "f".into(),
+            lastmod: None,
+            loc: "l".into(),
         });
         assert_sorted(&Listed {
             alternates: vec![Alternate {

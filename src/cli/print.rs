@@ -10,7 +10,7 @@ use sitemapgen::route::Reason;
 use sitemapgen::sitemap::validate::{FileReport, Severity};
 use sitemapgen::sitemap::write::{WriteReport, ROBOTS_NAME};
 use sitemapgen::summary::{self, sitemap_paths, Warning};
-use sitemapgen::{Error, Outcome};
+use sitemapgen::{Error, Outcome, Skipped};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt::Display;
@@ -109,6 +109,46 @@ fn paths_text(paths: &[PathBuf]) -> String {
     }
 }
 
+/// `content/a.md: left out (draft)`, and for a URL the audit left out, what it found.
+fn skipped_line(s: &Skipped) -> String {
+    let who = if s.file.as_os_str().is_empty() {
+        "a generated page".to_string()
+    } else {
+        s.file.display().to_string()
+    };
+    match &s.url {
+        None => format!("{who}: left out ({})", s.reason),
+        Some(url) => format!(
+            "{who}: left out ({}): {}",
+            s.reason,
+            sitemapgen::audit::explain(s.reason, url, s.target.as_deref())
+        ),
+    }
+}
+
+/// `; the audit left out 3 URLs (2 not built, 1 noindex)` (empty when it left none out).
+fn audit_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        return String::new();
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(r, n)| match r {
+            Reason::NotBuilt => format!("{} not built", thousands(*n)),
+            Reason::Redirect => format!("{} redirecting", thousands(*n)),
+            Reason::Canonical => format!("{} canonical elsewhere", thousands(*n)),
+            r => format!("{} {r}", thousands(*n)),
+        })
+        .collect();
+    format!(
+        "; the audit left out {} URL{} ({})",
+        thousands(total),
+        if total == 1 { "" } else { "s" },
+        parts.join(", ")
+    )
+}
+
 /// `; 12 drafts and 3 excluded pages left out` (empty when none were).
 fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
     let label = |r: Reason, n: usize| {
@@ -125,6 +165,9 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::NotAPage => format!("{n} bundle resource{s}"),
             Reason::Duplicate => format!("{n} page{s} sharing another's URL"),
             Reason::NoHtmlOutput => format!("{n} page{s} with no HTML output"),
+            Reason::NotBuilt => format!("{n} unbuilt page{s}"),
+            Reason::Noindex => format!("{n} noindex page{s}"),
+            Reason::Canonical => format!("{n} page{s} canonical elsewhere"),
         }
     };
     // Bundle resources were never pages: not worth a mention.
@@ -195,10 +238,11 @@ pub fn build(
         (n, _) => format!(" (indexes of {n} parts in all)"),
     };
     say(format_args!(
-        "wrote {} to {target}{files} in {:.2} s{}",
+        "wrote {} to {target}{files} in {:.2} s{}{}",
         count(outcome.entries.len(), "URL", "URLs"),
         took.as_secs_f64(),
-        left_out_phrase(&summary::skipped_by_reason(outcome))
+        left_out_phrase(&summary::unaudited_by_reason(outcome)),
+        audit_phrase(&summary::audited_by_reason(outcome))
     ));
 }
 
@@ -209,10 +253,7 @@ fn warnings(outcome: &Outcome, v: Verbosity) {
             labelled(Label::Warning, w);
         }
         for s in &outcome.skipped {
-            labelled(
-                Label::Note,
-                format_args!("{}: left out ({})", s.file.display(), s.reason),
-            );
+            labelled(Label::Note, skipped_line(s));
         }
         for n in &outcome.notes {
             labelled(Label::Note, n);
@@ -237,13 +278,21 @@ pub fn check(
     diff: &CheckDiff,
     v: Verbosity,
 ) -> io::Result<()> {
-    // Only the run's own warnings: the pages left out are build's business, not the gate's.
+    // The run's own warnings and what the audit left out: the pages left out at their
+    // source are build's business, not the gate's.
     if v.verbose {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);
         }
+        for s in outcome.skipped.iter().filter(|s| s.url.is_some()) {
+            labelled(Label::Warning, skipped_line(s));
+        }
     } else if !v.quiet {
-        let own: Vec<Warning> = outcome.warnings.iter().map(|w| Warning::parse(w)).collect();
+        // What the audit left out is the gate's business too: the site does not serve it.
+        let audited = outcome.skipped.iter().filter(|s| s.url.is_some());
+        let own: Vec<Warning> = (outcome.warnings.iter().map(|w| Warning::parse(w)))
+            .chain(audited.map(Warning::left_out))
+            .collect();
         capped_warnings(&own);
     }
     let dir = settings.output_dir.display();
@@ -251,10 +300,11 @@ pub fn check(
         if !v.quiet {
             let paths = sitemap_paths(settings, outcome);
             say(format_args!(
-                "{} {} up to date ({})",
+                "{} {} up to date ({}){}",
                 paths_text(&paths),
                 if paths.len() == 1 { "is" } else { "are" },
-                count(outcome.entries.len(), "URL", "URLs")
+                count(outcome.entries.len(), "URL", "URLs"),
+                audit_phrase(&summary::audited_by_reason(outcome))
             ));
         }
         return Ok(());
@@ -349,7 +399,16 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
 pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Result<()> {
     if excluded {
         for s in &outcome.skipped {
-            writeln!(out, "{}\t{}", s.file.display(), s.reason)?;
+            let file = match s.file.as_os_str().is_empty() {
+                true => "-".to_string(),
+                false => s.file.display().to_string(),
+            };
+            let mut line = format!("{file}\t{}", s.reason);
+            for extra in [&s.url, &s.target].into_iter().flatten() {
+                line.push('\t');
+                line.push_str(extra);
+            }
+            writeln!(out, "{line}")?;
         }
         return Ok(());
     }
@@ -369,6 +428,15 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
                 .unwrap_or_else(dash),
             l.commit.as_deref().unwrap_or("-")
         )?;
+    }
+    Ok(())
+}
+
+/// Prints the built pages no content file accounts for: URL, lastmod, file, by tabs.
+pub fn unsourced(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+    for u in &outcome.unsourced {
+        let lastmod = u.lastmod.map_or_else(|| "-".to_string(), |d| d.to_string());
+        writeln!(out, "{}\t{lastmod}\t{}", u.loc, u.file.display())?;
     }
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! The pipeline, one driver for every style, reading top to bottom as the data flows:
 //! config (already resolved into [`Settings`]) -> scan -> front matter -> route -> lastmod
-//! -> entries -> write.
+//! -> entries -> audit (the built output) -> write.
 
 mod read;
 
-use crate::config::{Settings, Style};
+use crate::audit;
+use crate::config::{AuditMode, Settings, Style};
 use crate::entries::{self, Entries};
 use crate::error::Result;
 use crate::lastmod::{self, Lastmod};
@@ -26,6 +27,9 @@ pub struct RunOptions {
     /// Called between stages, when a large stage's memory has just been freed: the binary
     /// passes its allocator's trim so the next stage's peak does not stack on it.
     pub between_stages: Option<fn()>,
+    /// Fill [`Outcome::unsourced`] (what `list --unsourced` prints) even when
+    /// `include_unsourced` is off: the audit then walks the whole output folder.
+    pub unsourced: bool,
 }
 
 impl Default for RunOptions {
@@ -35,6 +39,7 @@ impl Default for RunOptions {
             progress: None,
             sources: true,
             between_stages: None,
+            unsourced: false,
         }
     }
 }
@@ -63,10 +68,14 @@ pub struct Listed {
 /// A page left out, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {
-    /// The content file.
+    /// The content file (empty for a generated page the audit left out).
     pub file: PathBuf,
     /// Why.
     pub reason: Reason,
+    /// The URL, when the audit left it out.
+    pub url: Option<String>,
+    /// Where the built page's canonical link or refresh points (audit only).
+    pub target: Option<String>,
 }
 
 /// Everything a run found, before anything is written.
@@ -90,6 +99,10 @@ pub struct Outcome {
     /// `generate_sitemap = false`, Hugo `disableKinds = ["sitemap"]`): ours is written all the
     /// same, since that is what the setting is for.
     pub disabled: Option<String>,
+    /// Whether the audit of the built output ran.
+    pub audited: bool,
+    /// Built pages no content file accounts for (when asked for; see [`RunOptions`]).
+    pub unsourced: Vec<audit::Unsourced>,
 }
 
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
@@ -146,16 +159,20 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let lastmods = opts
         .sources
         .then(|| (assigned.lastmods.clone(), assigned.commits));
-    let built = entries::build(
+    let mut built = entries::build(
         std::mem::take(&mut routing.routes),
         std::mem::take(&mut routing.paths),
         &entries::Sources {
             files: &files,
             images: &kept.images,
+            unlisted: settings.include_unsourced || opts.unsourced,
         },
         assigned.lastmods,
         settings,
     )?;
+
+    // audit: the built output has the final word on what is listed
+    let audited = audit_output(settings, opts, &mut built, &files)?;
     if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
@@ -182,9 +199,16 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .map(|x| Skipped {
             file: files.get(x.page).path(),
             reason: x.reason,
+            url: None,
+            target: None,
         })
         .collect();
-    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    if let Some(a) = audited {
+        outcome.audited = true;
+        skipped.extend(a.skipped);
+        outcome.unsourced = a.unsourced;
+    }
+    skipped.sort_by(|a, b| (&a.file, &a.url).cmp(&(&b.file, &b.url)));
     outcome.skipped = skipped;
     Ok(outcome)
 }
@@ -205,6 +229,89 @@ fn emptied(settings: &Settings, outcome: &Outcome, from_files: usize) -> Option<
             outcome.pages_read
         )
     })
+}
+
+/// What the audit did to a run: the URLs it left out, the pages nothing accounts for.
+struct Audited {
+    skipped: Vec<Skipped>,
+    unsourced: Vec<audit::Unsourced>,
+}
+
+/// The audit stage, when the output folder holds a built site: leaves out the entries the
+/// built output does not serve (an error in strict mode), and finds (with
+/// `include_unsourced`, lists) the built pages no content file accounts for.
+fn audit_output(
+    settings: &Settings,
+    opts: &RunOptions,
+    built: &mut entries::Built,
+    files: &scan::Files,
+) -> Result<Option<Audited>> {
+    let walk = settings.include_unsourced || opts.unsourced;
+    let Some(plan) = audit::plan(settings, &built.hosts, built.entries.len(), walk) else {
+        return Ok(None);
+    };
+    // Only `extra_urls` have no route: the user vouches for them, a server may route them.
+    let vouched = |k: usize| built.route(k).is_none();
+    let found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
+    let skipped: Vec<Skipped> = found
+        .left_out
+        .iter()
+        .map(|l| Skipped {
+            file: built
+                .page(l.entry)
+                .map(|p| files.get(p).path())
+                .unwrap_or_default(),
+            reason: l.reason,
+            url: Some(built.entries.loc(l.entry).to_string()),
+            target: l.target.clone(),
+        })
+        .collect();
+    if settings.audit == AuditMode::Strict {
+        if let Some(e) = crate::Error::from_many(skipped.iter().map(strict_error).collect()) {
+            return Err(e);
+        }
+    }
+    let gone: Vec<usize> = found.left_out.iter().map(|l| l.entry).collect();
+    built.remove(&gone);
+    built.unlisted = Vec::new();
+    if settings.include_unsourced {
+        let pages: Vec<entries::Unsourced> = found
+            .unsourced
+            .iter()
+            .map(|u| entries::Unsourced {
+                loc: u.loc.clone(),
+                path: u.path.clone(),
+                lastmod: u.lastmod,
+            })
+            .collect();
+        entries::add_unsourced(built, &pages, settings, files)?;
+    }
+    Ok(Some(Audited {
+        skipped,
+        unsourced: found.unsourced,
+    }))
+}
+
+/// `audit = "strict"`: a URL the audit leaves out is an error naming its source and the fix.
+fn strict_error(s: &Skipped) -> crate::Error {
+    let url = s.url.as_deref().unwrap_or_default();
+    let fix = match s.reason {
+        Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
+        _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
+    };
+    let what = if s.file.as_os_str().is_empty() {
+        PathBuf::from(url)
+    } else {
+        s.file.clone()
+    };
+    crate::Error::input(
+        what,
+        None,
+        format!(
+            "{} (audit = \"strict\"): {fix}",
+            audit::explain(s.reason, url, s.target.as_deref())
+        ),
+    )
 }
 
 /// What to say (in `--verbose`) when the site's own config turns the generator's sitemap off.

@@ -353,7 +353,7 @@ pub enum Reason {
     SitemapOff,
     /// The generator writes no page for it (`render = false`, `_build`, headless).
     NotRendered,
-    /// A redirect (`redirect_to`), never listed.
+    /// A redirect (`redirect_to`, or a built page that refreshes to another URL), never listed.
     Redirect,
     /// Matched an `exclude` glob or rule.
     ExcludedByConfig,
@@ -363,6 +363,12 @@ pub enum Reason {
     Duplicate,
     /// The page has no HTML output (Hugo `outputs`): no page a visitor can open.
     NoHtmlOutput,
+    /// The audit found no file in the output folder that serves the URL.
+    NotBuilt,
+    /// The audit found a robots `noindex` in the built page's head.
+    Noindex,
+    /// The audit found the built page's canonical link pointing at another URL.
+    Canonical,
 }
 
 impl Reason {
@@ -379,6 +385,9 @@ impl Reason {
             Reason::NotAPage => "not-a-page",
             Reason::Duplicate => "duplicate-url",
             Reason::NoHtmlOutput => "no-html-output",
+            Reason::NotBuilt => "not-built",
+            Reason::Noindex => "noindex",
+            Reason::Canonical => "canonical",
         }
     }
 }

@@ -1,0 +1,364 @@
+//! Audit: after a build, the output folder has the final word on what is listed. A URL
+//! with no file that serves it is left out (`not-built`), and so is a built page whose head
+//! says `noindex`, points its canonical link elsewhere or refreshes to another URL. Built
+//! pages that no content file accounts for are found too (`unsourced`).
+//!
+//! Plain data in (the entries' locs, the output folder, base URLs), plain data out: which
+//! entries to leave out and why, and the unsourced pages.
+
+mod files;
+mod head;
+
+pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
+
+use crate::config::{AuditMode, LastmodSource, Settings};
+use crate::date::W3cDate;
+use crate::entries::{Entries, Host};
+use crate::route::Reason;
+use crate::sitemap::loc;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use url::Url;
+
+/// Where one sitemap's URLs are served from.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The folder (the output folder, or a multihost language's folder below it).
+    pub dir: PathBuf,
+    /// The base URL its files are served at.
+    pub base: Url,
+    /// Its entries, a range of the run's entries.
+    pub entries: Range<usize>,
+}
+
+/// An audit to run: on when the output folder holds a built site and `audit` is not off.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// One root, or one per host of a multihost site.
+    pub roots: Vec<Root>,
+    /// Look for built pages no content file accounts for (a walk of the whole output).
+    pub unsourced: bool,
+}
+
+/// A URL the audit leaves out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Its entry.
+    pub entry: usize,
+    /// `NotBuilt`, `Noindex`, `Canonical` or `Redirect`.
+    pub reason: Reason,
+    /// Where its canonical link or refresh points, resolved.
+    pub target: Option<String>,
+}
+
+/// A built page that no content file accounts for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsourced {
+    /// Its absolute, percent-encoded URL.
+    pub loc: String,
+    /// Its decoded URL path below the base, starting with `/` (what URL rules match).
+    pub path: String,
+    /// The built file.
+    pub file: PathBuf,
+    /// Its mtime, where the lastmod rules allow one.
+    pub lastmod: Option<W3cDate>,
+}
+
+/// What the audit found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// URLs to leave out, in entry order.
+    pub left_out: Vec<LeftOut>,
+    /// Built pages no content file accounts for, sorted by URL (when asked for).
+    pub unsourced: Vec<Unsourced>,
+}
+
+/// The audit for these settings, or `None` when it is off or there is no built site (no
+/// `index.html` at the root of the output folder, or of any host's folder).
+pub fn plan(settings: &Settings, hosts: &[Host], entries: usize, unsourced: bool) -> Option<Plan> {
+    if settings.audit == AuditMode::Off {
+        return None;
+    }
+    let roots: Vec<Root> = if hosts.is_empty() {
+        vec![Root {
+            dir: settings.output_dir.clone(),
+            base: settings.base_url.clone(),
+            entries: 0..entries,
+        }]
+    } else {
+        hosts
+            .iter()
+            .map(|h| Root {
+                dir: settings.output_dir.join(&h.lang),
+                base: h.base_url.clone(),
+                entries: h.entries.clone(),
+            })
+            .collect()
+    };
+    let built = roots.iter().any(|r| r.dir.join("index.html").is_file());
+    built.then_some(Plan { roots, unsourced })
+}
+
+/// Runs the audit over `entries`. `vouched(k)` is true for an entry the user listed by hand
+/// (`extra_urls`): a server may route it, so a missing file does not leave it out.
+/// `unlisted` are the locs of pages that are built but not listed (`sitemap = false`, an
+/// `exclude` rule): they account for their files.
+pub fn run(
+    plan: &Plan,
+    entries: &Entries,
+    vouched: &(dyn Fn(usize) -> bool + Sync),
+    unlisted: &[String],
+    settings: &Settings,
+) -> Findings {
+    let mut findings = Findings::default();
+    let mut served: HashSet<u64> = HashSet::new();
+    for root in &plan.roots {
+        let base = root.base.as_str();
+        let checked: Vec<(Option<LeftOut>, Option<u64>)> = root
+            .entries
+            .clone()
+            .into_par_iter()
+            .map(|k| {
+                let loc = entries.loc(k).to_string();
+                let (verdict, file) = audit_url(&root.dir, base, &loc, vouched(k));
+                let left = verdict.map(|(reason, target)| LeftOut {
+                    entry: k,
+                    reason,
+                    target,
+                });
+                (left, file.filter(|_| plan.unsourced).map(|f| key(&f)))
+            })
+            .collect();
+        for (left, file) in checked {
+            findings.left_out.extend(left);
+            served.extend(file);
+        }
+    }
+    if plan.unsourced {
+        for loc in unlisted {
+            let root = plan.roots.iter().find(|r| loc.starts_with(r.base.as_str()));
+            let file = root.and_then(|r| files::served(&r.dir, r.base.as_str(), loc).flatten());
+            served.extend(file.map(|f| key(&f.rel)));
+        }
+        findings.unsourced = find_unsourced(plan, &served, settings);
+    }
+    findings
+}
+
+/// A served file's key in the set of files the site's URLs account for.
+fn key(rel: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    rel.hash(&mut h);
+    h.finish()
+}
+
+/// One URL's verdict (why it is left out, and where it points) and the file that serves it.
+fn audit_url(
+    root: &Path,
+    base: &str,
+    loc: &str,
+    vouched: bool,
+) -> (Option<(Reason, Option<String>)>, Option<String>) {
+    match files::served(root, base, loc) {
+        // Not below this root's base: nothing to say.
+        None => (None, None),
+        Some(None) if vouched => (None, None),
+        Some(None) => (Some((Reason::NotBuilt, None)), None),
+        Some(Some(s)) => match s.html.map(read_head) {
+            Some(Ok(facts)) => (verdict(loc, &facts), Some(s.rel)),
+            // A folder named like a page (`a.html/`) serves nothing.
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {
+                (Some((Reason::NotBuilt, None)), None)
+            }
+            // A page that cannot be read is not judged: the build wrote it.
+            Some(Err(_)) | None => (None, Some(s.rel)),
+        },
+    }
+}
+
+/// Why a page whose head says `facts` is left out, and where it points; `None` to keep it.
+pub fn verdict(loc: &str, facts: &HeadFacts) -> Option<(Reason, Option<String>)> {
+    // Most pages name themselves canonical, verbatim: no URL to parse.
+    let canonical = facts.canonical.as_deref().filter(|c| *c != loc);
+    if !facts.noindex && facts.refresh.is_none() && canonical.is_none() {
+        return None;
+    }
+    let page = Url::parse(loc).ok()?;
+    let elsewhere = |href: &str| page.join(href).ok().filter(|t| !same_url(&page, t));
+    if let Some(target) = facts.refresh.as_deref().and_then(elsewhere) {
+        return Some((Reason::Redirect, Some(target.to_string())));
+    }
+    if facts.noindex {
+        return Some((Reason::Noindex, None));
+    }
+    let target = canonical.and_then(elsewhere)?;
+    Some((Reason::Canonical, Some(target.to_string())))
+}
+
+/// Whether two URLs name one page: fragments aside, and `dir/index.html` as `dir/`.
+fn same_url(a: &Url, b: &Url) -> bool {
+    let plain = |u: &Url| {
+        let mut u = u.clone();
+        u.set_fragment(None);
+        let s = u.to_string();
+        match s.strip_suffix("index.html") {
+            Some(dir) if dir.ends_with('/') => dir.to_string(),
+            _ => s,
+        }
+    };
+    plain(a) == plain(b)
+}
+
+/// Built pages below each root that no URL accounts for, leaving out 404 pages, pagers,
+/// redirects, `noindex` pages and pages whose canonical URL is another.
+fn find_unsourced(plan: &Plan, served: &HashSet<u64>, settings: &Settings) -> Vec<Unsourced> {
+    let dated =
+        settings.lastmod.contains(&LastmodSource::Mtime) && !in_checkout(&settings.output_dir);
+    let cap = crate::lastmod::source_date_epoch();
+    let pagers = pager_names(settings);
+    let mut out = Vec::new();
+    for root in &plan.roots {
+        let candidates: Vec<(PathBuf, String)> = walkdir::WalkDir::new(&root.dir)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .filter_map(|e| {
+                let rel = files::rel_of(&root.dir, e.path())?;
+                let page = files::is_html(&rel)
+                    && !served.contains(&key(&rel))
+                    && e.file_name() != "404.html"
+                    && !is_pager(&files::url_path(&rel), &pagers);
+                page.then(|| (e.into_path(), rel))
+            })
+            .collect();
+        let found: Vec<Option<Unsourced>> = candidates
+            .into_par_iter()
+            .map(|(file, rel)| {
+                let path = format!("/{}", files::url_path(&rel));
+                let loc = loc::absolute(&root.base, &path);
+                let facts = std::fs::File::open(&file).and_then(read_head).ok()?;
+                if facts.noindex || facts.refresh.is_some() || verdict(&loc, &facts).is_some() {
+                    return None;
+                }
+                let lastmod = dated
+                    .then(|| crate::lastmod::mtime(&file, cap))
+                    .flatten()
+                    .filter(|d| d.is_writable());
+                Some(Unsourced {
+                    loc,
+                    path,
+                    file,
+                    lastmod,
+                })
+            })
+            .collect();
+        out.extend(found.into_iter().flatten());
+    }
+    out.sort_by(|a, b| a.loc.cmp(&b.loc));
+    out
+}
+
+/// What a URL the audit leaves out is, in a sentence (`url` its loc, `target` where it
+/// points).
+pub fn explain(reason: Reason, url: &str, target: Option<&str>) -> String {
+    let to = target.unwrap_or("another URL");
+    match reason {
+        Reason::NotBuilt => format!("no file in the output folder serves {url}"),
+        Reason::Noindex => format!("{url}: its built page says noindex"),
+        Reason::Canonical => format!("{url}: its built page names {to} as its canonical URL"),
+        Reason::Redirect => format!("{url}: its built page redirects to {to}"),
+        other => format!("{url}: {other}"),
+    }
+}
+
+/// The folder names of pagers (`page` in `/blog/page/2/`).
+fn pager_names(settings: &Settings) -> Vec<String> {
+    // Zola's section pagers are routes already; Hugo's pager folder is `page`.
+    let mut names = vec!["page".to_string()];
+    names.extend(
+        settings
+            .site
+            .taxonomies
+            .iter()
+            .map(|t| t.paginate_path.clone()),
+    );
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// Whether a decoded URL path (below the base) is a pager's: `…/page/N/`.
+fn is_pager(path: &str, names: &[String]) -> bool {
+    let mut segments = path.trim_end_matches('/').rsplit('/');
+    let (Some(n), Some(name)) = (segments.next(), segments.next()) else {
+        return false;
+    };
+    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && names.iter().any(|p| p == name)
+}
+
+/// Whether `dir` lies inside a git checkout: there a built file's mtime is the build's.
+fn in_checkout(dir: &Path) -> bool {
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    abs.ancestors().any(|a| a.join(".git").exists())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(noindex: bool, canonical: Option<&str>, refresh: Option<&str>) -> HeadFacts {
+        HeadFacts {
+            noindex,
+            canonical: canonical.map(Into::into),
+            refresh: refresh.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn verdicts() {
+        let loc = "https://e.org/docs/a/";
+        assert_eq!(verdict(loc, &facts(false, None, None)), None);
+        assert_eq!(
+            verdict(loc, &facts(false, Some("https://e.org/docs/a/"), None)),
+            None
+        );
+        assert_eq!(
+            verdict(loc, &facts(false, Some("/docs/a/#top"), None)),
+            None
+        );
+        assert_eq!(verdict(loc, &facts(false, Some("index.html"), None)), None);
+        assert_eq!(
+            verdict(loc, &facts(false, Some("../b/"), None)),
+            Some((Reason::Canonical, Some("https://e.org/docs/b/".into())))
+        );
+        assert_eq!(
+            verdict(loc, &facts(false, Some("http://e.org/docs/a/"), None)),
+            Some((Reason::Canonical, Some("http://e.org/docs/a/".into())))
+        );
+        assert_eq!(
+            verdict(loc, &facts(true, None, None)),
+            Some((Reason::Noindex, None))
+        );
+        assert_eq!(
+            verdict(loc, &facts(true, Some("/x/"), Some("/new/"))),
+            Some((Reason::Redirect, Some("https://e.org/new/".into())))
+        );
+        // A refresh of the page itself is no redirect.
+        assert_eq!(verdict(loc, &facts(false, None, Some("./"))), None);
+    }
+
+    #[test]
+    fn pagers() {
+        let names = vec!["page".to_string(), "seite".to_string()];
+        assert!(is_pager("blog/page/2/", &names));
+        assert!(is_pager("page/10/", &names));
+        assert!(is_pager("tags/rust/seite/3/", &names));
+        assert!(!is_pager("blog/page/", &names));
+        assert!(!is_pager("blog/page/two/", &names));
+        assert!(!is_pager("blog/pages/2/", &names));
+    }
+}

@@ -1,0 +1,417 @@
+//! The audit of the built output (issue 16): Zola- and Hugo-style sites with an output
+//! folder made here, every reason a URL is left out, the head-only rule, ugly and extension
+//! URLs, a base URL with a path, unsourced pages and strict mode.
+
+mod common;
+
+use common::{run, text, validate_with_xsd, write_tree};
+use std::path::Path;
+
+/// A page as a theme writes it: `head` goes inside `<head>`, `body` inside `<body>`.
+fn page(head: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>t</title>\n{head}\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+}
+
+fn canonical(url: &str) -> String {
+    page(
+        &format!("<link rel=\"canonical\" href=\"{url}\">"),
+        "<p>text</p>",
+    )
+}
+
+const NOINDEX: &str = "<meta name=\"robots\" content=\"follow, NOINDEX\">";
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn sitemapgen(site: &Path, args: &[&str]) -> std::process::Output {
+    let s = site.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--site", s]);
+    run(site, &all)
+}
+
+/// A Zola blog and its `public/` as `zola build` would leave it, with one page per reason.
+fn zola_site(root: &Path, sitemap_toml: &str) {
+    let home = canonical("https://example.com/");
+    let about = canonical("https://example.com/about/");
+    let blog = page("", "<ul><li>posts</li></ul>");
+    let noindex = page(NOINDEX, "<p>hidden</p>");
+    let elsewhere = canonical("https://example.com/about/");
+    let late = page(
+        "<!-- <meta name=\"robots\" content=\"noindex\"> -->\n<script>let s = '<meta name=\"robots\" content=\"noindex\">';</script>",
+        "<meta name=\"robots\" content=\"noindex\"><p>noindex in the body is no noindex</p>",
+    );
+    let redirect = page(
+        "<meta http-equiv=\"refresh\" content=\"0; url=https://example.com/blog/d/\">",
+        "",
+    );
+    let search = page("", "<form></form>");
+    let mut files = vec![
+        (
+            "config.toml",
+            "base_url = \"https://example.com\"\ntitle = \"t\"\n",
+        ),
+        ("content/_index.md", "+++\n+++\n"),
+        ("content/about.md", "+++\ndate = 2024-01-02\n+++\n"),
+        ("content/blog/_index.md", "+++\n+++\n"),
+        ("content/blog/a.md", "+++\ndate = 2024-02-01\n+++\n"),
+        ("content/blog/b.md", "+++\ndate = 2024-02-02\n+++\n"),
+        ("content/blog/c.md", "+++\ndate = 2024-02-03\n+++\n"),
+        ("content/blog/d.md", "+++\ndate = 2024-02-04\n+++\n"),
+        ("content/blog/e.md", "+++\ndate = 2024-02-05\n+++\n"),
+        (
+            "content/blog/f.md",
+            "+++\ndate = 2024-02-06\n[extra]\nsitemap = false\n+++\n",
+        ),
+        ("public/index.html", &home),
+        ("public/about/index.html", &about),
+        ("public/blog/index.html", &blog),
+        ("public/blog/a/index.html", &noindex),
+        // b was never built.
+        ("public/blog/c/index.html", &elsewhere),
+        ("public/blog/d/index.html", &late),
+        ("public/blog/e/index.html", &redirect),
+        ("public/blog/f/index.html", &blog),
+        // Zola's redirect stub for an alias, its 404 page, a pager and a template's page.
+        ("public/old-e/index.html", &redirect),
+        ("public/404.html", &blog),
+        ("public/blog/page/2/index.html", &blog),
+        ("public/search/index.html", &search),
+        ("public/hidden/index.html", &noindex),
+        ("public/style.css", "p {}"),
+    ];
+    if !sitemap_toml.is_empty() {
+        files.push(("sitemap.toml", sitemap_toml));
+    }
+    write_tree(root, &files);
+}
+
+#[test]
+fn zola_every_reason_and_the_head_only_rule() {
+    let d = tempfile::tempdir().unwrap();
+    zola_site(d.path(), "");
+    let o = sitemapgen(d.path(), &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert_eq!(
+        xml,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url>
+    <loc>https://example.com/</loc>
+    <lastmod>2024-02-06</lastmod>
+  </url>
+  <url>
+    <loc>https://example.com/about/</loc>
+    <lastmod>2024-01-02</lastmod>
+  </url>
+  <url>
+    <loc>https://example.com/blog/</loc>
+    <lastmod>2024-02-06</lastmod>
+  </url>
+  <url>
+    <loc>https://example.com/blog/d/</loc>
+    <lastmod>2024-02-04</lastmod>
+  </url>
+</urlset>
+"#
+    );
+    validate_with_xsd(&[d.path().join("public/sitemap.xml")]);
+    let err = stderr(&o);
+    // Only the URL nobody meant to leave out gets a warning, naming its source file.
+    assert!(
+        err.contains(&format!(
+            "warning: {}: left out (not-built): no file in the output folder serves https://example.com/blog/b/\n",
+            d.path().join("content/blog/b.md").display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("blog/a.md"), "{err}");
+    assert!(
+        err.trim_end().ends_with("; 1 page with sitemap = false left out; the audit left out 4 URLs (1 redirecting, 1 not built, 1 noindex, 1 canonical elsewhere)"),
+        "{err}"
+    );
+
+    let o = sitemapgen(d.path(), &["list", "--excluded"]);
+    let c = |rel: &str| d.path().join("content").join(rel).display().to_string();
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{}\tnoindex\thttps://example.com/blog/a/\n\
+             {}\tnot-built\thttps://example.com/blog/b/\n\
+             {}\tcanonical\thttps://example.com/blog/c/\thttps://example.com/about/\n\
+             {}\tredirect\thttps://example.com/blog/e/\thttps://example.com/blog/d/\n\
+             {}\tsitemap-off\n",
+            c("blog/a.md"),
+            c("blog/b.md"),
+            c("blog/c.md"),
+            c("blog/e.md"),
+            c("blog/f.md"),
+        )
+    );
+
+    // The unsourced page: not the 404 page, the pager, the alias stub, a noindex page, the
+    // sitemap-off page or the CSS.
+    let o = sitemapgen(d.path(), &["list", "--unsourced"]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "https://example.com/search/\t2020-01-01T00:00:00+00:00\t{}\n",
+            d.path().join("public/search/index.html").display()
+        )
+    );
+
+    let o = sitemapgen(d.path(), &["build", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json["audit"],
+        serde_json::json!({"canonical": 1, "noindex": 1, "not-built": 1, "redirect": 1})
+    );
+    assert_eq!(json["audit_total"], 4);
+    assert_eq!(json["excluded"]["sitemap-off"], 1);
+    assert_eq!(json["urls"], 4);
+
+    // check shows the audit's reasons too, and is clean against what build wrote.
+    let o = sitemapgen(d.path(), &["check"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("left out (canonical): https://example.com/blog/c/: its built page names https://example.com/about/ as its canonical URL"),
+        "{err}"
+    );
+    assert!(err.contains("the audit left out 4 URLs"), "{err}");
+}
+
+/// The sitemap.toml of the Hugo site: its rules are Hugo 0.111's, whatever `hugo` is on PATH.
+const HUGO_0111: &str = "hugo_version = \"0.111.3\"\n";
+
+/// A Hugo site with ugly URLs below a base URL with a path, built as Hugo 0.111 builds it
+/// (sections as `posts.html`), with `sitemap_toml` after [`HUGO_0111`].
+fn hugo_site(root: &Path, sitemap_toml: &str) {
+    let page = |url: &str| canonical(&format!("https://example.org/docs/{url}"));
+    let (home, posts, x, uber, tags) = (
+        page(""),
+        page("posts.html"),
+        page("posts/x.html"),
+        page("posts/%C3%BCber-uns.html"),
+        page("tags.html"),
+    );
+    let z = super_page(NOINDEX);
+    let categories = canonical("tags.html");
+    let alias = super_page(
+        "<link rel=\"canonical\" href=\"https://example.org/docs/posts/z.html\">\n<meta http-equiv=\"refresh\" content=\"0; url=https://example.org/docs/posts/z.html\">",
+    );
+    let about = super_page("");
+    let mut files = vec![
+        (
+            "hugo.toml",
+            "baseURL = \"https://example.org/docs/\"\nuglyURLs = true\ntitle = \"t\"\n",
+        ),
+        ("content/_index.md", "---\ntitle: home\n---\n"),
+        ("content/posts/_index.md", "---\ntitle: posts\n---\n"),
+        ("content/posts/x.md", "---\ndate: 2024-03-01\n---\n"),
+        ("content/posts/y.md", "---\ndate: 2024-03-02\n---\n"),
+        (
+            "content/posts/z.md",
+            "---\ndate: 2024-03-03\naliases: [\"/old-z/\"]\n---\n",
+        ),
+        ("content/posts/über uns.md", "---\ndate: 2024-03-04\n---\n"),
+        ("public/index.html", &home),
+        ("public/posts.html", &posts),
+        ("public/posts/x.html", &x),
+        // y was never built.
+        ("public/posts/z.html", &z),
+        ("public/posts/über-uns.html", &uber),
+        ("public/old-z.html", &alias),
+        ("public/tags.html", &tags),
+        ("public/categories.html", &categories),
+        ("public/about.html", &about),
+    ];
+    let toml = format!("{HUGO_0111}{sitemap_toml}");
+    files.push(("sitemap.toml", &toml));
+    write_tree(root, &files);
+}
+
+/// A page whose head holds `head` (besides charset and title).
+fn super_page(head: &str) -> String {
+    page(head, "<p>text</p>")
+}
+
+#[test]
+fn hugo_ugly_urls_below_a_base_path() {
+    let d = tempfile::tempdir().unwrap();
+    hugo_site(d.path(), "");
+    let o = sitemapgen(d.path(), &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert_eq!(
+        xml,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url>
+    <loc>https://example.org/docs/</loc>
+    <lastmod>2024-03-04</lastmod>
+  </url>
+  <url>
+    <loc>https://example.org/docs/posts.html</loc>
+    <lastmod>2024-03-04</lastmod>
+  </url>
+  <url>
+    <loc>https://example.org/docs/posts/%C3%BCber-uns.html</loc>
+    <lastmod>2024-03-04</lastmod>
+  </url>
+  <url>
+    <loc>https://example.org/docs/posts/x.html</loc>
+    <lastmod>2024-03-01</lastmod>
+  </url>
+  <url>
+    <loc>https://example.org/docs/tags.html</loc>
+  </url>
+</urlset>
+"#
+    );
+    validate_with_xsd(&[d.path().join("public/sitemap.xml")]);
+    let c = |rel: &str| d.path().join("content").join(rel).display().to_string();
+    let o = sitemapgen(d.path(), &["list", "--excluded"]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "-\tcanonical\thttps://example.org/docs/categories.html\thttps://example.org/docs/tags.html\n\
+             {}\tnot-built\thttps://example.org/docs/posts/y.html\n\
+             {}\tnoindex\thttps://example.org/docs/posts/z.html\n",
+            c("posts/y.md"),
+            c("posts/z.md"),
+        )
+    );
+    // The alias stub redirects: only the page no content file accounts for is named, with no
+    // lastmod (Hugo's lastmod order has no file times).
+    let o = sitemapgen(d.path(), &["list", "--unsourced", "--format", "jsonl"]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{{\"file\":\"{}\",\"lastmod\":null,\"loc\":\"https://example.org/docs/about.html\"}}\n",
+            d.path().join("public/about.html").display()
+        )
+    );
+}
+
+#[test]
+fn strict_mode_fails_with_exit_2_and_writes_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    hugo_site(d.path(), "audit = \"strict\"\n");
+    let o = sitemapgen(d.path(), &["build"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!d.path().join("public/sitemap.xml").exists());
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "error: {}: no file in the output folder serves https://example.org/docs/posts/y.html (audit = \"strict\")",
+            d.path().join("content/posts/y.md").display()
+        )),
+        "{err}"
+    );
+    // A generated page has no file to name: its URL stands in.
+    assert!(
+        err.contains("error: https://example.org/docs/categories.html: https://example.org/docs/categories.html: its built page names https://example.org/docs/tags.html as its canonical URL"),
+        "{err}"
+    );
+    assert!(
+        err.contains("error: 3 problems; nothing was written"),
+        "{err}"
+    );
+    // check fails the same way.
+    assert_eq!(sitemapgen(d.path(), &["check"]).status.code(), Some(2));
+}
+
+#[test]
+fn the_audit_is_off_without_a_built_site_or_when_asked() {
+    let d = tempfile::tempdir().unwrap();
+    hugo_site(d.path(), "");
+    let count = |o: &std::process::Output| {
+        assert!(o.status.success(), "{}", text(o));
+        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        xml.matches("<url>").count()
+    };
+    assert_eq!(count(&sitemapgen(d.path(), &["build"])), 5);
+    assert_eq!(count(&sitemapgen(d.path(), &["build", "--no-audit"])), 8);
+    let toml = |audit: &str| format!("{HUGO_0111}audit = {audit}\n");
+    write_tree(d.path(), &[("sitemap.toml", &toml("false"))]);
+    assert_eq!(count(&sitemapgen(d.path(), &["build"])), 8);
+    write_tree(d.path(), &[("sitemap.toml", &toml("true"))]);
+    assert_eq!(count(&sitemapgen(d.path(), &["build"])), 5);
+    // No index.html at the output's root: no built site to audit.
+    std::fs::remove_file(d.path().join("public/index.html")).unwrap();
+    assert_eq!(count(&sitemapgen(d.path(), &["build"])), 8);
+    write_tree(d.path(), &[("sitemap.toml", &toml("\"lenient\""))]);
+    let o = sitemapgen(d.path(), &["build"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("sitemap.toml:2"), "{}", text(&o));
+}
+
+#[test]
+fn ugly_form_extra_urls_and_included_unsourced_pages() {
+    let d = tempfile::tempdir().unwrap();
+    let plain = page("", "");
+    write_tree(
+        d.path(),
+        &[
+            ("config.toml", "base_url = \"https://example.com\"\n"),
+            (
+                "sitemap.toml",
+                "trailing_slash = false\ninclude_unsourced = true\nlastmod = []\nextra_urls = [\"/app/\", \"/feed.xml\"]\n[[rules]]\npattern = \"/private/**\"\nexclude = true\n[[rules]]\npattern = \"/search/\"\npriority = 0.3\n",
+            ),
+            ("content/_index.md", "+++\n+++\n"),
+            ("content/about.md", "+++\n+++\n"),
+            ("content/blog/_index.md", "+++\n+++\n"),
+            ("content/blog/a.md", "+++\n+++\n"),
+            ("public/index.html", &plain),
+            // `/about` is served by the ugly file, `/blog` and `/blog/a` by folders.
+            ("public/about.html", &plain),
+            ("public/blog/index.html", &plain),
+            ("public/blog/a/index.html", &plain),
+            ("public/search/index.html", &plain),
+            ("public/private/index.html", &plain),
+        ],
+    );
+    let o = sitemapgen(d.path(), &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert_eq!(
+        xml,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url>
+    <loc>https://example.com/</loc>
+  </url>
+  <url>
+    <loc>https://example.com/about</loc>
+  </url>
+  <url>
+    <loc>https://example.com/app/</loc>
+  </url>
+  <url>
+    <loc>https://example.com/blog</loc>
+  </url>
+  <url>
+    <loc>https://example.com/blog/a</loc>
+  </url>
+  <url>
+    <loc>https://example.com/feed.xml</loc>
+  </url>
+  <url>
+    <loc>https://example.com/search/</loc>
+    <priority>0.3</priority>
+  </url>
+</urlset>
+"#
+    );
+    validate_with_xsd(&[d.path().join("public/sitemap.xml")]);
+}
