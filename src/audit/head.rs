@@ -26,17 +26,14 @@ const CHUNK: usize = 4096;
 
 /// Reads the head of the page `input` holds (at most [`MAX_HEAD_BYTES`] of it).
 pub fn read_head(input: impl Read) -> std::io::Result<HeadFacts> {
-    let mut buf = [0u8; CHUNK];
-    let reader = IoReader::new_with_buffer(input.take(MAX_HEAD_BYTES), &mut buf);
-    let mut scan = HeadScan::default();
-    // The scan yields one token, when the head ends; otherwise the input runs out.
-    if let Some(Err(e)) = Tokenizer::new_with_emitter(reader, &mut scan).next() {
-        return Err(e);
+    // One scanner per thread, its buffers kept from page to page: no allocation per page.
+    thread_local! {
+        static SCAN: std::cell::RefCell<HeadScan> = std::cell::RefCell::default();
     }
-    if scan.conflict {
-        scan.facts.canonical = None;
-    }
-    Ok(scan.facts)
+    SCAN.with(|scan| match scan.try_borrow_mut() {
+        Ok(mut scan) => scan.read(input),
+        Err(_) => HeadScan::default().read(input),
+    })
 }
 
 /// A start tag's role in the head.
@@ -218,6 +215,34 @@ impl Emitter for &mut HeadScan {
 }
 
 impl HeadScan {
+    /// Scans the head of `input`, from a clean state.
+    fn read(&mut self, input: impl Read) -> std::io::Result<HeadFacts> {
+        self.reset();
+        let mut buf = [0u8; CHUNK];
+        let reader = IoReader::new_with_buffer(input.take(MAX_HEAD_BYTES), &mut buf);
+        // The scan yields one token, when the head ends; otherwise the input runs out.
+        if let Some(Err(e)) = Tokenizer::new_with_emitter(reader, &mut *self).next() {
+            return Err(e);
+        }
+        let mut facts = std::mem::take(&mut self.facts);
+        if self.conflict {
+            facts.canonical = None;
+        }
+        Ok(facts)
+    }
+
+    /// Back to the state of a new scanner, buffers kept.
+    fn reset(&mut self) {
+        self.facts = HeadFacts::default();
+        self.conflict = false;
+        self.ended = None;
+        self.begin_tag(false);
+        self.last_start_tag.clear();
+        self.attr_name.clear();
+        self.raw = false;
+        self.templates = 0;
+    }
+
     fn end(&mut self) {
         self.ended = Some(());
     }
