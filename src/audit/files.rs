@@ -1,7 +1,6 @@
 //! Which file in the output folder serves a URL, and which URL a built file is served at:
 //! the two directions of the mapping static hosts (and the generators' `public/`) follow.
 
-use super::head::HeadFacts;
 use crate::sitemap::loc;
 use std::fs::File;
 use std::path::{Component, Path};
@@ -11,17 +10,8 @@ use std::path::{Component, Path};
 pub struct Served {
     /// Its path below the output root, `/`-separated, as the set of served files keys it.
     pub rel: String,
-    /// The page, when it is HTML (whose head the audit reads).
-    pub html: Option<Page>,
-}
-
-/// An HTML file that serves a URL.
-#[derive(Debug)]
-pub enum Page {
-    /// Open, its head still to read.
-    Open(File),
-    /// Its head, read before the URL was known.
-    Read(HeadFacts),
+    /// The open file, when it is HTML (whose head the audit reads).
+    pub html: Option<File>,
 }
 
 /// The file below `root` that serves `loc` (absolute, percent-encoded) on the site at
@@ -29,17 +19,6 @@ pub enum Page {
 /// a trailing slash, or the file itself for a URL with an extension. `None` when `loc` is not
 /// below `base`; `Some(None)` when no such file exists.
 pub fn served(root: &Path, base: &str, loc: &str) -> Option<Option<Served>> {
-    served_with(root, base, loc, &|_| None)
-}
-
-/// [`served`], where `read(rel)` gives the head of a file below `root` already read (such a
-/// file exists and is not opened again).
-pub fn served_with(
-    root: &Path,
-    base: &str,
-    loc: &str,
-    read: &dyn Fn(&str) -> Option<HeadFacts>,
-) -> Option<Option<Served>> {
     let rest = loc.strip_prefix(base)?;
     // A query or fragment names no file.
     let rest = rest.split(['?', '#']).next().unwrap_or_default();
@@ -47,7 +26,7 @@ pub fn served_with(
     Some(
         candidates(&decoded)
             .into_iter()
-            .find_map(|rel| open(root, rel, read)),
+            .find_map(|rel| open(root, rel)),
     )
 }
 
@@ -64,20 +43,13 @@ fn candidates(path: &str) -> Vec<String> {
     }
 }
 
-/// Opens `rel` below `root` when it is a regular file and stays inside `root` (unless its
-/// head was `read` already).
-fn open(root: &Path, rel: String, read: &dyn Fn(&str) -> Option<HeadFacts>) -> Option<Served> {
+/// Opens `rel` below `root` when it is a regular file and stays inside `root`.
+fn open(root: &Path, rel: String) -> Option<Served> {
     let inside = Path::new(&rel)
         .components()
         .all(|c| matches!(c, Component::Normal(_)));
     if !inside {
         return None;
-    }
-    if let Some(facts) = read(&rel) {
-        return Some(Served {
-            rel,
-            html: Some(Page::Read(facts)),
-        });
     }
     let path = root.join(&rel);
     if is_html(&rel) {
@@ -85,7 +57,7 @@ fn open(root: &Path, rel: String, read: &dyn Fn(&str) -> Option<HeadFacts>) -> O
         let file = File::open(&path).ok()?;
         return Some(Served {
             rel,
-            html: Some(Page::Open(file)),
+            html: Some(file),
         });
     }
     path.is_file().then_some(Served { rel, html: None })

@@ -8,7 +8,6 @@
 
 mod files;
 mod head;
-pub mod prefetch;
 
 pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
 
@@ -113,20 +112,18 @@ pub fn run(
     vouched: &(dyn Fn(usize) -> bool + Sync),
     unlisted: &[String],
     settings: &Settings,
-    heads: &prefetch::Heads,
 ) -> Findings {
     let mut findings = Findings::default();
     let mut served: HashSet<u64> = HashSet::new();
     for root in &plan.roots {
         let base = root.base.as_str();
-        let read = heads.below(&root.dir);
         let checked: Vec<(Option<LeftOut>, Option<u64>)> = root
             .entries
             .clone()
             .into_par_iter()
             .map(|k| {
                 let loc = entries.loc(k).to_string();
-                let (verdict, file) = audit_url(&root.dir, base, &loc, vouched(k), &read);
+                let (verdict, file) = audit_url(&root.dir, base, &loc, vouched(k));
                 let left = verdict.map(|(reason, target)| LeftOut {
                     entry: k,
                     reason,
@@ -143,9 +140,7 @@ pub fn run(
     if plan.unsourced {
         for loc in unlisted {
             let root = plan.roots.iter().find(|r| loc.starts_with(r.base.as_str()));
-            let file = root.and_then(|r| {
-                files::served_with(&r.dir, r.base.as_str(), loc, &heads.below(&r.dir)).flatten()
-            });
+            let file = root.and_then(|r| files::served(&r.dir, r.base.as_str(), loc).flatten());
             served.extend(file.map(|f| key(&f.rel)));
         }
         findings.unsourced = find_unsourced(plan, &served, settings);
@@ -166,18 +161,13 @@ fn audit_url(
     base: &str,
     loc: &str,
     vouched: bool,
-    read: &dyn Fn(&str) -> Option<HeadFacts>,
 ) -> (Option<(Reason, Option<String>)>, Option<String>) {
-    let head = |page| match page {
-        files::Page::Open(file) => read_head(file),
-        files::Page::Read(facts) => Ok(facts),
-    };
-    match files::served_with(root, base, loc, read) {
+    match files::served(root, base, loc) {
         // Not below this root's base: nothing to say.
         None => (None, None),
         Some(None) if vouched => (None, None),
         Some(None) => (Some((Reason::NotBuilt, None)), None),
-        Some(Some(s)) => match s.html.map(head) {
+        Some(Some(s)) => match s.html.map(read_head) {
             Some(Ok(facts)) => (verdict(loc, &facts), Some(s.rel)),
             // A folder named like a page (`a.html/`) serves nothing.
             Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {

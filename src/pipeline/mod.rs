@@ -122,8 +122,6 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // Git history is read on a thread of its own beside the scan and the reading; the
     // lastmod stage waits for it when the first route needs a date.
     let history = lastmod::history::start(settings);
-    // The built pages' heads are read on another, for the audit after the entries.
-    let heads = audit::prefetch::start(settings);
 
     // scan
     let mut files = scan::scan_site(settings)?;
@@ -174,7 +172,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     )?;
 
     // audit: the built output has the final word on what is listed
-    let audited = audit_output(settings, opts, &mut built, &files, heads)?;
+    let audited = audit_output(settings, opts, &mut built, &files)?;
     if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
@@ -247,7 +245,6 @@ fn audit_output(
     opts: &RunOptions,
     built: &mut entries::Built,
     files: &scan::Files,
-    heads: audit::prefetch::Prefetch,
 ) -> Result<Option<Audited>> {
     let walk = settings.include_unsourced || opts.unsourced;
     let Some(plan) = audit::plan(settings, &built.hosts, built.entries.len(), walk) else {
@@ -255,15 +252,7 @@ fn audit_output(
     };
     // Only `extra_urls` have no route: the user vouches for them, a server may route them.
     let vouched = |k: usize| built.route(k).is_none();
-    let heads = heads.finish();
-    let found = audit::run(
-        &plan,
-        &built.entries,
-        &vouched,
-        &built.unlisted,
-        settings,
-        &heads,
-    );
+    let found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
     let skipped: Vec<Skipped> = found
         .left_out
         .iter()
