@@ -458,10 +458,25 @@ pub fn read_file_config(path: &Path) -> Result<FileConfig> {
 
 /// Parses sitemap.toml text (`path` is for messages).
 pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
+    if crate::frontmatter::limits::toml_too_deep(text).is_some() {
+        return Err(toml_too_deep_error(text, path));
+    }
     toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start));
         Error::config(path, line, e.message().trim().to_string())
     })
+}
+
+/// The error for a TOML config nested past [`TOML_MAX_DEPTH`], naming its line.
+///
+/// [`TOML_MAX_DEPTH`]: crate::frontmatter::limits::TOML_MAX_DEPTH
+pub(crate) fn toml_too_deep_error(text: &str, path: &Path) -> Error {
+    use crate::frontmatter::limits::{toml_too_deep, TOML_MAX_DEPTH};
+    Error::config(
+        path,
+        toml_too_deep(text),
+        format!("TOML nested more than {TOML_MAX_DEPTH} levels deep (the most read)"),
+    )
 }
 
 /// 1-based line number of a byte offset.

@@ -302,6 +302,9 @@ pub fn read_value(path: &Path) -> Result<Value> {
 /// Parses config text of the given format (`toml`, `yaml`/`yml`, `json`).
 pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
     match ext {
+        "toml" if crate::frontmatter::limits::toml_too_deep(text).is_some() => {
+            Err(crate::config::toml_too_deep_error(text, path))
+        }
         "toml" => toml::from_str::<toml::Value>(text)
             .map(toml_to_json)
             .map_err(|e| {

@@ -151,15 +151,35 @@ fn toml_and_json_nesting_stay_exit_2_in_pages_and_configs() {
     let d = 5000;
     let arrays = format!("{}{}", "[".repeat(d), "]".repeat(d));
     let dir = tempfile::tempdir().unwrap();
-    for page in [
-        format!("+++\nx = {arrays}\n+++\n"),
-        format!("+++\nx = {}1{}\n+++\n", "{a=".repeat(d), "}".repeat(d)),
-        format!("+++\n{} = 1\n+++\n", vec!["a"; d].join(".")),
-        format!("{{\"x\": {arrays}}}\n"),
+    // A few hundred unclosed levels on many lines overflowed the toml crate's recursion
+    // (fuzzing, seed 1795486556941613135): TOML brackets are counted before parsing.
+    let unclosed: String = (0..400).map(|_| "y = {a\nx =[[[[1]]]]\n").collect();
+    for (page, what) in [
+        (format!("+++\nx = {arrays}\n+++\n"), "nested more than 64"),
+        (
+            format!("+++\nx = {}1{}\n+++\n", "{a=".repeat(d), "}".repeat(d)),
+            "nested more than 64",
+        ),
+        (format!("+++\n{unclosed}+++\n"), "nested more than 64"),
+        (
+            format!("+++\n{} = 1\n+++\n", vec!["a"; d].join(".")),
+            "recursion",
+        ),
+        (format!("{{\"x\": {arrays}}}\n"), "recursion"),
     ] {
         zola_site(dir.path(), &[("content/deep.md", &page)]);
-        refused(&build(dir.path()), "content/deep.md:", "recursion");
+        refused(&build(dir.path()), "content/deep.md:", what);
     }
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!("baseURL = \"https://example.com/\"\n{unclosed}");
+    write_tree(
+        dir.path(),
+        &[
+            ("hugo.toml", &toml),
+            ("content/p.md", "---\ntitle: p\n---\n"),
+        ],
+    );
+    refused(&build(dir.path()), "hugo.toml:", "nested more than 64");
     let dir = tempfile::tempdir().unwrap();
     let json = format!("{{\"baseURL\": \"https://example.com/\", \"x\": {arrays}}}\n");
     write_tree(

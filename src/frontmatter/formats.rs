@@ -41,6 +41,16 @@ pub(super) fn tree<'t>(
 ) -> Result<N<'t>> {
     let root = match format {
         Format::Toml => {
+            if let Some(at) = super::limits::toml_too_deep(block) {
+                return Err(Error::input(
+                    path,
+                    Some(layout.block_line + at - 1),
+                    format!(
+                        "TOML nested more than {} levels deep (the most read)",
+                        super::limits::TOML_MAX_DEPTH
+                    ),
+                ));
+            }
             let table = toml::de::DeTable::parse(block).map_err(|e| {
                 let line = e.span().map_or(layout.open_line, |s| {
                     layout.block_line + line_of(block.as_bytes(), s.start.min(block.len())) - 1

@@ -1,8 +1,9 @@
 //! Every limit on what one page or site config may make the parsers do, in one place, so
 //! time and memory stay in proportion to the input whatever a file holds.
 //!
-//! TOML and JSON need none of their own: their parsers already stop nesting (TOML at 80
-//! levels, JSON at 128, "recursion limit") and build nothing larger than their input.
+//! JSON needs none of its own: serde_json stops nesting at 128 levels ("recursion limit")
+//! and builds nothing larger than its input. TOML's parser recurses once per unclosed `[` or
+//! `{` while it recovers from an error, past its own limit: [`toml_too_deep`] is checked first.
 
 /// YAML nesting (block or flow, maps and lists) deeper than this is refused: the YAML parser
 /// and everything that walks the tree recurse once per level, and a worker thread's stack is
@@ -34,3 +35,83 @@ pub const MAX_FRONT_MATTER: usize = 4 << 20;
 /// The most of a page body read for its images; past it the page's images are left out
 /// with a warning (the Markdown parser needs several times the body in memory).
 pub const MAX_IMAGE_BODY: usize = 16 << 20;
+
+/// TOML nested deeper than this (arrays and inline tables) is refused before it is parsed:
+/// the toml crate recurses once per unclosed level and overflows a worker thread's stack on
+/// a few hundred. Real configs and front matter nest a handful of levels.
+pub const TOML_MAX_DEPTH: usize = 64;
+
+/// The 1-based line where `text` opens its [`TOML_MAX_DEPTH`]+1st nested `[` or `{`, when it
+/// does; brackets in strings and comments do not count. One pass, no allocation.
+pub fn toml_too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut line, mut i) = (0usize, 1usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\n' => line += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                // Skip the string: `"""`/`\'\'\'` run to the same three quotes, others to the
+                // quote or the line's end; a backslash escapes in basic strings only.
+                let multi = b[i..].starts_with(&[q, q, q]);
+                i += if multi { 3 } else { 1 };
+                while i < b.len() {
+                    let c = b[i];
+                    if c == b'\\' && q == b'"' {
+                        i += 2;
+                        continue;
+                    }
+                    if c == b'\n' {
+                        line += 1;
+                        if !multi {
+                            break;
+                        }
+                    }
+                    if c == q && (!multi || b[i..].starts_with(&[q, q, q])) {
+                        i += if multi { 3 } else { 1 };
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > TOML_MAX_DEPTH {
+                    return Some(line);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_nesting_is_counted_outside_strings_and_comments() {
+        let deep = format!("a = {}1{}\n", "[".repeat(65), "]".repeat(65));
+        assert_eq!(toml_too_deep(&deep), Some(1));
+        let ok = format!("a = {}1{}\n", "[".repeat(64), "]".repeat(64));
+        assert_eq!(toml_too_deep(&ok), None);
+        // Unclosed inline tables on many lines: the line of the one too many.
+        let open: String = (0..70).map(|_| "y = {a\n").collect();
+        assert_eq!(toml_too_deep(&open), Some(65));
+        let quoted = format!(
+            "s = \"{0}\"\nt = '{0}'\nu = \"\"\"\n{0}\n\"\"\"\n# {0}\n[table]\n[[arr]]\n",
+            "[".repeat(100)
+        );
+        assert_eq!(toml_too_deep(&quoted), None);
+        assert_eq!(toml_too_deep("e = \"\\\"[[[\"\n"), None);
+    }
+}
