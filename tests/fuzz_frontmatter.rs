@@ -5,6 +5,10 @@
 //! `cargo test --release --test fuzz_frontmatter -- --ignored` runs it for `FUZZ_SECONDS`
 //! (default 60); `FUZZ_SEED` repeats a run. The quick variant runs in every `cargo test`.
 
+mod common;
+
+use common::Rng;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -73,22 +77,6 @@ const TOKENS: &[&str] = &[
     "1e999",
     "-9223372036854775809",
 ];
-
-/// xorshift64*: enough randomness, no dependency, repeatable from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// The largest input made: parsers must be bounded well below it anyway.
 const MAX_INPUT: usize = 256 << 10;

@@ -6,6 +6,10 @@
 //! `cargo test --test fuzz_validate -- --ignored` runs it for `FUZZ_SECONDS` (default 60);
 //! `FUZZ_SEED` replays a run. A short smoke run is part of the normal test suite.
 
+mod common;
+
+use common::Rng;
+
 use sitemapgen::sitemap::protocol::MAX_BYTES;
 use sitemapgen::sitemap::validate::{validate_reader, FileReport, ValidateOptions};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -44,24 +48,6 @@ static ALLOC: Counting = Counting;
 const MAX_CASE_HEAP: usize = 16 << 20;
 /// Time one case may take (the endless streams read 50 MB; debug builds are slow).
 const MAX_CASE_TIME: Duration = Duration::from_secs(60);
-
-/// xorshift64*: small, seedable, good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
 
 const NS: &str = "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"";
 

@@ -126,3 +126,27 @@ pub fn validate_with_xsd(files: &[PathBuf]) {
         text(&out)
     );
 }
+
+/// xorshift64*: enough randomness for the fuzz harnesses, no dependency, repeatable from a
+/// seed (the one generator both use, so a printed seed repeats a run).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// One of `xs`, which must not be empty.
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
