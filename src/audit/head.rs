@@ -1,9 +1,13 @@
 //! What a built page's `<head>` says about indexing: robots `noindex`, its canonical URL, a
-//! meta refresh. Read with a real HTML tokenizer (html5gum), up to the end of the head and
-//! never past [`MAX_HEAD_BYTES`]: a `noindex` in the body, a comment or a script is no
-//! `noindex`.
+//! meta refresh. Read with an HTML tokenizer that follows the standard, never a pattern
+//! search, up to the end of the head and never past [`MAX_HEAD_BYTES`]: a `noindex` in the
+//! body, a comment or a script is no `noindex`. Plain markup goes through our own tokenizer
+//! ([`plain`]), which follows the standard's states where it goes and hands everything else
+//! to html5gum; the head's rules ([`Rules`]) are one piece of code both drive.
 
-use html5gum::{naive_next_state, Emitter, Error, IoReader, State, Tokenizer};
+mod plain;
+
+use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use std::io::Read;
 
 /// The most bytes of a page read looking for the end of its head.
@@ -21,18 +25,18 @@ pub struct HeadFacts {
     pub refresh: Option<String>,
 }
 
-/// Bytes read at a time: most heads fit in one read.
-const CHUNK: usize = 4096;
+/// Bytes of a page read first: most heads end well within them.
+const FIRST_READ: usize = 16 * 1024;
 
 /// Reads the head of the page `input` holds (at most [`MAX_HEAD_BYTES`] of it).
 pub fn read_head(input: impl Read) -> std::io::Result<HeadFacts> {
-    // One scanner per thread, its buffers kept from page to page: no allocation per page.
+    // One reader per thread, its buffers kept from page to page: no allocation per page.
     thread_local! {
-        static SCAN: std::cell::RefCell<HeadScan> = std::cell::RefCell::default();
+        static READER: std::cell::RefCell<HeadReader> = std::cell::RefCell::default();
     }
-    SCAN.with(|scan| match scan.try_borrow_mut() {
-        Ok(mut scan) => scan.read(input),
-        Err(_) => HeadScan::default().read(input),
+    READER.with(|reader| match reader.try_borrow_mut() {
+        Ok(mut reader) => reader.read(input),
+        Err(_) => HeadReader::default().read(input),
     })
 }
 
@@ -52,6 +56,7 @@ enum Tag {
 }
 
 impl Tag {
+    /// The role of a tag by its lowercased name.
     fn of(name: &[u8]) -> Tag {
         match name {
             b"meta" => Tag::Meta,
@@ -64,7 +69,7 @@ impl Tag {
     }
 }
 
-/// The attributes of interest, as their values are gathered.
+/// The attributes the rules read, an index into [`Values`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Attr {
     Name,
@@ -74,37 +79,304 @@ enum Attr {
     Href,
 }
 
-/// The tokenizer's emitter: it keeps only what the head's robots, canonical and refresh
-/// tags need, skips error reporting (the costliest part of tokenizing), and yields one token
-/// when the head ends.
+impl Attr {
+    /// The attribute of interest an attribute name (in any case) is on a tag, if any.
+    fn of(tag: Tag, name: &[u8]) -> Option<Attr> {
+        let is = |s: &[u8]| name.eq_ignore_ascii_case(s);
+        match tag {
+            Tag::Meta if is(b"name") => Some(Attr::Name),
+            Tag::Meta if is(b"content") => Some(Attr::Content),
+            Tag::Meta if is(b"http-equiv") => Some(Attr::HttpEquiv),
+            Tag::Link if is(b"rel") => Some(Attr::Rel),
+            Tag::Link if is(b"href") => Some(Attr::Href),
+            _ => None,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A start tag's values of the attributes of interest, by [`Attr`]: each the first attribute
+/// of its name (a repeated one is ignored, as browsers ignore it), empty when the tag has
+/// none or it has no value.
+type Values<'a> = [&'a [u8]; 5];
+
+/// The head's rules over a stream of tokens: keep only what the robots, canonical and refresh
+/// tags say, and note where the head ends. Two tokenizers drive them with the same calls: the
+/// one in [`plain`] for the plain markup most pages have, and html5gum (through [`Gum`]) for
+/// the rest.
 #[derive(Debug, Default)]
-struct HeadScan {
+struct Rules {
     facts: HeadFacts,
     /// Two canonical links disagree.
     conflict: bool,
-    /// The head has ended (yielded once by `pop_token`).
-    ended: Option<()>,
-    end_tag: bool,
-    name: Vec<u8>,
-    last_start_tag: Vec<u8>,
-    attr_name: Vec<u8>,
-    /// The attribute whose value comes next, when it is one of interest and its first.
-    attr: Option<Attr>,
-    /// Values of the current tag's attributes, in [`Attr`] order; the first of a name wins.
-    /// The buffers are kept from tag to tag: a head has dozens of attributes.
-    values: [Vec<u8>; 5],
-    /// Which of `values` the current tag has set, a bit each.
-    set: u8,
+    /// The head has ended: nothing after this counts.
+    done: bool,
+    /// Inside a title, script, style, noscript or noframes.
     raw: bool,
+    /// Inside this many templates.
     templates: usize,
+    /// The name of the last start tag, which a raw text element's end tag must repeat.
+    last_start_tag: Vec<u8>,
 }
 
-impl Emitter for &mut HeadScan {
+impl Rules {
+    /// Back to the state of a new page, buffers kept.
+    fn reset(&mut self) {
+        self.facts = HeadFacts::default();
+        self.conflict = false;
+        self.done = false;
+        self.raw = false;
+        self.templates = 0;
+        self.last_start_tag.clear();
+    }
+
+    /// What the head said, the rules left ready for the next page.
+    fn take_facts(&mut self) -> HeadFacts {
+        let mut facts = std::mem::take(&mut self.facts);
+        if self.conflict {
+            facts.canonical = None;
+        }
+        facts
+    }
+
+    /// Text outside a tag.
+    fn text(&mut self, text: &[u8]) {
+        // Text outside the head's elements starts the body.
+        let words = !text.iter().all(u8::is_ascii_whitespace);
+        if words && !self.raw && self.templates == 0 {
+            self.done = true;
+        }
+    }
+
+    /// A start tag (its name lowercased, `tag` its role): the state the tokenizer goes on in
+    /// after it.
+    fn start_tag(&mut self, name: &[u8], tag: Tag, values: &Values) -> Option<State> {
+        if self.done {
+        } else if self.templates > 0 {
+            // Inside a template nothing applies; only nested templates are counted.
+            self.templates += usize::from(tag == Tag::Template);
+        } else {
+            match tag {
+                Tag::Meta => self.meta(values),
+                Tag::Link => self.link(values),
+                Tag::Raw => self.raw = true,
+                Tag::Template => self.templates += 1,
+                Tag::Other => {}
+                Tag::Body => self.done = true,
+            }
+        }
+        // Their contents are text, as a browser reads them in a head (html5gum's own table
+        // misses noframes).
+        let next = match name {
+            b"noframes" => Some(State::RawText),
+            name => naive_next_state(name),
+        };
+        // Only in those states does an end tag have to match the start tag.
+        if next.is_some() {
+            self.last_start_tag.clear();
+            self.last_start_tag.extend_from_slice(name);
+        }
+        next
+    }
+
+    /// An end tag (its name lowercased).
+    fn end_tag(&mut self, name: &[u8]) {
+        if self.done {
+            return;
+        }
+        match name {
+            b"head" | b"body" | b"html" if self.templates == 0 => self.done = true,
+            b"template" => self.templates = self.templates.saturating_sub(1),
+            b"title" | b"script" | b"style" | b"noscript" | b"noframes" => self.raw = false,
+            _ => {}
+        }
+    }
+
+    /// Whether the rules read a start tag's value of `a`, knowing its others: a meta's
+    /// content only for robots or a refresh, a link's href only for a canonical link.
+    fn reads(a: Attr, values: &Values) -> bool {
+        match a {
+            Attr::Content => is_robots(values) || is_refresh(values),
+            Attr::Href => is_canonical(values),
+            Attr::Name | Attr::HttpEquiv | Attr::Rel => true,
+        }
+    }
+
+    fn meta(&mut self, values: &Values) {
+        let content = value(values, Attr::Content);
+        if is_robots(values) && says_noindex(content) {
+            self.facts.noindex = true;
+        }
+        if is_refresh(values) && self.facts.refresh.is_none() {
+            self.facts.refresh = refresh_url(&String::from_utf8_lossy(content));
+        }
+    }
+
+    fn link(&mut self, values: &Values) {
+        let href = value(values, Attr::Href);
+        if !is_canonical(values) || href.is_empty() {
+            return;
+        }
+        let href = String::from_utf8_lossy(href);
+        match &self.facts.canonical {
+            None => self.facts.canonical = Some(href.into_owned()),
+            Some(first) if *first != href => self.conflict = true,
+            Some(_) => {}
+        }
+    }
+}
+
+/// A tag's value of `a`, trimmed.
+fn value<'a>(values: &Values<'a>, a: Attr) -> &'a [u8] {
+    values[a as usize].trim_ascii()
+}
+
+fn is_robots(values: &Values) -> bool {
+    let name = value(values, Attr::Name);
+    name.eq_ignore_ascii_case(b"robots") || name.eq_ignore_ascii_case(b"googlebot")
+}
+
+fn is_refresh(values: &Values) -> bool {
+    value(values, Attr::HttpEquiv).eq_ignore_ascii_case(b"refresh")
+}
+
+fn is_canonical(values: &Values) -> bool {
+    value(values, Attr::Rel)
+        .split(u8::is_ascii_whitespace)
+        .any(|r| r.eq_ignore_ascii_case(b"canonical"))
+}
+
+/// The head reader of one thread: the rules, html5gum's tag under construction, and the
+/// page's first bytes, all kept from page to page.
+#[derive(Debug, Default)]
+struct HeadReader {
+    rules: Rules,
+    tag: GumTag,
+    /// Always [`FIRST_READ`] bytes long.
+    buf: Vec<u8>,
+    /// The plain tokenizer's lowercased tag name.
+    name: Vec<u8>,
+}
+
+impl HeadReader {
+    /// Reads the head of `input`: its first bytes with the plain tokenizer; the rest of the
+    /// bounded input when the head goes on past them; html5gum when the markup is not plain.
+    fn read(&mut self, input: impl Read) -> std::io::Result<HeadFacts> {
+        let mut input = input.take(MAX_HEAD_BYTES);
+        if self.buf.len() != FIRST_READ {
+            self.buf = vec![0; FIRST_READ];
+        }
+        let n = read_some(&mut input, &mut self.buf)?;
+        let mut plain = true;
+        // Too few bytes to tell a byte order mark: read on (a trickling reader, a tiny page).
+        if n >= 3 || n == 0 {
+            self.rules.reset();
+            let first = page_bytes(&self.buf[..n]);
+            match plain::scan(&mut self.rules, &mut self.name, first, n == 0) {
+                plain::Outcome::Done => return Ok(self.rules.take_facts()),
+                plain::Outcome::NeedMore => {}
+                plain::Outcome::NotPlain => plain = false,
+            }
+        }
+        let mut all = self.buf[..n].to_vec();
+        input.read_to_end(&mut all)?;
+        let bytes = page_bytes(&all);
+        self.rules.reset();
+        if !plain
+            || plain::scan(&mut self.rules, &mut self.name, bytes, true) != plain::Outcome::Done
+        {
+            self.rules.reset();
+            self.tokenize(bytes);
+        }
+        Ok(self.rules.take_facts())
+    }
+
+    /// Runs html5gum over `bytes`, the whole bounded input.
+    fn tokenize(&mut self, bytes: &[u8]) {
+        let gum = Gum {
+            rules: &mut self.rules,
+            tag: &mut self.tag,
+            yielded: false,
+        };
+        // The scan yields one token, when the head ends; otherwise the input runs out.
+        let _ = Tokenizer::new_with_emitter(bytes, gum).next();
+    }
+}
+
+/// A page's bytes as a browser decodes them: without a UTF-8 byte order mark.
+fn page_bytes(buf: &[u8]) -> &[u8] {
+    buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf)
+}
+
+/// Fills as much of `buf` as one read gives (retrying an interrupted one); the count read.
+fn read_some(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            other => return other,
+        }
+    }
+}
+
+/// The tag html5gum is building, its buffers kept from tag to tag.
+#[derive(Debug, Default)]
+struct GumTag {
+    end_tag: bool,
+    name: Vec<u8>,
+    attr_name: Vec<u8>,
+    /// An attribute's name is being read (which attribute it is is not yet known).
+    naming: bool,
+    /// The attribute whose value comes next, when it is one of interest and its tag's first.
+    attr: Option<Attr>,
+    values: [Vec<u8>; 5],
+    /// Which of `values` the tag has named, a bit each.
+    set: u8,
+}
+
+impl GumTag {
+    fn begin(&mut self, end_tag: bool) {
+        self.end_tag = end_tag;
+        self.name.clear();
+        self.attr_name.clear();
+        self.naming = false;
+        self.attr = None;
+        for v in &mut self.values {
+            v.clear();
+        }
+        self.set = 0;
+    }
+
+    /// The current attribute's name is complete: the first attribute of a name counts, with
+    /// or without a value.
+    fn name_done(&mut self) {
+        if !std::mem::take(&mut self.naming) || self.end_tag {
+            return;
+        }
+        if let Some(a) = Attr::of(Tag::of(&self.name), &self.attr_name) {
+            self.attr = (self.set & a.bit() == 0).then_some(a);
+            self.set |= a.bit();
+        }
+    }
+}
+
+/// html5gum's side of the [`Rules`]: it gathers each tag's values of interest, skips error
+/// reporting (the costliest part of tokenizing) and yields one token, when the head ends.
+struct Gum<'a> {
+    rules: &'a mut Rules,
+    tag: &'a mut GumTag,
+    yielded: bool,
+}
+
+impl Emitter for Gum<'_> {
     type Token = ();
 
     fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
-        self.last_start_tag.clear();
-        self.last_start_tag
+        self.rules.last_start_tag.clear();
+        self.rules
+            .last_start_tag
             .extend(last_start_tag.unwrap_or_default());
     }
 
@@ -117,37 +389,32 @@ impl Emitter for &mut HeadScan {
     }
 
     fn pop_token(&mut self) -> Option<()> {
-        self.ended.take()
+        (self.rules.done && !std::mem::replace(&mut self.yielded, true)).then_some(())
     }
 
     fn emit_string(&mut self, text: &[u8]) {
-        // Text outside the head's elements starts the body.
-        let words = !text.iter().all(u8::is_ascii_whitespace);
-        if words && !self.raw && self.templates == 0 {
-            self.end();
-        }
+        self.rules.text(text);
     }
 
     fn init_start_tag(&mut self) {
-        self.begin_tag(false);
+        self.tag.begin(false);
     }
 
     fn init_end_tag(&mut self) {
-        self.begin_tag(true);
+        self.tag.begin(true);
     }
 
     fn init_comment(&mut self) {}
 
     fn emit_current_tag(&mut self) -> Option<State> {
-        if self.end_tag {
-            self.close_end_tag();
+        self.tag.name_done();
+        let tag = &*self.tag;
+        if tag.end_tag {
+            self.rules.end_tag(&tag.name);
             return None;
         }
-        self.close_start_tag();
-        self.last_start_tag.clear();
-        self.last_start_tag.extend_from_slice(&self.name);
-        // Script, style and title contents are text, as a browser reads them.
-        naive_next_state(&self.name)
+        let values: Values = std::array::from_fn(|a| tag.values[a].as_slice());
+        self.rules.start_tag(&tag.name, Tag::of(&tag.name), &values)
     }
 
     fn emit_current_comment(&mut self) {}
@@ -159,7 +426,7 @@ impl Emitter for &mut HeadScan {
     fn set_force_quirks(&mut self) {}
 
     fn push_tag_name(&mut self, s: &[u8]) {
-        self.name.extend_from_slice(s);
+        self.tag.name.extend_from_slice(s);
     }
 
     fn push_comment(&mut self, _: &[u8]) {}
@@ -169,35 +436,23 @@ impl Emitter for &mut HeadScan {
     fn init_doctype(&mut self) {}
 
     fn init_attribute(&mut self) {
-        self.attr_name.clear();
-        self.attr = None;
+        self.tag.name_done();
+        self.tag.attr_name.clear();
+        self.tag.attr = None;
+        self.tag.naming = true;
     }
 
     fn init_attribute_value(&mut self) {
-        let attr = match (Tag::of(&self.name), self.attr_name.as_slice()) {
-            (Tag::Meta, b"name") => Some(Attr::Name),
-            (Tag::Meta, b"content") => Some(Attr::Content),
-            (Tag::Meta, b"http-equiv") => Some(Attr::HttpEquiv),
-            (Tag::Link, b"rel") => Some(Attr::Rel),
-            (Tag::Link, b"href") => Some(Attr::Href),
-            _ => None,
-        };
-        // A repeated attribute is ignored, as browsers ignore it.
-        self.attr = attr.filter(|a| self.set & (1 << *a as u8) == 0);
-        if let Some(a) = self.attr {
-            self.set |= 1 << a as u8;
-        }
+        self.tag.name_done();
     }
 
     fn push_attribute_name(&mut self, s: &[u8]) {
-        if !self.end_tag {
-            self.attr_name.extend_from_slice(s);
-        }
+        self.tag.attr_name.extend_from_slice(s);
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        if let Some(a) = self.attr {
-            self.values[a as usize].extend_from_slice(s);
+        if let Some(a) = self.tag.attr {
+            self.tag.values[a as usize].extend_from_slice(s);
         }
     }
 
@@ -210,112 +465,8 @@ impl Emitter for &mut HeadScan {
     fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 
     fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.end_tag && !self.last_start_tag.is_empty() && self.name == self.last_start_tag
-    }
-}
-
-impl HeadScan {
-    /// Scans the head of `input`, from a clean state.
-    fn read(&mut self, input: impl Read) -> std::io::Result<HeadFacts> {
-        self.reset();
-        let mut buf = [0u8; CHUNK];
-        let reader = IoReader::new_with_buffer(input.take(MAX_HEAD_BYTES), &mut buf);
-        // The scan yields one token, when the head ends; otherwise the input runs out.
-        if let Some(Err(e)) = Tokenizer::new_with_emitter(reader, &mut *self).next() {
-            return Err(e);
-        }
-        let mut facts = std::mem::take(&mut self.facts);
-        if self.conflict {
-            facts.canonical = None;
-        }
-        Ok(facts)
-    }
-
-    /// Back to the state of a new scanner, buffers kept.
-    fn reset(&mut self) {
-        self.facts = HeadFacts::default();
-        self.conflict = false;
-        self.ended = None;
-        self.begin_tag(false);
-        self.last_start_tag.clear();
-        self.attr_name.clear();
-        self.raw = false;
-        self.templates = 0;
-    }
-
-    fn end(&mut self) {
-        self.ended = Some(());
-    }
-
-    fn begin_tag(&mut self, end_tag: bool) {
-        self.end_tag = end_tag;
-        self.name.clear();
-        self.attr = None;
-        for v in &mut self.values {
-            v.clear();
-        }
-        self.set = 0;
-    }
-
-    fn close_start_tag(&mut self) {
-        let tag = Tag::of(&self.name);
-        if self.templates > 0 {
-            // Inside a template nothing applies; only nested templates are counted.
-            self.templates += usize::from(tag == Tag::Template);
-            return;
-        }
-        match tag {
-            Tag::Meta => self.meta(),
-            Tag::Link => self.link(),
-            Tag::Raw => self.raw = true,
-            Tag::Template => self.templates += 1,
-            Tag::Other => {}
-            Tag::Body => self.end(),
-        }
-    }
-
-    fn close_end_tag(&mut self) {
-        match self.name.as_slice() {
-            b"head" | b"body" | b"html" if self.templates == 0 => self.end(),
-            b"template" => self.templates = self.templates.saturating_sub(1),
-            b"title" | b"script" | b"style" | b"noscript" | b"noframes" => self.raw = false,
-            _ => {}
-        }
-    }
-
-    /// The current tag's value of `a`, trimmed (empty when it has none).
-    fn value(&self, a: Attr) -> &[u8] {
-        self.values[a as usize].trim_ascii()
-    }
-
-    fn meta(&mut self) {
-        let name = self.value(Attr::Name);
-        let robots =
-            name.eq_ignore_ascii_case(b"robots") || name.eq_ignore_ascii_case(b"googlebot");
-        if robots && says_noindex(self.value(Attr::Content)) {
-            self.facts.noindex = true;
-        }
-        let refresh = self.value(Attr::HttpEquiv).eq_ignore_ascii_case(b"refresh");
-        if refresh && self.facts.refresh.is_none() {
-            self.facts.refresh = refresh_url(&String::from_utf8_lossy(self.value(Attr::Content)));
-        }
-    }
-
-    fn link(&mut self) {
-        let canonical = self
-            .value(Attr::Rel)
-            .split(u8::is_ascii_whitespace)
-            .any(|r| r.eq_ignore_ascii_case(b"canonical"));
-        let href = self.value(Attr::Href);
-        if !canonical || href.is_empty() {
-            return;
-        }
-        let href = String::from_utf8_lossy(href).into_owned();
-        match &self.facts.canonical {
-            None => self.facts.canonical = Some(href),
-            Some(first) if *first != href => self.conflict = true,
-            Some(_) => {}
-        }
+        let last = &self.rules.last_start_tag;
+        self.tag.end_tag && !last.is_empty() && self.tag.name == *last
     }
 }
 
