@@ -3,64 +3,61 @@
 
 use crate::sitemap::loc;
 use std::fs::File;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// A file that serves a URL, opened (so the head can be read without a second lookup).
 #[derive(Debug)]
 pub struct Served {
-    /// Its path below the output root, `/`-separated, as the set of served files keys it.
-    pub rel: String,
+    /// Its path: the output root joined with the file's path below it.
+    pub path: PathBuf,
     /// The open file, when it is HTML (whose head the audit reads).
     pub html: Option<File>,
 }
 
-/// The file below `root` that serves `loc` (absolute, percent-encoded) on the site at
-/// `base` (absolute, ending in `/`): `path/index.html`, the ugly `path.html` for a URL without
-/// a trailing slash, or the file itself for a URL with an extension. `None` when `loc` is not
-/// below `base`; `Some(None)` when no such file exists.
-pub fn served(root: &Path, base: &str, loc: &str) -> Option<Option<Served>> {
-    let rest = loc.strip_prefix(base)?;
+/// The file below `root` that serves the URL whose part below the site's base URL is `below`
+/// (percent-encoded, no leading `/`): `path/index.html`, the ugly `path.html` for a URL
+/// without a trailing slash, or the file itself for a URL with an extension. `None` when no
+/// such file exists.
+pub fn served(root: &Path, below: &str) -> Option<Served> {
     // A query or fragment names no file.
-    let rest = rest.split(['?', '#']).next().unwrap_or_default();
-    let decoded = loc::decode(rest);
-    Some(
-        candidates(&decoded)
-            .into_iter()
-            .find_map(|rel| open(root, rel)),
-    )
-}
-
-/// The files that may serve a decoded URL path below the base, most likely first.
-fn candidates(path: &str) -> Vec<String> {
-    if path.is_empty() || path.ends_with('/') {
-        return vec![format!("{path}index.html")];
-    }
-    let last = path.rsplit('/').next().unwrap_or(path);
-    if last.contains('.') {
-        vec![path.to_string(), format!("{path}/index.html")]
-    } else {
-        vec![format!("{path}/index.html"), format!("{path}.html")]
-    }
-}
-
-/// Opens `rel` below `root` when it is a regular file and stays inside `root`.
-fn open(root: &Path, rel: String) -> Option<Served> {
-    let inside = Path::new(&rel)
+    let below = below.split(['?', '#']).next().unwrap_or_default();
+    let path = loc::decoded(below);
+    // Nothing outside the root is ever looked at.
+    if !Path::new(&*path)
         .components()
-        .all(|c| matches!(c, Component::Normal(_)));
-    if !inside {
+        .all(|c| matches!(c, Component::Normal(_)))
+    {
         return None;
     }
-    let path = root.join(&rel);
-    if is_html(&rel) {
+    let mut file = root.join(&*path);
+    if path.is_empty() || path.ends_with('/') {
+        file.push("index.html");
+        return open(file);
+    }
+    let last = path.rsplit('/').next().unwrap_or(&path);
+    if last.contains('.') {
+        // The file itself, else a folder of that name with an index.
+        return open(file.clone()).or_else(|| open(file.join("index.html")));
+    }
+    file.push("index.html");
+    open(file.clone()).or_else(|| {
+        file.pop();
+        file.as_mut_os_string().push(".html");
+        open(file)
+    })
+}
+
+/// Opens `path` when it is a regular file (an HTML one for reading).
+fn open(path: PathBuf) -> Option<Served> {
+    if is_html(path.file_name()?.to_str()?) {
         // A folder opens too, but reading it fails: the head reader then says so.
         let file = File::open(&path).ok()?;
         return Some(Served {
-            rel,
+            path,
             html: Some(file),
         });
     }
-    path.is_file().then_some(Served { rel, html: None })
+    path.is_file().then_some(Served { path, html: None })
 }
 
 /// Whether a file name is an HTML page's.
@@ -101,7 +98,8 @@ mod tests {
     }
 
     fn found(root: &Path, base: &str, loc: &str) -> Option<String> {
-        served(root, base, loc).unwrap().map(|s| s.rel)
+        let below = loc.strip_prefix(base).expect("below the base");
+        served(root, below).map(|s| rel_of(root, &s.path).expect("a UTF-8 path"))
     }
 
     #[test]
@@ -158,7 +156,6 @@ mod tests {
             found(d.path(), b, "https://e.org/docs/a%2520b/"),
             Some("a%20b/index.html".into())
         );
-        assert!(served(d.path(), b, "https://e.org/other/").is_none());
         // Nothing outside the root is ever looked at.
         assert_eq!(found(d.path(), b, "https://e.org/docs/%2E%2E/x/"), None);
     }

@@ -7,6 +7,7 @@
 
 mod plain;
 
+use crate::entries::Loc;
 use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use std::io::Read;
 
@@ -23,6 +24,16 @@ pub struct HeadFacts {
     pub canonical: Option<String>,
     /// The URL of a `<meta http-equiv="refresh">`, as written.
     pub refresh: Option<String>,
+}
+
+impl HeadFacts {
+    /// Whether these facts leave the page at `loc` in: no noindex, no refresh, and no
+    /// canonical link or one that is `loc` as written.
+    pub fn is_quiet_for(&self, loc: Loc) -> bool {
+        !self.noindex
+            && self.refresh.is_none()
+            && self.canonical.as_deref().is_none_or(|c| loc == c)
+    }
 }
 
 /// Bytes of a page read first: most heads end well within them.
@@ -270,26 +281,26 @@ impl HeadReader {
             self.buf = vec![0; FIRST_READ];
         }
         let n = read_some(&mut input, &mut self.buf)?;
-        let mut plain = true;
         // Too few bytes to tell a byte order mark: read on (a trickling reader, a tiny page).
+        let mut outcome = plain::Outcome::NeedMore;
         if n >= 3 || n == 0 {
-            self.rules.reset();
-            let first = page_bytes(&self.buf[..n]);
-            match plain::scan(&mut self.rules, &mut self.name, first, n == 0) {
-                plain::Outcome::Done => return Ok(self.rules.take_facts()),
-                plain::Outcome::NeedMore => {}
-                plain::Outcome::NotPlain => plain = false,
-            }
+            outcome = scan_plain(&mut self.rules, &mut self.name, &self.buf[..n], n == 0);
         }
+        if outcome == plain::Outcome::Done {
+            return Ok(self.rules.take_facts());
+        }
+        // The head goes on past the first read: read on, three times as much each time.
         let mut all = self.buf[..n].to_vec();
-        input.read_to_end(&mut all)?;
-        let bytes = page_bytes(&all);
-        self.rules.reset();
-        if !plain
-            || plain::scan(&mut self.rules, &mut self.name, bytes, true) != plain::Outcome::Done
-        {
+        let mut eof = n == 0;
+        while outcome == plain::Outcome::NeedMore && !eof {
+            let want = 2 * all.len().max(FIRST_READ) as u64;
+            eof = (&mut input).take(want).read_to_end(&mut all)? < want as usize;
+            outcome = scan_plain(&mut self.rules, &mut self.name, &all, eof);
+        }
+        if outcome != plain::Outcome::Done {
+            input.read_to_end(&mut all)?;
             self.rules.reset();
-            self.tokenize(bytes);
+            self.tokenize(page_bytes(&all));
         }
         Ok(self.rules.take_facts())
     }
@@ -304,6 +315,13 @@ impl HeadReader {
         // The scan yields one token, when the head ends; otherwise the input runs out.
         let _ = Tokenizer::new_with_emitter(bytes, gum).next();
     }
+}
+
+/// The plain tokenizer's scan of `bytes` (a page's first bytes, all of them when `eof`), from
+/// fresh rules.
+fn scan_plain(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> plain::Outcome {
+    rules.reset();
+    plain::scan(rules, name, page_bytes(bytes), eof)
 }
 
 /// A page's bytes as a browser decodes them: without a UTF-8 byte order mark.
@@ -558,6 +576,18 @@ mod tests {
         }
         // After a script, style or title, the head goes on.
         assert!(head("<head><script>if (a < b) {}</script><style>p{}</style><meta name=robots content=noindex>").noindex);
+    }
+
+    #[test]
+    fn a_long_head_is_read_on() {
+        // Inline styles and scripts can make a head far longer than the first read.
+        let style = format!("<style>{}</style>", "p{margin:0}\n".repeat(5000));
+        let page = format!(
+            "<html><head>{style}<meta name=robots content=noindex></head><body>{}</body>",
+            "<p>text</p>".repeat(30000)
+        );
+        assert!(page.len() > MAX_HEAD_BYTES as usize);
+        assert!(head(&page).noindex);
     }
 
     #[test]

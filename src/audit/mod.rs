@@ -13,7 +13,7 @@ pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
 
 use crate::config::{AuditMode, LastmodSource, Settings};
 use crate::date::W3cDate;
-use crate::entries::{Entries, Host};
+use crate::entries::{Entries, Host, Loc};
 use crate::route::Reason;
 use crate::sitemap::loc;
 use rayon::prelude::*;
@@ -122,14 +122,18 @@ pub fn run(
             .clone()
             .into_par_iter()
             .map(|k| {
-                let loc = entries.loc(k).to_string();
-                let (verdict, file) = audit_url(&root.dir, base, &loc, vouched(k));
+                let (verdict, file) = audit_url(&root.dir, base, entries.loc(k), vouched(k));
                 let left = verdict.map(|(reason, target)| LeftOut {
                     entry: k,
                     reason,
                     target,
                 });
-                (left, file.filter(|_| plan.unsourced).map(|f| key(&f)))
+                let file = file.filter(|_| plan.unsourced);
+                (
+                    left,
+                    file.and_then(|f| files::rel_of(&root.dir, &f))
+                        .map(|r| key(&r)),
+                )
             })
             .collect();
         for (left, file) in checked {
@@ -139,9 +143,18 @@ pub fn run(
     }
     if plan.unsourced {
         for loc in unlisted {
-            let root = plan.roots.iter().find(|r| loc.starts_with(r.base.as_str()));
-            let file = root.and_then(|r| files::served(&r.dir, r.base.as_str(), loc).flatten());
-            served.extend(file.map(|f| key(&f.rel)));
+            let Some((root, below)) = plan
+                .roots
+                .iter()
+                .find_map(|r| Some((r, loc.strip_prefix(r.base.as_str())?)))
+            else {
+                continue;
+            };
+            let file = files::served(&root.dir, below);
+            served.extend(
+                file.and_then(|f| files::rel_of(&root.dir, &f.path))
+                    .map(|r| key(&r)),
+            );
         }
         findings.unsourced = find_unsourced(plan, &served, settings);
     }
@@ -159,23 +172,30 @@ fn key(rel: &str) -> u64 {
 fn audit_url(
     root: &Path,
     base: &str,
-    loc: &str,
+    loc: Loc,
     vouched: bool,
-) -> (Option<(Reason, Option<String>)>, Option<String>) {
-    match files::served(root, base, loc) {
-        // Not below this root's base: nothing to say.
-        None => (None, None),
-        Some(None) if vouched => (None, None),
-        Some(None) => (Some((Reason::NotBuilt, None)), None),
-        Some(Some(s)) => match s.html.map(read_head) {
-            Some(Ok(facts)) => (verdict(loc, &facts), Some(s.rel)),
-            // A folder named like a page (`a.html/`) serves nothing.
-            Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {
-                (Some((Reason::NotBuilt, None)), None)
-            }
-            // A page that cannot be read is not judged: the build wrote it.
-            Some(Err(_)) | None => (None, Some(s.rel)),
-        },
+) -> (Option<(Reason, Option<String>)>, Option<PathBuf>) {
+    // Not below this root's base: nothing to say.
+    let Some(below) = base
+        .strip_prefix(loc.origin())
+        .and_then(|path| loc.rest().strip_prefix(path))
+    else {
+        return (None, None);
+    };
+    let Some(served) = files::served(root, below) else {
+        let verdict = (!vouched).then_some((Reason::NotBuilt, None));
+        return (verdict, None);
+    };
+    match served.html.map(read_head) {
+        // Most heads say nothing, or name the page itself canonical: no URL to make.
+        Some(Ok(facts)) if facts.is_quiet_for(loc) => (None, Some(served.path)),
+        Some(Ok(facts)) => (verdict(&loc.to_string(), &facts), Some(served.path)),
+        // A folder named like a page (`a.html/`) serves nothing.
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {
+            (Some((Reason::NotBuilt, None)), None)
+        }
+        // A page that cannot be read is not judged: the build wrote it.
+        Some(Err(_)) | None => (None, Some(served.path)),
     }
 }
 

@@ -53,7 +53,12 @@ pub(crate) fn is_path_safe(b: u8) -> bool {
 /// Decodes `%XX` escapes; a `%` not followed by two hex digits stays as it is, and bytes
 /// that do not form UTF-8 become U+FFFD.
 pub fn decode(s: &str) -> String {
-    percent_decode_str(s).decode_utf8_lossy().into_owned()
+    decoded(s).into_owned()
+}
+
+/// [`decode`], borrowing `s` when it has nothing to decode.
+pub fn decoded(s: &str) -> std::borrow::Cow<'_, str> {
+    percent_decode_str(s).decode_utf8_lossy()
 }
 
 /// The absolute `<loc>` for a decoded path below `base` (`/blog/post/` on

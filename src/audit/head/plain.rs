@@ -187,20 +187,21 @@ impl<'a> Scanner<'a, '_> {
         let (name_end, upper) = self.tag_name(at)?;
         let tag = Tag::of(lowered(&self.b[at..name_end], upper, self.name));
         let mut values: Values = [b""; 5];
-        let end = if matches!(tag, Tag::Meta | Tag::Link) {
-            let mut set = 0u8;
-            self.attributes(name_end, |name, value| {
-                let Some(a) = Attr::of(tag, name) else {
-                    return;
-                };
-                if set & a.bit() == 0 {
-                    set |= a.bit();
-                    values[a as usize] = value;
-                }
-            })?
-        } else {
-            self.attributes(name_end, |_, _| {})?
-        };
+        if !matches!(tag, Tag::Meta | Tag::Link) {
+            let end = self.attributes(name_end, |_, _| {})?;
+            let name = lowered(&self.b[at..name_end], upper, self.name);
+            return Ok((end, self.rules.start_tag(name, tag, &values)));
+        }
+        let mut set = 0u8;
+        let end = self.attributes(name_end, |name, value| {
+            let Some(a) = Attr::of(tag, name) else {
+                return;
+            };
+            if set & a.bit() == 0 {
+                set |= a.bit();
+                values[a as usize] = value;
+            }
+        })?;
         // A character reference, a CR or a NUL in a value the rules read: html5gum decodes
         // those. (The name, http-equiv and rel values are checked first, as whether the
         // others are read depends on them.)
