@@ -433,6 +433,13 @@ fn hugo_git_info(site: &SiteConfig) -> bool {
 /// overrides.
 pub fn load(over: &Overrides) -> Result<Settings> {
     let (file, config_file) = match &over.config {
+        Some(path) if !path.exists() => {
+            return Err(Error::input(
+                format!("--config {}", path.display()),
+                None,
+                "no such file: give the path of a sitemap.toml (`sitemapgen init --config FILE` writes one)",
+            ));
+        }
         Some(path) => (read_file_config(path)?, Some(path.clone())),
         None => {
             // `--site DIR` means that site's sitemap.toml, not the one of wherever we stand.

@@ -261,6 +261,24 @@ fn errors_name_what_the_user_gave_and_say_what_to_do() {
         stderr(&o),
         "error: sitemap.toml:2: site_dir gone: no such folder: point it at the site's root, the folder with its zola.toml, config.toml or hugo.toml\n"
     );
+    let o = plain(site, &["build", "--config", "nosuch.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --config nosuch.toml: no such file: give the path of a sitemap.toml (`sitemapgen init --config FILE` writes one)\n"
+    );
+    // An output folder that is a file, or lies below one.
+    blog(site, "2024-01-01");
+    write_tree(site, &[("afile", "")]);
+    for output in ["afile", "afile/sub"] {
+        let o = plain(site, &["build", "--output", output]);
+        assert_eq!(o.status.code(), Some(2), "{output}");
+        assert_eq!(
+            stderr(&o),
+            "error: afile: is a file, not a folder: the sitemap goes into the output folder (--output or output_dir names a folder)\n",
+            "{output}"
+        );
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -140,7 +140,15 @@ pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Wr
     let plan = Plan::new(opts)?;
     text::check(entries, opts)?;
     let dir = opts.output_dir.as_path();
-    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    fs::create_dir_all(dir).map_err(|e| match dir.ancestors().find(|a| a.is_file()) {
+        // A file stands where the output folder (or a folder above it) should be.
+        Some(file) => Error::input(
+            file,
+            None,
+            "is a file, not a folder: the sitemap goes into the output folder (--output or output_dir names a folder)",
+        ),
+        None => Error::io(dir, e),
+    })?;
     // Read before writing: the new index overwrites the old one.
     let old = OldOutput::read(dir, &plan);
     // Before this run writes anything, so no file of its own PID is taken for its own.
