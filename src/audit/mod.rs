@@ -372,6 +372,34 @@ mod tests {
     }
 
     #[test]
+    fn urls_outside_the_base_are_not_judged() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("a")).unwrap();
+        std::fs::write(d.path().join("a/index.html"), "<head></head>").unwrap();
+        let mut entries = Entries::new();
+        for loc in [
+            "https://e.org/docs/a/",
+            "https://e.org/docs/b/",
+            "https://e.org/other/",
+            "http://e.org/docs/a/",
+        ] {
+            entries.push(loc).unwrap();
+        }
+        let base = "https://e.org/docs/";
+        let judged = |k| audit_url(d.path(), base, entries.loc(k), false);
+        assert_eq!(judged(0), (None, Some(d.path().join("a/index.html"))));
+        assert_eq!(judged(1), (Some((Reason::NotBuilt, None)), None));
+        // Another path or scheme is another root's, or no root's: nothing to say.
+        assert_eq!(judged(2), (None, None));
+        assert_eq!(judged(3), (None, None));
+        // A URL the user vouches for is not left out for having no file.
+        assert_eq!(
+            audit_url(d.path(), base, entries.loc(1), true),
+            (None, None)
+        );
+    }
+
+    #[test]
     fn pagers() {
         let names = vec!["page".to_string(), "seite".to_string()];
         assert!(is_pager("blog/page/2/", &names));
