@@ -3,6 +3,7 @@
 
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
+use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::hugo_version::{self, HreflangFrom, HugoRules};
 use crate::siteconfig::{self, SiteConfig};
@@ -459,7 +460,7 @@ pub fn load(over: &Overrides) -> Result<Settings> {
 
 /// Parses a sitemap.toml, with the line of any mistake.
 pub fn read_file_config(path: &Path) -> Result<FileConfig> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::fsread::read_text(path, MAX_CONFIG)?;
     parse_file_config(&text, path)
 }
 
@@ -500,7 +501,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 /// parsed but cannot be used. `None` when the file cannot be read or the key is elsewhere
 /// (a Hugo `config/_default/` file, the command line).
 pub fn value_line(path: &Path, keys: &[&str]) -> Option<usize> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::fsread::read_string(path, MAX_CONFIG).ok()?;
     match path.extension().and_then(|e| e.to_str()) {
         Some("toml") => toml_value_line(&text, keys),
         _ => text_key_line(&text, keys),

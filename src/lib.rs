@@ -23,6 +23,8 @@ pub mod entries;
 #[doc(hidden)]
 pub mod frontmatter;
 #[doc(hidden)]
+pub mod fsread;
+#[doc(hidden)]
 pub mod hugo_version;
 #[doc(hidden)]
 pub mod images;

@@ -3,6 +3,7 @@
 
 use crate::config::{error_at, Style};
 use crate::error::{Error, Result};
+use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::langtag;
 use serde_json::Value;
@@ -284,7 +285,7 @@ pub fn load(site_dir: &Path, requested: Style, environment: &str) -> Result<Site
 }
 
 fn file_has_key(path: &Path, key: &str) -> bool {
-    std::fs::read_to_string(path)
+    crate::fsread::read_string(path, MAX_CONFIG)
         .map(|t| {
             t.lines()
                 .any(|l| l.trim_start().starts_with(key) && l.contains('='))
@@ -294,7 +295,7 @@ fn file_has_key(path: &Path, key: &str) -> bool {
 
 /// Reads a TOML, YAML or JSON file into a generic value, by extension.
 pub fn read_value(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::fsread::read_text(path, MAX_CONFIG)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     parse_value(&text, ext, path)
 }

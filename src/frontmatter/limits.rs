@@ -36,6 +36,11 @@ pub const MAX_FRONT_MATTER: usize = 4 << 20;
 /// with a warning (the Markdown parser needs several times the body in memory).
 pub const MAX_IMAGE_BODY: usize = 16 << 20;
 
+/// The largest config file read: sitemap.toml, `--config`, a site's config files (Zola's
+/// `config.toml`, Hugo's `hugo.*`, `config/_default/*`, a theme's). Real ones are a few KiB;
+/// parsed, a config takes some 40 times its text in memory.
+pub const MAX_CONFIG: u64 = 16 << 20;
+
 /// TOML nested deeper than this (arrays and inline tables) is refused before it is parsed:
 /// the toml crate recurses once per unclosed level and overflows a worker thread's stack on
 /// a few hundred. Real configs and front matter nest a handful of levels.

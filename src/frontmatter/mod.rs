@@ -103,7 +103,8 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 /// reaches unless `want_body` asks for the body as well. A body past
 /// [`limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    // The scan found a regular file; what stands there now may be another (a FIFO would block).
+    let mut file = crate::fsread::open(path).map_err(|e| Error::io(path, e.into()))?;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
     let mut eof = false;
     let layout = loop {

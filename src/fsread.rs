@@ -1,0 +1,391 @@
+//! Opening and reading files that a user or a checkout controls: the output folder's pages,
+//! sitemaps and robots.txt, `--config`, site configs, content files, git's own files.
+//!
+//! Every such file is opened without blocking and read with a bound:
+//! - only a regular file is read: a FIFO (whose `open` would wait for a writer), a device
+//!   (`/dev/zero` never ends), a socket or a folder is refused, naming what it is;
+//! - the open itself cannot block: it asks for `O_NONBLOCK`, and what the file is comes from
+//!   the open file (`fstat`), so a file swapped for a FIFO after a check is still caught;
+//! - with [`Folder`], a symlink is followed only when it lands inside that folder (the output
+//!   folder for the audit, the checkout for git's files): the resolved path of the open file
+//!   is checked, links in parent folders included;
+//! - [`read`] and friends stop one byte past a limit and say the file is too large, never
+//!   taking more memory than the limit.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// What a path names when it is not a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A folder.
+    Folder,
+    /// A named pipe: opening it for reading waits for a writer.
+    Fifo,
+    /// A Unix socket.
+    Socket,
+    /// A character device (`/dev/zero`, a terminal).
+    CharDevice,
+    /// A block device (a disk).
+    BlockDevice,
+    /// Anything else the system has.
+    Other,
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Folder => "a folder",
+            FileKind::Fifo => "a FIFO",
+            FileKind::Socket => "a socket",
+            FileKind::CharDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Other => "not a file",
+        })
+    }
+}
+
+/// Why a file was not opened or read. Its message is about the file; callers add its path
+/// (`Error::io(path, e.into())`).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// What the system said (not found, permission denied, ...).
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// Not a regular file.
+    #[error("not a regular file ({0}): only regular files are read")]
+    NotAFile(FileKind),
+    /// A symlink (the file's, or a folder's above it) that leads outside the folder the file
+    /// belongs to.
+    #[error("a link that leads outside {}: not followed", .0.display())]
+    Outside(PathBuf),
+    /// Larger than the most read.
+    #[error("larger than {} (the most read)", Size(*.0))]
+    TooLarge(u64),
+}
+
+impl ReadError {
+    /// True when the file (or a folder above it) does not exist.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ReadError::Io(e) if e.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+impl From<ReadError> for io::Error {
+    fn from(e: ReadError) -> io::Error {
+        let kind = match &e {
+            ReadError::Io(e) => return io::Error::new(e.kind(), e.to_string()),
+            ReadError::NotAFile(FileKind::Folder) => io::ErrorKind::IsADirectory,
+            ReadError::NotAFile(_) => io::ErrorKind::InvalidInput,
+            ReadError::Outside(_) => io::ErrorKind::PermissionDenied,
+            ReadError::TooLarge(_) => io::ErrorKind::FileTooLarge,
+        };
+        io::Error::new(kind, e.to_string())
+    }
+}
+
+/// A byte count as people read it: `16 MiB`, `256 KiB`, `100 bytes`.
+#[derive(Clone, Copy, Debug)]
+pub struct Size(pub u64);
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0;
+        if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+            write!(f, "{} MiB", n >> 20)
+        } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+            write!(f, "{} KiB", n >> 10)
+        } else {
+            write!(f, "{n} bytes")
+        }
+    }
+}
+
+/// A folder whose files may be reached through symlinks only when the links stay inside it.
+#[derive(Clone, Debug)]
+pub struct Folder {
+    /// The folder with every link in its own path resolved.
+    real: PathBuf,
+}
+
+impl Folder {
+    /// The folder at `dir` (which must exist: its own links are resolved once, here).
+    pub fn new(dir: &Path) -> io::Result<Folder> {
+        Ok(Folder {
+            real: dir.canonicalize()?,
+        })
+    }
+
+    /// The folder's path with its links resolved.
+    pub fn path(&self) -> &Path {
+        &self.real
+    }
+}
+
+/// Opens `path` for reading without blocking, when it is a regular file.
+pub fn open(path: &Path) -> Result<File, ReadError> {
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
+    }
+    regular_blocking(&file)?;
+    Ok(file)
+}
+
+/// Opens `path` like [`open`], and only when the file it names (links resolved) lies inside
+/// `folder`.
+pub fn open_in(path: &Path, folder: &Folder) -> Result<File, ReadError> {
+    let file = open(path)?;
+    let real = resolved(&file, path)?;
+    if !real.starts_with(&folder.real) {
+        return Err(ReadError::Outside(folder.real.clone()));
+    }
+    Ok(file)
+}
+
+/// Reads the regular file at `path` whole, when it holds at most `limit` bytes.
+pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_all(open(path)?, limit)
+}
+
+/// [`read`] for a file that must lie inside `folder` (see [`open_in`]).
+pub fn read_in(path: &Path, folder: &Folder, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_all(open_in(path, folder)?, limit)
+}
+
+/// [`read`] as UTF-8 text (invalid UTF-8 is an `InvalidData` error, as `fs::read_to_string`
+/// gives).
+pub fn read_string(path: &Path, limit: u64) -> Result<String, ReadError> {
+    String::from_utf8(read(path, limit)?).map_err(|_| {
+        ReadError::Io(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
+    })
+}
+
+/// [`read_string`] with the library's error, naming `path`.
+pub fn read_text(path: &Path, limit: u64) -> crate::Result<String> {
+    read_string(path, limit).map_err(|e| crate::Error::io(path, e.into()))
+}
+
+/// Reads all of `file` when it holds at most `limit` bytes: one byte past the limit tells a
+/// larger file, whatever its size said when it was opened.
+pub fn read_all(file: File, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let hint = file.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
+    let mut bytes = Vec::with_capacity(hint as usize + 1);
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    Ok(bytes)
+}
+
+/// What a file type is, when not a regular file.
+fn kind_of(ft: &std::fs::FileType) -> FileKind {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return FileKind::Fifo;
+        }
+        if ft.is_socket() {
+            return FileKind::Socket;
+        }
+        if ft.is_char_device() {
+            return FileKind::CharDevice;
+        }
+        if ft.is_block_device() {
+            return FileKind::BlockDevice;
+        }
+    }
+    if ft.is_dir() {
+        FileKind::Folder
+    } else {
+        FileKind::Other
+    }
+}
+
+/// Opens for reading with `O_NONBLOCK` (a FIFO without a writer opens at once instead of
+/// waiting) and `O_NOCTTY` (a terminal never becomes ours).
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> Result<File, ReadError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+    {
+        Ok(file) => Ok(file),
+        // A socket cannot be opened at all: say what it is rather than "no such device".
+        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => Err(ReadError::NotAFile(kind_of(&m.file_type()))),
+            _ => Err(ReadError::Io(e)),
+        },
+        Err(e) => Err(ReadError::Io(e)),
+    }
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> Result<File, ReadError> {
+    Ok(File::open(path)?)
+}
+
+/// Makes reads of a regular file opened with `O_NONBLOCK` block as usual: a file system
+/// (FUSE, NFS) may otherwise answer "try again".
+#[cfg(unix)]
+fn regular_blocking(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function borrows, reading and setting status flags.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn regular_blocking(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// The path of the open file with every link resolved: from the open descriptor where the
+/// system says it (Linux: one `readlink`, and it is the file actually opened), else by
+/// resolving `path` again.
+fn resolved(file: &File, path: &Path) -> io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = format!("/proc/self/fd/{}", file.as_raw_fd());
+        if let Ok(real) = std::fs::read_link(fd) {
+            if real.is_absolute() {
+                return Ok(real);
+            }
+        }
+    }
+    let _ = file;
+    path.canonicalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    #[test]
+    fn regular_files_are_read_whole_within_the_limit() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a.txt");
+        std::fs::write(&p, "hello").unwrap();
+        assert_eq!(read(&p, 5).unwrap(), b"hello");
+        assert_eq!(read_string(&p, 100).unwrap(), "hello");
+        assert!(matches!(read(&p, 4), Err(ReadError::TooLarge(4))));
+        let missing = read(&d.path().join("none"), 5).unwrap_err();
+        assert!(missing.is_not_found(), "{missing}");
+        std::fs::write(&p, b"\xff").unwrap();
+        let e = read_string(&p, 5).unwrap_err();
+        assert!(matches!(&e, ReadError::Io(e) if e.kind() == io::ErrorKind::InvalidData));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_sockets_and_folders_are_refused_at_once() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("fifo");
+        mkfifo(&fifo);
+        let sock = d.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let link = d.path().join("link");
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        let started = Instant::now();
+        for (path, kind) in [
+            (fifo.as_path(), FileKind::Fifo),
+            (link.as_path(), FileKind::Fifo),
+            (sock.as_path(), FileKind::Socket),
+            (Path::new("/dev/zero"), FileKind::CharDevice),
+            (d.path(), FileKind::Folder),
+        ] {
+            match read(path, 1 << 20) {
+                Err(ReadError::NotAFile(k)) => assert_eq!(k, kind, "{}", path.display()),
+                other => panic!("{}: {other:?}", path.display()),
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let e: io::Error = ReadError::NotAFile(FileKind::Folder).into();
+        assert_eq!(e.kind(), io::ErrorKind::IsADirectory);
+        assert_eq!(
+            ReadError::NotAFile(FileKind::Fifo).to_string(),
+            "not a regular file (a FIFO): only regular files are read"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_only_inside_the_folder() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.html"), "x").unwrap();
+        std::fs::create_dir(outside.path().join("dir")).unwrap();
+        std::fs::write(outside.path().join("dir/page.html"), "x").unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("public");
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::write(root.join("a/real.html"), "inside").unwrap();
+        let link = |target: &Path, name: &str| {
+            std::os::unix::fs::symlink(target, root.join(name)).unwrap();
+        };
+        link(&root.join("a/real.html"), "alias.html");
+        link(Path::new("a/real.html"), "relative.html");
+        link(&outside.path().join("secret.html"), "out.html");
+        link(&outside.path().join("dir"), "outdir");
+        link(Path::new("../"), "up");
+        let folder = Folder::new(&root).unwrap();
+        assert_eq!(
+            read_in(&root.join("alias.html"), &folder, 99).unwrap(),
+            b"inside"
+        );
+        assert_eq!(
+            read_in(&root.join("relative.html"), &folder, 99).unwrap(),
+            b"inside"
+        );
+        for name in ["out.html", "outdir/page.html"] {
+            let e = read_in(&root.join(name), &folder, 99).unwrap_err();
+            assert!(matches!(e, ReadError::Outside(_)), "{name}: {e}");
+        }
+        // The folder itself reached through a link of its own is still the folder.
+        let via = d.path().join("via");
+        std::os::unix::fs::symlink(&root, &via).unwrap();
+        let folder = Folder::new(&via).unwrap();
+        assert_eq!(
+            read_in(&via.join("a/real.html"), &folder, 99).unwrap(),
+            b"inside"
+        );
+        assert!(read_in(&via.join("up/public/a/real.html"), &folder, 99).is_ok());
+        assert!(matches!(
+            read_in(&via.join("out.html"), &folder, 99),
+            Err(ReadError::Outside(_))
+        ));
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(Size(16 << 20).to_string(), "16 MiB");
+        assert_eq!(Size(256 << 10).to_string(), "256 KiB");
+        assert_eq!(Size(1000).to_string(), "1000 bytes");
+    }
+}
