@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release archive of one target: sitemapgen-TARGET.tar.gz (the binary and the
-# README) in OUTDIR, plus its line of SHA256SUMS (TARGET.tar.gz.sha256). The release workflow runs it on
+# Builds the release archive of one target: sitemapgen-TARGET.tar.gz (the binary, the
+# README and docs/) in OUTDIR, plus its line of SHA256SUMS (TARGET.tar.gz.sha256). The release workflow runs it on
 # each platform; .ci/run runs it here for Linux x86_64 (musl, or the host target when the
 # musl target cannot be installed).
 #
@@ -38,15 +38,17 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cp "$bin" "$stage/"
 cp README.md "$stage/"
+# The README links its pages in docs/: ship them beside it.
+cp -R docs "$stage/"
 mkdir -p "$out"
 archive="sitemapgen-$target.tar.gz"
 # GNU tar (Linux) takes the options that make the bytes reproducible; bsdtar (macOS,
 # Windows) lacks some of them, and its archives are only as stable as it makes them.
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 --mode='u+rwX,go+rX,go-w' \
-    -C "$stage" -cf - "sitemapgen$exe" README.md | gzip -n -9 > "$out/$archive"
+    -C "$stage" -cf - "sitemapgen$exe" README.md docs | gzip -n -9 > "$out/$archive"
 else
-  tar -C "$stage" -cf - "sitemapgen$exe" README.md | gzip -n -9 > "$out/$archive"
+  tar -C "$stage" -cf - "sitemapgen$exe" README.md docs | gzip -n -9 > "$out/$archive"
 fi
 if command -v sha256sum >/dev/null 2>&1; then
   (cd "$out" && sha256sum "$archive" > "$archive.sha256")

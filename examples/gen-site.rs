@@ -612,7 +612,7 @@ fn section_index(style: Style, seed: u64, k: u64, out: &mut String) {
 }
 
 /// The site config: base URL and the taxonomy the pages use, nothing that adds output
-/// beyond the pages. See the README's "Performance" section for why Hugo's is set so.
+/// beyond the pages. See "Comparing with Hugo fairly" in docs/performance.md for why Hugo's is set so.
 fn site_config(style: Style, pages: u64) -> (&'static str, String) {
     match style {
         Style::Zola => (

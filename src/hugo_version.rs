@@ -3,7 +3,7 @@
 //! The version is chosen once (`--hugo-version`, `hugo_version` in sitemap.toml, the
 //! `HUGO_VERSION` variable, `hugo version` on PATH, else [`HugoVersion::CURRENT`]) and turned
 //! into [`HugoRules`]: named booleans the stages read, each switched at the release that
-//! changed it (see the README's table).
+//! changed it (see the table in docs/hugo.md).
 
 use std::fmt;
 use std::process::{Command, Stdio};

@@ -348,11 +348,13 @@ fn validate_warns_about_a_quote_written_as_an_entity() {
     );
 }
 
-/// The keys of the README's sitemap.toml table (`[[rules]]` as `rules`).
-fn readme_keys() -> std::collections::BTreeSet<String> {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let start = readme.find("## Configuration: `sitemap.toml`").unwrap();
+/// The keys of the configuration reference's sitemap.toml table (`[[rules]]` as `rules`).
+fn reference_keys() -> std::collections::BTreeSet<String> {
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/configuration.md"),
+    )
+    .unwrap();
+    let start = readme.find("## Every key of `sitemap.toml`").unwrap();
     let section = &readme[start..];
     let end = section[3..].find("\n##").map_or(section.len(), |e| e + 3);
     section[..end]
@@ -369,7 +371,7 @@ fn readme_keys() -> std::collections::BTreeSet<String> {
 }
 
 #[test]
-fn init_writes_every_key_the_readme_documents_and_marks_examples() {
+fn init_writes_every_key_the_configuration_reference_documents_and_marks_examples() {
     let d = tempfile::tempdir().unwrap();
     write_tree(
         d.path(),
@@ -406,7 +408,7 @@ fn init_writes_every_key_the_readme_documents_and_marks_examples() {
         }
     }
     let written: std::collections::BTreeSet<String> = keys.iter().map(|(k, _)| k.clone()).collect();
-    assert_eq!(written, readme_keys(), "{toml}");
+    assert_eq!(written, reference_keys(), "{toml}");
     // A value that is no default is introduced as an example.
     for (key, above) in &keys {
         let example = [

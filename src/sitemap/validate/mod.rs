@@ -6,7 +6,7 @@
 //! 64-bit hash per `<loc>` for the first [`MAX_ENTRIES`] entries only (past that limit the file
 //! is already in error and must be split; duplicates in the tail are not looked for).
 //!
-//! Where the XSDs are blind or wrong, this goes further (see the README):
+//! Where the XSDs are blind or wrong, this goes further:
 //! - `<loc>` must be an absolute http(s) URL, percent-encoded per RFC 3986 (the XSD's
 //!   `xsd:anyURI` accepts relative paths, raw spaces and non-ASCII), on the sitemap's host,
 //!   at most 2,047 characters (the XSD allows 2,048; Google counts "fewer than 2,048").
