@@ -33,6 +33,15 @@ pub enum Error {
         /// What is wrong and what to do.
         message: String,
     },
+    /// A sitemap or key file elsewhere (a URL, or a file named on the command line) could not
+    /// be fetched or read, or a server refused what we sent: where, and what happened.
+    #[error("{location}: {message}")]
+    Remote {
+        /// The URL or file.
+        location: String,
+        /// What happened and what to do.
+        message: String,
+    },
     /// Several content files are wrong; all are reported at once so one run shows every fix.
     #[error("{}", join(.0))]
     Many(Vec<Error>),
@@ -77,6 +86,14 @@ impl Error {
         Error::Config {
             path: path.into(),
             line,
+            message: message.into(),
+        }
+    }
+
+    /// An error about a URL or a file named on the command line (see [`Error::Remote`]).
+    pub fn remote(location: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::Remote {
+            location: location.into(),
             message: message.into(),
         }
     }

@@ -8,7 +8,10 @@
 
 pub mod check;
 pub mod config;
+pub mod diff;
 pub mod error;
+#[cfg(feature = "net")]
+pub mod net;
 pub mod pipeline;
 
 // The stages. Public for the binary, the tests and the examples, not part of the API.

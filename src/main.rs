@@ -3,8 +3,8 @@
 
 mod cli;
 
-use clap::Parser;
-use cli::args::{Cli, Command};
+use clap::{CommandFactory, Parser};
+use cli::args::{Cli, Command, Format};
 use cli::{commands, print};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,6 +12,14 @@ use std::time::Instant;
 fn main() -> ExitCode {
     cli::alloc::tune_allocator();
     let args = Cli::parse();
+    if args.format == Format::Markdown && !matches!(args.command, Some(Command::Diff { .. })) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::InvalidValue,
+                "--format markdown is for `diff`; use text, json or jsonl here",
+            )
+            .exit();
+    }
     let start = Instant::now();
     let run = match &args.command {
         None | Some(Command::Build) => commands::build(&args, start),
@@ -22,6 +30,11 @@ fn main() -> ExitCode {
         }) => commands::list(&args, *excluded, *unsourced),
         Some(Command::Init) => commands::init(&args),
         Some(Command::Validate { files }) => commands::validate(&args, files),
+        Some(Command::Diff {
+            old,
+            new,
+            max_listed,
+        }) => commands::diff(&args, old, new.as_deref(), *max_listed),
     };
     run.unwrap_or_else(|e| {
         print::error(&e);

@@ -57,7 +57,7 @@ pub struct Cli {
     /// Print what was left out and why, and where dates came from.
     #[arg(long, short, global = true)]
     pub verbose: bool,
-    /// Output format: text, json (summary), jsonl (list).
+    /// Output format: text, json (summary), jsonl (list), markdown (diff).
     #[arg(long, global = true, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -86,6 +86,18 @@ pub enum Command {
     },
     /// Write a commented sitemap.toml for the site in --site (default .); never overwrites.
     Init,
+    /// Print the URLs added, removed, and whose lastmod moved from OLD to NEW; exit 0 when
+    /// nothing changed, 1 when something did.
+    Diff {
+        /// The old sitemap or index: a file (.xml or .xml.gz) or an http(s):// URL (an
+        /// index is followed to its parts).
+        old: String,
+        /// The new one, likewise (default: what build would write now).
+        new: Option<String>,
+        /// Most URLs of each kind in Markdown output; the rest are counted.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        max_listed: usize,
+    },
 }
 
 /// `--style`: the site conventions to follow.
@@ -105,6 +117,8 @@ pub enum Format {
     Json,
     /// One JSON object per line (`list`).
     Jsonl,
+    /// Markdown, for a pull-request comment or a job summary (`diff`).
+    Markdown,
 }
 
 /// How much to say.

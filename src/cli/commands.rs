@@ -5,6 +5,7 @@ use super::out::{results, say};
 use super::progress::DelayedBar;
 use super::{json, print};
 use sitemapgen::config::{self, Settings};
+use sitemapgen::sitemap::set::{read_set, Fetch, Limits, Location};
 use sitemapgen::sitemap::validate::{self, ValidateOptions};
 use sitemapgen::sitemap::write::WriteReport;
 use sitemapgen::{Error, Outcome, Result, RunOptions};
@@ -155,4 +156,65 @@ pub fn validate(args: &Cli, files: &[PathBuf]) -> Result<ExitCode> {
     })?;
     let code = validate::exit_code(&reports, unreadable.len());
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(2)))
+}
+
+/// `diff`: the URLs added, removed and moved from `old` to `new` (default: what build would
+/// write now); exit 0 when nothing changed, 1 when something did.
+pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Result<ExitCode> {
+    let fetch = network();
+    let limits = Limits::default();
+    let old_set = read_set(&Location::parse(old)?, fetch.as_deref(), &limits)?;
+    let (new_urls, new_name, new_is_build) = match new {
+        Some(new) => (
+            read_set(&Location::parse(new)?, fetch.as_deref(), &limits)?.urls,
+            new.to_string(),
+            false,
+        ),
+        None => {
+            let run = Run::start(args, false);
+            let settings = config::load(&args.overrides())?;
+            let outcome = run.generate(&settings)?;
+            if !args.quiet {
+                print::warnings(&outcome, args.verbosity());
+            }
+            (
+                sitemapgen::diff::outcome_urls(&outcome),
+                "this build".to_string(),
+                true,
+            )
+        }
+    };
+    let d = sitemapgen::diff::diff(&old_set.urls, &new_urls);
+    let sides = super::diff::Sides {
+        old,
+        new: &new_name,
+        new_is_build,
+        old_urls: old_set.urls.len(),
+        new_urls: new_urls.len(),
+    };
+    results(|out| match args.format {
+        Format::Markdown => super::diff::markdown(out, &d, &sides, max_listed),
+        Format::Json | Format::Jsonl => super::diff::json(out, &d, &sides),
+        Format::Text => super::diff::text(out, &d),
+    })?;
+    if args.format == Format::Text && !args.quiet {
+        say(format_args!("{}", super::diff::summary(&d, &sides)));
+    }
+    Ok(if d.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The HTTP client, in a build with network support.
+#[cfg(feature = "net")]
+fn network() -> Option<Box<dyn Fetch>> {
+    Some(Box::new(sitemapgen::net::Client::default()))
+}
+
+/// No HTTP client: URLs are an error that says so.
+#[cfg(not(feature = "net"))]
+fn network() -> Option<Box<dyn Fetch>> {
+    None
 }

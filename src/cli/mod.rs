@@ -3,6 +3,7 @@
 pub mod alloc;
 pub mod args;
 pub mod commands;
+pub mod diff;
 pub mod json;
 pub mod out;
 pub mod print;

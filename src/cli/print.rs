@@ -247,7 +247,7 @@ pub fn build(
 }
 
 /// Warnings, the pages left out that a user may not expect, and (verbose) notes, to stderr.
-fn warnings(outcome: &Outcome, v: Verbosity) {
+pub fn warnings(outcome: &Outcome, v: Verbosity) {
     if v.verbose {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);

@@ -7,6 +7,7 @@ pub mod loc;
 pub mod protocol;
 pub mod read;
 pub mod robots;
+pub mod set;
 pub mod text;
 pub mod validate;
 pub mod write;

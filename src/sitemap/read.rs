@@ -550,6 +550,22 @@ impl Sitemap<Box<dyn Read + Send>> {
     }
 }
 
+impl Sitemap<Box<dyn Read + Send>> {
+    /// Reads a stream whose name says nothing (a download): gzip when it starts with the
+    /// gzip magic bytes.
+    pub fn from_stream(mut input: Box<dyn Read + Send>) -> Result<Self, ReadError> {
+        let mut magic = [0u8; 2];
+        let got = read_up_to(&mut input, &mut magic)?;
+        let raw: Box<dyn Read + Send> =
+            Box::new(io::Cursor::new(magic[..got].to_vec()).chain(input));
+        if magic[..got] == GZIP_MAGIC {
+            Sitemap::new(Box::new(MultiGzDecoder::new(raw)))
+        } else {
+            Sitemap::new(raw)
+        }
+    }
+}
+
 impl<'a> Sitemap<Box<dyn Read + 'a>> {
     /// Reads a file held in memory (gzip when it starts with the gzip magic bytes).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {

@@ -1,0 +1,439 @@
+//! A sitemap set read back whole: one sitemap, or an index and every sitemap it lists, from a
+//! file on disk (plain or gzip) or an `http(s)://` URL, as one map of URL -> lastmod. What
+//! `diff` compares and `submit` starts from. Each file goes through the one reader
+//! ([`super::read`]), which stops a little past the protocol's 50 MB; the set as a whole is
+//! bounded in files, URLs and time ([`Limits`]), so a broken or hostile index costs bounded work.
+
+use super::read::{Gzip, Sitemap, SitemapKind};
+use crate::error::{Error, Result};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use url::Url;
+
+/// Each URL and its `<lastmod>` text (`None` when it has none), sorted by URL.
+pub type UrlMap = BTreeMap<String, Option<String>>;
+
+/// How much reading one set may cost.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most files: the first one, the parts, nested indexes.
+    pub max_files: usize,
+    /// Most distinct URLs in all.
+    pub max_urls: usize,
+    /// Most time for the whole set, checked before each file (each download has its own
+    /// timeout besides, in the client).
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    /// 1,000 files (a 28-language Hugo site has 29), 2,000,000 URLs (40 full parts, about
+    /// 300 MB of memory), 5 minutes.
+    fn default() -> Self {
+        Limits {
+            max_files: 1_000,
+            max_urls: 2_000_000,
+            time: Duration::from_secs(300),
+        }
+    }
+}
+
+/// Where a sitemap is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Location {
+    /// A file on disk.
+    File(PathBuf),
+    /// An `http://` or `https://` URL.
+    Url(Url),
+}
+
+impl Location {
+    /// A command-line argument: a URL when it starts with `http://` or `https://` (any case),
+    /// else a file.
+    pub fn parse(arg: &str) -> Result<Location> {
+        let lower = arg.get(..8).unwrap_or(arg).to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            return Url::parse(arg)
+                .map(Location::Url)
+                .map_err(|e| Error::remote(arg, format!("not a valid URL: {e}")));
+        }
+        Ok(Location::File(PathBuf::from(arg)))
+    }
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::File(p) => write!(f, "{}", p.display()),
+            Location::Url(u) => f.write_str(u.as_str()),
+        }
+    }
+}
+
+/// Opens URLs: the HTTP client (feature `net`) does it; tests can stand in for it.
+pub trait Fetch {
+    /// The body of a successful (2xx) answer for `url`, after redirects; any other answer is
+    /// an error that says what the server answered.
+    fn open(&self, url: &Url) -> Result<Box<dyn Read + Send>>;
+}
+
+/// A set as read.
+#[derive(Clone, Debug, Default)]
+pub struct SitemapSet {
+    /// Every URL the set lists, with its lastmod.
+    pub urls: UrlMap,
+    /// Every file read, the first one first.
+    pub files: Vec<Location>,
+    /// URLs listed more than once (kept once, with the first lastmod read).
+    pub repeated: usize,
+}
+
+/// Reads the sitemap at `from` and, when it is an index, every sitemap it lists (nested
+/// indexes too, each file once), within `limits`. URLs need `fetch`.
+///
+/// The parts of an index on disk are looked for on disk: the part
+/// `https://example.com/en/sitemap.xml` listed by `public/sitemap.xml` is
+/// `public/en/sitemap.xml`, else `public/sitemap.xml`'s folder with fewer leading segments of
+/// the part's path (an index in a subfolder), the longest that exists.
+pub fn read_set(from: &Location, fetch: Option<&dyn Fetch>, limits: &Limits) -> Result<SitemapSet> {
+    let start = Instant::now();
+    let mut set = SitemapSet::default();
+    let mut queued: BTreeSet<Location> = BTreeSet::from([from.clone()]);
+    let mut queue = VecDeque::from([from.clone()]);
+    while let Some(at) = queue.pop_front() {
+        if set.files.len() >= limits.max_files {
+            return Err(Error::remote(
+                from.to_string(),
+                format!(
+                    "the set has more than {} sitemap files; reading stopped there",
+                    limits.max_files
+                ),
+            ));
+        }
+        if start.elapsed() > limits.time {
+            return Err(Error::remote(
+                from.to_string(),
+                format!(
+                    "reading the set took longer than {} s ({} files read); stopped there",
+                    limits.time.as_secs(),
+                    set.files.len()
+                ),
+            ));
+        }
+        let sitemap = open(&at, fetch)?;
+        let kind = sitemap.root().kind;
+        set.files.push(at.clone());
+        for entry in sitemap {
+            let entry = entry.map_err(|e| Error::remote(at.to_string(), e.to_string()))?;
+            if entry.loc.is_empty() {
+                continue;
+            }
+            match kind {
+                SitemapKind::UrlSet => {
+                    if set.urls.contains_key(&entry.loc) {
+                        set.repeated += 1;
+                        continue;
+                    }
+                    if set.urls.len() >= limits.max_urls {
+                        return Err(Error::remote(
+                            from.to_string(),
+                            format!(
+                                "the set lists more than {} URLs; reading stopped there",
+                                limits.max_urls
+                            ),
+                        ));
+                    }
+                    set.urls.insert(entry.loc, entry.lastmod);
+                }
+                SitemapKind::SitemapIndex => {
+                    let part = part_location(&at, &entry.loc).map_err(|m| {
+                        Error::remote(at.to_string(), format!("line {}: {m}", entry.line))
+                    })?;
+                    if queued.insert(part.clone()) {
+                        queue.push_back(part);
+                    }
+                }
+            }
+        }
+    }
+    Ok(set)
+}
+
+/// Opens one file of the set, read up to its root element.
+fn open(at: &Location, fetch: Option<&dyn Fetch>) -> Result<Sitemap<Box<dyn Read + Send>>> {
+    let sitemap = match at {
+        Location::File(path) => {
+            if path.is_dir() {
+                return Err(Error::remote(
+                    at.to_string(),
+                    "is a folder: name the sitemap file in it (sitemap.xml)",
+                ));
+            }
+            Sitemap::open(path, Gzip::ByNameOrMagic)
+        }
+        Location::Url(url) => {
+            let Some(fetch) = fetch else {
+                return Err(Error::remote(
+                    url.as_str(),
+                    "this sitemapgen was built without network support (cargo feature `net`): download the file and name it instead",
+                ));
+            };
+            Sitemap::from_stream(fetch.open(url)?)
+        }
+    };
+    sitemap.map_err(|e| match e {
+        super::read::ReadError::Io(io) if matches!(at, Location::File(_)) => {
+            Error::io(at.to_string(), io)
+        }
+        e => Error::remote(at.to_string(), e.to_string()),
+    })
+}
+
+/// Where the part `loc` listed by the index at `index` is.
+fn part_location(index: &Location, loc: &str) -> Result<Location, String> {
+    match index {
+        Location::Url(base) => {
+            let url = base
+                .join(loc)
+                .map_err(|e| format!("the index lists '{loc}', which is not a URL: {e}"))?;
+            match url.scheme() {
+                "http" | "https" => Ok(Location::Url(url)),
+                s => Err(format!("the index lists '{loc}': a {s}: URL, not http(s)")),
+            }
+        }
+        Location::File(path) => local_part(path, loc).map(Location::File),
+    }
+}
+
+/// The file on disk for the part `loc` of the index at `index` (see [`read_set`]).
+fn local_part(index: &Path, loc: &str) -> Result<PathBuf, String> {
+    let url = Url::parse(loc)
+        .map_err(|e| format!("the index lists '{loc}', which is not an absolute URL: {e}"))?;
+    let segments: Vec<String> = url
+        .path_segments()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .collect();
+    // A segment that could step out of the folder, or that no file name can be, matches nothing.
+    let usable = !segments.is_empty()
+        && segments
+            .iter()
+            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\\']));
+    let dir = index.parent().unwrap_or(Path::new(""));
+    if usable {
+        for skip in 0..segments.len() {
+            let candidate = segments[skip..]
+                .iter()
+                .fold(dir.to_path_buf(), |p, s| p.join(s));
+            if candidate.is_file() && candidate != index {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err(format!(
+        "the index lists {loc}, which is not on disk below {} (looked for {}); diff the deployed index by its URL instead",
+        if dir.as_os_str().is_empty() { Path::new(".") } else { dir }.display(),
+        segments.last().map_or("a file name".to_string(), |s| format!("…/{s}")),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
+    fn urlset(urls: &[(&str, Option<&str>)]) -> String {
+        let mut s =
+            format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"{NS}\">\n");
+        for (loc, lm) in urls {
+            s.push_str(&format!("<url><loc>{loc}</loc>"));
+            if let Some(lm) = lm {
+                s.push_str(&format!("<lastmod>{lm}</lastmod>"));
+            }
+            s.push_str("</url>\n");
+        }
+        s + "</urlset>\n"
+    }
+
+    fn index(parts: &[&str]) -> String {
+        let mut s =
+            format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"{NS}\">\n");
+        for p in parts {
+            s.push_str(&format!("<sitemap><loc>{p}</loc></sitemap>\n"));
+        }
+        s + "</sitemapindex>\n"
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn gzip(text: &str) -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(text.as_bytes()).unwrap();
+        gz.finish().unwrap()
+    }
+
+    #[test]
+    fn an_index_on_disk_is_followed_to_its_parts_below_its_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let public = d.path().join("public");
+        write(
+            &public.join("sitemap.xml"),
+            &index(&[
+                "https://e.com/blog/en/sitemap.xml",
+                "https://e.com/blog/fr/sitemap.xml",
+                "https://e.com/blog/en/sitemap.xml",
+            ]),
+        );
+        write(
+            &public.join("en/sitemap.xml"),
+            &urlset(&[("https://e.com/blog/en/a/", Some("2024-01-01"))]),
+        );
+        std::fs::create_dir_all(public.join("fr")).unwrap();
+        let fr = urlset(&[
+            ("https://e.com/blog/fr/a/", None),
+            ("https://e.com/blog/en/a/", None),
+        ]);
+        std::fs::write(public.join("fr/sitemap.xml"), gzip(&fr)).unwrap();
+        let set = read_set(
+            &Location::File(public.join("sitemap.xml")),
+            None,
+            &Limits::default(),
+        )
+        .unwrap();
+        let got: Vec<(&str, Option<&str>)> = set
+            .urls
+            .iter()
+            .map(|(u, l)| (u.as_str(), l.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("https://e.com/blog/en/a/", Some("2024-01-01")),
+                ("https://e.com/blog/fr/a/", None)
+            ]
+        );
+        assert_eq!(set.files.len(), 3);
+        assert_eq!(set.repeated, 1);
+    }
+
+    #[test]
+    fn a_part_missing_on_disk_says_where_it_was_looked_for() {
+        let d = tempfile::tempdir().unwrap();
+        write(
+            &d.path().join("sitemap.xml"),
+            &index(&["https://e.com/sitemap1.xml"]),
+        );
+        let err = read_set(
+            &Location::File(d.path().join("sitemap.xml")),
+            None,
+            &Limits::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains(
+                "line 3: the index lists https://e.com/sitemap1.xml, which is not on disk"
+            ),
+            "{err}"
+        );
+        // An index listing itself is read once.
+        write(
+            &d.path().join("sitemap.xml"),
+            &index(&["https://e.com/sitemap.xml"]),
+        );
+        let err = read_set(
+            &Location::File(d.path().join("sitemap.xml")),
+            None,
+            &Limits::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("not on disk"), "{err}");
+    }
+
+    /// A stand-in for the network: URLs to bodies, and a count of what was opened.
+    struct Fake(BTreeMap<String, Vec<u8>>, std::cell::Cell<usize>);
+
+    impl Fetch for Fake {
+        fn open(&self, url: &Url) -> Result<Box<dyn Read + Send>> {
+            self.1.set(self.1.get() + 1);
+            match self.0.get(url.as_str()) {
+                Some(b) => Ok(Box::new(std::io::Cursor::new(b.clone()))),
+                None => Err(Error::remote(url.as_str(), "HTTP 404")),
+            }
+        }
+    }
+
+    #[test]
+    fn urls_are_fetched_nested_indexes_and_cycles_included_within_the_file_limit() {
+        let fake = Fake(
+            BTreeMap::from([
+                (
+                    "https://e.com/sitemap.xml".to_string(),
+                    index(&["/a.xml.gz", "https://e.com/nested.xml"]).into_bytes(),
+                ),
+                (
+                    "https://e.com/a.xml.gz".to_string(),
+                    gzip(&urlset(&[("https://e.com/x", Some("2024-02-02"))])),
+                ),
+                (
+                    "https://e.com/nested.xml".to_string(),
+                    index(&["https://e.com/sitemap.xml", "https://e.com/b.xml"]).into_bytes(),
+                ),
+                (
+                    "https://e.com/b.xml".to_string(),
+                    urlset(&[("https://e.com/y", None)]).into_bytes(),
+                ),
+            ]),
+            Default::default(),
+        );
+        let from = Location::parse("https://e.com/sitemap.xml").unwrap();
+        let set = read_set(&from, Some(&fake), &Limits::default()).unwrap();
+        assert_eq!(
+            set.urls.keys().collect::<Vec<_>>(),
+            ["https://e.com/x", "https://e.com/y"]
+        );
+        assert_eq!(fake.1.get(), 4);
+        let few = Limits {
+            max_files: 2,
+            ..Limits::default()
+        };
+        let err = read_set(&from, Some(&fake), &few).unwrap_err().to_string();
+        assert_eq!(err, "https://e.com/sitemap.xml: the set has more than 2 sitemap files; reading stopped there");
+        let few = Limits {
+            max_urls: 1,
+            ..Limits::default()
+        };
+        let err = read_set(&from, Some(&fake), &few).unwrap_err().to_string();
+        assert!(err.contains("more than 1 URLs"), "{err}");
+        let err = read_set(&from, None, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("without network support"), "{err}");
+    }
+
+    #[test]
+    fn arguments_are_urls_only_with_an_http_scheme() {
+        assert!(matches!(
+            Location::parse("HTTPS://e.com/s.xml"),
+            Ok(Location::Url(_))
+        ));
+        assert!(matches!(
+            Location::parse("public/sitemap.xml"),
+            Ok(Location::File(_))
+        ));
+        assert!(matches!(Location::parse("ftp.xml"), Ok(Location::File(_))));
+        assert!(Location::parse("https://").is_err());
+    }
+}
