@@ -28,6 +28,8 @@ pub mod frontmatter;
 #[doc(hidden)]
 pub mod fsread;
 #[doc(hidden)]
+pub mod host;
+#[doc(hidden)]
 pub mod hugo_version;
 #[doc(hidden)]
 pub mod images;

@@ -1,0 +1,646 @@
+//! Redirect rules of every host in one form, and the matcher that finds what a host does with
+//! a listed URL: the first rule that meets it, in the order the host tries them.
+//!
+//! Each host has its own dialect ([`Dialect`]): Netlify matches whole path segments and
+//! ignores a trailing slash, and serves a file before a rule that is not forced; Cloudflare
+//! matches the path exactly and always applies its rules, static ones first; Vercel compiles
+//! path-to-regexp sources and matches them without regard to case. Rules are indexed by
+//! their literal path or first segment, so a thousand rules cost a hash lookup and a few
+//! comparisons per URL, not a thousand.
+
+use regex_automata::{meta, util::syntax, Input};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Where a rule was read: a file and its 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The rule file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file.display(), self.line)
+    }
+}
+
+/// How a host reads and matches its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Netlify: whole segments, a trailing slash ignored, files before unforced rules.
+    Netlify,
+    /// Cloudflare Pages: exact paths, rules always applied, static rules first.
+    Cloudflare,
+    /// Vercel: path-to-regexp sources, case-insensitive, always applied.
+    Vercel,
+}
+
+/// One redirect or rewrite rule, as its host reads it.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// Where it was read.
+    pub origin: Origin,
+    /// Its source pattern, as written.
+    pub from: String,
+    /// Its destination, as written.
+    pub to: String,
+    /// The status it answers with: 3xx redirects, 200 rewrites, others are errors.
+    pub status: u16,
+    /// Netlify's `!` or `force = true`: applied even where a file exists.
+    pub force: bool,
+    /// What it checks on the request that a sitemap cannot know (country, language, role,
+    /// cookie, header), as written: where there is any, the rule only "may" apply.
+    pub conditions: Vec<String>,
+    pattern: Pattern,
+}
+
+impl Rule {
+    /// A rule from its parts; `pattern` is how its `from` matches.
+    pub(crate) fn new(origin: Origin, from: &str, to: &str, status: u16, pattern: Pattern) -> Rule {
+        Rule {
+            origin,
+            from: from.to_string(),
+            to: to.to_string(),
+            status,
+            force: false,
+            conditions: Vec::new(),
+            pattern,
+        }
+    }
+
+    /// Whether the host answers with a redirect when this rule applies.
+    pub fn redirects(&self) -> bool {
+        is_redirect(self.status)
+    }
+
+    /// The rule as a user wrote it, for messages: `/old /new 301`.
+    pub fn summary(&self) -> String {
+        let force = if self.force { "!" } else { "" };
+        let mut s = format!("{} {} {}{force}", self.from, self.to, self.status);
+        for c in &self.conditions {
+            s.push(' ');
+            s.push_str(c);
+        }
+        s
+    }
+}
+
+/// Whether a status is a redirect (the ones hosts answer with a `Location`).
+pub fn is_redirect(status: u16) -> bool {
+    matches!(status, 301 | 302 | 303 | 307 | 308)
+}
+
+/// How a rule's source matches a request.
+#[derive(Clone, Debug)]
+pub(crate) enum Pattern {
+    /// Netlify: segments of literals and `:placeholders`, maybe a splat at the end.
+    Segments(Segments),
+    /// Cloudflare and Vercel: a compiled regular expression over the decoded path.
+    Regex(Compiled),
+    /// A literal path (after the dialect's normalisation): a hash lookup.
+    Exact(String),
+}
+
+/// A Netlify source: `/news/:year/*`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Segments {
+    /// `https://host` for a domain-level rule (scheme and host lowercased).
+    pub origin: Option<String>,
+    /// The decoded segments before the splat.
+    pub segs: Vec<Seg>,
+    /// With a splat: the text the segment after `segs` starts with (`""` for `/news/*`).
+    pub splat: Option<String>,
+    /// Query parameters the request must carry, with their value or a `:placeholder`.
+    pub query: Vec<(String, String)>,
+}
+
+/// One segment of a Netlify source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seg {
+    /// Literal text (decoded).
+    Lit(String),
+    /// `:name`: any one segment.
+    Param(String),
+}
+
+/// A compiled source: the regular expression and the names its groups fill in the target.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    pub re: meta::Regex,
+    /// The literal first segment every match starts with, if there is one.
+    pub first: Option<String>,
+}
+
+impl Compiled {
+    /// Compiles `pattern` (anchored by the caller); `fold` matches without regard to case.
+    pub fn new(pattern: &str, fold: bool, first: Option<String>) -> Result<Compiled, String> {
+        let re = meta::Builder::new()
+            .syntax(
+                syntax::Config::new()
+                    .unicode(false)
+                    .utf8(false)
+                    .case_insensitive(fold),
+            )
+            .configure(meta::Config::new().utf8_empty(false))
+            .build(pattern)
+            .map_err(|e| e.to_string())?;
+        Ok(Compiled { re, first })
+    }
+}
+
+/// A request as the matcher sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The decoded URL path below the site's root, starting with `/`.
+    pub path: &'a str,
+    /// The query string without `?`, if the URL has one.
+    pub query: Option<&'a str>,
+    /// `scheme://host[:port]` of the URL, lowercased.
+    pub origin: &'a str,
+}
+
+/// What a host does with a listed URL, where a rule meets it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judged<'r> {
+    /// A 3xx rule applies: the URL answers with a redirect to `to`.
+    Redirect {
+        /// The rule.
+        rule: &'r Rule,
+        /// Its destination, placeholders filled in.
+        to: String,
+    },
+    /// A 3xx rule applies only to requests it checks for things a sitemap cannot know.
+    MayRedirect {
+        /// The rule.
+        rule: &'r Rule,
+    },
+    /// A rule that is not forced meets a URL whose file exists: the host serves the file.
+    Shadowed {
+        /// The rule.
+        rule: &'r Rule,
+    },
+    /// A forced rule answers with an error status (404, 410, …): not a redirect.
+    Status {
+        /// The rule.
+        rule: &'r Rule,
+    },
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Rule) -> bool {
+        self.origin == other.origin
+    }
+}
+
+/// One host's rules in the order it tries them, indexed for lookups.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    dialect: Dialect,
+    rules: Vec<Rule>,
+    /// Rules whose source is a literal path, by that path.
+    exact: HashMap<String, Vec<u32>>,
+    /// Other rules whose matches all start with a literal first segment, by that segment.
+    first: HashMap<String, Vec<u32>>,
+    /// The rest: tried for every URL.
+    other: Vec<u32>,
+}
+
+impl RuleSet {
+    /// The rules of one host, in the order it tries them.
+    pub fn new(dialect: Dialect, rules: Vec<Rule>) -> RuleSet {
+        let mut set = RuleSet {
+            dialect,
+            rules,
+            exact: HashMap::new(),
+            first: HashMap::new(),
+            other: Vec::new(),
+        };
+        for (k, rule) in set.rules.iter().enumerate() {
+            let k = k as u32;
+            match &rule.pattern {
+                Pattern::Exact(path) => set.exact.entry(path.clone()).or_default().push(k),
+                Pattern::Segments(s) => match s.segs.first() {
+                    Some(Seg::Lit(first)) if s.origin.is_none() => {
+                        set.first.entry(first.clone()).or_default().push(k)
+                    }
+                    _ => set.other.push(k),
+                },
+                Pattern::Regex(c) => match &c.first {
+                    Some(first) => set.first.entry(first.clone()).or_default().push(k),
+                    None => set.other.push(k),
+                },
+            }
+        }
+        set
+    }
+
+    /// The dialect the rules are read in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The rules, in the order the host tries them.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// True when there is no rule.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// What the host does with `req`: `None` when no rule meets it, or only rules that serve
+    /// it with 200. `file_exists` says whether a file serves the URL (Netlify serves it before
+    /// a rule that is not forced).
+    pub fn judge(&self, req: &Request<'_>, file_exists: bool) -> Option<Judged<'_>> {
+        // A rule with conditions meets some requests only; the first one without decides for
+        // the rest. A URL is redirected when every rule that may decide redirects it.
+        let mut conditional_redirect: Option<&Rule> = None;
+        let mut conditional_other = false;
+        let mut decided = None;
+        self.for_each_match(req, |rule, caps| {
+            let verdict = self.verdict(rule, &caps, file_exists);
+            if rule.conditions.is_empty() {
+                decided = Some(verdict);
+                return false;
+            }
+            match verdict {
+                Some(Judged::Redirect { .. }) => {
+                    conditional_redirect.get_or_insert(rule);
+                }
+                _ => conditional_other = true,
+            }
+            true
+        });
+        match (decided.flatten(), conditional_redirect) {
+            (Some(Judged::Redirect { rule, to }), _) if !conditional_other => {
+                Some(Judged::Redirect { rule, to })
+            }
+            (Some(Judged::Redirect { rule, .. }), None) => Some(Judged::MayRedirect { rule }),
+            (_, Some(rule)) => Some(Judged::MayRedirect { rule }),
+            (other, None) => other,
+        }
+    }
+
+    /// What `rule`, which meets a request with `caps`, makes the host do.
+    fn verdict<'r>(
+        &'r self,
+        rule: &'r Rule,
+        caps: &Captures,
+        file_exists: bool,
+    ) -> Option<Judged<'r>> {
+        let shadowed = self.dialect == Dialect::Netlify && !rule.force && file_exists;
+        if shadowed && rule.status != 200 {
+            return Some(Judged::Shadowed { rule });
+        }
+        if rule.redirects() {
+            return Some(Judged::Redirect {
+                rule,
+                to: fill(&rule.to, caps),
+            });
+        }
+        if rule.status >= 400 {
+            return Some(Judged::Status { rule });
+        }
+        None
+    }
+
+    /// Calls `each` with every rule that meets `req`, in the host's order, until it returns
+    /// false.
+    fn for_each_match<'r>(
+        &'r self,
+        req: &Request<'_>,
+        mut each: impl FnMut(&'r Rule, Captures) -> bool,
+    ) {
+        let folded;
+        let path = if self.dialect == Dialect::Vercel {
+            folded = req.path.to_ascii_lowercase();
+            folded.as_str()
+        } else {
+            req.path
+        };
+        let key = match self.dialect {
+            Dialect::Netlify => netlify_key(path),
+            _ => path,
+        };
+        let first_seg = path
+            .strip_prefix('/')
+            .unwrap_or(path)
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        let lists = [
+            self.exact.get(key).map_or(&[][..], Vec::as_slice),
+            self.first.get(first_seg).map_or(&[][..], Vec::as_slice),
+            &self.other,
+        ];
+        // Merge the three ascending lists: the host's order is the rules' order.
+        let mut at = [0usize; 3];
+        loop {
+            let next = (0..3)
+                .filter(|&l| at[l] < lists[l].len())
+                .min_by_key(|&l| lists[l][at[l]]);
+            let Some(l) = next else { break };
+            let k = lists[l][at[l]] as usize;
+            at[l] += 1;
+            let rule = &self.rules[k];
+            if let Some(caps) = matches(&rule.pattern, req, path) {
+                if !each(rule, caps) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A Netlify path as its rules see it: no trailing slash (but the root's).
+fn netlify_key(path: &str) -> &str {
+    match path.strip_suffix('/') {
+        Some("") | None => path,
+        Some(p) => p,
+    }
+}
+
+/// Named values a match fills in: `splat` and placeholders.
+type Captures = Vec<(String, String)>;
+
+/// The captures when `pattern` meets `req` (whose path, as the dialect compares it, is
+/// `path`), `None` when it does not.
+fn matches(pattern: &Pattern, req: &Request<'_>, path: &str) -> Option<Captures> {
+    match pattern {
+        Pattern::Exact(_) => Some(Vec::new()),
+        Pattern::Segments(s) => s.matches(req),
+        Pattern::Regex(c) => {
+            let mut caps = c.re.create_captures();
+            c.re.search_captures(
+                &Input::new(path).anchored(regex_automata::Anchored::Yes),
+                &mut caps,
+            );
+            if !caps.is_match() {
+                return None;
+            }
+            let mut out = Vec::new();
+            for (i, name) in caps
+                .group_info()
+                .pattern_names(regex_automata::PatternID::ZERO)
+                .enumerate()
+            {
+                if let (Some(name), Some(span)) = (name, caps.get_group(i)) {
+                    out.push((name.to_string(), path[span.range()].to_string()));
+                }
+            }
+            Some(out)
+        }
+    }
+}
+
+impl Segments {
+    /// The captures when this source meets `req`.
+    fn matches(&self, req: &Request<'_>) -> Option<Captures> {
+        if let Some(origin) = &self.origin {
+            if origin != req.origin {
+                return None;
+            }
+        }
+        let mut caps = Vec::new();
+        if !self.query.is_empty() {
+            caps = query_matches(&self.query, req.query)?;
+        }
+        let path = netlify_key(req.path);
+        let rest = path.strip_prefix('/').unwrap_or(path);
+        let mut parts = if rest.is_empty() {
+            None
+        } else {
+            Some(rest.split('/'))
+        };
+        for seg in &self.segs {
+            let part = parts.as_mut().and_then(Iterator::next)?;
+            match seg {
+                Seg::Lit(lit) if lit == part => {}
+                Seg::Param(name) if !part.is_empty() => caps.push((name.clone(), part.to_string())),
+                _ => return None,
+            }
+        }
+        let tail: Vec<&str> = parts.map(Iterator::collect).unwrap_or_default();
+        match &self.splat {
+            None if tail.is_empty() => Some(caps),
+            None => None,
+            Some(prefix) => {
+                let joined = tail.join("/");
+                let rest = joined.strip_prefix(prefix.as_str())?;
+                caps.push(("splat".to_string(), rest.to_string()));
+                Some(caps)
+            }
+        }
+    }
+}
+
+/// The placeholders' values when a query string carries every parameter a Netlify rule asks
+/// for (a `:placeholder` takes any value), `None` when it does not.
+fn query_matches(wanted: &[(String, String)], query: Option<&str>) -> Option<Captures> {
+    let query = query?;
+    let mut caps = Vec::new();
+    for (key, want) in wanted {
+        let value = query.split('&').find_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (k == key).then_some(v)
+        })?;
+        match want.strip_prefix(':') {
+            Some(name) => caps.push((name.to_string(), value.to_string())),
+            None if want == value => {}
+            None => return None,
+        }
+    }
+    Some(caps)
+}
+
+/// `to` with `:name` placeholders (and `:splat`) replaced by what a match captured; a
+/// placeholder with no capture stays as written.
+fn fill(to: &str, caps: &Captures) -> String {
+    if caps.is_empty() || !to.contains(':') {
+        return to.to_string();
+    }
+    let mut out = String::with_capacity(to.len());
+    let mut rest = to;
+    while let Some(at) = rest.find(':') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let len = after
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let name = &after[..len];
+        match caps
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .filter(|_| len > 0)
+        {
+            Some((_, value)) => {
+                out.push_str(value);
+                // path-to-regexp's modifiers on a destination parameter add nothing here.
+                let after = &after[len..];
+                rest = after.strip_prefix(['*', '+', '?']).unwrap_or(after);
+            }
+            None => {
+                out.push(':');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn origin(line: usize) -> Origin {
+        Origin {
+            file: PathBuf::from("_redirects"),
+            line,
+        }
+    }
+
+    pub(crate) fn req(path: &str) -> Request<'_> {
+        Request {
+            path,
+            query: None,
+            origin: "https://example.com",
+        }
+    }
+
+    fn netlify(from: &[Seg], splat: Option<&str>, line: usize, status: u16) -> Rule {
+        Rule::new(
+            origin(line),
+            "from",
+            "/to/:splat",
+            status,
+            Pattern::Segments(Segments {
+                segs: from.to_vec(),
+                splat: splat.map(Into::into),
+                ..Default::default()
+            }),
+        )
+    }
+
+    fn lit(s: &str) -> Seg {
+        Seg::Lit(s.into())
+    }
+
+    #[test]
+    fn netlify_segments_ignore_a_trailing_slash_and_splats_match_the_rest() {
+        let set = RuleSet::new(
+            Dialect::Netlify,
+            vec![netlify(&[lit("news")], Some(""), 1, 301)],
+        );
+        for path in ["/news", "/news/", "/news/a/b/"] {
+            assert!(
+                matches!(set.judge(&req(path), false), Some(Judged::Redirect { .. })),
+                "{path}"
+            );
+        }
+        assert_eq!(set.judge(&req("/newsletter/"), false), None);
+        assert_eq!(set.judge(&req("/"), false), None);
+        let Some(Judged::Redirect { to, .. }) = set.judge(&req("/news/a/b"), false) else {
+            panic!()
+        };
+        assert_eq!(to, "/to/a/b");
+    }
+
+    #[test]
+    fn netlify_files_come_before_unforced_rules() {
+        let mut forced = netlify(&[lit("a")], None, 2, 301);
+        forced.force = true;
+        let set = RuleSet::new(
+            Dialect::Netlify,
+            vec![netlify(&[lit("b")], None, 1, 301), forced],
+        );
+        assert!(matches!(
+            set.judge(&req("/b/"), true),
+            Some(Judged::Shadowed { .. })
+        ));
+        assert!(matches!(
+            set.judge(&req("/b/"), false),
+            Some(Judged::Redirect { .. })
+        ));
+        assert!(matches!(
+            set.judge(&req("/a/"), true),
+            Some(Judged::Redirect { .. })
+        ));
+    }
+
+    #[test]
+    fn the_first_rule_in_order_decides_whatever_the_index_bucket() {
+        let exact = Rule::new(origin(2), "/a/b", "/x", 302, Pattern::Exact("/a/b".into()));
+        let splat = netlify(&[lit("a")], Some(""), 1, 200);
+        let set = RuleSet::new(Dialect::Netlify, vec![splat, exact]);
+        // The 200 rewrite on line 1 meets /a/b first: no redirect.
+        assert_eq!(set.judge(&req("/a/b"), false), None);
+    }
+
+    #[test]
+    fn conditional_rules_only_may_redirect() {
+        let mut cond = netlify(&[lit("a")], None, 1, 302);
+        cond.conditions = vec!["Country=fr".into()];
+        let set = RuleSet::new(Dialect::Netlify, vec![cond.clone()]);
+        assert!(matches!(
+            set.judge(&req("/a"), false),
+            Some(Judged::MayRedirect { .. })
+        ));
+        // A later unconditional redirect: redirected either way.
+        let set = RuleSet::new(
+            Dialect::Netlify,
+            vec![cond.clone(), netlify(&[lit("a")], None, 2, 301)],
+        );
+        assert!(matches!(
+            set.judge(&req("/a"), false),
+            Some(Judged::Redirect { rule, .. }) if rule.origin.line == 2
+        ));
+        // A conditional 200 before an unconditional redirect: some requests get the page.
+        let mut rewrite = cond;
+        rewrite.status = 200;
+        let set = RuleSet::new(
+            Dialect::Netlify,
+            vec![rewrite, netlify(&[lit("a")], None, 2, 301)],
+        );
+        assert!(matches!(
+            set.judge(&req("/a"), false),
+            Some(Judged::MayRedirect { rule }) if rule.origin.line == 2
+        ));
+    }
+
+    #[test]
+    fn placeholders_fill_the_destination() {
+        let caps = vec![
+            ("year".to_string(), "2024".to_string()),
+            ("splat".to_string(), "a/b".to_string()),
+        ];
+        assert_eq!(fill("/blog/:year/:splat", &caps), "/blog/2024/a/b");
+        assert_eq!(fill("/blog/:month", &caps), "/blog/:month");
+        assert_eq!(
+            fill("https://x.org:8080/:year*", &caps),
+            "https://x.org:8080/2024"
+        );
+    }
+
+    #[test]
+    fn query_parameters_must_be_present() {
+        let wanted = vec![
+            ("id".to_string(), ":id".to_string()),
+            ("v".to_string(), "2".to_string()),
+        ];
+        assert_eq!(query_matches(&wanted, None), None);
+        assert_eq!(query_matches(&wanted, Some("id=1")), None);
+        assert_eq!(
+            query_matches(&wanted, Some("id=1&v=2")),
+            Some(vec![("id".to_string(), "1".to_string())])
+        );
+        assert_eq!(query_matches(&wanted, Some("id=1&v=3")), None);
+    }
+}

@@ -1,0 +1,305 @@
+//! Real-world rule files of each host (see `tests/fixtures/host/SOURCES.md` for where each
+//! comes from), and what the host's documentation says each rule does to a site's URLs:
+//!
+//! - Netlify (<https://docs.netlify.com/manage/routing/redirects/overview/>): the first
+//!   matching rule, `_redirects` before `netlify.toml`; a trailing slash does not count; a
+//!   file at the URL is served before a rule without `!`/`force`; status 301 by default.
+//! - Cloudflare Pages (<https://developers.cloudflare.com/pages/configuration/redirects/>):
+//!   exact paths, static rules before dynamic ones, "redirects are always followed,
+//!   regardless of whether or not an asset matches"; status 302 by default.
+//! - Vercel (<https://vercel.com/docs/project-configuration#redirects>): `cleanUrls` and
+//!   `trailingSlash` redirect first, then `redirects` (path-to-regexp, 308 by default) before
+//!   any file.
+
+use sitemapgen::host::{FileKind, Host, Judged, Platform, Request, RuleTexts};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> (PathBuf, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/host")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    (PathBuf::from(name), text)
+}
+
+/// What the host answers for a URL path: `redirect <line> <to>`, `may <line>`, `file <line>`
+/// (an unforced rule, the file served), `status <line>`, or `200`.
+fn answer(host: &Host, origin: &str, path: &str, file_exists: bool) -> String {
+    let req = Request {
+        path,
+        query: None,
+        origin,
+    };
+    match host.rules.judge(&req, file_exists) {
+        Some(Judged::Redirect { rule, to }) => {
+            format!("redirect {} {} {to}", rule.origin.line, rule.status)
+        }
+        Some(Judged::MayRedirect { rule }) => format!("may {}", rule.origin.line),
+        Some(Judged::Shadowed { rule }) => format!("file {}", rule.origin.line),
+        Some(Judged::Status { rule }) => format!("status {} {}", rule.origin.line, rule.status),
+        None => "200".to_string(),
+    }
+}
+
+#[test]
+fn fluxcd_forced_netlify_rules_redirect_built_pages() {
+    let host = Host::from_texts(
+        Platform::Netlify,
+        &RuleTexts {
+            redirects: Some(fixture("netlify-fluxcd._redirects")),
+            ..Default::default()
+        },
+        "https://fluxcd.io",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    let o = "https://fluxcd.io";
+    let cases = [
+        // `301!`: the rule applies though Hugo built the page; the trailing slash of the
+        // listed URL does not count.
+        (
+            "/flagger/usage/ab-testing/",
+            "redirect 15 301 /flagger/tutorials/istio-ab-testing",
+        ),
+        ("/docs/roadmap/", "redirect 9 301 /roadmap"),
+        // The first rule in the file wins: line 44 before the wider line 45.
+        (
+            "/docs/contributing/dev/",
+            "redirect 44 301 /contributing/dev",
+        ),
+        (
+            "/docs/anything/else/",
+            "redirect 45 301 /flux/anything/else",
+        ),
+        ("/docs", "redirect 45 301 /flux/"),
+        ("/legacy/v1/", "redirect 47 301 /flux/migration"),
+        (
+            "/flux/installation/configuration/boostrap-customization/",
+            "redirect 51 301 /flux/installation/configuration/bootstrap-customization/",
+        ),
+        // Whole segments only.
+        ("/docsy/", "200"),
+        ("/flux/installation/", "200"),
+        ("/flagger/usage/ab-testing/more/", "200"),
+        ("/", "200"),
+    ];
+    for (path, want) in cases {
+        assert_eq!(answer(&host, o, path, true), want, "{path}");
+    }
+}
+
+#[test]
+fn kubernetes_unforced_rules_yield_to_built_pages() {
+    let host = Host::from_texts(
+        Platform::Netlify,
+        &RuleTexts {
+            redirects: Some(fixture("netlify-kubernetes._redirects")),
+            ..Default::default()
+        },
+        "https://kubernetes.io",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    let o = "https://kubernetes.io";
+    // The docs section Hugo builds at /docs/ redirects: the rule is forced.
+    assert_eq!(
+        answer(&host, o, "/docs/", true),
+        "redirect 8 301 /docs/home/"
+    );
+    assert_eq!(
+        answer(&host, o, "/zh/docs/", true),
+        "redirect 21 301 /zh/docs/home/"
+    );
+    assert_eq!(answer(&host, o, "/docs/home/", true), "200");
+    // Without `!`, a built page is served; only a URL with no file redirects.
+    assert_eq!(answer(&host, o, "/docs/admin/", true), "file 24");
+    assert_eq!(
+        answer(&host, o, "/docs/admin/", false),
+        "redirect 24 301 /docs/concepts/cluster-administration/"
+    );
+    assert_eq!(
+        answer(&host, o, "/docs/admin/cluster-management/", false),
+        "redirect 31 302 /docs/tasks/administer-cluster/"
+    );
+    assert_eq!(
+        answer(&host, o, "/docs/getting-started-guides/aws/", true),
+        "file 35"
+    );
+    assert_eq!(
+        answer(&host, o, "/docs/admin/resourcequota/walkthrough/", false),
+        "redirect 32 301 /docs/concepts/policy/resource-quotas/"
+    );
+    assert_eq!(
+        answer(
+            &host,
+            o,
+            "/docs/concepts/workloads/controllers/statefulset.md",
+            true
+        ),
+        "redirect 33 301 /docs/concepts/workloads/controllers/statefulset/"
+    );
+}
+
+#[test]
+fn letsencrypt_custom_404s_never_touch_built_pages() {
+    let host = Host::from_texts(
+        Platform::Netlify,
+        &RuleTexts {
+            netlify_toml: Some(fixture("netlify-letsencrypt.toml")),
+            ..Default::default()
+        },
+        "https://letsencrypt.org",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    assert_eq!(host.rules.rules().len(), 12);
+    let o = "https://letsencrypt.org";
+    // `force = false`: the page's file is served.
+    assert_eq!(answer(&host, o, "/de/docs/faq/", true), "file 5");
+    assert_eq!(answer(&host, o, "/zh-tw/about/", true), "file 71");
+    // With no file, the 404 page answers: no redirect (and nothing to list).
+    assert_eq!(answer(&host, o, "/de/nowhere/", false), "status 5 404");
+    assert_eq!(answer(&host, o, "/docs/faq/", true), "200");
+}
+
+#[test]
+fn opentelemetry_domain_rules_meet_their_old_hosts_only() {
+    let host = Host::from_texts(
+        Platform::Netlify,
+        &RuleTexts {
+            netlify_toml: Some(fixture("netlify-opentelemetry.toml")),
+            ..Default::default()
+        },
+        "https://opentelemetry.io",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    assert_eq!(
+        answer(&host, "https://opentelemetry.io", "/docs/", true),
+        "200"
+    );
+    assert_eq!(
+        answer(&host, "https://opentelemetry.io", "/blog/2024/x/", true),
+        "200"
+    );
+    // Had the site kept its old host as base URL, every page would redirect.
+    assert_eq!(
+        answer(&host, "https://docs.opentelemetry.io", "/concepts/", true),
+        "redirect 15 301 https://opentelemetry.io/docs/concepts"
+    );
+}
+
+#[test]
+fn cloudflare_docs_rules_are_exact_and_always_applied() {
+    let host = Host::from_texts(
+        Platform::CloudflarePages,
+        &RuleTexts {
+            redirects: Some(fixture("cloudflare-docs._redirects")),
+            ..Default::default()
+        },
+        "https://developers.cloudflare.com",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    let o = "https://developers.cloudflare.com";
+    let cases = [
+        // A built page changes nothing: the rule is followed.
+        ("/docs/", "redirect 8 301 /directory/"),
+        ("/ai/", "redirect 28 301 /use-cases/ai/"),
+        // Exact paths: the other slash form is another path.
+        ("/docs", "200"),
+        ("/ai", "200"),
+        ("/api", "redirect 9 301 /api/"),
+        ("/api/", "200"),
+        (
+            "/analytics/web-analytics/",
+            "redirect 32 301 /web-analytics/",
+        ),
+        (
+            "/ai-gateway/providers/openai/",
+            "redirect 40 301 /ai-gateway/usage/providers/openai/",
+        ),
+        // A splat anywhere, in the middle of a segment too.
+        (
+            "/workers/index.html.md",
+            "redirect 43 301 /workers/index.md",
+        ),
+        (
+            "/cloudflare-one/faq/teams-getting-started/",
+            "redirect 48 301 /cloudflare-one/faq/getting-started/",
+        ),
+        (
+            "/waf/change-log/2019-05-01/",
+            "redirect 51 301 /waf/change-log/historical-2019/",
+        ),
+        ("/calls/sessions/", "redirect 54 301 /realtime/sessions/"),
+        ("/ai-gateway/", "200"),
+        ("/waf/change-log/2025-01-01/", "200"),
+    ];
+    for (path, want) in cases {
+        assert_eq!(answer(&host, o, path, true), want, "{path}");
+    }
+}
+
+#[test]
+fn sharpapi_vercel_rules_meet_the_served_form_only() {
+    let host = Host::from_texts(
+        Platform::Vercel,
+        &RuleTexts {
+            vercel_json: Some(fixture("vercel-sharpapi.json")),
+            ..Default::default()
+        },
+        "https://docs.sharpapi.io",
+    );
+    assert!(host.warnings.is_empty(), "{:?}", host.warnings);
+    // cleanUrls and trailingSlash: every page is served with a trailing slash.
+    assert!(host.forms.clean_urls);
+    assert_eq!(host.forms.trailing_slash, Some(true));
+    assert_eq!(
+        host.forms.served("/en/quickstart", FileKind::FolderIndex),
+        "/en/quickstart/"
+    );
+    assert_eq!(
+        host.forms.served("/en/quickstart.html", FileKind::HtmlFile),
+        "/en/quickstart/"
+    );
+    let o = "https://docs.sharpapi.io";
+    // Section pages the site builds, redirected by the rules added for the slashed form.
+    assert_eq!(
+        answer(&host, o, "/en/concepts/", true),
+        "redirect 409 308 /en/concepts/arbitrage/"
+    );
+    assert_eq!(
+        answer(&host, o, "/en/api-reference/", true),
+        "redirect 399 308 /en/api-reference/overview/"
+    );
+    assert_eq!(answer(&host, o, "/", true), "redirect 154 308 /en/");
+    assert_eq!(answer(&host, o, "/en/concepts/arbitrage/", true), "200");
+    assert_eq!(answer(&host, o, "/en/", true), "200");
+    // Matched without regard to case; `:path*` takes several segments.
+    assert_eq!(
+        answer(&host, o, "/EN/Concepts/", true),
+        "redirect 409 308 /en/concepts/arbitrage/"
+    );
+    assert_eq!(
+        answer(&host, o, "/streaming/ws/auth/", true),
+        "redirect 259 308 /en/streaming/ws/auth/"
+    );
+}
+
+#[test]
+fn xarvex_vercel_serves_clean_urls_without_a_slash() {
+    let host = Host::from_texts(
+        Platform::Vercel,
+        &RuleTexts {
+            vercel_json: Some(fixture("vercel-xarvex.json")),
+            ..Default::default()
+        },
+        "https://xarvex.com",
+    );
+    assert!(host.rules.is_empty());
+    let f = &host.forms;
+    assert_eq!(f.served("/blog/post/", FileKind::FolderIndex), "/blog/post");
+    assert_eq!(
+        f.served("/blog/post/index.html", FileKind::FolderIndex),
+        "/blog/post"
+    );
+    assert_eq!(f.served("/about.html", FileKind::HtmlFile), "/about");
+    assert_eq!(f.served("/", FileKind::FolderIndex), "/");
+    assert_eq!(f.served("/feed.xml", FileKind::Other), "/feed.xml");
+}
