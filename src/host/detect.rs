@@ -4,7 +4,6 @@
 //! several hosts read), and the reason is kept for `--verbose`.
 
 use super::Platform;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Where the files a host reads were found.
@@ -71,13 +70,13 @@ fn find_files(site_dir: &Path, output_dir: &Path) -> HostFiles {
     let first = |names: &[&str]| {
         dirs.iter()
             .flat_map(|d| names.iter().map(move |n| d.join(n)))
-            .find(|p| p.is_file())
+            .find(|p| present(p))
     };
     let static_dir = site_dir.join("static");
     let in_site = |name: &str| {
         [output_dir.join(name), static_dir.join(name)]
             .into_iter()
-            .find(|p| p.is_file())
+            .find(|p| present(p))
     };
     let workflow = dirs.last().and_then(|root| deploy_workflow(root));
     HostFiles {
@@ -88,6 +87,12 @@ fn find_files(site_dir: &Path, output_dir: &Path) -> HostFiles {
         github_pages: in_site("CNAME").or_else(|| in_site(".nojekyll")),
         workflow,
     }
+}
+
+/// Whether something that is not a folder is at `path` (a FIFO or a dangling link too: the
+/// reader then says what is wrong with it).
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir())
 }
 
 /// The host a GitHub workflow of the repository at `root` deploys to, by the deploy steps
@@ -128,17 +133,8 @@ fn deploy_workflow(root: &Path) -> Option<(PathBuf, Platform)> {
 
 /// A regular file's text, when it is no larger than [`MAX_DETECT_BYTES`].
 fn read_small(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_DETECT_BYTES {
-        return None;
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_DETECT_BYTES)
-        .read_to_string(&mut text)
-        .ok()?;
-    Some(text)
+    let bytes = crate::fsread::read(path, MAX_DETECT_BYTES).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The host the files point to, and why, strongest signal first.

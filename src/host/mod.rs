@@ -23,9 +23,9 @@ pub use detect::{detect, Detected, HostFiles};
 pub use rules::{Judged, Origin, Request, Rule, RuleSet};
 pub use served::{FileKind, Forms};
 
+use crate::fsread;
 use rules::Dialect;
 use std::fmt;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 /// The platforms whose serving rules sitemapgen knows.
@@ -135,9 +135,11 @@ impl Host {
             HostSetting::Fixed(p) => (p, "set by `host` in sitemap.toml".to_string()),
         };
         let mut warnings = Vec::new();
+        let output = fsread::Folder::new(output_dir).ok();
         let mut read = |path: &Option<PathBuf>| {
             let path = path.as_ref()?;
-            match read_rule_file(path) {
+            let inside = output.as_ref().filter(|_| path.starts_with(output_dir));
+            match read_rule_file(path, inside) {
                 Ok(text) => Some((path.clone(), text)),
                 Err(e) => {
                     warnings.push(format!("{}: {e}; its rules are not read", path.display()));
@@ -221,23 +223,17 @@ impl Host {
     }
 }
 
-/// A rule file's text: a regular file only (a FIFO would block), at most
-/// [`MAX_RULE_FILE_BYTES`], bytes that are not UTF-8 replaced.
-fn read_rule_file(path: &Path) -> std::io::Result<String> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    if meta.len() > MAX_RULE_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB",
-            MAX_RULE_FILE_BYTES >> 20
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_RULE_FILE_BYTES)
-        .read_to_end(&mut bytes)?;
+/// A rule file's text, read through [`fsread`](crate::fsread) (a regular file only, never
+/// blocking, at most [`MAX_RULE_FILE_BYTES`]; inside `folder` when it lies in the output
+/// folder); bytes that are not UTF-8 replaced.
+fn read_rule_file(
+    path: &Path,
+    folder: Option<&fsread::Folder>,
+) -> Result<String, fsread::ReadError> {
+    let bytes = match folder {
+        Some(folder) => fsread::read_in(path, folder, MAX_RULE_FILE_BYTES)?,
+        None => fsread::read(path, MAX_RULE_FILE_BYTES)?,
+    };
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -265,5 +261,76 @@ mod tests {
             .parse::<HostSetting>()
             .unwrap_err()
             .contains("heroku"));
+    }
+
+    fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join(".git")).unwrap();
+        for (name, text) in files {
+            let p = d.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        d
+    }
+
+    fn load(d: &Path, setting: HostSetting) -> Host {
+        Host::load(setting, d, &d.join("public"), "https://e.org")
+    }
+
+    #[test]
+    fn the_built_redirects_file_wins_over_the_one_in_static() {
+        let d = site(&[
+            (
+                "netlify.toml",
+                "[[redirects]]\nfrom = \"/t\"\nto = \"/u\"\n",
+            ),
+            ("static/_redirects", "/s /x 301!\n"),
+            ("public/_redirects", "/p /x 301!\n"),
+        ]);
+        let host = load(d.path(), HostSetting::Auto);
+        assert_eq!(host.platform, Platform::Netlify);
+        let froms: Vec<&str> = host.rules.rules().iter().map(|r| r.from.as_str()).collect();
+        assert_eq!(froms, ["/p", "/t"], "_redirects first, then netlify.toml");
+        assert!(
+            host.notes[0].starts_with("host: netlify ("),
+            "{:?}",
+            host.notes
+        );
+        // Told which host, the files of another are not read.
+        let host = load(d.path(), HostSetting::Fixed(Platform::Vercel));
+        assert!(host.rules.is_empty());
+        assert!(host.notes[0].contains("set by `host`"));
+    }
+
+    #[test]
+    fn the_cloudflare_dialect_reads_the_same_file_otherwise() {
+        let d = site(&[("static/_redirects", "/a /b\n/c /d 301!\n")]);
+        let host = load(d.path(), HostSetting::Fixed(Platform::CloudflarePages));
+        assert_eq!(host.rules.rules().len(), 1);
+        assert_eq!(host.rules.rules()[0].status, 302);
+        assert_eq!(host.warnings.len(), 1, "{:?}", host.warnings);
+        assert!(host.warnings[0].contains("_redirects:2:"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_link_out_of_the_output_is_not_read() {
+        let d = site(&[("netlify.toml", "")]);
+        std::fs::create_dir_all(d.path().join("public")).unwrap();
+        let fifo = d.path().join("public/_redirects");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let host = load(d.path(), HostSetting::Auto);
+            assert!(host.rules.is_empty());
+            assert!(host.warnings[0].contains("FIFO"), "{:?}", host.warnings);
+            std::fs::remove_file(&fifo).unwrap();
+        }
+        let outside = d.path().join("elsewhere");
+        std::fs::write(&outside, "/a /b 301!\n").unwrap();
+        std::os::unix::fs::symlink(&outside, &fifo).unwrap();
+        let host = load(d.path(), HostSetting::Auto);
+        assert!(host.rules.is_empty());
+        assert!(host.warnings[0].contains("outside"), "{:?}", host.warnings);
     }
 }
