@@ -1,46 +1,17 @@
 //! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
 //! into one [`Settings`] value that every later stage reads.
 
+use crate::config_file::{error_at, line_of, toml_too_deep_error};
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::hugo_version::{self, HreflangFrom, HugoRules};
+pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, SiteConfig};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use url::Url;
-
-/// The site conventions sitemapgen can follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Style {
-    /// Detect from the site's config file.
-    #[default]
-    Auto,
-    /// Zola's content and URL rules.
-    Zola,
-    /// Hugo's content and URL rules.
-    Hugo,
-    /// Neither: a file's path is its URL.
-    Plain,
-}
-
-impl std::str::FromStr for Style {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "auto" => Ok(Style::Auto),
-            "zola" => Ok(Style::Zola),
-            "hugo" => Ok(Style::Hugo),
-            "plain" => Ok(Style::Plain),
-            _ => Err(format!(
-                "unknown style '{s}': use zola, hugo, plain or auto"
-            )),
-        }
-    }
-}
 
 /// Where a `<lastmod>` may come from, in the order the user lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -473,101 +444,6 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
         let line = e.span().map(|s| line_of(text, s.start));
         Error::config(path, line, e.message().trim().to_string())
     })
-}
-
-/// The error for a TOML config nested past [`TOML_MAX_DEPTH`], naming its line.
-///
-/// [`TOML_MAX_DEPTH`]: crate::frontmatter::limits::TOML_MAX_DEPTH
-pub(crate) fn toml_too_deep_error(text: &str, path: &Path) -> Error {
-    use crate::frontmatter::limits::{toml_too_deep, TOML_MAX_DEPTH};
-    Error::config(
-        path,
-        toml_too_deep(text),
-        format!("TOML nested more than {TOML_MAX_DEPTH} levels deep (the most read)"),
-    )
-}
-
-/// 1-based line number of a byte offset.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
-/// The 1-based line of the value at `keys` in a config file (keys match case-insensitively,
-/// as Hugo reads them; a number steps into a TOML array), for messages about a value that
-/// parsed but cannot be used. `None` when the file cannot be read or the key is elsewhere
-/// (a Hugo `config/_default/` file, the command line).
-pub fn value_line(path: &Path, keys: &[&str]) -> Option<usize> {
-    let text = crate::fsread::read_string(path, MAX_CONFIG).ok()?;
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("toml") => toml_value_line(&text, keys),
-        _ => text_key_line(&text, keys),
-    }
-}
-
-/// [`value_line`] in TOML, from the parser's spans: the key's line for a table entry.
-fn toml_value_line(text: &str, keys: &[&str]) -> Option<usize> {
-    use toml::de::{DeTable, DeValue};
-    let root = DeTable::parse(text).ok()?;
-    let mut table: Option<&DeTable> = Some(root.get_ref());
-    let mut array: Option<&toml::de::DeArray> = None;
-    let mut at = None;
-    for key in keys {
-        let value = match (table, array) {
-            (Some(t), _) => {
-                let (k, v) = t
-                    .iter()
-                    .find(|(k, _)| k.get_ref().eq_ignore_ascii_case(key))?;
-                at = Some(k.span().start);
-                v
-            }
-            (None, Some(a)) => {
-                let v = a.get(key.parse::<usize>().ok()?)?;
-                at = Some(v.span().start);
-                v
-            }
-            (None, None) => return None,
-        };
-        (table, array) = match value.get_ref() {
-            DeValue::Table(t) => (Some(t), None),
-            DeValue::Array(a) => (None, Some(a)),
-            _ => (None, None),
-        };
-    }
-    at.map(|offset| line_of(text, offset))
-}
-
-/// [`value_line`] in YAML or JSON, which carry no positions here: each key's line searched
-/// from its parent's (array indices skipped).
-fn text_key_line(text: &str, keys: &[&str]) -> Option<usize> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut from = 0;
-    for key in keys.iter().filter(|k| k.parse::<usize>().is_err()) {
-        from = (from..lines.len()).find(|&i| line_has_key(lines[i], key))?;
-    }
-    Some(from + 1)
-}
-
-/// True when a YAML or JSON line sets `key` (quoted or not, any case).
-fn line_has_key(line: &str, key: &str) -> bool {
-    let t = line.trim_start().trim_start_matches(['{', ',', ' ']);
-    let t = t.strip_prefix(['"', '\'']).unwrap_or(t);
-    match t.get(..key.len()) {
-        Some(head) if head.eq_ignore_ascii_case(key) => {
-            let rest = &t[key.len()..];
-            let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
-            rest.trim_start().starts_with(':')
-        }
-        _ => false,
-    }
-}
-
-/// A configuration error about the value at `keys` in `path`, with its line when found.
-pub(crate) fn error_at(path: &Path, keys: &[&str], message: impl Into<String>) -> Error {
-    Error::config(path, value_line(path, keys), message)
 }
 
 /// A site folder that is not there stops the run naming where it was given (`--site` or
@@ -1178,19 +1054,6 @@ mod tests {
             Overrides::default(),
         );
         assert!(ok.is_ok(), "{ok:?}");
-    }
-
-    #[test]
-    fn value_lines_follow_keys_tables_and_arrays() {
-        let toml = "a = 1\n[t]\nK = [\n  1,\n  { x = 2 },\n]\n";
-        assert_eq!(toml_value_line(toml, &["a"]), Some(1));
-        assert_eq!(toml_value_line(toml, &["t", "k"]), Some(3));
-        assert_eq!(toml_value_line(toml, &["t", "k", "1", "x"]), Some(5));
-        assert_eq!(toml_value_line(toml, &["t", "nope"]), None);
-        let yaml = "a: 1\nt:\n  'K': 2\nk: 3\n";
-        assert_eq!(text_key_line(yaml, &["t", "k"]), Some(3));
-        assert_eq!(text_key_line(yaml, &["k"]), Some(3));
-        assert_eq!(text_key_line("{\"a\": 1,\n \"b\": 2}", &["b"]), Some(2));
     }
 
     #[test]

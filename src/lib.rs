@@ -20,6 +20,8 @@ pub mod audit;
 #[doc(hidden)]
 pub mod compact;
 #[doc(hidden)]
+pub mod config_file;
+#[doc(hidden)]
 pub mod date;
 #[doc(hidden)]
 pub mod entries;

@@ -1,8 +1,9 @@
 //! Scan: the content files of a site, in a stable order, with exclusions applied.
 
 use crate::config::{Settings, Style};
+use crate::config_file::glob_set;
 use crate::error::{Error, Result};
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::GlobSet;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -406,18 +407,6 @@ pub struct ScanOptions {
     /// content folder canonicalized, then the file's relative path): `*.tmp.md` and
     /// `**/drafts/**` match, `drafts/**` matches nothing.
     pub ignored_absolute: Vec<String>,
-}
-
-/// Builds a glob set, naming the bad pattern on error.
-pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        let g = Glob::new(p)
-            .map_err(|e| Error::config(origin, None, format!("bad glob '{p}': {e}")))?;
-        b.add(g);
-    }
-    b.build()
-        .map_err(|e| Error::config(origin, None, format!("bad globs: {e}")))
 }
 
 /// Scans the content of a run's settings: [`roots`] with [`options`], globs named after the

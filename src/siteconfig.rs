@@ -1,11 +1,12 @@
 //! The site's own config (Zola `zola.toml`/`config.toml`, Hugo `hugo.*`/`config.*` and
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
-use crate::config::{error_at, Style};
+use crate::config_file::{error_at, line_of, toml_too_deep_error};
 use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::langtag;
+use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,37 @@ mod mounts;
 
 pub use hugo_files::{environment, Layer};
 pub use mounts::ContentMount;
+
+/// The site conventions sitemapgen can follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// Detect from the site's config file.
+    #[default]
+    Auto,
+    /// Zola's content and URL rules.
+    Zola,
+    /// Hugo's content and URL rules.
+    Hugo,
+    /// Neither: a file's path is its URL.
+    Plain,
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Style::Auto),
+            "zola" => Ok(Style::Zola),
+            "hugo" => Ok(Style::Hugo),
+            "plain" => Ok(Style::Plain),
+            _ => Err(format!(
+                "unknown style '{s}': use zola, hugo, plain or auto"
+            )),
+        }
+    }
+}
 
 /// What the site's own config says, in generator-neutral terms.
 #[derive(Clone, Debug, PartialEq)]
@@ -304,12 +336,12 @@ pub fn read_value(path: &Path) -> Result<Value> {
 pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
     match ext {
         "toml" if crate::frontmatter::limits::toml_too_deep(text).is_some() => {
-            Err(crate::config::toml_too_deep_error(text, path))
+            Err(toml_too_deep_error(text, path))
         }
         "toml" => toml::from_str::<toml::Value>(text)
             .map(toml_to_json)
             .map_err(|e| {
-                let line = e.span().map(|s| crate::config::line_of(text, s.start));
+                let line = e.span().map(|s| line_of(text, s.start));
                 Error::config(path, line, e.message().trim().to_string())
             }),
         "json" => serde_json::from_str(text)
@@ -449,7 +481,7 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
         }
     }
     // Zola refuses a glob it cannot compile; checked here so the error names this file.
-    crate::scan::glob_set(&c.ignored_content, path).map_err(|e| match e {
+    crate::config_file::glob_set(&c.ignored_content, path).map_err(|e| match e {
         Error::Config { message, .. } => error_at(
             path,
             &["ignored_content"],

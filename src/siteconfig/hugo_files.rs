@@ -175,13 +175,13 @@ pub fn locate(layers: &[Layer], fallback: &Path, keys: &[&str]) -> (PathBuf, Opt
         if in_file.is_empty() {
             return (layer.file.clone(), None);
         }
-        if let Some(line) = crate::config::value_line(&layer.file, &in_file) {
+        if let Some(line) = crate::config_file::value_line(&layer.file, &in_file) {
             return (layer.file.clone(), Some(line));
         }
     }
     (
         fallback.to_path_buf(),
-        crate::config::value_line(fallback, keys),
+        crate::config_file::value_line(fallback, keys),
     )
 }
 
