@@ -202,6 +202,12 @@ pub struct FileConfig {
     pub audit: Option<AuditMode>,
     /// Also list built pages no content file accounts for.
     pub include_unsourced: Option<bool>,
+    /// The IndexNow key (`INDEXNOW_KEY` wins): `build` writes its key file, `submit` sends with it.
+    pub indexnow_key: Option<String>,
+    /// Where the IndexNow key file goes below the output folder (default `<key>.txt`).
+    pub indexnow_key_location: Option<String>,
+    /// Where `submit` sends (default the shared IndexNow endpoint).
+    pub indexnow_endpoint: Option<String>,
 }
 
 /// What the audit of the built output does (`audit` in sitemap.toml, `--no-audit`).
@@ -315,6 +321,8 @@ pub struct Settings {
     pub audit: AuditMode,
     /// List built pages that no content file accounts for.
     pub include_unsourced: bool,
+    /// IndexNow: the key, its file, the endpoint.
+    pub indexnow: crate::indexnow::Settings,
     /// What the site's own config says.
     pub site: SiteConfig,
     /// The rules of the Hugo release the site is built with (Hugo style; the current
@@ -622,6 +630,16 @@ pub fn resolve(
         }
     };
     let (hugo, hugo_notes) = resolve_hugo_version(&file, over, style, &cfg_path)?;
+    let indexnow = crate::indexnow::Settings::resolve(
+        file.indexnow_key.clone(),
+        std::env::var(crate::indexnow::KEY_ENV).ok(),
+        file.indexnow_key_location.clone(),
+        file.indexnow_endpoint.clone(),
+    )
+    .map_err(|(key, m)| match key {
+        crate::indexnow::KEY_ENV => Error::config(key, None, m),
+        key => error_at(&cfg_path, &[key], m),
+    })?;
     let mut site = site;
     if style == Style::Hugo {
         hugo_hreflangs(&mut site, hugo.hreflang);
@@ -665,6 +683,7 @@ pub fn resolve(
             file.audit.unwrap_or_default()
         },
         include_unsourced: file.include_unsourced.unwrap_or(false),
+        indexnow,
         site,
         hugo,
         hugo_notes,

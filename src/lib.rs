@@ -36,6 +36,8 @@ pub mod hugo_version;
 #[doc(hidden)]
 pub mod images;
 #[doc(hidden)]
+pub mod indexnow;
+#[doc(hidden)]
 pub mod init;
 #[doc(hidden)]
 pub mod langtag;

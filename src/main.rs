@@ -35,6 +35,21 @@ fn main() -> ExitCode {
             new,
             max_listed,
         }) => commands::diff(&args, old, new.as_deref(), *max_listed),
+        #[cfg(feature = "net")]
+        Some(Command::Submit {
+            since,
+            state,
+            endpoint,
+            dry_run,
+        }) => cli::submit::submit(
+            &args,
+            &cli::submit::SubmitArgs {
+                since: since.as_deref(),
+                state: state.as_deref(),
+                endpoint: endpoint.as_deref(),
+                dry_run: *dry_run,
+            },
+        ),
     };
     run.unwrap_or_else(|e| {
         print::error(&e);

@@ -98,6 +98,26 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 50)]
         max_listed: usize,
     },
+    /// Tell search engines (IndexNow) which URLs changed since they last heard: added,
+    /// re-dated and removed ones. Run it after the deploy.
+    #[cfg(feature = "net")]
+    Submit {
+        /// The baseline: a sitemap file or URL (e.g. the live one, saved before the deploy).
+        /// Default: the state file, else the live sitemap.
+        #[arg(long, value_name = "OLD")]
+        since: Option<String>,
+        /// The state file: what this site last submitted (default: in the user's cache
+        /// folder; name one to keep it in a CI cache).
+        #[arg(long, value_name = "FILE")]
+        state: Option<PathBuf>,
+        /// Where to send (default: indexnow_endpoint in sitemap.toml, else
+        /// https://api.indexnow.org/indexnow).
+        #[arg(long, value_name = "URL")]
+        endpoint: Option<String>,
+        /// Print what would be sent; send nothing, keep the state file as it is.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// `--style`: the site conventions to follow.

@@ -15,14 +15,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// A run of the pipeline, with a progress bar for people watching a terminal.
-struct Run {
+pub struct Run {
     bar: Option<DelayedBar>,
     opts: RunOptions,
 }
 
 impl Run {
     /// Starts the bar (unless machine formats or --quiet); `sources` fills what `list` prints.
-    fn start(args: &Cli, sources: bool) -> Run {
+    pub fn start(args: &Cli, sources: bool) -> Run {
         let bar = (!args.quiet && args.format == Format::Text && std::io::stderr().is_terminal())
             .then(DelayedBar::start);
         let opts = RunOptions {
@@ -35,7 +35,7 @@ impl Run {
     }
 
     /// [`sitemapgen::generate`]; the bar goes away before anything else is printed.
-    fn generate(&self, settings: &Settings) -> Result<Outcome> {
+    pub fn generate(&self, settings: &Settings) -> Result<Outcome> {
         let r = sitemapgen::generate(settings, &self.opts);
         self.clear_bar();
         r

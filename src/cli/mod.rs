@@ -8,3 +8,5 @@ pub mod json;
 pub mod out;
 pub mod print;
 pub mod progress;
+#[cfg(feature = "net")]
+pub mod submit;

@@ -1,0 +1,152 @@
+//! The state file: what this site last submitted successfully (each URL and its lastmod as
+//! search engines last heard of it), so the next `submit` sends only what changed since.
+//! Written whole to a temporary file and renamed into place, like the sitemaps.
+
+use crate::error::{Error, Result};
+use crate::sitemap::set::UrlMap;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The state file's format version.
+const VERSION: u32 = 1;
+
+/// The state file as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The format version (1).
+    pub version: u32,
+    /// The hosts it is for, as requests name them (`example.com`).
+    pub hosts: Vec<String>,
+    /// When it was written (RFC 3339, UTC).
+    pub saved: String,
+    /// Every URL of the site as search engines last heard of it, with its lastmod.
+    pub urls: UrlMap,
+}
+
+impl State {
+    /// A state of `urls` for `hosts`, saved now.
+    pub fn new(hosts: Vec<String>, urls: UrlMap) -> State {
+        State {
+            version: VERSION,
+            hosts,
+            saved: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            urls,
+        }
+    }
+}
+
+/// Where the state of the site at `host` is kept when `--state` names no file: the user's
+/// cache folder (`$XDG_CACHE_HOME`, else `~/.cache`; `%LOCALAPPDATA%` on Windows).
+pub fn default_path(host: &str) -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let cache = if cfg!(windows) {
+        env("LOCALAPPDATA")
+    } else {
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
+    }?;
+    // A host name is a file name once the port's colon is gone.
+    let name: String = host
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(
+        cache
+            .join("sitemapgen")
+            .join("indexnow")
+            .join(format!("{name}.json")),
+    )
+}
+
+/// The state at `path`; `None` when there is no file.
+pub fn load(path: &Path) -> Result<Option<State>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let state: State = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::input(
+            path,
+            Some(e.line()),
+            format!("not a sitemapgen state file ({e}): delete it, or pass --since with the live sitemap"),
+        )
+    })?;
+    if state.version != VERSION {
+        return Err(Error::input(
+            path,
+            None,
+            format!(
+                "a state file of version {} (this sitemapgen writes {VERSION}): delete it, or pass --since",
+                state.version
+            ),
+        ));
+    }
+    Ok(Some(state))
+}
+
+/// Writes `state` to `path` (its folder made when missing), replacing the old one whole.
+pub fn save(path: &Path, state: &State) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let name = path
+        .file_name()
+        .map_or("state".into(), |n| n.to_string_lossy());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let written = (|| {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        serde_json::to_writer(&mut f, state).map_err(std::io::Error::other)?;
+        f.write_all(b"\n")?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_then_loaded_whole() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("deep/er/state.json");
+        assert_eq!(load(&path).unwrap(), None);
+        let urls: UrlMap = [("https://e.com/".to_string(), Some("2024-01-01".to_string()))].into();
+        let state = State::new(vec!["e.com".into()], urls);
+        save(&path, &state).unwrap();
+        assert_eq!(load(&path).unwrap(), Some(state));
+        std::fs::write(&path, "{\"version\": 1,\n\"hosts\": 3}").unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("state.json:2: not a sitemapgen state file"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_default_place_is_named_for_the_host() {
+        let p = default_path("127.0.0.1:8080").unwrap();
+        assert!(
+            p.ends_with("sitemapgen/indexnow/127.0.0.1_8080.json"),
+            "{}",
+            p.display()
+        );
+    }
+}
