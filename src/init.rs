@@ -276,6 +276,15 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # An XSL stylesheet for people who open the sitemap in a browser (default none). For example:
 # stylesheet = "/sitemap.xsl"
 
+# IndexNow, for `sitemapgen submit` after a deploy (default none; INDEXNOW_KEY wins): a key
+# of 8 to 128 of a-z, A-Z, 0-9 and '-' (`openssl rand -hex 16`), which the site serves in a
+# file <key>.txt at its base URL, or at indexnow_key_location. For example:
+# indexnow_key = "0123456789abcdef0123456789abcdef"
+# indexnow_key_location = "indexnow/key.txt"
+
+# Where submit sends (the shared endpoint passes it on to every engine that takes part).
+# indexnow_endpoint = "https://api.indexnow.org/indexnow"
+
 # Per-glob settings: a glob over content paths, or over URL paths when it starts with "/"
 # (default none). Keep [[rules]] last: in TOML every key after a table header belongs to
 # that table. For example:

@@ -419,6 +419,8 @@ fn init_writes_every_key_the_configuration_reference_documents_and_marks_example
             "extra_urls",
             "stylesheet",
             "x_default",
+            "indexnow_key",
+            "indexnow_key_location",
             "rules",
         ]
         .contains(&key.as_str());
