@@ -17,12 +17,19 @@
 #   (d) sitemapgen with git dates on     the whole tool, when a release binary exists
 #                                        (SITEMAPGEN=path, default target/release/sitemapgen);
 #                                        skipped with a note otherwise
+#   (e) one page, UNSEEN/10 and UNSEEN   a second pair of repositories: one page changed by
+#       commits no reader sees            every commit, each time only in a front matter key
+#                                        (`weight`), so the walk goes back through all of them
+#                                        to the commit that added it (issue 30: time linear in
+#                                        the commits, at most 12x for 10x); `git log` on each
+#                                        alongside, for git's own share
 #
 # (a), (b) and (d) are the best of RUNS runs, in wall and CPU seconds. The table gives the times
 # and the ratios c/b (issue 4 wants >= 50) and d/a (issue 19 wants <= 2, with lastmod read by
 # what a reader sees; issue 4 wanted <= 1.5 when any commit counted).
 #
 # Usage: benches/git-bench.sh            (env: FILES=10000 COMMITS=20000 SAMPLE=1000 RUNS=3
+#                                               UNSEEN=100000 (0 skips (e))
 #                                               BENCH_DIR=/tmp/sitemapgen-git-bench SITEMAPGEN=...)
 # Needs: git, awk, cargo. The repository is rebuilt only when FILES or COMMITS change.
 
@@ -32,6 +39,7 @@ FILES=${FILES:-10000}
 COMMITS=${COMMITS:-20000}
 SAMPLE=${SAMPLE:-1000}
 RUNS=${RUNS:-3}
+UNSEEN=${UNSEEN:-100000}
 BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/sitemapgen-git-bench}
 CRATE=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$CRATE/target}
@@ -165,6 +173,36 @@ build_repo() {
     echo "built $REPO ($stamp) in $(since "$start") s"
 }
 
+# (e)'s repository: content/a.md added, then changed N times, a minute apart, only in its
+# `weight` (the reliability round's git-walk-quadratic case).
+build_unseen() {
+    local n=$1 dir=$BENCH_DIR/unseen-$1
+    local stamp="one page, $n unseen edits, v1"
+    if [[ -f $dir.stamp && $(cat "$dir.stamp") == "$stamp" ]]; then
+        return
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    git -C "$dir" init -q -b main
+    awk -v n="$n" '
+    function put(path, text) {
+        printf "M 100644 inline %s\ndata %d\n%s\n", path, length(text), text
+    }
+    BEGIN {
+        for (i = 0; i <= n; i++) {
+            printf "commit refs/heads/main\ncommitter Bench <bench@example.org> %d +0000\ndata 1\nc\n", 1600000000 + 60 * i
+            if (i == 0) {
+                put("config.toml", "base_url = \"https://example.org\"\n")
+                put("sitemap.toml", "lastmod = [\"git\"]\n")
+                put("content/_index.md", "+++\ntitle = \"Home\"\n+++\n")
+            }
+            put("content/a.md", sprintf("+++\ntitle = \"A\"\nweight = %d\n+++\nThe same text.\n", i))
+        }
+    }' | git -C "$dir" fast-import --quiet
+    git -C "$dir" reset -q --hard main
+    echo "$stamp" >"$dir.stamp"
+}
+
 build_repo
 echo "tracked files under content/: $(git -C "$REPO" ls-files content | wc -l);" \
     "commits: $(git -C "$REPO" rev-list --count HEAD)"
@@ -203,6 +241,18 @@ else
     d_note="skipped: no $SITEMAPGEN (build it with cargo build --release, or set SITEMAPGEN)"
 fi
 
+t_e=() c_e=() t_eg=() c_eg=()
+if [[ $UNSEEN -gt 0 && -x $SITEMAPGEN ]]; then
+    for n in $((UNSEEN / 10)) "$UNSEEN"; do
+        build_unseen "$n"
+        t_e+=("$(cd "$BENCH_DIR/unseen-$n" && best_of "$SITEMAPGEN")")
+        c_e+=("$(cat "$CPU_OUT")")
+        echo "one page, $n unseen edits: sitemapgen says: $(cd "$BENCH_DIR/unseen-$n" && "$SITEMAPGEN" list | grep '/a/')"
+        t_eg+=("$(best_of git -C "$BENCH_DIR/unseen-$n" log --raw --no-abbrev -M)")
+        c_eg+=("$(cat "$CPU_OUT")")
+    done
+fi
+
 echo
 printf '%-48s %8s %8s\n' "step" "wall s" "cpu s"
 printf '%-48s %8s %8s\n' "(a) git log --name-only (best of $RUNS)" "$t_a" "$c_a"
@@ -221,4 +271,19 @@ if [[ -n $t_d ]]; then
     awk -v d="$t_d" -v a="$t_a" -v cd="$c_d" -v ca="$c_a" 'BEGIN { printf "d / a = %.2f    (cpu %.2f; issue 19 wants <= 2)\n", d / a, cd / ca }'
 else
     echo "d / a: $d_note"
+fi
+if [[ ${#t_e[@]} -eq 2 ]]; then
+    echo
+    printf '%-48s %8s %8s\n' "(e) one page, unseen edits (best of $RUNS)" "wall s" "cpu s"
+    for k in 0 1; do
+        n=$((k == 0 ? UNSEEN / 10 : UNSEEN))
+        printf '%-48s %8s %8s\n' "    sitemapgen, $n commits" "${t_e[k]}" "${c_e[k]}"
+        printf '%-48s %8s %8s\n' "    git log --raw, $n commits" "${t_eg[k]}" "${c_eg[k]}"
+    done
+    awk -v a="${t_e[0]}" -v b="${t_e[1]}" -v ca="${c_e[0]}" -v cb="${c_e[1]}" \
+        'BEGIN { printf "e: %s / %s commits = %.1fx   (cpu %.1fx; issue 30 wants <= 12x)\n", "'"$UNSEEN"'", "'"$((UNSEEN / 10))"'", b / a, cb / ca }'
+    awk -v a="${t_eg[0]}" -v b="${t_eg[1]}" -v ca="${c_eg[0]}" -v cb="${c_eg[1]}" \
+        'BEGIN { printf "   git log alone, the same:  %.1fx   (cpu %.1fx)\n", b / a, cb / ca }'
+elif [[ $UNSEEN -gt 0 ]]; then
+    echo "e: skipped: no $SITEMAPGEN"
 fi

@@ -39,6 +39,8 @@ pub struct Blobs {
     unsent: bool,
     /// Requests not answered yet.
     pending: usize,
+    /// Versions read so far.
+    read: usize,
 }
 
 impl Blobs {
@@ -80,6 +82,7 @@ impl Blobs {
             known: HashMap::new(),
             unsent: false,
             pending: 0,
+            read: 0,
         })
     }
 
@@ -115,6 +118,11 @@ impl Blobs {
         self.pending
     }
 
+    /// Versions read so far (each at most once a run).
+    pub fn read(&self) -> usize {
+        self.read
+    }
+
     /// The versions answered since the last call, without waiting.
     pub fn answered(&mut self) -> Vec<Oid> {
         let mut got = Vec::new();
@@ -138,6 +146,7 @@ impl Blobs {
 
     fn note(&mut self, (oid, v): (Oid, Version)) -> Oid {
         self.pending = self.pending.saturating_sub(1);
+        self.read += 1;
         self.known.insert(oid.clone(), v);
         oid
     }

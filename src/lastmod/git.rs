@@ -124,6 +124,8 @@ pub struct GitHistory {
     commits: Vec<Box<[u8]>>,
     /// How many files had commits passed over, by reason.
     passed: Passed,
+    /// What reading the history cost.
+    work: Work,
     /// What the user should hear (lines of the ignore-revs file that are no commit name).
     warnings: Vec<String>,
 }
@@ -158,6 +160,25 @@ impl Passed {
         self.moved += o.moved;
         self.unseen += o.unseen;
         self.ignored += o.ignored;
+    }
+}
+
+/// What reading the history cost (submodules' included), for `--verbose` and the tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Commits read from the log.
+    pub commits: usize,
+    /// File versions read from the object store to judge edits.
+    pub versions: usize,
+    /// Times a file waited for a version to be read (at most one a version its edits need).
+    pub waits: usize,
+}
+
+impl Work {
+    fn add(&mut self, o: Work) {
+        self.commits += o.commits;
+        self.versions += o.versions;
+        self.waits += o.waits;
     }
 }
 
@@ -214,6 +235,15 @@ impl GitHistory {
             p.add(h.passed());
         }
         p
+    }
+
+    /// What reading the history cost (submodules' included).
+    pub fn work(&self) -> Work {
+        let mut w = self.work;
+        for h in self.sub_histories() {
+            w.add(h.work());
+        }
+        w
     }
 
     /// What the user should hear about reading the history.
@@ -382,6 +412,11 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         log.walk(&mut walk, blobs.as_mut())?;
     }
     let passed = Passed::count(&walk.passed);
+    let mut work = Work {
+        commits: walk.read,
+        versions: 0,
+        waits: walk.waits,
+    };
     let commits = std::mem::take(&mut walk.commits);
     let mut files: FileStates = walk
         .files
@@ -395,6 +430,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         how: opts.compare.unwrap_or(Compare::Bytes),
     };
     look.apply(&mut files, status, &mut blobs)?;
+    work.versions = blobs.as_ref().map_or(0, Blobs::read);
     let submodules = gitlinks
         .iter()
         .map(|link| read_submodule(root, link, opts))
@@ -408,6 +444,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         submodules,
         commits,
         passed,
+        work,
         warnings,
     };
     Ok(if found.shallow {
@@ -801,7 +838,9 @@ struct LogRun {
     root: PathBuf,
 }
 
-fn spawn_log(root: &Path, opts: &GitOptions) -> Result<LogRun> {
+/// The one `git log` the walk reads (`-z --raw`, full object names, renames found), with
+/// the settings a user's config could change under us pinned.
+pub(super) fn log_command(root: &Path, opts: &GitOptions) -> Command {
     let format = match opts.date {
         GitDate::Committer => "--format=%x01%H %cI",
         GitDate::Author => "--format=%x01%H %aI",
@@ -826,6 +865,11 @@ fn spawn_log(root: &Path, opts: &GitOptions) -> Result<LogRun> {
         "--no-color",
         format,
     ]);
+    cmd
+}
+
+fn spawn_log(root: &Path, opts: &GitOptions) -> Result<LogRun> {
+    let mut cmd = log_command(root, opts);
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -233,11 +233,14 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
                     h.repo_root().display()
                 )
             } else {
+                let work = h.work();
                 format!(
-                    "git: {} of {} tracked content files dated from {}",
+                    "git: {} of {} tracked content files dated from {} ({} commits read, {} file versions compared)",
                     h.committed_files(),
                     h.tracked_files(),
-                    h.repo_root().display()
+                    h.repo_root().display(),
+                    work.commits,
+                    work.versions
                 )
             });
             if !opts.states_only {

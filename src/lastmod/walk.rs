@@ -65,8 +65,12 @@ enum Phase {
     Done,
 }
 
+/// How many steps past the first a file may have versions asked for at once: enough to keep
+/// `git cat-file` streaming through a long run of edits no reader sees.
+const MAX_AHEAD: usize = 1024;
+
 /// A file with steps still to decide.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Track {
     steps: VecDeque<Step>,
     /// The oldest edit found to change nothing a reader sees.
@@ -74,6 +78,26 @@ struct Track {
     /// The log ended before the commit that added it (a merge added it): the oldest commit
     /// seen stands in for that one.
     ran_out: bool,
+    /// Its first step waits for a version (listed once in [`Walk::blocked`]).
+    blocked: bool,
+    /// How many steps from the front have had their versions asked for.
+    asked: usize,
+    /// How many steps from the front may have them asked for: one at first (most edits are
+    /// seen, and the first decides), doubled each time an edit turns out unseen.
+    ahead: usize,
+}
+
+impl Default for Track {
+    fn default() -> Track {
+        Track {
+            steps: VecDeque::new(),
+            oldest: None,
+            ran_out: false,
+            blocked: false,
+            asked: 0,
+            ahead: 1,
+        }
+    }
 }
 
 /// What [`Walk::advance`] does next with a file.
@@ -104,13 +128,19 @@ pub struct Walk<'r> {
     pub passed: Vec<u8>,
     /// The hex names of the commits that date files.
     pub commits: Vec<Box<[u8]>>,
+    /// How many times a file was listed as waiting for a version: once per version a step
+    /// needs at most, so the walk's work stays linear in the commits that touch each file.
+    pub waits: usize,
+    /// How many commits of the log were read.
+    pub read: usize,
     phase: Vec<Phase>,
     /// The name a file has at this point of the walk -> the file.
     waiting: HashMap<GitPath, u32>,
     wanting: usize,
     deciding: usize,
     tracks: HashMap<u32, Track>,
-    /// Versions being read -> the files whose next step needs them.
+    /// Versions being read -> the files whose first step waits for them (each file listed
+    /// once, under one version, so an answer moves it on once).
     blocked: HashMap<Oid, Vec<u32>>,
     rules: Rules<'r>,
     commit: Commit,
@@ -171,6 +201,8 @@ impl<'r> Walk<'r> {
             dated_by: vec![u32::MAX; n],
             passed: vec![0; n],
             commits: Vec::new(),
+            waits: 0,
+            read: 0,
             wanting: waiting.len(),
             phase,
             waiting,
@@ -202,6 +234,7 @@ impl<'r> Walk<'r> {
                 break true;
             }
             if token.first() == Some(&COMMIT_MARK) {
+                self.read += 1;
                 self.end_commit();
                 self.start_commit(&token[1..]);
                 if let Some(b) = blobs.as_deref_mut() {
@@ -352,14 +385,20 @@ impl<'r> Walk<'r> {
             Step::Dates(self.stamp()?)
         };
         let goes_on = !matches!(step, Step::Dates(_)) && before.is_some();
-        self.tracks.entry(i).or_default().steps.push_back(step);
+        let track = self.tracks.entry(i).or_default();
+        track.steps.push_back(step);
+        let blocked = track.blocked;
         if !goes_on {
             self.stop_wanting(i);
         } else if before != Some(c.path) {
             self.waiting.remove(c.path);
             self.moved.push((before.unwrap_or_default().into(), i));
         }
-        self.advance(i, blobs)
+        match blobs {
+            // Its first step still waits: the answer moves it on; until then only ask ahead.
+            Some(b) if blocked => self.ask_ahead(i, b),
+            _ => self.advance(i, blobs),
+        }
     }
 
     fn stop_wanting(&mut self, i: u32) {
@@ -376,6 +415,7 @@ impl<'r> Walk<'r> {
             let deciding = self.phase[i as usize] == Phase::Deciding;
             let next = match self.tracks.get(&i) {
                 None => return Ok(()),
+                Some(t) if t.blocked => return Ok(()),
                 Some(t) => match t.steps.front() {
                     None if deciding => Next::Finish(t.oldest.filter(|_| t.ran_out)),
                     None => return Ok(()),
@@ -408,14 +448,19 @@ impl<'r> Walk<'r> {
                 (Version::Read(x), Version::Read(y)) if x == y => {
                     self.passed[i as usize] |= passed::UNSEEN;
                     self.pop(i, Some(stamp));
+                    if let Some(t) = self.tracks.get_mut(&i) {
+                        t.ahead = (t.ahead * 2).min(MAX_AHEAD);
+                    }
                 }
                 (Version::Pending, _) | (_, Version::Pending) => {
-                    for (oid, v) in [(old, before), (new, after)] {
-                        if v == Version::Pending {
-                            self.blocked.entry(oid).or_default().push(i);
-                        }
+                    // Listed under the first version missing; its answer looks again.
+                    let oid = if before == Version::Pending { old } else { new };
+                    self.blocked.entry(oid).or_default().push(i);
+                    self.waits += 1;
+                    if let Some(t) = self.tracks.get_mut(&i) {
+                        t.blocked = true;
                     }
-                    return Ok(());
+                    return self.ask_ahead(i, b);
                 }
                 _ => {
                     self.finish(i, Some(stamp));
@@ -425,10 +470,27 @@ impl<'r> Walk<'r> {
         }
     }
 
+    /// Asks for the versions of file `i`'s next steps, as far as its window reaches, so that
+    /// `git cat-file` reads them while the first is judged.
+    fn ask_ahead(&mut self, i: u32, blobs: &mut Blobs) -> Result<(), WalkError> {
+        let Some(t) = self.tracks.get_mut(&i) else {
+            return Ok(());
+        };
+        while t.asked < t.ahead.min(t.steps.len()) {
+            if let Step::Compare { old, new, .. } = &t.steps[t.asked] {
+                blobs.get(old).map_err(WalkError::Blobs)?;
+                blobs.get(new).map_err(WalkError::Blobs)?;
+            }
+            t.asked += 1;
+        }
+        Ok(())
+    }
+
     /// Drops file `i`'s first step, decided not to date it (`unseen`: an edit no reader sees).
     fn pop(&mut self, i: u32, unseen: Option<Stamp>) {
         if let Some(t) = self.tracks.get_mut(&i) {
             t.steps.pop_front();
+            t.asked = t.asked.saturating_sub(1);
             if unseen.is_some() {
                 t.oldest = unseen;
             }
@@ -461,6 +523,9 @@ impl<'r> Walk<'r> {
         };
         for oid in got {
             for i in self.blocked.remove(&oid).unwrap_or_default() {
+                if let Some(t) = self.tracks.get_mut(&i) {
+                    t.blocked = false;
+                }
                 if self.phase[i as usize] != Phase::Done {
                     self.advance(i, Some(blobs))?;
                 }
@@ -752,5 +817,77 @@ mod tests {
             },
         );
         assert!(matches!(w.run(&l[..], None), Err(WalkError::BadDate(d)) if d == "yesterday"));
+    }
+
+    /// A repository made with `git fast-import`: `a.md` added, then `edits` commits that
+    /// each change only its `weight` (no reader sees them), one a minute.
+    fn unseen_edits_repo(edits: usize) -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .current_dir(tmp.path())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .args(args)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        };
+        assert!(git(&["init", "-q", "-b", "main"]).wait().unwrap().success());
+        let mut stream = String::new();
+        for i in 0..=edits {
+            let page = format!("+++\ntitle = \"A\"\nweight = {i}\n+++\nThe same text.\n");
+            stream.push_str(&format!(
+                "commit refs/heads/main\ncommitter T <t@e> {} +0000\ndata 1\nc\nM 100644 inline a.md\ndata {}\n{page}\n",
+                1_600_000_000 + 60 * i,
+                page.len()
+            ));
+        }
+        let mut child = git(&["fast-import", "--quiet"]);
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stream.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success());
+        tmp
+    }
+
+    #[test]
+    fn a_long_run_of_unseen_edits_costs_work_linear_in_its_commits() {
+        // Each edit waited once for every later commit, and an answer moved the file on once
+        // for every time it waited: 1,500 edits listed it about a million times.
+        let edits = 1500;
+        let repo = unseen_edits_repo(edits);
+        let opts = super::super::git::GitOptions::default();
+        let mut log = super::super::git::log_command(repo.path(), &opts)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut blobs = Blobs::start(repo.path(), Compare::Reader).unwrap();
+        let none = HashSet::new();
+        let mut w = Walk::new(
+            vec![(GitPath::from(&b"a.md"[..]), GitFileState::Unknown)],
+            vec![Some(b"a.md".as_slice().into())],
+            Rules {
+                compare: Some(Compare::Reader),
+                ignored: &none,
+                comparable: |_| true,
+            },
+        );
+        let out = std::io::BufReader::new(log.stdout.take().unwrap());
+        w.run(out, Some(&mut blobs)).unwrap();
+        let _ = log.kill();
+        log.wait().unwrap();
+        // Dated by the commit that added it: no edit since changed what a reader sees.
+        assert_eq!(
+            w.files[0].1,
+            GitFileState::Committed(parse_git_date(b"2020-09-13T12:26:40Z").unwrap())
+        );
+        assert_eq!(w.passed[0], passed::UNSEEN);
+        assert!(w.waits <= 2 * edits, "{} waits for {edits} edits", w.waits);
     }
 }

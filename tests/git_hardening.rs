@@ -1,0 +1,92 @@
+//! The git reproducers of the second hardening round (`reliability/round2/git-*`), as
+//! regression tests.
+
+mod common;
+
+use common::gitrepo::Repo;
+use common::{run, text};
+use sitemapgen::lastmod::git::{read_history, GitOptions, GitProbe};
+
+/// One fast-import commit at `secs`, with `changes` (`M`/`D` lines, data inline).
+fn commit(secs: u64, changes: &str) -> String {
+    format!("commit refs/heads/main\ncommitter T <t@e> {secs} +0000\ndata 1\nc\n{changes}")
+}
+
+/// An inline `M` change of `path` to `text`.
+fn put(path: &str, text: &str) -> String {
+    format!("M 100644 inline {path}\ndata {}\n{text}\n", text.len())
+}
+
+/// A Zola site whose page is added at 2020-09-13T12:26:40Z and then changed `n` times a
+/// minute apart (into 2020-09-14), each time only in a front matter key no reader sees; with
+/// `rename`, each of those commits also moves it between `a.md` and `b.md`.
+fn unseen_history(n: u64, rename: bool) -> Repo {
+    let t0 = 1_600_000_000;
+    let page = |i: u64| format!("+++\ntitle = \"A\"\nweight = {i}\n+++\nThe same text.\n");
+    let mut s = commit(
+        t0,
+        &(put("config.toml", "base_url = \"https://example.com/\"\n")
+            + &put("content/_index.md", "+++\ntitle = \"Home\"\n+++\n")
+            + &put("content/a.md", &page(0))),
+    );
+    let mut name = "a";
+    for i in 1..=n {
+        let mut changes = String::new();
+        if rename {
+            let to = if name == "a" { "b" } else { "a" };
+            changes.push_str(&format!("D content/{name}.md\n"));
+            name = to;
+        }
+        changes.push_str(&put(&format!("content/{name}.md"), &page(i)));
+        s.push_str(&commit(t0 + 60 * i, &changes));
+    }
+    let r = Repo::new();
+    r.fast_import(s.as_bytes());
+    r
+}
+
+/// `list`'s lastmod and its source for `url`.
+fn listed(r: &Repo, url: &str) -> String {
+    let out = run(&r.root, &["list"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = stdout
+        .lines()
+        .find(|l| l.split('\t').next() == Some(url))
+        .unwrap_or_else(|| panic!("{url} not listed:\n{stdout}"));
+    line.split('\t')
+        .skip(1)
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// git-walk-quadratic: a page whose commits only change what no reader sees (a key other
+/// than title and description; a rename with such an edit) is walked back to the commit that
+/// added it with work linear in those commits (each file waits at most once for each version
+/// its edits need); the time, 100,000 commits against 10,000, is `benches/git-bench.sh`'s.
+#[test]
+fn unseen_edits_and_renames_are_walked_in_linear_work() {
+    for rename in [false, true] {
+        // Odd: with renames, the page ends as b.md.
+        let n = 801;
+        let r = unseen_history(n, rename);
+        let url = if rename {
+            "https://example.com/b/"
+        } else {
+            "https://example.com/a/"
+        };
+        assert_eq!(listed(&r, url), "2020-09-13 git", "rename: {rename}");
+        let Ok(GitProbe::Ready(h)) = read_history(&r.root.join("content"), &GitOptions::default())
+        else {
+            panic!("no history read");
+        };
+        let work = h.work();
+        assert_eq!(work.commits, n as usize + 1, "rename: {rename}");
+        assert!(
+            work.waits <= 2 * n as usize,
+            "rename: {rename}: {} waits for {n} edits",
+            work.waits
+        );
+    }
+}
