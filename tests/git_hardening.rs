@@ -1,5 +1,5 @@
 //! The git reproducers of the second hardening round (`reliability/round2/git-*`), as
-//! regression tests.
+//! regression tests: histories no reader sees, the ignore-revs file, checkouts git cannot read.
 
 mod common;
 
@@ -88,5 +88,78 @@ fn unseen_edits_and_renames_are_walked_in_linear_work() {
             "rename: {rename}: {} waits for {n} edits",
             work.waits
         );
+    }
+}
+
+/// A Zola site with `content/a.md` committed five times (2020-01-01 to 2020-01-05).
+fn five_commits() -> Repo {
+    let r = Repo::new();
+    r.write(
+        "config.toml",
+        "base_url = \"https://example.com/\"\ntitle = \"t\"\n",
+    );
+    r.write("content/_index.md", "+++\ntitle = \"Home\"\n+++\n");
+    for i in 0..5 {
+        r.write(
+            "content/a.md",
+            &format!("+++\ntitle = \"A\"\n+++\nbody {i}\n"),
+        );
+        r.commit(&format!("2020-01-0{}T00:00:00Z", i + 1));
+    }
+    r
+}
+
+/// git-broken-checkout-mtime: inside a checkout git cannot read (a `.git` file whose folder
+/// is gone, a corrupt `HEAD`, a corrupt commit), no page takes its mtime (a checkout time),
+/// and the run says why, naming the checkout; the sitemap is still written.
+#[test]
+fn a_checkout_git_cannot_read_dates_nothing_by_mtime_and_says_so() {
+    let healthy = five_commits();
+    assert_eq!(listed(&healthy, "https://example.com/a/"), "2020-01-05 git");
+
+    let dangling = five_commits();
+    std::fs::remove_dir_all(dangling.root.join(".git")).unwrap();
+    std::fs::write(
+        dangling.root.join(".git"),
+        "gitdir: /nonexistent/main/.git/worktrees/s\n",
+    )
+    .unwrap();
+
+    let bad_head = five_commits();
+    std::fs::write(bad_head.root.join(".git/HEAD"), "garbage\n").unwrap();
+
+    let bad_object = five_commits();
+    let out = bad_object.git(&["rev-parse", "HEAD~2"]);
+    let c = String::from_utf8(out.stdout).unwrap();
+    let object = bad_object
+        .root
+        .join(".git/objects")
+        .join(&c.trim()[..2])
+        .join(&c.trim()[2..]);
+    let mut perm = std::fs::metadata(&object).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perm.set_readonly(false);
+    std::fs::set_permissions(&object, perm).unwrap();
+    std::fs::write(&object, "x\n").unwrap();
+
+    for (r, said) in [
+        (
+            &dangling,
+            "cannot read (fatal: not a git repository: /nonexistent",
+        ),
+        (&bad_head, "cannot read (fatal: not a git repository"),
+        (&bad_object, "history could not be read"),
+    ] {
+        // No lastmod at all: the page has no written date and git has none to give.
+        assert_eq!(listed(r, "https://example.com/a/"), "- -");
+        let out = run(&r.root, &["build"]);
+        assert!(out.status.success(), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(said) && stderr.contains("no file mtimes either"),
+            "{}",
+            text(&out)
+        );
+        assert!(r.root.join("public/sitemap.xml").is_file());
     }
 }

@@ -94,6 +94,15 @@ pub enum GitProbe {
     },
     /// The content dir is not inside a git work tree.
     NoRepository,
+    /// The content dir is inside a checkout (a `.git` above it) that git does not take for a
+    /// repository: a `.git` file whose folder is gone, a corrupt `HEAD`. As without git,
+    /// committed files cannot be told from edited ones and their mtimes are checkout times.
+    BrokenCheckout {
+        /// The folder holding `.git`.
+        repo_root: PathBuf,
+        /// What git said.
+        why: String,
+    },
     /// No `git` program on PATH.
     NoGit,
     /// No `git` program on PATH, but the content dir is inside a checkout (a `.git` above it):
@@ -369,7 +378,12 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
 
     let found = match locate(&dir_abs)? {
         Located::Repo(found) => found,
-        Located::NoRepository => return Ok(GitProbe::NoRepository),
+        Located::NoRepository(why) => {
+            return Ok(match checkout_around(&dir_abs) {
+                Some(repo_root) => GitProbe::BrokenCheckout { repo_root, why },
+                None => GitProbe::NoRepository,
+            })
+        }
         Located::NoGit => {
             return Ok(match checkout_around(&dir_abs) {
                 Some(repo_root) => GitProbe::NoGitInCheckout { repo_root },
@@ -458,17 +472,19 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
 }
 
 /// The nearest folder at or above `dir` holding a `.git` (a folder, or a file in worktrees and
-/// submodules), for when git itself cannot be asked.
-fn checkout_around(dir: &Path) -> Option<PathBuf> {
+/// submodules; a dangling symlink counts too), for when git itself cannot be asked or does not
+/// take it for a repository.
+pub fn checkout_around(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
-        .find(|a| a.join(".git").exists())
+        .find(|a| std::fs::symlink_metadata(a.join(".git")).is_ok())
         .map(Path::to_path_buf)
 }
 
 /// Where the content dir sits in git's view of the world.
 enum Located {
     Repo(Found),
-    NoRepository,
+    /// Git's word for it.
+    NoRepository(String),
     NoGit,
 }
 
@@ -515,8 +531,9 @@ fn locate(dir: &Path) -> Result<Located> {
     let has_commits = out.status.success();
     let unborn = out.status.code() == Some(1) && out.stderr.is_empty() && lines.len() >= 3;
     if !has_commits && !unborn {
-        if String::from_utf8_lossy(&out.stderr).contains("not a git repository") {
-            return Ok(Located::NoRepository);
+        let said = String::from_utf8_lossy(&out.stderr);
+        if said.contains("not a git repository") {
+            return Ok(Located::NoRepository(said.trim().to_string()));
         }
         return Err(failed(dir, "rev-parse --show-toplevel", &out));
     }

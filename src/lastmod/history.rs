@@ -284,9 +284,27 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
             ));
             read.blind = true;
         }
-        Err(e) => read.warnings.push(format!(
-            "git history could not be read ({e}): lastmod falls back to the next source"
-        )),
+        Ok(git::GitProbe::BrokenCheckout { repo_root, why }) => {
+            read.warnings.push(format!(
+                "{} is a git checkout git cannot read ({why}): no git dates, and no file mtimes either (in a checkout they are checkout times); lastmod falls back to the dates pages give. Repair or re-clone the checkout",
+                repo_root.display()
+            ));
+            read.blind = true;
+        }
+        // Inside a checkout, a history that cannot be read leaves mtimes untrusted too.
+        Err(e) => match git::checkout_around(
+            &std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        ) {
+            Some(_) => {
+                read.warnings.push(format!(
+                    "git history could not be read ({e}): no git dates, and no file mtimes either (in a checkout they are checkout times); lastmod falls back to the dates pages give"
+                ));
+                read.blind = true;
+            }
+            None => read.warnings.push(format!(
+                "git history could not be read ({e}): lastmod falls back to the next source"
+            )),
+        },
     }
     read
 }
