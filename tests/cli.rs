@@ -657,9 +657,20 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
         .collect();
     assert_eq!(
         declared,
-        ["args", "base-url", "check", "config", "site"]
-            .map(String::from)
-            .into()
+        [
+            "args",
+            "base-url",
+            "check",
+            "config",
+            "diff",
+            "indexnow-key",
+            "indexnow-state",
+            "since",
+            "site",
+            "submit",
+        ]
+        .map(String::from)
+        .into()
     );
     let mut used = std::collections::BTreeSet::new();
     inputs_used(&action["runs"]["steps"], &mut used);
@@ -681,7 +692,15 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
         );
     }
     let outputs: Vec<&String> = action["outputs"].as_object().unwrap().keys().collect();
-    assert_eq!(outputs, ["excluded-count", "sitemap-path", "url-count"]);
+    assert_eq!(
+        outputs,
+        [
+            "excluded-count",
+            "sitemap-path",
+            "submitted-count",
+            "url-count"
+        ]
+    );
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -1108,4 +1127,90 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
         )),
         "{out}"
     );
+}
+
+#[test]
+fn action_diffs_into_the_summary_and_submits_after_the_deploy() {
+    use common::http::{Response, Server};
+    if !have("jq") || !have("git") {
+        eprintln!("note: jq or git missing: the action's script is not run");
+        return;
+    }
+    const KEY: &str = "0123456789abcdef";
+    // The deployed site (key file) and the IndexNow endpoint, on 127.0.0.1.
+    let server = Server::start(|req| match (req.method.as_str(), req.path.as_str()) {
+        ("GET", "/0123456789abcdef.txt") => Response::new(200, KEY),
+        ("POST", "/indexnow") => Response::new(202, ""),
+        _ => Response::new(404, ""),
+    });
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path().join("repo");
+    zola_site(&repo.join("site"));
+    let base = format!("{}/", server.base);
+    let first = run_step(&repo, "run", &[("site", "site"), ("base-url", &base)]);
+    assert!(first.output.status.success(), "{}", text(&first.output));
+    let deployed = repo.join("deployed.xml");
+    std::fs::copy(repo.join("site/public/sitemap.xml"), &deployed).unwrap();
+
+    // A new post: the build step's summary shows it against the deployed sitemap.
+    write_tree(
+        &repo.join("site"),
+        &[(
+            "content/blog/third.md",
+            "+++\ntitle = \"Third\"\ndate = 2024-04-01\n+++\n",
+        )],
+    );
+    let r = run_step(
+        &repo,
+        "run",
+        &[
+            ("site", "site"),
+            ("base-url", &base),
+            ("diff", "deployed.xml"),
+        ],
+    );
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    let third = format!("{base}blog/third/");
+    assert!(
+        r.summary.contains(&format!(
+            "`deployed.xml` → this build: **1 added**, **0 removed**, **2 lastmod moved**"
+        )),
+        "{}",
+        r.summary
+    );
+    assert!(r.summary.contains(&format!("- <{third}>")), "{}", r.summary);
+
+    // After the deploy: submit what changed since the deployed sitemap, then nothing more.
+    let endpoint = format!("--endpoint {}/indexnow", server.base);
+    let submit = [
+        ("site", "site"),
+        ("base-url", base.as_str()),
+        ("submit", "true"),
+        ("since", "deployed.xml"),
+        ("indexnow-key", KEY),
+        ("indexnow-state", "state.json"),
+        ("args", endpoint.as_str()),
+    ];
+    let r = run_step(&repo, "run", &submit);
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    // The post, and its section and the home page, which take its date.
+    assert_eq!(r.outputs["submitted-count"], "3");
+    assert!(r.summary.contains("Sent 3 URLs to"), "{}", r.summary);
+    let posts = server.to("POST", "/indexnow");
+    assert_eq!(posts.len(), 1);
+    assert_eq!(
+        posts[0].json()["urlList"],
+        serde_json::json!([base, format!("{base}blog/"), third])
+    );
+    let again: Vec<(&str, &str)> = submit.into_iter().filter(|(k, _)| *k != "since").collect();
+    let r = run_step(&repo, "run", &again);
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    assert_eq!(r.outputs["submitted-count"], "0");
+    assert!(
+        r.summary
+            .contains("Nothing changed since the last submission"),
+        "{}",
+        r.summary
+    );
+    assert_eq!(server.to("POST", "/indexnow").len(), 1);
 }
