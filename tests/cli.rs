@@ -1172,9 +1172,9 @@ fn action_diffs_into_the_summary_and_submits_after_the_deploy() {
     assert!(r.output.status.success(), "{}", text(&r.output));
     let third = format!("{base}blog/third/");
     assert!(
-        r.summary.contains(&format!(
+        r.summary.contains(
             "`deployed.xml` → this build: **1 added**, **0 removed**, **2 lastmod moved**"
-        )),
+        ),
         "{}",
         r.summary
     );
