@@ -163,3 +163,93 @@ fn a_checkout_git_cannot_read_dates_nothing_by_mtime_and_says_so() {
         assert!(r.root.join("public/sitemap.xml").is_file());
     }
 }
+
+/// Runs the binary with `args` in `dir`; panics when it has not ended within 20 s (it is
+/// killed first).
+fn run_within(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sitemapgen {args:?} still running after 20 s: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// git-ignore-revs-file-read: the repository's `.git-blame-ignore-revs` is read as git reads
+/// it, bounded and without blocking: a FIFO or a link to `/dev/zero` is a warning naming the
+/// file (no commit is passed over), never a hang or an endless read; a byte that is not UTF-8
+/// in a comment does not drop the file.
+#[cfg(unix)]
+#[test]
+fn the_ignore_revs_file_is_read_bounded_and_as_git_reads_it() {
+    let r = Repo::new();
+    r.write(
+        "config.toml",
+        "base_url = \"https://example.com/\"\ntitle = \"t\"\n",
+    );
+    r.write("content/_index.md", "+++\ntitle = \"Home\"\n+++\n");
+    r.write("content/a.md", "+++\ntitle = \"A\"\n+++\nbody\n");
+    r.commit("2020-01-01T00:00:00Z");
+    r.write("content/a.md", "+++\ntitle = \"A\"\n+++\nbody changed\n");
+    let reformat = r.commit("2021-06-06T00:00:00Z");
+    let revs = r.root.join(".git-blame-ignore-revs");
+    let page = "https://example.com/a/";
+
+    let fifo = std::ffi::CString::new(revs.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let zero = std::path::Path::new("/dev/zero");
+    for what in ["a FIFO", "a character device"] {
+        let out = run_within(&r.root, &["build"]);
+        assert!(out.status.success(), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(".git-blame-ignore-revs: not read (not a regular file (")
+                && stderr.contains(what),
+            "{}",
+            text(&out)
+        );
+        // Nothing is passed over: the edit dates the page.
+        assert_eq!(listed(&r, page), "2021-06-06 git");
+        std::fs::remove_file(&revs).unwrap();
+        std::os::unix::fs::symlink(zero, &revs).unwrap();
+    }
+
+    // A link out of the checkout, to a file that would pass the edit over: not followed.
+    std::fs::remove_file(&revs).unwrap();
+    let outside = r.root.parent().unwrap().join("revs");
+    std::fs::write(&outside, format!("{reformat}\n")).unwrap();
+    std::os::unix::fs::symlink(&outside, &revs).unwrap();
+    let out = run(&r.root, &["build"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("a link that leads outside"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(listed(&r, page), "2021-06-06 git");
+
+    std::fs::remove_file(&revs).unwrap();
+    std::fs::write(&revs, format!("{reformat} # ASCII comment\n")).unwrap();
+    assert_eq!(listed(&r, page), "2020-01-01 git");
+    let mut latin1 = format!("{reformat} # caf").into_bytes();
+    latin1.extend_from_slice(b"\xe9 (Latin-1)\n");
+    std::fs::write(&revs, latin1).unwrap();
+    assert_eq!(listed(&r, page), "2020-01-01 git");
+    let out = run(&r.root, &["build"]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{}",
+        text(&out)
+    );
+}

@@ -803,23 +803,46 @@ impl Lookaside<'_> {
     }
 }
 
+/// The most of an ignore-revs file read: some 60,000 commit names with their comments.
+pub const MAX_IGNORE_REVS: u64 = 4 << 20;
+
 /// The commits that never date a page: the ignore-revs file's full commit names (as `git
-/// blame --ignore-revs-file` reads them: `#` starts a comment), and a warning for each line
-/// that is not one.
+/// blame --ignore-revs-file` reads them: `#` starts a comment, bytes that are not UTF-8 are
+/// only comments' business), and a warning for each line that is not one. The file is read
+/// as every file a checkout controls is ([`crate::fsread`]): never a FIFO or a device, the
+/// repository's own only when it (links resolved) lies inside the checkout, and at most
+/// [`MAX_IGNORE_REVS`]; one that cannot be read is a warning, and no commit is passed over.
 fn ignore_revs(
     root: &Path,
     which: &crate::config::IgnoreRevs,
 ) -> (HashSet<Box<[u8]>>, Vec<String>) {
     use crate::config::IgnoreRevs;
-    let path = match which {
+    use crate::fsread;
+    let read = match which {
         IgnoreRevs::Off => return Default::default(),
-        IgnoreRevs::RepoDefault => root.join(".git-blame-ignore-revs"),
-        IgnoreRevs::File(p) => p.clone(),
+        IgnoreRevs::RepoDefault => {
+            let path = root.join(".git-blame-ignore-revs");
+            // Not there (the usual case): nothing to say.
+            if std::fs::symlink_metadata(&path).is_err() {
+                return Default::default();
+            }
+            let read = fsread::Folder::new(root)
+                .map_err(fsread::ReadError::from)
+                .and_then(|checkout| fsread::read_in(&path, &checkout, MAX_IGNORE_REVS));
+            (path, read)
+        }
+        IgnoreRevs::File(p) => (p.clone(), fsread::read(p, MAX_IGNORE_REVS)),
     };
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Default::default();
-    };
-    parse_ignore_revs(&text, &path)
+    match read {
+        (path, Ok(bytes)) => parse_ignore_revs(&String::from_utf8_lossy(&bytes), &path),
+        (path, Err(e)) => (
+            HashSet::new(),
+            vec![format!(
+                "{}: not read ({e}): no commit is passed over as an ignored revision",
+                path.display()
+            )],
+        ),
+    }
 }
 
 fn parse_ignore_revs(text: &str, path: &Path) -> (HashSet<Box<[u8]>>, Vec<String>) {
