@@ -217,6 +217,9 @@ pub struct Built {
     /// The locs of pages that are built but not listed (`sitemap = false`, an `exclude`
     /// rule), when [`Sources::unlisted`] asks for them: they account for their built files.
     pub unlisted: Vec<String>,
+    /// The locs of pages routed but not listed, by page, when [`Sources::page_locs`] asks
+    /// for them (what `list --excluded` shows beside each page).
+    pub page_locs: Vec<(usize, String)>,
 }
 
 /// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
@@ -283,6 +286,8 @@ pub struct Sources<'a> {
     pub images: &'a [Vec<String>],
     /// Keep the locs of built pages that are not listed ([`Built::unlisted`]).
     pub unlisted: bool,
+    /// Keep the locs of pages routed but not listed, by page ([`Built::page_locs`]).
+    pub page_locs: bool,
 }
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
@@ -317,6 +322,7 @@ pub fn build(
         excluded: Vec::new(),
         hosts: Vec::new(),
         unlisted: Vec::new(),
+        page_locs: Vec::new(),
     };
     // What alternates need of each route once the routes are gone (multilingual sites only).
     let versions = versions(&routes, settings);
@@ -329,9 +335,14 @@ pub fn build(
     // side by side.
     let list: Vec<Entry> = crate::compact::filter_map_in_place(routes, |i, r| {
         let mut unlisted = |r: &Route| {
-            if sources.unlisted {
-                out.unlisted
-                    .push(loc::absolute(base_for(r.lang()), paths.get(r)));
+            if sources.unlisted || (sources.page_locs && r.page().is_some()) {
+                let loc = loc::absolute(base_for(r.lang()), paths.get(r));
+                if let Some(p) = r.page().filter(|_| sources.page_locs) {
+                    out.page_locs.push((p, loc.clone()));
+                }
+                if sources.unlisted {
+                    out.unlisted.push(loc);
+                }
             }
         };
         if !r.listed {

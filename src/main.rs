@@ -27,7 +27,8 @@ fn main() -> ExitCode {
         Some(Command::List {
             excluded,
             unsourced,
-        }) => commands::list(&args, *excluded, *unsourced),
+            header,
+        }) => commands::list(&args, *excluded, *unsourced, *header),
         Some(Command::Init) => commands::init(&args),
         Some(Command::Validate { files }) => commands::validate(&args, files),
         Some(Command::Diff {

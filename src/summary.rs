@@ -37,12 +37,12 @@ pub fn skipped_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
 
 /// How many pages were left out before the audit, for each reason.
 pub fn unaudited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
-    count(outcome.skipped.iter().filter(|s| s.url.is_none()))
+    count(outcome.skipped.iter().filter(|s| !s.audited))
 }
 
 /// How many URLs the audit of the built output left out, for each reason.
 pub fn audited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
-    count(outcome.skipped.iter().filter(|s| s.url.is_some()))
+    count(outcome.skipped.iter().filter(|s| s.audited))
 }
 
 fn count<'a>(skipped: impl Iterator<Item = &'a crate::Skipped>) -> BTreeMap<Reason, usize> {
@@ -104,13 +104,13 @@ impl Warning {
     pub fn left_out(s: &Skipped) -> Warning {
         let mut message = format!("left out ({})", s.reason);
         // A URL the audit left out: what it found there.
-        if let Some(url) = &s.url {
+        if let Some(url) = s.url.as_ref().filter(|_| s.audited) {
             message.push_str(": ");
             message.push_str(&crate::audit::explain(s.reason, url, s.target.as_deref()));
         }
         Warning {
             // A generated page (a term, a pager) has no file of its own.
-            file: (!s.file.as_os_str().is_empty()).then(|| s.file.clone()),
+            file: s.file.clone(),
             line: None,
             message,
             // One cap for all of them, as `list --excluded` names them all.
@@ -296,13 +296,15 @@ mod tests {
             .collect();
         ws.push(Warning::parse("languageCode 'x_y' is not BCP 47"));
         ws.push(Warning::left_out(&Skipped {
-            file: "d.md".into(),
+            file: Some("d.md".into()),
+            audited: false,
             reason: Reason::Draft,
             target: None,
             url: None,
         }));
         ws.push(Warning::left_out(&Skipped {
-            file: "f.md".into(),
+            file: Some("f.md".into()),
+            audited: false,
             reason: Reason::Future,
             target: None,
             url: None,

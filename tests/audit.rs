@@ -145,11 +145,11 @@ fn zola_every_reason_and_the_head_only_rule() {
     assert_eq!(
         stdout(&o),
         format!(
-            "{}\tnoindex\thttps://example.com/blog/a/\n\
-             {}\tnot-built\thttps://example.com/blog/b/\n\
+            "{}\tnoindex\thttps://example.com/blog/a/\t-\n\
+             {}\tnot-built\thttps://example.com/blog/b/\t-\n\
              {}\tcanonical\thttps://example.com/blog/c/\thttps://example.com/about/\n\
              {}\tredirect\thttps://example.com/blog/e/\thttps://example.com/blog/d/\n\
-             {}\tsitemap-off\n",
+             {}\tsitemap-off\thttps://example.com/blog/f/\t-\n",
             c("blog/a.md"),
             c("blog/b.md"),
             c("blog/c.md"),
@@ -285,8 +285,8 @@ fn hugo_ugly_urls_below_a_base_path() {
         stdout(&o),
         format!(
             "-\tcanonical\thttps://example.org/docs/categories.html\thttps://example.org/docs/tags.html\n\
-             {}\tnot-built\thttps://example.org/docs/posts/y.html\n\
-             {}\tnoindex\thttps://example.org/docs/posts/z.html\n",
+             {}\tnot-built\thttps://example.org/docs/posts/y.html\t-\n\
+             {}\tnoindex\thttps://example.org/docs/posts/z.html\t-\n",
             c("posts/y.md"),
             c("posts/z.md"),
         )

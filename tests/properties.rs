@@ -104,7 +104,8 @@ fn run(files: &BTreeSet<String>, mode: Mode) -> (tempfile::TempDir, sitemapgen::
             .skipped
             .iter()
             .filter(|s| s.reason.as_str() == "duplicate-url")
-            .map(|s| rel_of(&content, &s.file))
+            .filter_map(|s| s.file.as_ref())
+            .map(|f| rel_of(&content, f))
             .collect();
         check_sources(files, &sources, &dups, mode);
         Listed {

@@ -83,6 +83,9 @@ pub enum Command {
         /// Print the built pages no content file accounts for, instead.
         #[arg(long)]
         unsourced: bool,
+        /// Print a first line naming the columns (text output; JSON lines name their fields).
+        #[arg(long)]
+        header: bool,
     },
     /// Write a commented sitemap.toml for the site in --site (default .); never overwrites.
     Init,

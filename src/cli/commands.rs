@@ -98,14 +98,14 @@ pub fn check(args: &Cli) -> Result<ExitCode> {
 
 /// `list`: the URLs build would write, or (`excluded`) the pages it leaves out, or
 /// (`unsourced`) the built pages no content file accounts for.
-pub fn list(args: &Cli, excluded: bool, unsourced: bool) -> Result<ExitCode> {
+pub fn list(args: &Cli, excluded: bool, unsourced: bool, header: bool) -> Result<ExitCode> {
     let mut run = Run::start(args, true);
     run.opts.unsourced = unsourced;
     let outcome = run.generate(&config::load(&args.overrides())?)?;
     // Both machine formats print JSON lines here.
     results(|out| match (args.format, unsourced) {
-        (Format::Text, false) => print::list(out, &outcome, excluded),
-        (Format::Text, true) => print::unsourced(out, &outcome),
+        (Format::Text, false) => print::list(out, &outcome, excluded, header),
+        (Format::Text, true) => print::unsourced(out, &outcome, header),
         (_, false) => json::list(out, &outcome, excluded),
         (_, true) => json::unsourced(out, &outcome),
     })?;

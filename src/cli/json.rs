@@ -108,12 +108,13 @@ struct Changed<'a> {
 /// `list --excluded` as JSON lines: a file left out.
 #[derive(Serialize)]
 struct Excluded<'a> {
-    file: String,
+    /// The content file; `null` for a generated page (a term, a pager).
+    file: Option<String>,
     reason: &'static str,
     /// Where the built page points (canonical, redirect), when the audit left it out.
     #[serde(skip_serializing_if = "Option::is_none")]
     target: Option<&'a str>,
-    /// The URL, when the audit left it out.
+    /// The URL, wherever it is known (a draft has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     url: Option<&'a str>,
 }
@@ -283,7 +284,7 @@ pub fn check(
             outcome
                 .skipped
                 .iter()
-                .filter(|s| s.url.is_some())
+                .filter(|s| s.audited)
                 .map(summary::Warning::left_out),
         )
         .collect();
@@ -323,7 +324,7 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
             print_line(
                 out,
                 &Excluded {
-                    file: s.file.display().to_string(),
+                    file: s.file.as_ref().map(|f| f.display().to_string()),
                     reason: s.reason.as_str(),
                     target: s.target.as_deref(),
                     url: s.url.as_deref(),
@@ -478,7 +479,7 @@ mod tests {
             warnings: &words,
         });
         assert_sorted(&Excluded {
-            file: "f".into(),
+            file: Some("f".into()),
             reason: "canonical",
             target: Some("t"),
             url: Some("u"),

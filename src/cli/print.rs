@@ -111,12 +111,11 @@ fn paths_text(paths: &[PathBuf]) -> String {
 
 /// `content/a.md: left out (draft)`, and for a URL the audit left out, what it found.
 fn skipped_line(s: &Skipped) -> String {
-    let who = if s.file.as_os_str().is_empty() {
-        "a generated page".to_string()
-    } else {
-        s.file.display().to_string()
+    let who = match &s.file {
+        None => "a generated page".to_string(),
+        Some(f) => f.display().to_string(),
     };
-    match &s.url {
+    match s.url.as_ref().filter(|_| s.audited) {
         None => format!("{who}: left out ({})", s.reason),
         Some(url) => format!(
             "{who}: left out ({}): {}",
@@ -284,12 +283,12 @@ pub fn check(
         for w in &outcome.warnings {
             labelled(Label::Warning, w);
         }
-        for s in outcome.skipped.iter().filter(|s| s.url.is_some()) {
+        for s in outcome.skipped.iter().filter(|s| s.audited) {
             labelled(Label::Warning, skipped_line(s));
         }
     } else if !v.quiet {
         // What the audit left out is the gate's business too: the site does not serve it.
-        let audited = outcome.skipped.iter().filter(|s| s.url.is_some());
+        let audited = outcome.skipped.iter().filter(|s| s.audited);
         let own: Vec<Warning> = (outcome.warnings.iter().map(|w| Warning::parse(w)))
             .chain(audited.map(Warning::left_out))
             .collect();
@@ -394,21 +393,47 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
     format!("wrote {} for {style}: {next}", target.display())
 }
 
+/// The columns of `list`, named as its JSON lines name them (`--header` prints them).
+const LIST_COLUMNS: &str =
+    "loc\tlastmod\tlastmod_source\tchangefreq\tpriority\tfile\tlastmod_commit";
+/// The columns of `list --excluded`.
+const EXCLUDED_COLUMNS: &str = "file\treason\turl\ttarget";
+/// The columns of `list --unsourced`.
+const UNSOURCED_COLUMNS: &str = "loc\tlastmod\tfile";
+
 /// Prints what `build` would write, a tab-separated row a URL (or, with `excluded`, what it
-/// leaves out, and why).
-pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Result<()> {
+/// leaves out, and why), under a line naming the columns when `header` is set. A value that
+/// is not there is `-`.
+pub fn list(
+    out: &mut dyn Write,
+    outcome: &Outcome,
+    excluded: bool,
+    header: bool,
+) -> io::Result<()> {
+    if header {
+        writeln!(
+            out,
+            "{}",
+            if excluded {
+                EXCLUDED_COLUMNS
+            } else {
+                LIST_COLUMNS
+            }
+        )?;
+    }
     if excluded {
         for s in &outcome.skipped {
-            let file = match s.file.as_os_str().is_empty() {
-                true => "-".to_string(),
-                false => s.file.display().to_string(),
-            };
-            let mut line = format!("{file}\t{}", s.reason);
-            for extra in [&s.url, &s.target].into_iter().flatten() {
-                line.push('\t');
-                line.push_str(extra);
-            }
-            writeln!(out, "{line}")?;
+            let file = s
+                .file
+                .as_ref()
+                .map_or_else(|| "-".to_string(), |f| f.display().to_string());
+            writeln!(
+                out,
+                "{file}\t{}\t{}\t{}",
+                s.reason,
+                s.url.as_deref().unwrap_or("-"),
+                s.target.as_deref().unwrap_or("-")
+            )?;
         }
         return Ok(());
     }
@@ -432,8 +457,12 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
     Ok(())
 }
 
-/// Prints the built pages no content file accounts for: URL, lastmod, file, by tabs.
-pub fn unsourced(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+/// Prints the built pages no content file accounts for: URL, lastmod, file, by tabs (under
+/// a line naming the columns when `header` is set).
+pub fn unsourced(out: &mut dyn Write, outcome: &Outcome, header: bool) -> io::Result<()> {
+    if header {
+        writeln!(out, "{UNSOURCED_COLUMNS}")?;
+    }
     for u in &outcome.unsourced {
         let lastmod = u.lastmod.map_or_else(|| "-".to_string(), |d| d.to_string());
         writeln!(out, "{}\t{lastmod}\t{}", u.loc, u.file.display())?;

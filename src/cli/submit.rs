@@ -96,6 +96,7 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
     let audited: BTreeSet<String> = outcome
         .skipped
         .iter()
+        .filter(|s| s.audited)
         .filter_map(|s| s.url.clone())
         .collect();
     let changes = diff(&baseline, &new);

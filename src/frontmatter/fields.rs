@@ -336,6 +336,15 @@ struct SitemapFields {
     changefreq: Option<ChangeFreq>,
     /// `Some(true)` when the table excludes the page, `Some(false)` when it says to keep it.
     exclude: Option<bool>,
+    /// A `sitemap` key (`false`, `disable = true`) excludes the page, not only `noindex`.
+    off_by_sitemap: bool,
+}
+
+impl SitemapFields {
+    /// Excluded by `noindex` alone, so reported as `noindex`, as the user wrote it.
+    fn noindex_only(&self) -> bool {
+        self.exclude == Some(true) && !self.off_by_sitemap
+    }
 }
 
 /// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
@@ -362,6 +371,7 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
         let reads_disable = cx.opts.hugo.is_none_or(|h| h.sitemap_disable);
         if let Some(n) = sm.get("disable").filter(|_| reads_disable) {
             let disable = cx.bool(&sub("disable"), n)?;
+            out.off_by_sitemap |= disable;
             out.exclude = Some(out.exclude == Some(true) || disable);
         }
         if let Some(n) = map_get(sm, "priority") {
@@ -383,6 +393,7 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
                 "`sitemap` must be `false` or a table such as `{ disable = true }`".into(),
             )
         })?;
+        out.off_by_sitemap |= !keep;
         out.exclude = Some(out.exclude == Some(true) || !keep);
     }
     Ok(out)
@@ -478,6 +489,7 @@ fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
     c.priority = sf.priority;
     c.changefreq = sf.changefreq;
     c.sitemap_exclude = sf.exclude;
+    c.noindex = sf.noindex_only();
     Ok(c)
 }
 
@@ -618,7 +630,9 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     meta.priority = top.priority.or(extra.priority);
     meta.set_priority_off(meta.priority.is_none() && (top.priority_off || extra.priority_off));
     meta.changefreq = top.changefreq.or(extra.changefreq);
-    meta.set_sitemap_exclude(top.exclude == Some(true) || extra.exclude == Some(true));
+    let off = top.exclude == Some(true) || extra.exclude == Some(true);
+    meta.set_sitemap_exclude(off);
+    more.noindex = off && !top.off_by_sitemap && !extra.off_by_sitemap;
     meta.set_names(names);
     meta.set_more(more);
     out.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));

@@ -76,6 +76,9 @@ pub struct MetaMore {
     pub html_output: Option<bool>,
     /// The file has no front matter at all (Zola refuses to build such a page).
     pub no_front_matter: bool,
+    /// `noindex = true` alone leaves the page out ([`PageMeta::sitemap_exclude`] is set; no
+    /// `sitemap` key says so), so it is reported as `noindex`.
+    pub noindex: bool,
 }
 
 /// What a page without any of the rarer fields reads as.
@@ -99,6 +102,7 @@ static NO_MORE: MetaMore = MetaMore {
     redirect_to: None,
     html_output: None,
     no_front_matter: false,
+    noindex: false,
 };
 
 /// [`PageMeta`]'s yes/no fields, a bit each.
@@ -273,6 +277,8 @@ pub struct Cascade {
     pub headless: Option<bool>,
     /// `sitemap.disable`/`sitemap = false`/`noindex`.
     pub sitemap_exclude: Option<bool>,
+    /// The exclusion comes from `noindex` alone.
+    pub noindex: bool,
     /// `_build`.
     pub build: BuildOptions,
     /// `sitemap.priority` / `priority`.

@@ -68,11 +68,15 @@ pub struct Listed {
 /// A page left out, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {
-    /// The content file (empty for a generated page the audit left out).
-    pub file: PathBuf,
+    /// The content file (`None` for a generated page, such as a term or a pager, that the
+    /// audit left out).
+    pub file: Option<PathBuf>,
     /// Why.
     pub reason: Reason,
-    /// The URL, when the audit left it out.
+    /// Whether the audit of the built output left it out (else the content or the config).
+    pub audited: bool,
+    /// The URL: always when the audit left it out; otherwise when the page has one (a draft
+    /// has none) and [`RunOptions::sources`] is on.
     pub url: Option<String>,
     /// Where the built page's canonical link or refresh points (audit only).
     pub target: Option<String>,
@@ -166,6 +170,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             files: &files,
             images: &kept.images,
             unlisted: settings.include_unsourced || opts.unsourced,
+            page_locs: opts.sources,
         },
         assigned.lastmods,
         settings,
@@ -192,14 +197,18 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome
         .warnings
         .extend(emptied(settings, &outcome, from_files));
+    // The URLs of pages routed but not listed, for `list --excluded`.
+    let page_locs: std::collections::HashMap<usize, String> =
+        std::mem::take(&mut built.page_locs).into_iter().collect();
     let mut skipped: Vec<Skipped> = routing
         .excluded
         .iter()
         .chain(&built.excluded)
         .map(|x| Skipped {
-            file: files.get(x.page).path(),
+            file: Some(files.get(x.page).path()),
             reason: x.reason,
-            url: None,
+            audited: false,
+            url: page_locs.get(&x.page).cloned(),
             target: None,
         })
         .collect();
@@ -257,11 +266,9 @@ fn audit_output(
         .left_out
         .iter()
         .map(|l| Skipped {
-            file: built
-                .page(l.entry)
-                .map(|p| files.get(p).path())
-                .unwrap_or_default(),
+            file: built.page(l.entry).map(|p| files.get(p).path()),
             reason: l.reason,
+            audited: true,
             url: Some(built.entries.loc(l.entry).to_string()),
             target: l.target.clone(),
         })
@@ -299,11 +306,7 @@ fn strict_error(s: &Skipped) -> crate::Error {
         Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
         _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
     };
-    let what = if s.file.as_os_str().is_empty() {
-        PathBuf::from(url)
-    } else {
-        s.file.clone()
-    };
+    let what = s.file.clone().unwrap_or_else(|| PathBuf::from(url));
     crate::Error::input(
         what,
         None,

@@ -349,7 +349,7 @@ pub enum Reason {
     Future,
     /// Expiry date in the past.
     Expired,
-    /// `sitemap = false`, `sitemap.disable`, `noindex`.
+    /// `sitemap = false` or `sitemap.disable = true` in front matter.
     SitemapOff,
     /// The generator writes no page for it (`render = false`, `_build`, headless).
     NotRendered,
@@ -365,10 +365,21 @@ pub enum Reason {
     NoHtmlOutput,
     /// The audit found no file in the output folder that serves the URL.
     NotBuilt,
-    /// The audit found a robots `noindex` in the built page's head.
+    /// `noindex = true` in front matter, or the audit found a robots `noindex` in the built
+    /// page's head.
     Noindex,
     /// The audit found the built page's canonical link pointing at another URL.
     Canonical,
+}
+
+/// Why front matter leaves a page out: `noindex` when `noindex = true` alone did, else
+/// `sitemap-off` (`sitemap = false`, `sitemap.disable = true`).
+pub fn off_reason(noindex: bool) -> Reason {
+    if noindex {
+        Reason::Noindex
+    } else {
+        Reason::SitemapOff
+    }
 }
 
 impl Reason {

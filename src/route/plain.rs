@@ -81,7 +81,7 @@ impl Router for PlainRouter<'_> {
         if fm.sitemap_exclude() {
             self.out.excluded.push(Excluded {
                 page: i,
-                reason: Reason::SitemapOff,
+                reason: super::off_reason(fm.more().noindex),
             });
             r.listed = false;
         }

@@ -334,7 +334,7 @@ impl<'a> ZolaRouter<'a> {
             } else if fm.render() == Some(false) {
                 Some(Reason::NotRendered)
             } else if fm.sitemap_exclude() {
-                Some(Reason::SitemapOff)
+                Some(super::off_reason(fm.more().noindex))
             } else {
                 None
             };
@@ -420,7 +420,7 @@ impl<'a> ZolaRouter<'a> {
         if fm.sitemap_exclude() {
             self.out.excluded.push(Excluded {
                 page: i,
-                reason: Reason::SitemapOff,
+                reason: super::off_reason(fm.more().noindex),
             });
             r.listed = false;
         }

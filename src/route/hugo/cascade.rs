@@ -7,7 +7,7 @@ use crate::date::W3cDate;
 use crate::error::{Error, Result};
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
-use crate::route::{Pages, Reason, RouteContext};
+use crate::route::{off_reason, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
 use globset::Glob;
 
@@ -17,6 +17,8 @@ pub(super) struct Effective {
     draft: bool,
     headless: bool,
     sitemap_exclude: bool,
+    /// `sitemap_exclude` comes from `noindex` alone (reported as `noindex`).
+    noindex: bool,
     build: BuildOptions,
     date: Option<W3cDate>,
     publish_date: Option<W3cDate>,
@@ -60,7 +62,7 @@ impl Effective {
             // Hugo still counts these pages' dates in their sections.
             Some(Reason::NotRendered)
         } else if self.sitemap_exclude {
-            Some(Reason::SitemapOff)
+            Some(off_reason(self.noindex))
         } else {
             None
         }
@@ -122,6 +124,7 @@ pub(super) fn effective(
         draft: fm.draft().unwrap_or(false),
         headless: fm.more().headless,
         sitemap_exclude: fm.sitemap_exclude(),
+        noindex: fm.more().noindex,
         build: fm.more().build.clone(),
         date: fm.date,
         publish_date: fm.more().publish_date,
@@ -186,6 +189,9 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     }
     if let Some(x) = c.sitemap_exclude {
         if !own.sitemap_exclude() {
+            if x && !e.sitemap_exclude {
+                e.noindex = c.noindex;
+            }
             e.sitemap_exclude = e.sitemap_exclude || x;
         }
     }
