@@ -3,10 +3,12 @@
 
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::sitemap::foreign;
+use crate::sitemap::owned::{Ownership, Record};
 use crate::sitemap::read::{Sitemap, SitemapKind};
 use crate::sitemap::write::OutputFile;
 use crate::Outcome;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// What `check` found between the sitemap on disk and what `build` would write.
 #[derive(Clone, Debug, Default)]
@@ -17,18 +19,24 @@ pub struct CheckDiff {
     pub removed: Vec<String>,
     /// URLs whose lastmod (or other field) would change: (loc, old lastmod, new lastmod).
     pub changed: Vec<(String, String, String)>,
-    /// Files build would write that are not on disk.
+    /// Files build would write that are not on disk (paths below the output folder).
     pub missing: Vec<String>,
-    /// Files on disk (listed by the old index) that build would not write.
+    /// Files of ours on disk that build would no longer write, and so remove.
     pub extra: Vec<String>,
     /// Files whose bytes differ even where the URL sets agree (formatting, order).
     pub differing: Vec<String>,
+    /// Files build writes that another tool wrote over since sitemapgen wrote them (the
+    /// generator's own sitemap, run after sitemapgen).
+    pub overwritten: Vec<String>,
+    /// Sitemap files in the output folder (or named in robots.txt) that sitemapgen did not
+    /// write and does not write: the generator's own, another tool's, a leftover.
+    pub foreign: Vec<String>,
     /// robots.txt lacks our `Sitemap:` line or names an old one (only when `robots_txt` is on).
     pub robots_stale: bool,
 }
 
 impl CheckDiff {
-    /// True when the disk already holds exactly what build would write.
+    /// True when the disk already holds exactly what build would write, and no other sitemap.
     pub fn is_clean(&self) -> bool {
         self.added.is_empty()
             && self.removed.is_empty()
@@ -36,6 +44,8 @@ impl CheckDiff {
             && self.missing.is_empty()
             && self.extra.is_empty()
             && self.differing.is_empty()
+            && self.overwritten.is_empty()
+            && self.foreign.is_empty()
             && !self.robots_stale
     }
 }
@@ -45,61 +55,96 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let mut diff = CheckDiff::default();
     let mut old_urls: BTreeMap<String, String> = BTreeMap::new();
     let mut new_urls: BTreeMap<String, String> = BTreeMap::new();
-    for out in crate::outputs(settings, outcome) {
-        let opts = &out.opts;
-        let base = url::Url::parse(&opts.base_url).map_err(|e| {
-            Error::config(
-                settings.config_file.clone().unwrap_or_default(),
-                None,
-                format!("base URL '{}': {e}", opts.base_url),
-            )
-        })?;
-        // File names as the user sees them below the output folder (`fr/sitemap.xml`).
-        let shown = |name: &str| match &out.subdir {
-            Some(d) => format!("{d}/{name}"),
-            None => name.to_string(),
-        };
-        let files: Vec<OutputFile> =
-            crate::sitemap::write::render(outcome.entries.slice(out.entries.clone()), opts)?;
-        let mut old_parts: BTreeSet<String> = BTreeSet::new();
-        let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
-        for f in &files {
-            let path = opts.output_dir.join(&f.name);
-            collect_urls(&f.bytes, &mut new_urls, &mut BTreeSet::new(), &base);
-            match read_capped(&path) {
-                Ok(disk) => {
-                    collect_urls(&disk, &mut old_urls, &mut old_parts, &base);
-                    if disk != f.bytes {
-                        diff.differing.push(shown(&f.name));
+    let set = crate::sitemap_set(settings, outcome);
+    let root = set.output_dir.as_path();
+    let hosts = crate::pipeline::site_roots(settings, outcome);
+    let record = Record::read(root);
+    let files: Vec<OutputFile> =
+        crate::sitemap::setwrite::render_set(outcome.entries.view(), &set)?;
+    let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    let mut old_parts: BTreeSet<String> = BTreeSet::new();
+    for f in &files {
+        let path = root.join(&f.name);
+        let host = host_of(&hosts, &f.name);
+        collect_urls(&f.bytes, &mut new_urls, &mut BTreeSet::new(), host);
+        match read_capped(&path) {
+            Ok(disk) => {
+                collect_urls(&disk, &mut old_urls, &mut old_parts, host);
+                if disk != f.bytes {
+                    diff.differing.push(f.name.clone());
+                    if record
+                        .as_ref()
+                        .is_some_and(|r| r.ownership(root, &f.name) == Ownership::Changed)
+                    {
+                        diff.overwritten.push(f.name.clone());
                     }
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    diff.missing.push(shown(&f.name))
-                }
-                Err(e) => return Err(Error::io(path, e)),
             }
-        }
-        // Parts the old index lists that build would no longer write.
-        for part in old_parts {
-            if !written.contains(part.as_str()) {
-                let path = opts.output_dir.join(&part);
-                if let Ok(disk) = read_capped(&path) {
-                    collect_urls(&disk, &mut old_urls, &mut BTreeSet::new(), &base);
-                }
-                diff.extra.push(shown(&part));
-            }
-        }
-        if opts.robots_txt {
-            let path = opts.output_dir.join(crate::sitemap::write::ROBOTS_NAME);
-            let existing = match std::fs::read(&path) {
-                Ok(b) => Some(b),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(Error::io(path, e)),
-            };
-            let want = crate::sitemap::write::robots_txt(existing.as_deref(), opts)?;
-            diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => diff.missing.push(f.name.clone()),
+            Err(e) => return Err(Error::io(path, e)),
         }
     }
+    // The files of ours build would no longer write (it removes them); without a record of
+    // ours (an older sitemapgen's output), the parts the old index lists.
+    let stale: Vec<String> = match &record {
+        Some(r) => r
+            .paths()
+            .filter(|p| !written.contains(p) && r.ownership(root, p) == Ownership::Ours)
+            .map(str::to_string)
+            .collect(),
+        None => old_parts
+            .into_iter()
+            .filter(|p| !written.contains(p.as_str()))
+            .collect(),
+    };
+    for rel in stale {
+        if let Ok(disk) = read_capped(&root.join(&rel)) {
+            collect_urls(
+                &disk,
+                &mut old_urls,
+                &mut BTreeSet::new(),
+                host_of(&hosts, &rel),
+            );
+        }
+        diff.extra.push(rel);
+    }
+    for (folder, base) in &hosts {
+        if !settings.robots_txt {
+            break;
+        }
+        let Some(entry) = set.entry_points().into_iter().find(|p| {
+            crate::sitemap::setwrite::rel_below(root, p).is_some_and(|r| {
+                r.strip_prefix(folder.as_str())
+                    .is_some_and(|n| !n.contains('/'))
+            })
+        }) else {
+            continue;
+        };
+        let path = entry.with_file_name(crate::sitemap::write::ROBOTS_NAME);
+        let existing = match std::fs::read(&path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let mut opts = crate::write_options(settings);
+        opts.base_url = base.to_string();
+        let want = crate::sitemap::write::robots_txt(existing.as_deref(), &opts)?;
+        diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
+    }
+    let foreign_hosts: Vec<foreign::Host<'_>> = hosts
+        .iter()
+        .map(|(folder, base)| foreign::Host { folder, base })
+        .collect();
+    let mut known: HashSet<&str> = written.iter().copied().collect();
+    known.extend(diff.extra.iter().map(String::as_str));
+    diff.foreign = foreign::find(
+        root,
+        &foreign_hosts,
+        &known,
+        record.as_ref(),
+        &settings.file_name,
+        &language_codes(settings),
+    );
     for (loc, lm) in &new_urls {
         match old_urls.get(loc) {
             None => diff.added.push(loc.clone()),
@@ -113,6 +158,25 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         .cloned()
         .collect();
     Ok(diff)
+}
+
+/// The site's language codes (whose folders may hold a generator's sitemap).
+pub(crate) fn language_codes(settings: &Settings) -> Vec<String> {
+    let site = &settings.site;
+    (site.languages.iter().map(|l| l.code.clone()))
+        .chain(site.disabled_languages.iter().cloned())
+        .collect()
+}
+
+/// The host a path below the output folder belongs to: the one with the longest folder.
+fn host_of<'h>(hosts: &'h [(String, url::Url)], rel: &str) -> (&'h str, &'h url::Url) {
+    hosts
+        .iter()
+        .filter(|(folder, _)| rel.starts_with(folder.as_str()))
+        .max_by_key(|(folder, _)| folder.len())
+        .or(hosts.first())
+        .map(|(f, b)| (f.as_str(), b))
+        .expect("a run has a host")
 }
 
 /// A file in the output folder, read up to a little past the protocol's size: no file
@@ -131,23 +195,22 @@ fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
 /// How many URLs the sitemaps on disk list now, parts of an index included (0 when there are
 /// none or they cannot be read).
 pub fn urls_on_disk(settings: &Settings, outcome: &Outcome) -> usize {
-    let gz = if settings.gzip { ".gz" } else { "" };
+    let hosts = crate::pipeline::site_roots(settings, outcome);
+    let set = crate::sitemap_set(settings, outcome);
+    let root = set.output_dir.as_path();
     let mut urls = BTreeMap::new();
-    for out in crate::outputs(settings, outcome) {
-        let Ok(base) = url::Url::parse(&out.opts.base_url) else {
+    for entry in set.entry_points() {
+        let Some(rel) = crate::sitemap::setwrite::rel_below(root, &entry) else {
             continue;
         };
-        let main = out
-            .opts
-            .output_dir
-            .join(format!("{}{gz}", settings.file_name));
+        let host = host_of(&hosts, &rel);
         let mut parts = BTreeSet::new();
-        if let Ok(disk) = read_capped(&main) {
-            collect_urls(&disk, &mut urls, &mut parts, &base);
+        if let Ok(disk) = read_capped(&entry) {
+            collect_urls(&disk, &mut urls, &mut parts, host);
         }
         for part in parts {
-            if let Ok(disk) = read_capped(&out.opts.output_dir.join(part)) {
-                collect_urls(&disk, &mut urls, &mut BTreeSet::new(), &base);
+            if let Ok(disk) = read_capped(&root.join(part)) {
+                collect_urls(&disk, &mut urls, &mut BTreeSet::new(), host);
             }
         }
     }
@@ -155,13 +218,14 @@ pub fn urls_on_disk(settings: &Settings, outcome: &Outcome) -> usize {
 }
 
 /// Adds the URLs of one sitemap file (`bytes`, gzipped or not) to `urls` (loc -> lastmod, ""
-/// when none), or, for an index, the names of its parts below `base` to `parts`. What cannot
-/// be read is left out: `check` then reports the file as differing.
+/// when none), or, for an index, the paths below the output folder of the parts it lists on
+/// `host` (its folder, its base URL) to `parts`. What cannot be read is left out: `check`
+/// then reports the file as differing.
 fn collect_urls(
     bytes: &[u8],
     urls: &mut BTreeMap<String, String>,
     parts: &mut BTreeSet<String>,
-    base: &url::Url,
+    (folder, base): (&str, &url::Url),
 ) {
     let Ok(sitemap) = Sitemap::from_bytes(bytes) else {
         return;
@@ -171,8 +235,12 @@ fn collect_urls(
         if !index {
             urls.insert(entry.loc, entry.lastmod.unwrap_or_default());
         } else if let Some(rel) = entry.loc.strip_prefix(base.as_str()) {
-            if !rel.contains('/') {
-                parts.insert(rel.to_string());
+            let plain = !rel.is_empty()
+                && rel.split('/').all(|p| {
+                    !p.is_empty() && p != ".." && p != "." && !p.contains(['?', '#', '%', '\\'])
+                });
+            if plain {
+                parts.insert(format!("{folder}{rel}"));
             }
         }
     }
@@ -198,7 +266,7 @@ mod tests {
 "#;
         let base = url::Url::parse("https://example.com/").unwrap();
         let (mut urls, mut parts) = (BTreeMap::new(), BTreeSet::new());
-        collect_urls(xml, &mut urls, &mut parts, &base);
+        collect_urls(xml, &mut urls, &mut parts, ("", &base));
         let got: Vec<(&str, &str)> = urls.iter().map(|(l, m)| (l.as_str(), m.as_str())).collect();
         assert_eq!(
             got,
@@ -211,7 +279,7 @@ mod tests {
     }
 
     #[test]
-    fn an_index_gives_its_parts_below_the_base() {
+    fn an_index_gives_its_parts_below_the_base_with_their_folders() {
         let xml = br#"<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>https://example.com/sitemap1.xml</loc></sitemap>
@@ -221,8 +289,11 @@ mod tests {
 "#;
         let base = url::Url::parse("https://example.com/").unwrap();
         let (mut urls, mut parts) = (BTreeMap::new(), BTreeSet::new());
-        collect_urls(xml, &mut urls, &mut parts, &base);
+        collect_urls(xml, &mut urls, &mut parts, ("", &base));
         assert!(urls.is_empty());
-        assert_eq!(parts.into_iter().collect::<Vec<_>>(), ["sitemap1.xml"]);
+        assert_eq!(
+            parts.into_iter().collect::<Vec<_>>(),
+            ["fr/sitemap.xml", "sitemap1.xml"]
+        );
     }
 }

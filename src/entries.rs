@@ -158,6 +158,14 @@ impl<'a> View<'a> {
         self.list.is_empty()
     }
 
+    /// The entries of `range` of this view; panics out of bounds.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> View<'a> {
+        View {
+            list: &self.list[range],
+            locs: self.locs,
+        }
+    }
+
     /// The entries, in order.
     pub fn list(&self) -> &'a [Entry] {
         self.list

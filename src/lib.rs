@@ -60,5 +60,5 @@ pub use check::{check, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
 pub use pipeline::{
-    build, generate, outputs, write_options, Listed, Outcome, Output, Progress, RunOptions, Skipped,
+    build, generate, sitemap_set, write_options, Listed, Outcome, Progress, RunOptions, Skipped,
 };

@@ -8,17 +8,18 @@ use crate::{Outcome, Skipped};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The sitemap (or index) files build writes: one, or one per host of a multihost site.
+/// The sitemap (or index) files that name what build writes: one, or one per host of a
+/// multihost site.
 pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
-    let gz = if settings.gzip { ".gz" } else { "" };
-    crate::outputs(settings, outcome)
-        .iter()
-        .map(|o| {
-            o.opts
-                .output_dir
-                .join(format!("{}{gz}", settings.file_name))
-        })
-        .collect()
+    crate::sitemap_set(settings, outcome).entry_points()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
 }
 
 /// Pages left out, bundle resources not counted (they never were pages).

@@ -7,6 +7,7 @@
 //! 100,000) sets the site's size, `CRASH_SEED` the random delays.
 //! `cargo test --release --test crash_write -- --ignored --nocapture`
 
+use sitemapgen::sitemap::owned::{Record, RECORD_NAME};
 use sitemapgen::sitemap::read::{Gzip, Sitemap, SitemapKind};
 use std::collections::HashSet;
 use std::fs;
@@ -104,6 +105,19 @@ fn one_runs_set(public: &Path) -> (String, usize) {
     (host.to_string(), seen.len())
 }
 
+/// Checks that the record of ours names every file of ours in `public` (all of them but
+/// the temporary and interim ones, which the next run knows by their names).
+fn recorded(public: &Path) {
+    let record = Record::read(public).expect("a record of ours");
+    let temp = leftovers(public);
+    for e in fs::read_dir(public).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name != RECORD_NAME && !temp.contains(&name) {
+            assert!(record.names(&name), "{name} is not in the record");
+        }
+    }
+}
+
 /// The files in `public` a run of ours writes only while it runs.
 fn leftovers(public: &Path) -> Vec<String> {
     let mut out: Vec<String> = fs::read_dir(public)
@@ -167,6 +181,7 @@ fn a_killed_build_leaves_one_runs_set_and_the_next_run_cleans_up() {
 
         let (host, count) = one_runs_set(&public);
         assert_eq!(count, urls, "trial {trials}: the {host} set is not whole");
+        recorded(&public);
         new_live += usize::from(host == new);
         left += usize::from(!leftovers(&public).is_empty());
         // The next run replaces the set and removes what the killed one left.
@@ -178,6 +193,7 @@ fn a_killed_build_leaves_one_runs_set_and_the_next_run_cleans_up() {
             Vec::<String>::new(),
             "trial {trials}: the next run left these"
         );
+        recorded(&public);
     }
     eprintln!(
         "{trials} kills in {:.0?} (one build: {whole:.2?}); the killed run's set was live \

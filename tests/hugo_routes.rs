@@ -176,7 +176,7 @@ fn multihost_languages_use_their_own_base_url() {
         &[
             (
                 "hugo.toml",
-                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n  baseURL = \"https://example.com/\"\n[languages.fr]\n  weight = 2\n  baseURL = \"https://example.fr/\"\n",
+                "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\ndisableKinds = [\"sitemap\"]\n[languages.en]\n  weight = 1\n  baseURL = \"https://example.com/\"\n[languages.fr]\n  weight = 2\n  baseURL = \"https://example.fr/\"\n",
             ),
             ("content/blog/post.md", "---\ntitle: A\n---\n"),
             ("content/blog/post.de.md", "---\ntitle: A\n---\n"),

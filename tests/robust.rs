@@ -447,7 +447,7 @@ fn a_site_with_no_content_folder_builds_as_the_generator_builds_it() {
     // list pages; Zola into its home page. Only a content_dir the user sets must exist.
     for (config, name, want) in [
         (
-            "baseURL = \"https://example.com/\"\n",
+            "baseURL = \"https://example.com/\"\ndisableKinds = [\"sitemap\"]\n",
             "hugo.toml",
             &[
                 "https://example.com/",
@@ -456,7 +456,7 @@ fn a_site_with_no_content_folder_builds_as_the_generator_builds_it() {
             ][..],
         ),
         (
-            "base_url = \"https://example.com/\"\n",
+            "base_url = \"https://example.com/\"\ngenerate_sitemap = false\n",
             "config.toml",
             &["https://example.com/"][..],
         ),

@@ -3,6 +3,7 @@
 
 use sitemapgen::date::{SiteTz, W3cDate};
 use sitemapgen::entries::{Alternate, Entries, Extras};
+use sitemapgen::sitemap::owned::{Record, Stamp, RECORD_NAME};
 use sitemapgen::sitemap::write::{self, render, WriteOptions};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -41,11 +42,13 @@ fn split(dir: &Path) -> WriteOptions {
     }
 }
 
-/// Names in `dir`, sorted.
+/// Names in `dir`, sorted, without the record of ours (`.sitemapgen-files`, which
+/// `the_record_names_what_was_written` looks at).
 fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != RECORD_NAME)
         .collect();
     names.sort();
     names
@@ -306,7 +309,7 @@ fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
 }
 
 #[test]
-fn switching_compression_leaves_the_other_set_alone() {
+fn switching_compression_replaces_our_set() {
     let dir = tempfile::tempdir().unwrap();
     let plain = split(dir.path());
     write::write(&entries(3), &plain).unwrap();
@@ -314,32 +317,82 @@ fn switching_compression_leaves_the_other_set_alone() {
         gzip: true,
         ..plain.clone()
     };
-    // The plain set may be another tool's: it stays whole, beside the new one.
+    // The plain set is ours (the record says so, and its bytes are the ones we wrote): gzip
+    // on replaces it.
     let report = write::write(&entries(3), &gz).unwrap();
-    assert!(report.removed.is_empty(), "{:?}", report.removed);
+    let mut removed = report.removed.clone();
+    removed.sort();
+    assert_eq!(
+        removed,
+        ["sitemap.xml", "sitemap1.xml", "sitemap2.xml"].map(|n| dir.path().join(n))
+    );
     assert_eq!(
         listing(dir.path()),
-        [
-            "sitemap.xml",
-            "sitemap.xml.gz",
-            "sitemap1.xml",
-            "sitemap1.xml.gz",
-            "sitemap2.xml",
-            "sitemap2.xml.gz"
-        ]
+        ["sitemap.xml.gz", "sitemap1.xml.gz", "sitemap2.xml.gz"]
     );
-    // Back to plain, now small enough for one file: the plain index's parts are stale.
+    // Back to plain, now small enough for one file: the whole gzip set goes.
     let report = write::write(&entries(1), &plain).unwrap();
-    assert_eq!(report.removed.len(), 2, "{:?}", report.removed);
+    assert_eq!(report.removed.len(), 3, "{:?}", report.removed);
+    assert_eq!(listing(dir.path()), ["sitemap.xml"]);
+}
+
+#[test]
+fn a_file_of_ours_written_over_by_another_tool_is_not_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = split(dir.path());
+    write::write(&entries(3), &plain).unwrap();
+    // The generator's own sitemap, written after ours.
+    let theirs = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+    fs::write(dir.path().join("sitemap.xml"), theirs).unwrap();
+    let gz = WriteOptions {
+        gzip: true,
+        ..plain.clone()
+    };
+    let report = write::write(&entries(3), &gz).unwrap();
+    let mut removed = report.removed.clone();
+    removed.sort();
     assert_eq!(
-        listing(dir.path()),
-        [
-            "sitemap.xml",
-            "sitemap.xml.gz",
-            "sitemap1.xml.gz",
-            "sitemap2.xml.gz"
-        ]
+        removed,
+        ["sitemap1.xml", "sitemap2.xml"].map(|n| dir.path().join(n))
     );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("sitemap.xml")).unwrap(),
+        theirs
+    );
+}
+
+#[test]
+fn the_record_names_what_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = WriteOptions {
+        sitemap_txt: true,
+        robots_txt: true,
+        ..split(dir.path())
+    };
+    let report = write::write(&entries(3), &o).unwrap();
+    let record = Record::read(dir.path()).expect("a record");
+    let mut named: Vec<&str> = record.paths().collect();
+    named.sort();
+    // robots.txt is not ours: we keep one line of it.
+    assert_eq!(
+        named,
+        ["sitemap.txt", "sitemap.xml", "sitemap1.xml", "sitemap2.xml"]
+    );
+    for f in &report.files {
+        let name = f.file_name().unwrap().to_str().unwrap();
+        assert!(
+            record.owns(name, Stamp::of(&fs::read(f).unwrap())),
+            "{name}"
+        );
+    }
+    // sitemap.txt off: ours, so it goes.
+    let o = WriteOptions {
+        sitemap_txt: false,
+        ..o
+    };
+    let report = write::write(&entries(3), &o).unwrap();
+    assert_eq!(report.removed, [dir.path().join("sitemap.txt")]);
+    assert!(dir.path().join("robots.txt").exists());
 }
 
 #[test]

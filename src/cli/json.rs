@@ -77,10 +77,15 @@ struct CheckReport<'a> {
     differing: &'a [String],
     /// Pages left out (bundle resources not counted).
     excluded_total: usize,
-    /// Files build would remove.
+    /// Files of ours build would remove.
     extra: &'a [String],
+    /// Sitemap files in the output folder sitemapgen did not write (the generator's own, a
+    /// leftover): paths below the output folder.
+    foreign: &'a [String],
     /// Files build would write that are not on disk.
     missing: &'a [String],
+    /// Files of ours another tool wrote over since (the generator's own sitemap).
+    overwritten: &'a [String],
     /// URLs build would remove.
     removed: &'a [String],
     /// robots.txt lacks or misnames the sitemap.
@@ -304,7 +309,9 @@ pub fn check(
             differing: &diff.differing,
             excluded_total: left_out_total(outcome),
             extra: &diff.extra,
+            foreign: &diff.foreign,
             missing: &diff.missing,
+            overwritten: &diff.overwritten,
             removed: &diff.removed,
             robots_txt_stale: diff.robots_stale,
             sitemap: sitemaps.first(),
@@ -469,7 +476,9 @@ mod tests {
             differing: &words,
             excluded_total: 1,
             extra: &words,
+            foreign: &words,
             missing: &words,
+            overwritten: &words,
             removed: &words,
             robots_txt_stale: true,
             sitemap: None,

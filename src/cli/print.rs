@@ -5,7 +5,7 @@ use super::args::Verbosity;
 use super::out::{count, say};
 use anstyle::{AnsiColor, Style};
 use sitemapgen::check::CheckDiff;
-use sitemapgen::config::Settings;
+use sitemapgen::config::{Settings, Style as SiteStyle};
 use sitemapgen::route::Reason;
 use sitemapgen::sitemap::validate::{FileReport, Severity};
 use sitemapgen::sitemap::write::{WriteReport, ROBOTS_NAME};
@@ -199,15 +199,15 @@ pub fn build(
             labelled(
                 Label::Note,
                 format_args!(
-                    "removed {} (a part of an earlier, larger sitemap)",
+                    "removed {} (written by an earlier run, no longer written)",
                     f.display()
                 ),
             );
         }
         if w.robots_updated && v.verbose {
-            let robots: Vec<PathBuf> = sitemapgen::outputs(settings, outcome)
+            let robots: Vec<PathBuf> = sitemap_paths(settings, outcome)
                 .iter()
-                .map(|o| o.opts.output_dir.join(ROBOTS_NAME))
+                .filter_map(|p| Some(p.parent()?.join(ROBOTS_NAME)))
                 .collect();
             // A multihost site has one per host; the report says only that one changed.
             let which = if robots.len() == 1 {
@@ -309,7 +309,7 @@ pub fn check(
         return Ok(());
     }
     const SHOW: usize = 10;
-    let mut list = |title: (&str, &str), items: Vec<String>| -> io::Result<()> {
+    fn list(out: &mut dyn Write, title: (&str, &str), items: Vec<String>) -> io::Result<()> {
         if items.is_empty() {
             return Ok(());
         }
@@ -322,37 +322,73 @@ pub fn check(
             writeln!(out, "  … and {} more", thousands(items.len() - SHOW))?;
         }
         Ok(())
-    };
+    }
     list(
+        out,
+        (
+            "file another tool wrote over since sitemapgen wrote it",
+            "files another tool wrote over since sitemapgen wrote them",
+        ),
+        diff.overwritten
+            .iter()
+            .map(|f| format!("{dir}/{f}"))
+            .collect(),
+    )?;
+    list(
+        out,
+        (
+            "sitemap sitemapgen did not write",
+            "sitemaps sitemapgen did not write",
+        ),
+        diff.foreign.iter().map(|f| format!("{dir}/{f}")).collect(),
+    )?;
+    list(
+        out,
         ("file missing", "files missing"),
         diff.missing.iter().map(|f| format!("{dir}/{f}")).collect(),
     )?;
     list(
+        out,
         ("file build would remove", "files build would remove"),
         diff.extra.iter().map(|f| format!("{dir}/{f}")).collect(),
     )?;
-    list(("URL added", "URLs added"), diff.added.clone())?;
-    list(("URL removed", "URLs removed"), diff.removed.clone())?;
-    list(
-        ("lastmod changed", "lastmod changed"),
-        diff.changed
-            .iter()
-            .map(|(l, o, n)| {
-                format!(
-                    "{l}: {} -> {}",
-                    if o.is_empty() { "none" } else { o },
-                    if n.is_empty() { "none" } else { n }
-                )
-            })
-            .collect(),
-    )?;
+    if diff.overwritten.is_empty() {
+        list(out, ("URL added", "URLs added"), diff.added.clone())?;
+        list(out, ("URL removed", "URLs removed"), diff.removed.clone())?;
+        list(
+            out,
+            ("lastmod changed", "lastmod changed"),
+            diff.changed
+                .iter()
+                .map(|(l, o, n)| {
+                    format!(
+                        "{l}: {} -> {}",
+                        if o.is_empty() { "none" } else { o },
+                        if n.is_empty() { "none" } else { n }
+                    )
+                })
+                .collect(),
+        )?;
+    } else {
+        // Their URLs against ours say nothing new: the cause is above.
+        let urls = diff.added.len() + diff.removed.len() + diff.changed.len();
+        if urls > 0 {
+            writeln!(
+                out,
+                "({} differ from what sitemapgen writes)",
+                count(urls, "URL", "URLs")
+            )?;
+        }
+    }
     if diff.added.is_empty()
         && diff.removed.is_empty()
         && diff.changed.is_empty()
         && diff.missing.is_empty()
         && diff.extra.is_empty()
+        && diff.overwritten.is_empty()
     {
         list(
+            out,
             (
                 "file that differs (same URLs and dates; other fields or formatting)",
                 "files that differ (same URLs and dates; other fields or formatting)",
@@ -368,6 +404,44 @@ pub fn check(
             out,
             "{dir}/{ROBOTS_NAME}: the Sitemap: line is missing or out of date"
         )?;
+    }
+    let generator = match settings.style {
+        SiteStyle::Zola => Some(("Zola", "generate_sitemap = false")),
+        SiteStyle::Hugo => Some(("Hugo", "disableKinds = [\"sitemap\"]")),
+        _ => None,
+    }
+    .filter(|_| settings.site.generate_sitemap);
+    if !diff.overwritten.is_empty() {
+        match generator {
+            Some((g, fix)) => writeln!(
+                out,
+                "{g}'s own sitemap is on and ran after sitemapgen: turn it off ({fix}), or run `sitemapgen build` after every {g} build"
+            )?,
+            None => writeln!(
+                out,
+                "another tool wrote over the sitemap: find what writes it, then run `sitemapgen build`"
+            )?,
+        }
+    }
+    if !diff.foreign.is_empty() {
+        let off = generator
+            .map(|(g, fix)| format!(" (and turn {g}'s own sitemap off: {fix})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "delete the sitemaps sitemapgen did not write{off}: search engines that read them get other URLs than {} list",
+            paths_text(&sitemap_paths(settings, outcome))
+        )?;
+    }
+    let stale = !(diff.added.is_empty()
+        && diff.removed.is_empty()
+        && diff.changed.is_empty()
+        && diff.missing.is_empty()
+        && diff.extra.is_empty()
+        && diff.differing.is_empty()
+        && !diff.robots_stale);
+    if !stale {
+        return Ok(());
     }
     writeln!(out, "the sitemap is stale: run `sitemapgen build`")
 }

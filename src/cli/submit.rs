@@ -70,9 +70,9 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         print::warnings(&outcome, args.verbosity());
     }
     let new = outcome_urls(&outcome);
-    let bases: Vec<Url> = sitemapgen::outputs(&settings, &outcome)
-        .iter()
-        .filter_map(|o| Url::parse(&o.opts.base_url).ok())
+    let bases: Vec<Url> = sitemapgen::pipeline::site_roots(&settings, &outcome)
+        .into_iter()
+        .map(|(_, base)| base)
         .collect();
     let hosts: Vec<Host> = bases
         .iter()

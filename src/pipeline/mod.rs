@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
+use crate::sitemap::setwrite::{self, Member, SetOptions};
 use crate::sitemap::write;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -219,7 +220,133 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     }
     skipped.sort_by(|a, b| (&a.file, &a.url).cmp(&(&b.file, &b.url)));
     outcome.skipped = skipped;
+    outcome
+        .warnings
+        .extend(generator_sitemap_on(settings, &outcome));
     Ok(outcome)
+}
+
+/// The generator's own sitemap is on: each of its builds writes files of our set (or beside
+/// it), so the sitemap a site serves depends on which ran last. Said once, with the files.
+fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String> {
+    let (generator, command, fix) = match settings.style {
+        Style::Zola => ("Zola", "`zola build`", "generate_sitemap = false"),
+        Style::Hugo => ("Hugo", "each `hugo` build", "disableKinds = [\"sitemap\"]"),
+        Style::Plain | Style::Auto => return None,
+    };
+    if !settings.site.generate_sitemap {
+        return None;
+    }
+    let config = settings.site.config_file.as_deref()?;
+    let set = sitemap_set(settings, outcome);
+    let ours: Vec<String> = set
+        .entry_points()
+        .iter()
+        .filter_map(|p| setwrite::rel_below(&set.output_dir, p))
+        .collect();
+    let theirs = generator_files(settings, outcome);
+    let shown = |rel: &str| settings.output_dir.join(rel).display().to_string();
+    let over: Vec<String> = theirs
+        .iter()
+        .filter(|t| ours.contains(t))
+        .map(|t| shown(t))
+        .collect();
+    let beside: Vec<String> = theirs
+        .iter()
+        .filter(|t| !ours.contains(t))
+        .map(|t| shown(t))
+        .collect();
+    let mut what = String::new();
+    if !over.is_empty() {
+        what.push_str(&format!(
+            "{} over sitemapgen's",
+            crate::summary::and_list(&over)
+        ));
+    }
+    if !beside.is_empty() {
+        if !what.is_empty() {
+            what.push_str(", and ");
+        }
+        what.push_str(&format!(
+            "{} beside them, which sitemapgen does not write",
+            crate::summary::and_list(&beside)
+        ));
+    }
+    Some(format!(
+        "{}: {generator}'s own sitemap is on: {command} writes {what}; run sitemapgen after every {generator} build, or turn {generator}'s off with {fix}",
+        config.display()
+    ))
+}
+
+/// The sitemap files the generator itself writes (paths below the output folder), when its
+/// own sitemap is on: Zola's `sitemap.xml`; Hugo's `[sitemap] filename`, and on a
+/// multilingual site one per language (`en/sitemap.xml`) under the root index, on a multihost
+/// site one per host's folder.
+fn generator_files(settings: &Settings, outcome: &Outcome) -> Vec<String> {
+    let name = settings.file_name.as_str();
+    match settings.style {
+        Style::Zola => vec!["sitemap.xml".to_string()],
+        Style::Hugo if !outcome.hosts.is_empty() => outcome
+            .hosts
+            .iter()
+            .map(|h| format!("{}/{name}", h.lang))
+            .collect(),
+        Style::Hugo if settings.site.is_multilingual() => std::iter::once(name.to_string())
+            .chain(
+                settings
+                    .site
+                    .languages
+                    .iter()
+                    .map(|l| format!("{}/{name}", l.code)),
+            )
+            .collect(),
+        Style::Hugo => vec![name.to_string()],
+        Style::Plain | Style::Auto => Vec::new(),
+    }
+}
+
+/// Warnings for the sitemap files in the output folder that are not ours (see
+/// [`crate::sitemap::foreign`]), once the set is written.
+fn foreign_warnings(settings: &Settings, outcome: &Outcome, set: &SetOptions) -> Vec<String> {
+    let root = set.output_dir.as_path();
+    let record = crate::sitemap::owned::Record::read(root);
+    let hosts = site_roots(settings, outcome);
+    let foreign_hosts: Vec<crate::sitemap::foreign::Host<'_>> = hosts
+        .iter()
+        .map(|(folder, base)| crate::sitemap::foreign::Host { folder, base })
+        .collect();
+    let written: std::collections::HashSet<&str> = record
+        .as_ref()
+        .map(|r| r.paths().collect())
+        .unwrap_or_default();
+    let found = crate::sitemap::foreign::find(
+        root,
+        &foreign_hosts,
+        &written,
+        record.as_ref(),
+        &settings.file_name,
+        &crate::check::language_codes(settings),
+    );
+    let entry: Vec<String> = set
+        .entry_points()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let fix = match (settings.style, settings.site.generate_sitemap) {
+        (Style::Zola, true) => "; if Zola wrote it, set generate_sitemap = false",
+        (Style::Hugo, true) => "; if Hugo wrote it, add disableKinds = [\"sitemap\"]",
+        _ => "",
+    };
+    found
+        .iter()
+        .map(|rel| {
+            format!(
+                "{}: a sitemap sitemapgen did not write (the generator's own, another tool's, or a leftover): search engines that read it get other URLs than {} list; delete it{fix}",
+                root.join(rel).display(),
+                crate::summary::and_list(&entry)
+            )
+        })
+        .collect()
 }
 
 /// A warning when no content file is listed (an empty or missing content folder, every page
@@ -353,41 +480,49 @@ pub fn write_options(settings: &Settings) -> write::WriteOptions {
     }
 }
 
-/// One sitemap to write: its options and its share of the outcome's entries.
-#[derive(Clone, Debug)]
-pub struct Output {
-    /// Where it goes and how it is named.
-    pub opts: write::WriteOptions,
-    /// Its entries, a range of [`Outcome::entries`].
-    pub entries: std::ops::Range<usize>,
-    /// The folder below the output folder (a multihost site's language), `None` for the one
-    /// sitemap of other sites.
-    pub subdir: Option<String>,
+/// The files a build writes into the output folder: one sitemap, or one per host of a
+/// multihost site, each in a folder named for its language below the output folder (as Hugo
+/// writes `public/fr/sitemap.xml`).
+///
+/// Another stage that writes a file of its own into the output folder (the IndexNow key file)
+/// adds it to [`SetOptions::extra_files`] here: it is then written with the set, recorded as
+/// ours, and removed by a later run that no longer writes it (see [`crate::sitemap::owned`]).
+pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
+    let mut set = SetOptions {
+        output_dir: settings.output_dir.clone(),
+        members: Vec::new(),
+        indexes: Vec::new(),
+        extra_files: Vec::new(),
+    };
+    if outcome.hosts.is_empty() {
+        set.members.push(Member {
+            folder: String::new(),
+            entries: 0..outcome.entries.len(),
+            opts: write_options(settings),
+        });
+        return set;
+    }
+    for h in &outcome.hosts {
+        let mut opts = write_options(settings);
+        opts.output_dir = settings.output_dir.join(&h.lang);
+        opts.base_url = h.base_url.to_string();
+        set.members.push(Member {
+            folder: format!("{}/", h.lang),
+            entries: h.entries.clone(),
+            opts,
+        });
+    }
+    set
 }
 
-/// The sitemaps a build writes: one, or one per host of a multihost site, each in a folder
-/// named for its language below the output folder (as Hugo writes `public/fr/sitemap.xml`).
-pub fn outputs(settings: &Settings, outcome: &Outcome) -> Vec<Output> {
+/// The site roots of a run in its output folder, each with the URL it is served at: the
+/// output folder itself, or on a multihost site each host's folder (`en/`).
+pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::Url)> {
     if outcome.hosts.is_empty() {
-        return vec![Output {
-            opts: write_options(settings),
-            entries: 0..outcome.entries.len(),
-            subdir: None,
-        }];
+        return vec![(String::new(), settings.base_url.clone())];
     }
-    outcome
-        .hosts
-        .iter()
-        .map(|h| {
-            let mut opts = write_options(settings);
-            opts.output_dir = settings.output_dir.join(&h.lang);
-            opts.base_url = h.base_url.to_string();
-            Output {
-                opts,
-                entries: h.entries.clone(),
-                subdir: Some(h.lang.clone()),
-            }
-        })
+    (outcome.hosts.iter())
+        .map(|h| (format!("{}/", h.lang), h.base_url.clone()))
         .collect()
 }
 
@@ -396,17 +531,13 @@ pub fn build(
     settings: &Settings,
     opts: &RunOptions,
 ) -> Result<(Outcome, Option<write::WriteReport>)> {
-    let outcome = generate(settings, opts)?;
-    let mut report = write::WriteReport::default();
-    // Each host's files are replaced as a whole (temporary files, then renames); an error on a
-    // later host of a multihost site leaves the earlier ones already updated, never half-written.
-    for out in outputs(settings, &outcome) {
-        let one = write::write(outcome.entries.slice(out.entries), &out.opts)?;
-        report.files.extend(one.files);
-        report.urls += one.urls;
-        report.removed.extend(one.removed);
-        report.robots_updated |= one.robots_updated;
-    }
+    let mut outcome = generate(settings, opts)?;
+    // The whole set is replaced at once (temporary files, then renames); an error leaves
+    // every file as it was, or whole.
+    let set = sitemap_set(settings, &outcome);
+    let report = setwrite::write_set(outcome.entries.view(), &set)?;
+    let foreign = foreign_warnings(settings, &outcome, &set);
+    outcome.warnings.extend(foreign);
     Ok((outcome, Some(report)))
 }
 

@@ -12,6 +12,7 @@
 //! disk names parts of its own run only. Temporary and interim files that a killed run
 //! left behind are removed by the next run (see [`sweep`]).
 
+use super::owned::{Stamp, StampWriter, RECORD_NAME};
 use super::read::{Gzip, Sitemap, SitemapKind};
 use super::write::{OutputFile, Plan};
 use crate::error::{Error, Result};
@@ -53,7 +54,7 @@ fn write_error(dest: &Path, e: io::Error) -> Error {
 }
 
 /// The hidden temporary path for `name` in `dir` (`k` > 0 for a second one of the same name).
-fn temp_path(dir: &Path, name: &str, k: usize) -> PathBuf {
+pub(super) fn temp_path(dir: &Path, name: &str, k: usize) -> PathBuf {
     let pid = std::process::id();
     if k == 0 {
         dir.join(format!(".{name}{TEMP_TAG}{pid}"))
@@ -133,7 +134,9 @@ pub(super) struct DiskSink<'a> {
     /// (temporary path, final path), in the order the files were finished.
     pending: Vec<(PathBuf, PathBuf)>,
     /// Background compressions still running, oldest first, with the file each one is for.
-    workers: VecDeque<(PathBuf, JoinHandle<io::Result<()>>)>,
+    workers: VecDeque<(PathBuf, JoinHandle<io::Result<Stamp>>)>,
+    /// The stamp of each file handed to the sink (its final path), for the record of ours.
+    pub(super) stamps: Vec<(PathBuf, Stamp)>,
     /// Most background compressions at once (1: compress inline).
     threads: usize,
     /// Other files of this run that no index names (yet): removed when the sink is dropped.
@@ -157,6 +160,7 @@ impl<'a> DiskSink<'a> {
             dir,
             pending: Vec::new(),
             workers: VecDeque::new(),
+            stamps: Vec::new(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             scratch: Vec::new(),
         }
@@ -168,7 +172,11 @@ impl<'a> DiskSink<'a> {
             return Ok(());
         };
         match handle.join() {
-            Ok(result) => result.map_err(|e| write_error(&dest, e)),
+            Ok(result) => {
+                let stamp = result.map_err(|e| write_error(&dest, e))?;
+                self.stamps.push((dest, stamp));
+                Ok(())
+            }
             Err(_) => Err(Error::io(
                 dest,
                 io::Error::other("the compression thread panicked"),
@@ -176,13 +184,20 @@ impl<'a> DiskSink<'a> {
         }
     }
 
+    /// Waits for every background compression (after which [`DiskSink::stamps`] is
+    /// complete).
+    pub(super) fn finish(&mut self) -> Result<()> {
+        while !self.workers.is_empty() {
+            self.join_oldest()?;
+        }
+        Ok(())
+    }
+
     /// Waits for every background compression, then renames every temporary file into
     /// place in the order they were started; with `interim`, the parts go live under their
     /// interim names first (see the module doc).
     pub(super) fn commit(&mut self, interim: Option<Interim>) -> Result<()> {
-        while !self.workers.is_empty() {
-            self.join_oldest()?;
-        }
+        self.finish()?;
         let live_interims = match interim {
             Some(interim) => self.commit_interim(interim)?,
             None => Vec::new(),
@@ -256,12 +271,18 @@ impl<'a> DiskSink<'a> {
     }
 }
 
-/// Creates `path` and stores `chunks` in it (see [`encode`]).
-fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<()> {
+/// Creates `path` and stores `chunks` in it (see [`encode`]); returns the stamp of the bytes
+/// stored.
+fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<Stamp> {
     let file = File::create(path)?;
-    let out = encode(BufWriter::with_capacity(1 << 17, file), compress, chunks)?;
-    out.into_inner().map_err(|e| e.into_error())?;
-    Ok(())
+    let out = encode(
+        StampWriter::new(BufWriter::with_capacity(1 << 17, file)),
+        compress,
+        chunks,
+    )?;
+    let stamp = out.stamp();
+    out.into_inner().into_inner().map_err(|e| e.into_error())?;
+    Ok(stamp)
 }
 
 impl Sink for DiskSink<'_> {
@@ -285,7 +306,9 @@ impl Sink for DiskSink<'_> {
                 return Ok(());
             }
         }
-        write_file(&tmp, compress, chunks).map_err(|e| write_error(&dest, e))
+        let stamp = write_file(&tmp, compress, chunks).map_err(|e| write_error(&dest, e))?;
+        self.stamps.push((dest, stamp));
+        Ok(())
     }
 }
 
@@ -375,7 +398,7 @@ pub(super) fn sweep(dir: &Path, plan: &Plan<'_>, named: &[String]) -> Vec<PathBu
         };
         let path = entry.path();
         let pid = match parse_temp(file) {
-            Some((name, pid)) if plan.writes_name(name) => pid,
+            Some((name, pid)) if plan.writes_name(name) || name == RECORD_NAME => pid,
             Some(_) => continue,
             None => match plan.interim_pid(file) {
                 Some(pid) if !named.iter().any(|n| n == file) && is_urlset(&path) => pid,
@@ -455,6 +478,20 @@ fn process_start(pid: u32) -> Process {
 #[cfg(not(target_os = "linux"))]
 fn process_start(_pid: u32) -> Process {
     Process::Unknown
+}
+
+/// `path` below `root`, `/`-separated (`en/sitemap.xml`); `None` when it is not below it or
+/// not UTF-8.
+pub(super) fn rel_path(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = rel
+        .components()
+        .map(|c| match c {
+            std::path::Component::Normal(p) => p.to_str(),
+            _ => None,
+        })
+        .collect();
+    parts.filter(|p| !p.is_empty()).map(|p| p.join("/"))
 }
 
 /// True when `path` is a `<urlset>` as generators write it.

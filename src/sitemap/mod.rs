@@ -2,12 +2,15 @@
 //! `<loc>` values, writing the files, reading them back, and validating any sitemap.
 
 mod files;
+pub mod foreign;
 mod format;
 pub mod loc;
+pub mod owned;
 pub mod protocol;
 pub mod read;
 pub mod robots;
 pub mod set;
+pub mod setwrite;
 pub mod text;
 pub mod validate;
 pub mod write;

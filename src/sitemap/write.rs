@@ -22,16 +22,13 @@
 //!   own run, and a killed run's temporary files are removed by the next run (see
 //!   [`super::files`]).
 
-use super::files::{self, DiskSink, Interim, MemSink, OldOutput, Sink, INTERIM_TAG};
+use super::files::{Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
 use super::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS};
-use super::text;
+use super::setwrite::SetOptions;
 use crate::date::W3cDate;
 use crate::entries::{Entry, Loc, View};
 use crate::error::{Error, Result};
-use std::collections::HashSet;
-use std::fs;
-use std::io;
 use std::path::PathBuf;
 
 // The old paths of these names (src/report.rs uses them).
@@ -40,7 +37,7 @@ pub use super::text::TXT_NAME;
 
 const XML_DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const URLSET_END: &[u8] = b"</urlset>\n";
-const INDEX_END: &[u8] = b"</sitemapindex>\n";
+pub(super) const INDEX_END: &[u8] = b"</sitemapindex>\n";
 /// Namespace flags: which extension namespaces a `<urlset>` must declare.
 const USES_XHTML: usize = 1;
 const USES_IMAGE: usize = 2;
@@ -58,6 +55,9 @@ pub struct WriteOptions {
     pub part_name: String,
     /// Most `<url>`s per file (clamped to the protocol's 50,000).
     pub max_urls: usize,
+    /// With this many entries or more, the sitemap is an index and parts even when they fit
+    /// one file (Zola's rule: 30,000 or more URLs make an index); `usize::MAX` for never.
+    pub index_from: usize,
     /// Most bytes per file, uncompressed (clamped to the protocol's 52,428,800).
     pub max_bytes: usize,
     /// Write gzip-compressed files (`.gz` appended to every sitemap name).
@@ -78,6 +78,7 @@ impl Default for WriteOptions {
             file_name: "sitemap.xml".to_string(),
             part_name: "sitemap{n}.xml".to_string(),
             max_urls: MAX_URLS,
+            index_from: usize::MAX,
             max_bytes: MAX_BYTES,
             gzip: false,
             stylesheet: None,
@@ -99,7 +100,8 @@ pub struct OutputFile {
 /// What [`write`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WriteReport {
-    /// The sitemap files written (parts, then the index or single file, then sitemap.txt).
+    /// The files written: each sitemap's parts then its index or single file, then the
+    /// index over them all, then sitemap.txt and the registered files.
     pub files: Vec<PathBuf>,
     /// Number of URLs written.
     pub urls: usize,
@@ -114,14 +116,11 @@ pub struct WriteReport {
 /// robots.txt is not included: it depends on the file already on disk (see [`robots_txt`]).
 pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Vec<OutputFile>> {
     let entries = entries.into();
-    let plan = Plan::new(opts)?;
-    text::check(entries, opts)?;
-    let mut sink = MemSink(Vec::new());
-    emit(entries, &plan, &mut sink)?;
-    Ok(sink.0)
+    super::setwrite::render_set(entries, &SetOptions::single(entries.len(), opts))
 }
 
-/// Writes the sitemap files into `output_dir`, atomically, and removes stale ones.
+/// Writes the sitemap files into `output_dir`, atomically, and removes stale ones: the one
+/// sitemap of a [`SetOptions::single`] set (see [`super::setwrite::write_set`]).
 ///
 /// Every file goes to a temporary file first; only when all of them were written are they
 /// renamed into place (parts before the index, so an index never names a missing part, and
@@ -129,84 +128,17 @@ pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<V
 /// names a part of another run). On error the temporary files are removed and no existing
 /// file is touched. Temporary files that killed runs left behind are removed first.
 ///
-/// Stale files: the existing main file of the same compression is read first. Once the new
-/// files are in place, every part it lists is removed when its `<loc>` is `base_url`'s
-/// folder plus a name matching `part_name` (or an interim name of it), the new run did not
-/// write it, and it is itself a `<urlset>` of the sitemaps.org namespace. Anything else (say
-/// a hand-made `sitemap-news.xml`, a `sitemap9.xml` no index of ours lists, or the
-/// `sitemap.xml` beside a new `sitemap.xml.gz`) is left alone.
+/// Stale files: the files of ours (see [`super::owned`]) the new run no longer writes are
+/// removed. Without a record of ours in the folder (a folder an older sitemapgen wrote), the
+/// existing main file of the same compression is read first, and once the new files are in
+/// place, every part it lists is removed when its `<loc>` is `base_url`'s folder plus a name
+/// matching `part_name` (or an interim name of it), the new run did not write it, and it is
+/// itself a `<urlset>` of the sitemaps.org namespace. Anything else (say a hand-made
+/// `sitemap-news.xml`, a `sitemap9.xml` no index of ours lists, or the `sitemap.xml` beside
+/// a new `sitemap.xml.gz` that no record names) is left alone.
 pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<WriteReport> {
     let entries = entries.into();
-    let plan = Plan::new(opts)?;
-    text::check(entries, opts)?;
-    let dir = opts.output_dir.as_path();
-    fs::create_dir_all(dir).map_err(|e| match dir.ancestors().find(|a| a.is_file()) {
-        // A file stands where the output folder (or a folder above it) should be.
-        Some(file) => Error::input(
-            file,
-            None,
-            "is a file, not a folder: the sitemap goes into the output folder (--output or output_dir names a folder)",
-        ),
-        None => Error::io(dir, e),
-    })?;
-    // Read before writing: the new index overwrites the old one.
-    let old = OldOutput::read(dir, &plan);
-    // Before this run writes anything, so no file of its own PID is taken for its own.
-    files::sweep(dir, &plan, &old.listed);
-
-    let mut sink = DiskSink::new(dir);
-    let Emitted { names, parts } = emit(entries, &plan, &mut sink)?;
-    let mut robots_updated = false;
-    if opts.robots_txt {
-        let path = dir.join(ROBOTS_NAME);
-        let existing = match fs::read(&path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(path, e)),
-        };
-        let new = plan.robots(existing.as_deref());
-        if existing.as_deref() != Some(new.as_slice()) {
-            sink.file(ROBOTS_NAME, false, &[&new])?;
-            robots_updated = true;
-        }
-    }
-    // Renaming the parts over the ones the old index names would let it name new parts for
-    // a moment: they go live under interim names first.
-    let replaces_listed = parts
-        .iter()
-        .any(|(name, _)| old.listed.iter().any(|l| l == name));
-    let interim = replaces_listed.then(|| {
-        let renamed: Vec<(String, Option<W3cDate>)> = parts
-            .iter()
-            .map(|(name, lastmod)| (plan.interim_name(name), *lastmod))
-            .collect();
-        let mut index = plan.index_head.clone();
-        push_index_body(&mut index, &plan, &renamed);
-        index.extend_from_slice(INDEX_END);
-        Interim {
-            parts: renamed.into_iter().map(|(name, _)| name).collect(),
-            index,
-            compress: opts.gzip,
-        }
-    });
-    sink.commit(interim)?;
-
-    let written: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let mut removed = Vec::new();
-    for name in old.stale(&plan, &written) {
-        let path = dir.join(&name);
-        match fs::remove_file(&path) {
-            Ok(()) => removed.push(path),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(path, e)),
-        }
-    }
-    Ok(WriteReport {
-        files: names.iter().map(|n| dir.join(n)).collect(),
-        urls: entries.len(),
-        removed,
-        robots_updated,
-    })
+    super::setwrite::write_set(entries, &SetOptions::single(entries.len(), opts))
 }
 
 /// The options, checked, with the names and limits derived from them.
@@ -224,7 +156,7 @@ pub(super) struct Plan<'a> {
     /// Declaration, stylesheet PI and `<urlset …>` line, for each namespace combination.
     urlset_heads: [Vec<u8>; 4],
     /// Declaration, stylesheet PI and `<sitemapindex …>` line.
-    index_head: Vec<u8>,
+    pub(super) index_head: Vec<u8>,
 }
 
 impl<'a> Plan<'a> {
@@ -435,15 +367,30 @@ fn push_xmlns(buf: &mut Vec<u8>, prefix: &str, uri: &str) {
 }
 
 /// What [`emit`] handed to the sink.
-struct Emitted {
+pub(super) struct Emitted {
     /// Every file's name, in order.
-    names: Vec<String>,
+    pub(super) names: Vec<String>,
     /// The parts of a split sitemap with the newest lastmod of each (none for one file).
-    parts: Vec<(String, Option<W3cDate>)>,
+    pub(super) parts: Vec<(String, Option<W3cDate>)>,
+    /// The newest lastmod of all the entries.
+    pub(super) newest: Option<W3cDate>,
 }
 
-/// Serialises everything and hands each finished file to `sink`.
-fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emitted> {
+impl Emitted {
+    /// The `<urlset>` files written, with the newest lastmod of each: the parts, or the one
+    /// file.
+    pub(super) fn urlsets(&self, plan: &Plan<'_>) -> Vec<(String, Option<W3cDate>)> {
+        if self.parts.is_empty() {
+            vec![(plan.main_name(), self.newest)]
+        } else {
+            self.parts.clone()
+        }
+    }
+}
+
+/// Serialises one sitemap (a `<urlset>`, or parts and their index) and hands each finished
+/// file to `sink`.
+pub(super) fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emitted> {
     let compress = plan.opts.gzip;
     let max_bytes = plan.max_bytes;
     let overhead = |ns: usize| plan.urlset_heads[ns].len() + URLSET_END.len();
@@ -452,6 +399,7 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emi
     let mut body: Vec<u8> = Vec::with_capacity(max_bytes.min(8 << 20));
     let mut parts: Vec<(String, Option<W3cDate>)> = Vec::new();
     let (mut part_ns, mut count, mut newest) = (0usize, 0usize, None::<W3cDate>);
+    let mut newest_all = None::<W3cDate>;
     let mut origins = Origins::default();
 
     for (loc, entry) in entries.iter() {
@@ -482,6 +430,7 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emi
                 &[&plan.urlset_heads[part_ns], &body[..start], URLSET_END],
             )?;
             names.push(name.clone());
+            newest_all = newer_of(newest_all, newest);
             parts.push((name, newest.take()));
             // Keep the entry that did not fit: it opens the next part.
             body.drain(..start);
@@ -498,7 +447,8 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emi
     }
 
     let main = plan.main_name();
-    if parts.is_empty() {
+    newest_all = newer_of(newest_all, newest);
+    if parts.is_empty() && count < plan.opts.index_from {
         sink.file(
             &main,
             compress,
@@ -518,33 +468,56 @@ fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) -> Result<Emi
         parts.push((name, newest));
 
         body.clear();
-        push_index_body(&mut body, plan, &parts);
-        let size = plan.index_head.len() + body.len() + INDEX_END.len();
-        if size > MAX_BYTES {
-            return Err(Error::config(
-                "base_url",
-                None,
-                format!(
-                    "the sitemap index would take {size} bytes, more than the protocol's \
-                     {MAX_BYTES}; use a shorter base_url or part_name, or fewer, larger parts"
-                ),
-            ));
-        }
+        index_body(&mut body, plan, &parts)?;
         sink.file(&main, compress, &[&plan.index_head, &body, INDEX_END])?;
     }
     names.push(main);
+    Ok(Emitted {
+        names,
+        parts,
+        newest: newest_all,
+    })
+}
 
-    if plan.opts.sitemap_txt {
-        body.clear();
-        text::render(entries, &mut body);
-        sink.file(TXT_NAME, false, &[&body])?;
-        names.push(TXT_NAME.to_string());
+/// The later of two optional dates.
+fn newer_of(a: Option<W3cDate>, b: Option<W3cDate>) -> Option<W3cDate> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if is_newer(&y, &x) { y } else { x }),
+        (x, y) => x.or(y),
     }
-    Ok(Emitted { names, parts })
+}
+
+/// The `<sitemap>` elements of an index over `parts` (names below `plan`'s base URL) into
+/// `body`, or an error when the index would break the protocol's limits.
+pub(super) fn index_body(
+    body: &mut Vec<u8>,
+    plan: &Plan<'_>,
+    parts: &[(String, Option<W3cDate>)],
+) -> Result<()> {
+    if parts.len() > MAX_URLS {
+        return Err(too_many_parts(parts.len() * plan.max_urls));
+    }
+    push_index_body(body, plan, parts);
+    let size = plan.index_head.len() + body.len() + INDEX_END.len();
+    if size > MAX_BYTES {
+        return Err(Error::config(
+            "base_url",
+            None,
+            format!(
+                "the sitemap index would take {size} bytes, more than the protocol's \
+                 {MAX_BYTES}; use a shorter base_url or part_name, or fewer, larger parts"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Appends one `<sitemap>` element for each part.
-fn push_index_body(body: &mut Vec<u8>, plan: &Plan<'_>, parts: &[(String, Option<W3cDate>)]) {
+pub(super) fn push_index_body(
+    body: &mut Vec<u8>,
+    plan: &Plan<'_>,
+    parts: &[(String, Option<W3cDate>)],
+) {
     for (name, lastmod) in parts {
         body.extend_from_slice(b"  <sitemap>\n    <loc>");
         push_escaped(body, &plan.opts.base_url);
