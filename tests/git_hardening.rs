@@ -194,9 +194,10 @@ fn run_within(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
 #[test]
 fn the_ignore_revs_file_is_read_bounded_and_as_git_reads_it() {
     let r = Repo::new();
+    // Zola's own sitemap off, so the only warnings are the ones this test looks for.
     r.write(
         "config.toml",
-        "base_url = \"https://example.com/\"\ntitle = \"t\"\n",
+        "base_url = \"https://example.com/\"\ntitle = \"t\"\ngenerate_sitemap = false\n",
     );
     r.write("content/_index.md", "+++\ntitle = \"Home\"\n+++\n");
     r.write("content/a.md", "+++\ntitle = \"A\"\n+++\nbody\n");
