@@ -1,7 +1,7 @@
 //! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
 //! into one [`Settings`] value that every later stage reads.
 
-use crate::config_file::{error_at, line_of, toml_too_deep_error};
+use crate::config_file::{error_at, toml_too_deep_error};
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
@@ -448,10 +448,7 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
     if crate::frontmatter::limits::toml_too_deep(text).is_some() {
         return Err(toml_too_deep_error(text, path));
     }
-    toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        Error::config(path, line, e.message().trim().to_string())
-    })
+    toml::from_str(text).map_err(|e| crate::config_file::toml_error::<FileConfig>(text, path, &e))
 }
 
 /// A site folder that is not there stops the run naming where it was given (`--site` or
@@ -534,6 +531,15 @@ pub fn resolve(
             site_dir.join(site.publish_dir.as_deref().unwrap_or(Path::new("public")))
         });
 
+    // Nothing here says "site": not a missing base_url, but the wrong folder.
+    if config_file.is_none()
+        && site.config_file.is_none()
+        && over.content.is_none()
+        && !content_dir.is_dir()
+    {
+        let dir = std::path::absolute(&site_dir).unwrap_or(site_dir);
+        return Err(Error::NoSite { dir });
+    }
     let site_file = site.config_file.clone().unwrap_or_default();
     let site_base_key = if site.style == Style::Hugo {
         "baseURL"
@@ -545,14 +551,17 @@ pub fn resolve(
         (None, Some(b), _) => (cfg_path.clone(), "base_url", b.clone()),
         (None, None, Some(b)) => (site_file.clone(), site_base_key, b.clone()),
         (None, None, None) => {
+            // Name the file that could say it; without one, the site's config or folder.
+            let (at, fix) = match (&config_file, &site.config_file) {
+                (Some(f), _) => (f.clone(), "set base_url = \"https://…/\" here, or pass --base-url URL"),
+                (None, Some(f)) => (f.clone(), "set it in this config, pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`"),
+                (None, None) => (site_dir.clone(), "pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`"),
+            };
             return Err(Error::config(
-                cfg_path,
+                at,
                 None,
-                format!(
-                    "no base_url: set base_url in sitemap.toml, pass --base-url, or point --site at a Zola/Hugo site whose config has one (looked in {})",
-                    site_dir.display()
-                ),
-            ))
+                format!("no base_url: the site's public URL is needed for every <loc>: {fix}"),
+            ));
         }
     };
     let base_url = parse_base_url(&raw_base).map_err(|m| match base_src == site_file {

@@ -42,6 +42,13 @@ pub enum Error {
         /// What happened and what to do.
         message: String,
     },
+    /// No site where one was looked for: no sitemap.toml, no Zola or Hugo config and no
+    /// content folder in `dir` (sitemapgen run outside a site).
+    #[error("no site here: no content/ folder and no Hugo or Zola config in {}: run sitemapgen in the site's folder, or point --site at it", dir.display())]
+    NoSite {
+        /// The folder looked in.
+        dir: PathBuf,
+    },
     /// Several content files are wrong; all are reported at once so one run shows every fix.
     #[error("{}", join(.0))]
     Many(Vec<Error>),

@@ -54,6 +54,8 @@ pub mod sitemap;
 #[doc(hidden)]
 pub mod slugify;
 #[doc(hidden)]
+pub mod suggest;
+#[doc(hidden)]
 pub mod summary;
 
 pub use check::{check, CheckDiff};

@@ -372,6 +372,15 @@ fn bad_usage_exits_2() {
     let d = tempfile::tempdir().unwrap();
     let o = run(d.path(), &["build", "--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // An empty folder is no site; a folder of pages without a base URL needs one.
+    let o = run(d.path(), &["build", "--site", d.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "no site: {}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no site here"),
+        "{}",
+        text(&o)
+    );
+    write_tree(d.path(), &[("content/a.md", "# A\n")]);
     let o = run(d.path(), &["build", "--site", d.path().to_str().unwrap()]);
     assert_eq!(
         o.status.code(),
@@ -380,7 +389,7 @@ fn bad_usage_exits_2() {
         text(&o)
     );
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("base_url"),
+        String::from_utf8_lossy(&o.stderr).contains("no base_url"),
         "{}",
         text(&o)
     );

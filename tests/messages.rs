@@ -174,3 +174,155 @@ fn list_prints_a_header_naming_its_columns_when_asked() {
         ]
     );
 }
+
+/// The first line of stderr of a build of `example-site`-like folder with `toml` as its
+/// sitemap.toml, which must fail with exit 2.
+fn config_error(toml: &str) -> String {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            ("config.toml", "base_url = \"https://example.com\"\n"),
+            ("content/_index.md", "+++\n+++\n"),
+            ("sitemap.toml", toml),
+        ],
+    );
+    let o = sitemapgen(d.path(), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    stderr(&o).lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn unknown_keys_and_values_get_a_did_you_mean() {
+    assert_eq!(
+        config_error("imagess = true\n"),
+        "error: sitemap.toml:1: unknown key `imagess`: did you mean `images`?"
+    );
+    assert_eq!(
+        config_error("gzip = true\n[[rules]]\npatern = \"blog/**\"\n"),
+        "error: sitemap.toml:3: unknown key `patern` in [[rules]]: did you mean `pattern`?"
+    );
+    // Nothing close: a short table says what it takes; the top level, where to find them all.
+    assert_eq!(
+        config_error("[[rules]]\npattern = \"a\"\nweight = 1\n"),
+        "error: sitemap.toml:3: unknown key `weight` in [[rules]]: it takes `pattern`, `priority`, `changefreq` or `exclude`"
+    );
+    assert_eq!(
+        config_error("frobnicate = 1\n"),
+        "error: sitemap.toml:1: unknown key `frobnicate`: `sitemapgen init --config FILE` writes a file with every key, commented"
+    );
+    assert_eq!(
+        config_error("lastmod = [\"front_matter\", \"gti\"]\n"),
+        "error: sitemap.toml:1: `lastmod`: unknown value \"gti\": did you mean \"git\"? It takes `front_matter`, `git`, `published`, `mtime`, `date`, `publish_date` or `file_name`"
+    );
+}
+
+/// Every documented key, misspelled, is suggested: the list comes from the keys' definition,
+/// so a key added later is suggested without a change to the messages.
+#[test]
+fn every_documented_key_is_suggested_for_a_slip() {
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/configuration.md"),
+    )
+    .unwrap();
+    let start = reference.find("## Every key of `sitemap.toml`").unwrap();
+    let keys: Vec<&str> = reference[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .filter(|k| !k.starts_with('['))
+        .collect();
+    assert!(keys.len() >= 30, "{keys:?}");
+    for key in keys {
+        // Two neighbouring letters swapped, in the middle of the key.
+        let mut slip: Vec<char> = key.chars().collect();
+        let m = slip.len() / 2;
+        slip.swap(m - 1, m);
+        let slip: String = slip.into_iter().collect();
+        if slip == key {
+            continue;
+        }
+        let err = config_error(&format!("{slip} = 1\n"));
+        assert_eq!(
+            err,
+            format!("error: sitemap.toml:1: unknown key `{slip}`: did you mean `{key}`?")
+        );
+    }
+}
+
+#[test]
+fn values_of_the_wrong_type_say_what_the_key_takes_with_an_example() {
+    assert_eq!(
+        config_error("images = yes\n"),
+        "error: sitemap.toml:1: `images = yes`: `images` takes true or false (a word without quotes is no TOML value): for example `images = true`"
+    );
+    assert_eq!(
+        config_error("images = \"no\"\n"),
+        "error: sitemap.toml:1: `images` takes true or false, not the string \"no\": for example `images = false`"
+    );
+    assert_eq!(
+        config_error("style = hugo\n"),
+        "error: sitemap.toml:1: `style = hugo`: a text value must be quoted: write `style = \"hugo\"`"
+    );
+    assert_eq!(
+        config_error("gzip = true\nlastmod = \"git\"\n"),
+        "error: sitemap.toml:2: `lastmod` takes a list, not the string \"git\": for example `lastmod = [\"git\"]`"
+    );
+    assert_eq!(
+        config_error("max_urls_per_file = \"1000\"\n"),
+        "error: sitemap.toml:1: `max_urls_per_file` takes a whole number, not the string \"1000\": for example `max_urls_per_file = 1000`"
+    );
+    assert_eq!(
+        config_error("base_url = 5\n"),
+        "error: sitemap.toml:1: `base_url` takes a quoted string, not the number 5: for example `base_url = \"text\"`"
+    );
+}
+
+#[test]
+fn unknown_keys_in_a_front_matter_sitemap_table_are_warnings_with_a_did_you_mean() {
+    let d = tempfile::tempdir().unwrap();
+    hugo_site(d.path());
+    write_tree(
+        d.path(),
+        &[(
+            "content/typo.md",
+            "---\ntitle: Typo\nsitemap:\n  changefreqq: daily\n  colour: red\n---\n",
+        )],
+    );
+    let o = sitemapgen(d.path(), &["--hugo-version", "0.168.0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: ./content/typo.md:4: unknown key `changefreqq` in `sitemap`, ignored: did you mean `changefreq`?\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: ./content/typo.md:5: unknown key `colour` in `sitemap`, ignored: it takes `changefreq`, `priority` or `disable`\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn outside_any_site_the_error_says_no_site_here() {
+    let d = tempfile::tempdir().unwrap();
+    let o = sitemapgen(d.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let dir = std::path::absolute(d.path()).unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: no site here: no content/ folder and no Hugo or Zola config in {}: run sitemapgen in the site's folder, or point --site at it\n",
+            dir.display()
+        )
+    );
+    // A folder of pages is a site: what it lacks is its public URL, named as such.
+    write_tree(d.path(), &[("content/a.md", "# A\n")]);
+    let o = sitemapgen(d.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: .: no base_url: the site's public URL is needed for every <loc>: pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`\n"
+    );
+}

@@ -347,6 +347,10 @@ impl SitemapFields {
     }
 }
 
+/// The keys a front matter `sitemap` table takes (Hugo's `filename` is the site's business,
+/// accepted and ignored on a page).
+const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
+
 /// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
 fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
     let keys = |k: &'static str| -> Vec<&str> { prefix.iter().copied().chain([k]).collect() };
@@ -367,6 +371,24 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
     let sk = keys("sitemap");
     if let V::Map(_) = sm.v {
         let sub = |k: &'static str| -> Vec<&str> { sk.iter().copied().chain([k]).collect() };
+        // The generators accept any key there, so a stranger is a warning, not an error.
+        for (k, v) in sm.entries() {
+            if !SITEMAP_TABLE_KEYS
+                .iter()
+                .any(|known| k.eq_ignore_ascii_case(known))
+            {
+                let at: Vec<&str> = sk.iter().copied().chain([k.as_ref()]).collect();
+                let hint = match crate::suggest::closest(k, SITEMAP_TABLE_KEYS) {
+                    Some(known) => format!("did you mean `{known}`?"),
+                    None => "it takes `changefreq`, `priority` or `disable`".to_string(),
+                };
+                cx.warn(
+                    &at,
+                    v,
+                    format!("unknown key `{k}` in `{}`, ignored: {hint}", sk.join(".")),
+                );
+            }
+        }
         // Hugo before 0.125 knows no `disable` there: it warns and lists the page.
         let reads_disable = cx.opts.hugo.is_none_or(|h| h.sitemap_disable);
         if let Some(n) = sm.get("disable").filter(|_| reads_disable) {
