@@ -3,6 +3,7 @@
 
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::fsread::ReadError;
 use crate::sitemap::foreign;
 use crate::sitemap::owned::{Ownership, Record};
 use crate::sitemap::read::{Sitemap, SitemapKind};
@@ -80,8 +81,10 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
                     }
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => diff.missing.push(f.name.clone()),
-            Err(e) => return Err(Error::io(path, e)),
+            Err(e) if e.is_not_found() => diff.missing.push(f.name.clone()),
+            // A FIFO, device or folder where the file goes: build would replace it.
+            Err(ReadError::NotAFile(_)) => diff.differing.push(f.name.clone()),
+            Err(e) => return Err(Error::io(path, e.into())),
         }
     }
     // The files of ours build would no longer write (it removes them); without a record of
@@ -121,11 +124,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             continue;
         };
         let path = entry.with_file_name(crate::sitemap::write::ROBOTS_NAME);
-        let existing = match std::fs::read(&path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(path, e)),
-        };
+        let existing = crate::sitemap::write::read_robots(&path)?;
         let mut opts = crate::write_options(settings);
         opts.base_url = base.to_string();
         let want = crate::sitemap::write::robots_txt(existing.as_deref(), &opts)?;
@@ -182,11 +181,11 @@ fn host_of<'h>(hosts: &'h [(String, url::Url)], rel: &str) -> (&'h str, &'h url:
 /// A file in the output folder, read up to a little past the protocol's size: no file
 /// `build` writes is larger, so a larger one differs whatever the rest holds, and a huge or
 /// endless file there costs bounded memory.
-fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+fn read_capped(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let cap = crate::sitemap::protocol::MAX_BYTES as u64 + 1;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
+    crate::fsread::open(path)?
         .take(cap)
         .read_to_end(&mut bytes)?;
     Ok(bytes)

@@ -4,8 +4,9 @@
 //! Every such file is opened without blocking and read with a bound:
 //! - only a regular file is read: a FIFO (whose `open` would wait for a writer), a device
 //!   (`/dev/zero` never ends), a socket or a folder is refused, naming what it is;
-//! - the open itself cannot block: it asks for `O_NONBLOCK`, and what the file is comes from
-//!   the open file (`fstat`), so a file swapped for a FIFO after a check is still caught;
+//! - what is plainly not a file is not even opened (a device may act on `open`); the open
+//!   itself cannot block: it asks for `O_NONBLOCK`, and what the file is is checked again on
+//!   the open file (`fstat`), so a file swapped for a FIFO after the first look is caught;
 //! - with [`Folder`], a symlink is followed only when it lands inside that folder (the output
 //!   folder for the audit, the checkout for git's files): the resolved path of the open file
 //!   is checked, links in parent folders included;
@@ -55,7 +56,7 @@ pub enum ReadError {
     #[error(transparent)]
     Io(#[from] io::Error),
     /// Not a regular file.
-    #[error("not a regular file ({0}): only regular files are read")]
+    #[error("not a regular file ({0})")]
     NotAFile(FileKind),
     /// A symlink (the file's, or a folder's above it) that leads outside the folder the file
     /// belongs to.
@@ -126,6 +127,14 @@ impl Folder {
 
 /// Opens `path` for reading without blocking, when it is a regular file.
 pub fn open(path: &Path) -> Result<File, ReadError> {
+    // Some devices act when opened (a watchdog arms, a serial line resets its board): what
+    // is plainly not a file is not opened at all. What stands there may still change before
+    // the open, hence the check of the open file below.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
+        }
+    }
     let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
@@ -331,7 +340,7 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::IsADirectory);
         assert_eq!(
             ReadError::NotAFile(FileKind::Fifo).to_string(),
-            "not a regular file (a FIFO): only regular files are read"
+            "not a regular file (a FIFO)"
         );
     }
 

@@ -1,6 +1,7 @@
 //! Which file in the output folder serves a URL, and which URL a built file is served at:
 //! the two directions of the mapping static hosts (and the generators' `public/`) follow.
 
+use crate::fsread::{self, FileKind, Folder, ReadError};
 use crate::sitemap::loc;
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
@@ -14,11 +15,28 @@ pub struct Served {
     pub html: Option<File>,
 }
 
+/// What the output folder holds for a URL.
+#[derive(Debug)]
+pub enum Lookup {
+    /// No file serves it.
+    Missing,
+    /// The file that serves it.
+    Served(Served),
+    /// A file is there but cannot be read (no permission, a FIFO or device, a link leaving
+    /// the output folder): it is not judged, and the reason is said.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why it was not read.
+        why: String,
+    },
+}
+
 /// The file below `root` that serves the URL whose part below the site's base URL is `below`
 /// (percent-encoded, no leading `/`): `path/index.html`, the ugly `path.html` for a URL
-/// without a trailing slash, or the file itself for a URL with an extension. `None` when no
-/// such file exists.
-pub fn served(root: &Path, below: &str) -> Option<Served> {
+/// without a trailing slash, or the file itself for a URL with an extension. `folder` is
+/// `root` with its links resolved: nothing outside it is read.
+pub fn served(root: &Path, folder: &Folder, below: &str) -> Lookup {
     // A query or fragment names no file.
     let below = below.split(['?', '#']).next().unwrap_or_default();
     let path = loc::decoded(below);
@@ -27,37 +45,54 @@ pub fn served(root: &Path, below: &str) -> Option<Served> {
         .components()
         .all(|c| matches!(c, Component::Normal(_)))
     {
-        return None;
+        return Lookup::Missing;
     }
-    let mut file = root.join(&*path);
-    if path.is_empty() || path.ends_with('/') {
-        file.push("index.html");
-        return open(file);
-    }
-    let last = path.rsplit('/').next().unwrap_or(&path);
-    if last.contains('.') {
+    let file = root.join(&*path);
+    let candidates: Vec<PathBuf> = if path.is_empty() || path.ends_with('/') {
+        vec![file.join("index.html")]
+    } else if path.rsplit('/').next().unwrap_or(&path).contains('.') {
         // The file itself, else a folder of that name with an index.
-        return open(file.clone()).or_else(|| open(file.join("index.html")));
+        vec![file.clone(), file.join("index.html")]
+    } else {
+        let mut ugly = file.clone().into_os_string();
+        ugly.push(".html");
+        vec![file.join("index.html"), PathBuf::from(ugly)]
+    };
+    for path in candidates {
+        match open(path, folder) {
+            Lookup::Missing => {}
+            found => return found,
+        }
     }
-    file.push("index.html");
-    open(file.clone()).or_else(|| {
-        file.pop();
-        file.as_mut_os_string().push(".html");
-        open(file)
-    })
+    Lookup::Missing
 }
 
-/// Opens `path` when it is a regular file (an HTML one for reading).
-fn open(path: PathBuf) -> Option<Served> {
-    if is_html(path.file_name()?.to_str()?) {
-        // A folder opens too, but reading it fails: the head reader then says so.
-        let file = File::open(&path).ok()?;
-        return Some(Served {
+/// Opens `path` when it is a regular file inside `folder` (an HTML one kept open for
+/// reading); a folder or nothing at all serves nothing.
+fn open(path: PathBuf, folder: &Folder) -> Lookup {
+    match fsread::open_in(&path, folder) {
+        Ok(file) => {
+            let html = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(is_html)
+                .then_some(file);
+            Lookup::Served(Served { path, html })
+        }
+        Err(ReadError::NotAFile(FileKind::Folder)) => Lookup::Missing,
+        Err(ReadError::Io(e))
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Lookup::Missing
+        }
+        Err(e) => Lookup::Unreadable {
             path,
-            html: Some(file),
-        });
+            why: e.to_string(),
+        },
     }
-    path.is_file().then_some(Served { path, html: None })
 }
 
 /// Whether a file name is an HTML page's.
@@ -99,7 +134,12 @@ mod tests {
 
     fn found(root: &Path, base: &str, loc: &str) -> Option<String> {
         let below = loc.strip_prefix(base).expect("below the base");
-        served(root, below).map(|s| rel_of(root, &s.path).expect("a UTF-8 path"))
+        let folder = Folder::new(root).unwrap();
+        match served(root, &folder, below) {
+            Lookup::Served(s) => Some(rel_of(root, &s.path).expect("a UTF-8 path")),
+            Lookup::Missing => None,
+            Lookup::Unreadable { path, why } => panic!("{}: {why}", path.display()),
+        }
     }
 
     #[test]
@@ -158,6 +198,45 @@ mod tests {
         );
         // Nothing outside the root is ever looked at.
         assert_eq!(found(d.path(), b, "https://e.org/docs/%2E%2E/x/"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_that_cannot_be_read_are_told_from_missing_ones() {
+        let outside = tree(&["private.html"]);
+        let d = tree(&["index.html", "in/index.html"]);
+        let link = |target: &Path, at: &str| {
+            std::fs::create_dir_all(d.path().join(at).parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target, d.path().join(at)).unwrap();
+        };
+        link(&outside.path().join("private.html"), "out/index.html");
+        link(&d.path().join("in/index.html"), "alias/index.html");
+        link(Path::new("/dev/zero"), "zero/index.html");
+        link(&d.path().join("gone.html"), "dangling/index.html");
+        std::fs::create_dir_all(d.path().join("folder.html")).unwrap();
+        let ok = std::process::Command::new("mkfifo")
+            .arg(d.path().join("fifo.html"))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok);
+        let folder = Folder::new(d.path()).unwrap();
+        let look = |below: &str| match served(d.path(), &folder, below) {
+            Lookup::Served(s) => format!("served {}", rel_of(d.path(), &s.path).unwrap()),
+            Lookup::Missing => "missing".into(),
+            Lookup::Unreadable { why, .. } => format!("unreadable: {why}"),
+        };
+        assert_eq!(look("alias/"), "served alias/index.html");
+        assert!(look("out/").starts_with("unreadable: a link that leads outside"));
+        assert_eq!(
+            look("zero/"),
+            "unreadable: not a regular file (a character device)"
+        );
+        assert_eq!(look("fifo.html"), "unreadable: not a regular file (a FIFO)");
+        assert_eq!(look("dangling/"), "missing");
+        // A folder named like a page serves nothing itself; an index in it does.
+        assert_eq!(look("folder.html"), "missing");
+        std::fs::write(d.path().join("folder.html/index.html"), "x").unwrap();
+        assert_eq!(look("folder.html"), "served folder.html/index.html");
     }
 
     #[test]

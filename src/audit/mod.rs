@@ -9,11 +9,14 @@
 mod files;
 mod head;
 
+use files::Lookup;
+
 pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
 
 use crate::config::{AuditMode, LastmodSource, Settings};
 use crate::date::W3cDate;
 use crate::entries::{Entries, Host, Loc};
+use crate::fsread::Folder;
 use crate::route::Reason;
 use crate::sitemap::loc;
 use rayon::prelude::*;
@@ -67,11 +70,24 @@ pub struct Unsourced {
     pub lastmod: Option<W3cDate>,
 }
 
+/// A URL whose built file is there but could not be read: it stays listed, unjudged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unread {
+    /// Its entry.
+    pub entry: usize,
+    /// The built file.
+    pub file: PathBuf,
+    /// Why it was not read.
+    pub why: String,
+}
+
 /// What the audit found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Findings {
     /// URLs to leave out, in entry order.
     pub left_out: Vec<LeftOut>,
+    /// URLs whose built file could not be read, in entry order: kept, with a warning.
+    pub unread: Vec<Unread>,
     /// Built pages no content file accounts for, sorted by URL (when asked for).
     pub unsourced: Vec<Unsourced>,
 }
@@ -117,27 +133,40 @@ pub fn run(
     let mut served: HashSet<u64> = HashSet::new();
     for root in &plan.roots {
         let base = root.base.as_str();
-        let checked: Vec<(Option<LeftOut>, Option<u64>)> = root
+        // A root that is not there (a language's folder not built) serves nothing.
+        let folder = Folder::new(&root.dir).ok();
+        let checked: Vec<(Option<LeftOut>, Option<Unread>, Option<u64>)> = root
             .entries
             .clone()
             .into_par_iter()
             .map(|k| {
-                let (verdict, file) = audit_url(&root.dir, base, entries.loc(k), vouched(k));
-                let left = verdict.map(|(reason, target)| LeftOut {
+                let judged =
+                    audit_url(&root.dir, folder.as_ref(), base, entries.loc(k), vouched(k));
+                let left = judged.verdict.map(|(reason, target)| LeftOut {
                     entry: k,
                     reason,
                     target,
                 });
-                let file = file.filter(|_| plan.unsourced);
+                let unread = match (judged.unread, &judged.file) {
+                    (Some(why), Some(file)) => Some(Unread {
+                        entry: k,
+                        file: file.clone(),
+                        why,
+                    }),
+                    _ => None,
+                };
+                let file = judged.file.filter(|_| plan.unsourced);
                 (
                     left,
+                    unread,
                     file.and_then(|f| files::rel_of(&root.dir, &f))
                         .map(|r| key(&r)),
                 )
             })
             .collect();
-        for (left, file) in checked {
+        for (left, unread, file) in checked {
             findings.left_out.extend(left);
+            findings.unread.extend(unread);
             served.extend(file);
         }
     }
@@ -150,9 +179,16 @@ pub fn run(
             else {
                 continue;
             };
-            let file = files::served(&root.dir, below);
+            let Ok(folder) = Folder::new(&root.dir) else {
+                continue;
+            };
+            let file = match files::served(&root.dir, &folder, below) {
+                Lookup::Served(s) => Some(s.path),
+                Lookup::Unreadable { path, .. } => Some(path),
+                Lookup::Missing => None,
+            };
             served.extend(
-                file.and_then(|f| files::rel_of(&root.dir, &f.path))
+                file.and_then(|f| files::rel_of(&root.dir, &f))
                     .map(|r| key(&r)),
             );
         }
@@ -168,34 +204,58 @@ fn key(rel: &str) -> u64 {
     h.finish()
 }
 
-/// One URL's verdict (why it is left out, and where it points) and the file that serves it.
-fn audit_url(
-    root: &Path,
-    base: &str,
-    loc: Loc,
-    vouched: bool,
-) -> (Option<(Reason, Option<String>)>, Option<PathBuf>) {
+/// What the audit makes of one URL.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Judged {
+    /// Why it is left out, and where it points.
+    verdict: Option<(Reason, Option<String>)>,
+    /// The file that serves it.
+    file: Option<PathBuf>,
+    /// Why that file could not be read: the URL is not judged (the build wrote the file).
+    unread: Option<String>,
+}
+
+/// One URL's verdict, from the file below `root` (`folder`, links resolved; `None` when
+/// `root` is not there) that serves it.
+fn audit_url(root: &Path, folder: Option<&Folder>, base: &str, loc: Loc, vouched: bool) -> Judged {
     // Not below this root's base: nothing to say.
     let Some(below) = base
         .strip_prefix(loc.origin())
         .and_then(|path| loc.rest().strip_prefix(path))
     else {
-        return (None, None);
+        return Judged::default();
     };
-    let Some(served) = files::served(root, below) else {
-        let verdict = (!vouched).then_some((Reason::NotBuilt, None));
-        return (verdict, None);
+    let lookup = match folder {
+        Some(folder) => files::served(root, folder, below),
+        None => Lookup::Missing,
     };
-    match served.html.map(read_head) {
-        // Most heads say nothing, or name the page itself canonical: no URL to make.
-        Some(Ok(facts)) if facts.is_quiet_for(loc) => (None, Some(served.path)),
-        Some(Ok(facts)) => (verdict(&loc.to_string(), &facts), Some(served.path)),
-        // A folder named like a page (`a.html/`) serves nothing.
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::IsADirectory && !vouched => {
-            (Some((Reason::NotBuilt, None)), None)
+    let served = match lookup {
+        Lookup::Served(served) => served,
+        Lookup::Missing => {
+            return Judged {
+                verdict: (!vouched).then_some((Reason::NotBuilt, None)),
+                ..Judged::default()
+            }
         }
-        // A page that cannot be read is not judged: the build wrote it.
-        Some(Err(_)) | None => (None, Some(served.path)),
+        Lookup::Unreadable { path, why } => {
+            return Judged {
+                file: Some(path),
+                unread: Some(why),
+                ..Judged::default()
+            }
+        }
+    };
+    let (verdict, unread) = match served.html.map(read_head) {
+        // Most heads say nothing, or name the page itself canonical: no URL to make.
+        Some(Ok(facts)) if facts.is_quiet_for(loc) => (None, None),
+        Some(Ok(facts)) => (verdict(&loc.to_string(), &facts), None),
+        Some(Err(e)) => (None, Some(e.to_string())),
+        None => (None, None),
+    };
+    Judged {
+        verdict,
+        file: Some(served.path),
+        unread,
     }
 }
 
@@ -241,6 +301,9 @@ fn find_unsourced(plan: &Plan, served: &HashSet<u64>, settings: &Settings) -> Ve
     let pagers = pager_names(settings);
     let mut out = Vec::new();
     for root in &plan.roots {
+        let Ok(folder) = Folder::new(&root.dir) else {
+            continue;
+        };
         let candidates: Vec<(PathBuf, String)> = walkdir::WalkDir::new(&root.dir)
             .sort_by_file_name()
             .into_iter()
@@ -261,7 +324,7 @@ fn find_unsourced(plan: &Plan, served: &HashSet<u64>, settings: &Settings) -> Ve
             .map(|(file, rel)| {
                 let path = format!("/{}", files::url_path(&rel));
                 let loc = loc::absolute(&root.base, &path);
-                let facts = std::fs::File::open(&file).and_then(read_head).ok()?;
+                let facts = read_head(crate::fsread::open_in(&file, &folder).ok()?).ok()?;
                 if facts.noindex || facts.refresh.is_some() || verdict(&loc, &facts).is_some() {
                     return None;
                 }
@@ -386,17 +449,20 @@ mod tests {
             entries.push(loc).unwrap();
         }
         let base = "https://e.org/docs/";
-        let judged = |k| audit_url(d.path(), base, entries.loc(k), false);
+        let folder = Folder::new(d.path()).unwrap();
+        let audit = |k, vouched| audit_url(d.path(), Some(&folder), base, entries.loc(k), vouched);
+        let judged = |k| {
+            let j = audit(k, false);
+            assert_eq!(j.unread, None);
+            (j.verdict, j.file)
+        };
         assert_eq!(judged(0), (None, Some(d.path().join("a/index.html"))));
         assert_eq!(judged(1), (Some((Reason::NotBuilt, None)), None));
         // Another path or scheme is another root's, or no root's: nothing to say.
         assert_eq!(judged(2), (None, None));
         assert_eq!(judged(3), (None, None));
         // A URL the user vouches for is not left out for having no file.
-        assert_eq!(
-            audit_url(d.path(), base, entries.loc(1), true),
-            (None, None)
-        );
+        assert_eq!(audit(1, true), Judged::default());
     }
 
     #[test]

@@ -217,6 +217,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         outcome.audited = true;
         skipped.extend(a.skipped);
         outcome.unsourced = a.unsourced;
+        outcome.warnings.extend(a.warnings);
     }
     skipped.sort_by(|a, b| (&a.file, &a.url).cmp(&(&b.file, &b.url)));
     outcome.skipped = skipped;
@@ -367,10 +368,12 @@ fn emptied(settings: &Settings, outcome: &Outcome, from_files: usize) -> Option<
     })
 }
 
-/// What the audit did to a run: the URLs it left out, the pages nothing accounts for.
+/// What the audit did to a run: the URLs it left out, the pages nothing accounts for, and
+/// warnings about built files it could not read.
 struct Audited {
     skipped: Vec<Skipped>,
     unsourced: Vec<audit::Unsourced>,
+    warnings: Vec<String>,
 }
 
 /// The audit stage, when the output folder holds a built site: leaves out the entries the
@@ -420,9 +423,28 @@ fn audit_output(
             .collect();
         entries::add_unsourced(built, &pages, settings, files)?;
     }
+    // Kept, and said: a file that is there but cannot be read is no proof the page is not
+    // built (the build wrote it), nor of what its head says.
+    let warnings = found
+        .unread
+        .iter()
+        .map(|u| {
+            let url = built.entries.loc(u.entry).to_string();
+            let who = built.page(u.entry).map_or_else(
+                || url.clone(),
+                |p| files.get(p).path().display().to_string(),
+            );
+            format!(
+                "{who}: its built page `{}` was not read: {}; {url} stays listed, unchecked",
+                u.file.display(),
+                u.why
+            )
+        })
+        .collect();
     Ok(Some(Audited {
         skipped,
         unsourced: found.unsourced,
+        warnings,
     }))
 }
 

@@ -12,6 +12,7 @@
 
 use super::owned::{Ownership, Record, RECORD_NAME};
 use super::read::{sniff_kind, Gzip, Sitemap, SitemapKind};
+use super::robots::MAX_ROBOTS;
 use super::write::ROBOTS_NAME;
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
@@ -67,7 +68,7 @@ pub fn find(
                 }
             }
         }
-        if let Ok(robots) = fs::read(top.join(ROBOTS_NAME)) {
+        if let Ok(robots) = crate::fsread::read(&top.join(ROBOTS_NAME), MAX_ROBOTS) {
             for url in robots_sitemaps(&robots) {
                 if let Some(rel) = below(host, &url) {
                     candidates.insert(rel);

@@ -44,10 +44,22 @@ pub struct Source {
     pub gzip: bool,
 }
 
-/// Opens `path`, decompressing it when `gzip` says it is compressed.
+/// Opens the sitemap file at `path`, decompressing it when `gzip` says it is compressed:
+/// a regular file only, opened without blocking (see [`crate::fsread`]).
 pub fn open(path: &Path, gzip: Gzip) -> io::Result<Source> {
+    source(path, crate::fsread::open(path)?, gzip)
+}
+
+/// Opens `path` as [`open`] does, but whatever it is: for a file the user names on the
+/// command line (`validate <(zcat sitemap.xml.gz)` reads a pipe), read with a bound by its
+/// caller.
+pub fn open_named(path: &Path, gzip: Gzip) -> io::Result<Source> {
+    source(path, File::open(path)?, gzip)
+}
+
+/// `file` (opened from `path`) as a [`Source`].
+fn source(path: &Path, mut file: File, gzip: Gzip) -> io::Result<Source> {
     let ext = path.extension();
-    let mut file = File::open(path)?;
     let (gz, raw): (bool, Box<dyn Read + Send>) = match gzip {
         Gzip::ByName => (ext.is_some_and(|e| e == "gz"), Box::new(file)),
         Gzip::ByMagic | Gzip::ByNameOrMagic => {

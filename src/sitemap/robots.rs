@@ -1,10 +1,32 @@
 //! The `Sitemap:` line of `robots.txt`: added, or updated in place, every other line kept.
 
 use super::write::{Plan, WriteOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::fsread::ReadError;
+use std::path::Path;
 
 /// The name of the robots file.
 pub const ROBOTS_NAME: &str = "robots.txt";
+
+/// The largest robots.txt read to update it (search engines read the first 500 KiB; every
+/// line is kept, so a larger file is refused rather than cut).
+pub const MAX_ROBOTS: u64 = 16 << 20;
+
+/// The robots.txt at `path`, `None` when there is none. A FIFO, device or folder there, or a
+/// file past [`MAX_ROBOTS`], is an error naming it: `robots_txt = true` asks for a file
+/// sitemapgen can rewrite.
+pub fn read_robots(path: &Path) -> Result<Option<Vec<u8>>> {
+    match crate::fsread::read(path, MAX_ROBOTS) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e @ (ReadError::NotAFile(_) | ReadError::TooLarge(_))) => Err(Error::input(
+            path,
+            None,
+            format!("{e}: make it a regular file, or set robots_txt = false in sitemap.toml"),
+        )),
+        Err(e) => Err(Error::io(path, e.into())),
+    }
+}
 
 /// The robots.txt `write` would store, given the current one (`None` when there is none).
 ///

@@ -392,11 +392,7 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         |_| DiskSink::new(next.next().copied().unwrap_or(root)),
         |plan, folder, sink| {
             let path = dir_of(root, folder).join(ROBOTS_NAME);
-            let existing = match fs::read(&path) {
-                Ok(bytes) => Some(bytes),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-                Err(e) => return Err(Error::io(path, e)),
-            };
+            let existing = super::robots::read_robots(&path)?;
             let new = plan.robots(existing.as_deref());
             if existing.as_deref() != Some(new.as_slice()) {
                 sink.file(ROBOTS_NAME, false, &[&new])?;

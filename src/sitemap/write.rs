@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use std::path::PathBuf;
 
 // The old paths of these names (src/report.rs uses them).
-pub use super::robots::{robots_txt, ROBOTS_NAME};
+pub use super::robots::{read_robots, robots_txt, ROBOTS_NAME};
 pub use super::text::TXT_NAME;
 
 const XML_DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

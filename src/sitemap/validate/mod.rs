@@ -298,7 +298,7 @@ impl FileReport {
 /// Returns `Err` only when the file cannot be read; everything wrong with its content is a
 /// finding in the report.
 pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> {
-    let source = read::open(path, Gzip::ByNameOrMagic).map_err(|e| Error::io(path, e))?;
+    let source = read::open_named(path, Gzip::ByNameOrMagic).map_err(|e| Error::io(path, e))?;
     validate_reader(path, source.input, source.gzip, opts)
 }
 
