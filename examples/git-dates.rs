@@ -22,16 +22,16 @@ fn main() -> ExitCode {
     };
     match read_history(&dir, &opts) {
         Ok(GitProbe::Ready(h)) => {
+            let unreached = match h.unreached_files() {
+                0 => String::new(),
+                n => format!(" ({n} past a shallow clone's history)"),
+            };
             println!(
-                "{} of {} tracked files got a commit date",
+                "{} of {} tracked files got a commit date{unreached}",
                 h.committed_files(),
                 h.tracked_files()
             );
             ExitCode::SUCCESS
-        }
-        Ok(GitProbe::Shallow { repo_root, .. }) => {
-            eprintln!("{}: shallow clone, git dates not used", repo_root.display());
-            ExitCode::from(1)
         }
         Ok(other) => {
             eprintln!("{}: {other:?}", dir.display());

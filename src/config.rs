@@ -82,6 +82,30 @@ pub enum Precision {
     Second,
 }
 
+/// Whether sitemapgen fetches a shallow clone's history (`git_fetch`, `--git-fetch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GitFetch {
+    /// Never: pages whose last change lies past the clone's history take their next source.
+    Never,
+    /// In a shallow clone with a remote, one bounded blobless fetch of `HEAD`'s history.
+    Auto,
+}
+
+impl GitFetch {
+    /// `auto` in CI (`CI` set, as GitHub Actions, GitLab, Netlify, Vercel and Cloudflare
+    /// Pages set it), where the clone is the build's own and thrown away after it; `never`
+    /// elsewhere: a fetch would turn a person's clone into a partial one.
+    pub fn default_for(ci: Option<&str>) -> GitFetch {
+        match ci.map(str::trim) {
+            Some(v) if !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false") => {
+                GitFetch::Auto
+            }
+            _ => GitFetch::Never,
+        }
+    }
+}
+
 /// The file listing commits that never date a page (`git_ignore_revs`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum IgnoreRevs {
@@ -187,6 +211,8 @@ pub struct FileConfig {
     pub lastmod_significance: Option<Significance>,
     /// Commits that never date a page (default `.git-blame-ignore-revs`; `""` for none).
     pub git_ignore_revs: Option<PathBuf>,
+    /// Fetch a shallow clone's history: `never` or `auto` (default `auto` in CI).
+    pub git_fetch: Option<GitFetch>,
     /// `day` (default) or `second`, for dates from git and file times.
     pub lastmod_precision: Option<Precision>,
     /// URLs to list that have no content file.
@@ -252,6 +278,8 @@ pub struct Overrides {
     pub hugo_version: Option<String>,
     /// `--no-audit`.
     pub no_audit: bool,
+    /// `--git-fetch`.
+    pub git_fetch: Option<GitFetch>,
 }
 
 /// Everything a run needs, resolved and checked.
@@ -309,6 +337,8 @@ pub struct Settings {
     pub lastmod_significance: Significance,
     /// Commits that never date a page.
     pub git_ignore_revs: IgnoreRevs,
+    /// Whether a shallow clone's history is fetched.
+    pub git_fetch: GitFetch,
     /// How finely git and file-time dates are written.
     pub lastmod_precision: Precision,
     /// Static URLs.
@@ -682,6 +712,10 @@ pub fn resolve(
         lastmod_notes,
         lastmod_significance: file.lastmod_significance.unwrap_or_default(),
         git_ignore_revs,
+        git_fetch: over
+            .git_fetch
+            .or(file.git_fetch)
+            .unwrap_or_else(|| GitFetch::default_for(std::env::var("CI").ok().as_deref())),
         lastmod_precision: file.lastmod_precision.unwrap_or_default(),
         extra_urls: file.extra_urls.unwrap_or_default(),
         file_name,
@@ -1137,6 +1171,24 @@ mod tests {
         assert_eq!(c.git_date, Some(GitDateKind::Author));
         assert_eq!(c.extra_urls.unwrap().len(), 2);
         assert_eq!(c.style, Some(Style::Zola));
+    }
+
+    #[test]
+    fn git_fetch_is_auto_in_ci_and_never_elsewhere_unless_set() {
+        for (ci, want) in [
+            (Some("true"), GitFetch::Auto),
+            (Some("1"), GitFetch::Auto),
+            (Some("woodpecker"), GitFetch::Auto),
+            (Some(""), GitFetch::Never),
+            (Some("0"), GitFetch::Never),
+            (Some("False"), GitFetch::Never),
+            (None, GitFetch::Never),
+        ] {
+            assert_eq!(GitFetch::default_for(ci), want, "CI={ci:?}");
+        }
+        let c: FileConfig = toml::from_str("git_fetch = \"auto\"").unwrap();
+        assert_eq!(c.git_fetch, Some(GitFetch::Auto));
+        assert!(toml::from_str::<FileConfig>("git_fetch = \"always\"").is_err());
     }
 
     #[test]

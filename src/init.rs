@@ -235,6 +235,9 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # Commits that never date a page: a file of commit names (default: the repository's
 # .git-blame-ignore-revs, when there is one); "" for none.
 # git_ignore_revs = ""
+# In a shallow clone, fetch the history git dates need: "auto" (the default when CI is set)
+# or "never" (the default elsewhere).
+# git_fetch = "never"
 # Dates from git and file times: "day" (stable across a pre-commit hook) or "second".
 # lastmod_precision = "day"
 

@@ -810,6 +810,55 @@ fn run_step_with(
     }
 }
 
+#[test]
+fn action_summary_says_how_a_shallow_clone_was_dated() {
+    if !have("jq") || !have("git") {
+        eprintln!("note: jq or git missing: the action's script is not run");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let origin = d.path().join("origin");
+    zola_site(&origin);
+    git(&origin, &["init", "-q"]);
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "-q", "-m", "site"]);
+    write_tree(
+        &origin,
+        &[("content/blog/third.md", "+++\ntitle = \"Third\"\n+++\n")],
+    );
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "-q", "-m", "third"]);
+    let url = format!("file://{}", origin.display());
+    for (name, ci, says) in [
+        (
+            "never",
+            "",
+            "Dates: 0 pages dated by their last commit; 4 took their next lastmod source: the history of the shallow clone does not reach their last change (`fetch-depth: 0` dates them all).",
+        ),
+        (
+            "auto",
+            "true",
+            "Dates: 4 pages dated by their last commit (the history of the shallow clone fetched in ",
+        ),
+    ] {
+        git(d.path(), &["clone", "-q", "--depth", "1", &url, name]);
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen")).parent().unwrap();
+        let path = format!(
+            "{}:{}",
+            bin_dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let r = run_step_with(
+            &d.path().join(name),
+            "run",
+            &[],
+            &[("PATH", &path), ("CI", ci)],
+        );
+        assert!(r.output.status.success(), "{}", text(&r.output));
+        assert!(r.summary.contains(says), "{name}: {}", r.summary);
+    }
+}
+
 fn have(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok()
 }
@@ -849,6 +898,13 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
         r.summary
     );
     assert!(r.summary.contains("Left out: draft: 1"), "{}", r.summary);
+    // first.md, the blog section and the home page: no date written, one commit.
+    assert!(
+        r.summary
+            .contains("\nDates: 3 pages dated by their last commit.\n"),
+        "{}",
+        r.summary
+    );
     // The draft's warning is an annotation on its file, relative to the workspace.
     let out = stdout(&r.output);
     let annotations: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
@@ -954,7 +1010,21 @@ fn action_script_warns_on_a_shallow_clone() {
     git(&origin, &["commit", "-q", "-m", "two"]);
     let url = format!("file://{}", origin.display());
     git(d.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
-    let r = run_step(&d.path().join("clone"), "run", &[]);
+    // Outside CI: sitemapgen fetches no history (git_fetch's default there).
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let r = run_step_with(
+        &d.path().join("clone"),
+        "run",
+        &[],
+        &[("PATH", &path), ("CI", "")],
+    );
     assert!(r.output.status.success(), "{}", text(&r.output));
     let out = stdout(&r.output);
     let shallow: Vec<&str> = out

@@ -72,7 +72,7 @@ impl Repo {
 
 fn history(dir: &Path, opts: GitOptions) -> GitHistory {
     match read_history(dir, &opts).unwrap() {
-        GitProbe::Ready(h) => h,
+        GitProbe::Ready(h) => *h,
         other => panic!("expected history, got {other:?}"),
     }
 }
@@ -188,7 +188,7 @@ fn uncommitted_changes_and_untracked_files_are_reported_as_such() {
 }
 
 #[test]
-fn a_shallow_clone_is_detected_and_not_trusted() {
+fn a_clone_of_depth_one_dates_nothing_its_boundary_shows_as_added() {
     let r = Repo::new();
     r.write("content/a.md", "a");
     r.commit("2020-01-01T00:00:00+00:00");
@@ -210,25 +210,25 @@ fn a_shallow_clone_is_detected_and_not_trusted() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    match read_history(&clone.join("content"), &GitOptions::default()).unwrap() {
-        GitProbe::Shallow { repo_root, history } => {
-            assert_eq!(repo_root, fs::canonicalize(&clone).unwrap());
-            // No dates, but committed and untracked files are still told apart.
-            assert_eq!(history.committed_files(), 0);
-            assert_eq!(
-                history.state(&clone.join("content/a.md")),
-                GitFileState::Unknown
-            );
-            fs::write(clone.join("content/new.md"), "n").unwrap();
-            assert_eq!(
-                history.state(&clone.join("content/new.md")),
-                GitFileState::Untracked
-            );
-        }
-        other => panic!("expected a shallow clone, got {other:?}"),
-    }
+    let h = history(&clone.join("content"), GitOptions::default());
+    let shallow = h.shallow().expect("a shallow clone");
+    assert!(shallow.cut && shallow.fetched.is_none());
+    // Its one commit is the boundary: b.md's add there is no evidence of when it changed.
+    assert_eq!(h.committed_files(), 0);
+    assert_eq!(h.unreached_files(), 2);
+    assert_eq!(
+        h.state(&clone.join("content/a.md")),
+        GitFileState::Unreached
+    );
+    // Committed and untracked files are still told apart.
+    fs::write(clone.join("content/new.md"), "n").unwrap();
+    assert_eq!(
+        h.state(&clone.join("content/new.md")),
+        GitFileState::Untracked
+    );
     // The full repository is read normally.
     let h = history(&r.root.join("content"), GitOptions::default());
+    assert!(h.shallow().is_none());
     assert_eq!(date(&h, "a.md"), "2020-01-01T00:00:00+00:00");
 }
 

@@ -1,7 +1,7 @@
 //! The command line: clap's structs, and what they say to the library.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use sitemapgen::config::{Overrides, Style};
+use sitemapgen::config::{GitFetch, Overrides, Style};
 use std::path::PathBuf;
 
 /// Writes sitemap.xml for Zola and Hugo sites.
@@ -51,6 +51,10 @@ pub struct Cli {
     /// Do not audit the built output folder (see `audit` in sitemap.toml).
     #[arg(long, global = true)]
     pub no_audit: bool,
+    /// In a shallow clone, fetch the history git dates need (default: auto when CI is set,
+    /// else never; see git_fetch in sitemap.toml).
+    #[arg(long, global = true, value_enum, value_name = "WHEN")]
+    pub git_fetch: Option<GitFetchArg>,
     /// Print nothing but errors.
     #[arg(long, short, global = true)]
     pub quiet: bool,
@@ -131,6 +135,13 @@ pub enum StyleArg {
     Plain,
 }
 
+/// `--git-fetch`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GitFetchArg {
+    Never,
+    Auto,
+}
+
 /// Output format of summaries and lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -174,6 +185,10 @@ impl Cli {
             environment: self.environment.clone(),
             hugo_version: self.hugo_version.clone(),
             no_audit: self.no_audit,
+            git_fetch: self.git_fetch.map(|f| match f {
+                GitFetchArg::Never => GitFetch::Never,
+                GitFetchArg::Auto => GitFetch::Auto,
+            }),
         }
     }
 

@@ -31,6 +31,8 @@ struct BuildSummary<'a> {
     excluded_total: usize,
     /// Every file written.
     files: Vec<String>,
+    /// How git dated the pages (when it was read for dates).
+    git: Option<GitDating<'a>>,
     /// Content files read.
     pages_read: usize,
     /// Parts of an earlier, larger sitemap deleted.
@@ -82,6 +84,8 @@ struct CheckReport<'a> {
     /// Sitemap files in the output folder sitemapgen did not write (the generator's own, a
     /// leftover): paths below the output folder.
     foreign: &'a [String],
+    /// How git dated the pages (when it was read for dates).
+    git: Option<GitDating<'a>>,
     /// Files build would write that are not on disk.
     missing: &'a [String],
     /// Files of ours another tool wrote over since (the generator's own sitemap).
@@ -100,6 +104,58 @@ struct CheckReport<'a> {
     warning_details: Vec<WarningAt>,
     /// The run's warnings.
     warnings: &'a [String],
+}
+
+/// How git dated the pages.
+#[derive(Serialize)]
+struct GitDating<'a> {
+    /// The clone's history still ends at a shallow boundary.
+    cut: bool,
+    /// Commits the shallow history held before its boundary (when the walk reached it).
+    depth: Option<usize>,
+    /// The shallowest clone depth that dates every page as this run did (whole history).
+    depth_needed: Option<u32>,
+    /// Pages dated by a commit.
+    exact: usize,
+    /// The fetch of a shallow clone's history, when one ran.
+    fetch: Option<FetchDone<'a>>,
+    /// The clone was shallow.
+    shallow: bool,
+    /// Pages whose last change lies past the history at hand (dated by the next source).
+    unreached: usize,
+    /// Old versions fetched from a partial clone's remote.
+    versions_fetched: usize,
+}
+
+/// The fetch of a shallow clone's history.
+#[derive(Serialize)]
+struct FetchDone<'a> {
+    /// Why it failed (`null`: the history is whole now).
+    error: Option<&'a str>,
+    /// The remote asked.
+    remote: Option<&'a str>,
+    /// How long it took.
+    seconds: f64,
+}
+
+impl<'a> GitDating<'a> {
+    fn of(outcome: &'a Outcome) -> Option<GitDating<'a>> {
+        let g = outcome.git.as_ref()?;
+        Some(GitDating {
+            cut: g.cut,
+            depth: g.depth,
+            depth_needed: g.depth_needed,
+            exact: g.exact,
+            fetch: g.fetch.as_ref().map(|f| FetchDone {
+                error: f.failed.as_deref(),
+                remote: f.remote.as_deref(),
+                seconds: f.seconds,
+            }),
+            shallow: g.shallow,
+            unreached: g.unreached,
+            versions_fetched: g.versions_fetched.as_ref().map_or(0, |v| v.versions),
+        })
+    }
 }
 
 /// A URL whose lastmod would change (empty when it has none).
@@ -260,6 +316,7 @@ pub fn build(
                 .collect(),
             excluded_total: left_out_total(outcome),
             files: written.map(|w| shown(&w.files)).unwrap_or_default(),
+            git: GitDating::of(outcome),
             pages_read: outcome.pages_read,
             removed: written.map(|w| shown(&w.removed)).unwrap_or_default(),
             robots_txt_updated: written.is_some_and(|w| w.robots_updated),
@@ -310,6 +367,7 @@ pub fn check(
             excluded_total: left_out_total(outcome),
             extra: &diff.extra,
             foreign: &diff.foreign,
+            git: GitDating::of(outcome),
             missing: &diff.missing,
             overwritten: &diff.overwritten,
             removed: &diff.removed,
@@ -446,6 +504,20 @@ mod tests {
             excluded: [("draft", 1), ("future", 2)].into_iter().collect(),
             excluded_total: 3,
             files: words.clone(),
+            git: Some(GitDating {
+                cut: true,
+                depth: Some(9),
+                depth_needed: None,
+                exact: 3,
+                fetch: Some(FetchDone {
+                    error: Some("e"),
+                    remote: Some("origin"),
+                    seconds: 1.5,
+                }),
+                shallow: true,
+                unreached: 2,
+                versions_fetched: 0,
+            }),
             pages_read: 4,
             removed: words.clone(),
             robots_txt_updated: true,
@@ -477,6 +549,7 @@ mod tests {
             excluded_total: 1,
             extra: &words,
             foreign: &words,
+            git: None,
             missing: &words,
             overwritten: &words,
             removed: &words,

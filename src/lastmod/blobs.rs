@@ -1,21 +1,29 @@
 //! File versions read from git's object store, one `git cat-file --batch` process a run: the
 //! walk asks for the versions it must compare and goes on reading the log while a thread of
 //! this module reads them and reduces each to its [`Fingerprint`].
+//!
+//! In a partial clone (`--filter=blob:none`) the store lacks most old versions. cat-file is
+//! told not to fetch them one by one (a round trip each); the ones it reports missing are
+//! fetched in batches ([`super::shallow::fetch_objects`]) and asked for again.
 
 use super::visible::{fingerprint, Compare, Fingerprint, Streamed};
 use crate::error::{Error, Result};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::sync::mpsc::{channel, Receiver};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// An object name as git prints it (hex).
 pub type Oid = Box<[u8]>;
 
 /// Past this size a version is hashed in pieces, every byte counting (no page is this big).
 const WHOLE_LIMIT: u64 = 16 << 20;
+
+/// Versions a partial clone lacks are fetched once this many wait (or when nothing else does).
+const FETCH_BATCH: usize = 512;
 
 /// What is known of one version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,12 +49,45 @@ pub struct Blobs {
     pending: usize,
     /// Versions read so far.
     read: usize,
+    root: PathBuf,
+    /// Fetching what a partial clone lacks.
+    lazy: Lazy,
+}
+
+/// Versions a partial clone lacks, fetched from its remote in batches.
+#[derive(Default)]
+struct Lazy {
+    /// The partial clone's remote: `None` until a version is missing, `Some(None)` when the
+    /// repository is no partial clone (a missing version then stays missing).
+    remote: Option<Option<String>>,
+    /// Reported missing, to be fetched.
+    waiting: Vec<Oid>,
+    /// Fetched (or tried): missing again means missing for good.
+    tried: HashSet<Oid>,
+    /// Fetching stops here.
+    deadline: Option<Instant>,
+    report: Fetches,
+}
+
+/// What fetching a partial clone's missing versions took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fetches {
+    /// Requests to the remote.
+    pub requests: usize,
+    /// Versions asked for.
+    pub versions: usize,
+    /// Time spent.
+    pub seconds: f64,
+    /// Why some could not be fetched (they are judged missing).
+    pub failed: Option<String>,
 }
 
 impl Blobs {
     /// Starts `git cat-file --batch` in the repository at `root`.
     pub fn start(root: &Path, how: Compare) -> Result<Blobs> {
         let mut child = super::git::git(root)
+            // Missing versions are reported, not fetched one by one (git 2.45 and later).
+            .env("GIT_NO_LAZY_FETCH", "1")
             .args(["cat-file", "--batch"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -83,6 +124,8 @@ impl Blobs {
             unsent: false,
             pending: 0,
             read: 0,
+            root: root.to_path_buf(),
+            lazy: Lazy::default(),
         })
     }
 
@@ -91,13 +134,24 @@ impl Blobs {
         if let Some(v) = self.known.get(oid) {
             return Ok(*v);
         }
+        self.ask(oid)?;
+        self.known.insert(oid.into(), Version::Pending);
+        self.pending += 1;
+        Ok(Version::Pending)
+    }
+
+    /// Writes a request for `oid` to cat-file.
+    fn ask(&mut self, oid: &[u8]) -> Result<()> {
         let input = self.input.as_mut().ok_or_else(closed)?;
         input.write_all(oid).map_err(broken)?;
         input.write_all(b"\n").map_err(broken)?;
-        self.known.insert(oid.into(), Version::Pending);
         self.unsent = true;
-        self.pending += 1;
-        Ok(Version::Pending)
+        Ok(())
+    }
+
+    /// What fetching a partial clone's missing versions took, when any were.
+    pub fn fetches(&self) -> Option<&Fetches> {
+        Some(&self.lazy.report).filter(|r| r.requests > 0)
     }
 
     /// Sends the requests written so far.
@@ -123,32 +177,94 @@ impl Blobs {
         self.read
     }
 
-    /// The versions answered since the last call, without waiting.
-    pub fn answered(&mut self) -> Vec<Oid> {
+    /// The versions answered since the last call, without waiting (a batch of missing ones
+    /// is fetched first when it is full).
+    pub fn answered(&mut self) -> Result<Vec<Oid>> {
         let mut got = Vec::new();
+        while let Ok(a) = self.answers.try_recv() {
+            got.extend(self.note(a));
+        }
+        if self.lazy.waiting.len() >= FETCH_BATCH {
+            got.extend(self.fetch_missing()?);
+        }
+        Ok(got)
+    }
+
+    /// Waits for at least one answer (after sending what is written; fetching the missing
+    /// versions when nothing else is outstanding); then as [`Blobs::answered`].
+    pub fn wait(&mut self) -> Result<Vec<Oid>> {
         loop {
-            match self.answers.try_recv() {
-                Ok(a) => got.push(self.note(a)),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => return got,
+            if !self.lazy.waiting.is_empty() && self.pending == self.lazy.waiting.len() {
+                let got = self.fetch_missing()?;
+                if !got.is_empty() {
+                    return Ok(got);
+                }
+            }
+            self.flush()?;
+            let first = self.answers.recv().map_err(|_| self.failure())?;
+            if let Some(oid) = self.note(first) {
+                let mut got = vec![oid];
+                got.extend(self.answered()?);
+                return Ok(got);
             }
         }
     }
 
-    /// Waits for at least one answer (after sending what is written); then as
-    /// [`Blobs::answered`].
-    pub fn wait(&mut self) -> Result<Vec<Oid>> {
-        self.flush()?;
-        let first = self.answers.recv().map_err(|_| self.failure())?;
-        let mut got = vec![self.note(first)];
-        got.extend(self.answered());
-        Ok(got)
-    }
-
-    fn note(&mut self, (oid, v): (Oid, Version)) -> Oid {
+    /// Takes an answer in; `None` when it is a version to fetch first.
+    fn note(&mut self, (oid, v): (Oid, Version)) -> Option<Oid> {
+        if v == Version::Missing && !self.lazy.tried.contains(&oid) && self.partial() {
+            self.lazy.waiting.push(oid);
+            return None;
+        }
         self.pending = self.pending.saturating_sub(1);
         self.read += 1;
         self.known.insert(oid.clone(), v);
-        oid
+        Some(oid)
+    }
+
+    /// Whether the repository is a partial clone (asked once, when a version is missing).
+    fn partial(&mut self) -> bool {
+        let root = &self.root;
+        self.lazy
+            .remote
+            .get_or_insert_with(|| super::shallow::promisor_remote(root))
+            .is_some()
+    }
+
+    /// Fetches the versions reported missing and asks for them again; those that cannot be
+    /// fetched are answered as missing (returned).
+    fn fetch_missing(&mut self) -> Result<Vec<Oid>> {
+        let oids = std::mem::take(&mut self.lazy.waiting);
+        let lazy = &mut self.lazy;
+        let deadline = *lazy
+            .deadline
+            .get_or_insert_with(|| Instant::now() + super::shallow::FETCH_LIMIT);
+        let remote = lazy.remote.clone().flatten().unwrap_or_default();
+        let fetched = match &lazy.report.failed {
+            // One failure (no network, the time is up) ends fetching for the run.
+            Some(_) => false,
+            None => {
+                let start = Instant::now();
+                let result = super::shallow::fetch_objects(&self.root, &remote, &oids, deadline);
+                lazy.report.requests += 1;
+                lazy.report.versions += oids.len();
+                lazy.report.seconds += start.elapsed().as_secs_f64();
+                lazy.report.failed = result.err();
+                lazy.report.failed.is_none()
+            }
+        };
+        lazy.tried.extend(oids.iter().cloned());
+        if fetched {
+            for oid in &oids {
+                self.ask(oid)?;
+            }
+            self.flush()?;
+            return Ok(Vec::new());
+        }
+        Ok(oids
+            .into_iter()
+            .filter_map(|oid| self.note((oid, Version::Missing)))
+            .collect())
     }
 
     /// Why the answers stopped: the reader's error, or git's exit.

@@ -8,7 +8,8 @@
 //! one `log`, and one `cat-file --batch` that reads the versions an edit must be judged by;
 //! the same again for each submodule below the content dir.
 
-use super::blobs::{Blobs, Oid, Version};
+use super::blobs::{Blobs, Fetches, Oid, Version};
+use super::shallow::{self, Fetched};
 use super::visible::{fingerprint, Compare};
 use super::walk::{passed, GitPath, Rules, Walk, WalkError};
 use crate::date::W3cDate;
@@ -52,6 +53,10 @@ pub struct GitOptions {
     pub compare: Option<Compare>,
     /// Commits that never date a page.
     pub ignore_revs: crate::config::IgnoreRevs,
+    /// In a shallow clone, fetch the rest of the history first (`git_fetch = "auto"`).
+    pub fetch: bool,
+    /// How long that fetch may take ([`shallow::FETCH_LIMIT`]).
+    pub fetch_limit: std::time::Duration,
 }
 
 impl Default for GitOptions {
@@ -61,6 +66,8 @@ impl Default for GitOptions {
             states_only: false,
             compare: Some(Compare::Reader),
             ignore_revs: crate::config::IgnoreRevs::default(),
+            fetch: false,
+            fetch_limit: shallow::FETCH_LIMIT,
         }
     }
 }
@@ -76,22 +83,17 @@ pub enum GitFileState {
     Untracked,
     /// Tracked but no commit found for it (or outside the content dir): git has no date to give.
     Unknown,
+    /// Its last change lies where the history at hand does not reach (past a shallow clone's
+    /// boundary, or in a version a partial clone could not fetch): git has no date to give,
+    /// and a full clone might give one.
+    Unreached,
 }
 
 /// The outcome of looking for git history around a content dir.
 #[derive(Debug)]
 pub enum GitProbe {
-    /// History read: ask it about each file.
-    Ready(GitHistory),
-    /// A shallow clone: every file would get the boundary commit's date, so git is not trusted.
-    /// The history still tells committed files (all [`GitFileState::Unknown`]) from modified
-    /// and untracked ones, whose mtime stays honest.
-    Shallow {
-        /// The repository's top folder, for the warning.
-        repo_root: PathBuf,
-        /// The working-tree states, without any date.
-        history: GitHistory,
-    },
+    /// History read: ask it about each file (in a shallow clone, see [`GitHistory::shallow`]).
+    Ready(Box<GitHistory>),
     /// The content dir is not inside a git work tree.
     NoRepository,
     /// The content dir is inside a checkout (a `.git` above it) that git does not take for a
@@ -131,6 +133,12 @@ pub struct GitHistory {
     submodules: Vec<Submodule>,
     /// The hex names of the commits that dated files.
     commits: Vec<Box<[u8]>>,
+    /// Parallel to `commits`: each one's place in the log (the newest 1, merges counted).
+    places: Vec<u32>,
+    /// How a shallow clone was read (`None`: the clone is whole).
+    shallow: Option<ShallowRead>,
+    /// What fetching a partial clone's missing versions took, when any were.
+    fetches: Option<Fetches>,
     /// How many files had commits passed over, by reason.
     passed: Passed,
     /// What reading the history cost.
@@ -172,6 +180,19 @@ impl Passed {
     }
 }
 
+/// How a shallow clone was read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShallowRead {
+    /// The fetch of its history, when `git_fetch` allowed one.
+    pub fetched: Option<Fetched>,
+    /// `HEAD`'s history still ends at a boundary commit: files whose last change lies past
+    /// it are [`GitFileState::Unreached`].
+    pub cut: bool,
+    /// How many commits the walk read before it reached the boundary (`None`: every file was
+    /// dated before it).
+    pub reached_after: Option<usize>,
+}
+
 /// What reading the history cost (submodules' included), for `--verbose` and the tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
@@ -199,7 +220,7 @@ struct Submodule {
     /// Its history; `None` when it is not checked out or cannot be read, so that its files
     /// get no git date and no mtime (a checkout's mtimes are checkout times).
     history: Option<GitHistory>,
-    /// A shallow clone: its files are known but undated.
+    /// A shallow clone whose history stays cut short: some of its files may be undated.
     shallow: bool,
 }
 
@@ -244,6 +265,45 @@ impl GitHistory {
             p.add(h.passed());
         }
         p
+    }
+
+    /// How a shallow clone was read; `None` for a whole one.
+    pub fn shallow(&self) -> Option<&ShallowRead> {
+        self.shallow.as_ref()
+    }
+
+    /// What fetching the versions a partial clone lacked took, when any were fetched.
+    pub fn fetches(&self) -> Option<&Fetches> {
+        self.fetches.as_ref()
+    }
+
+    /// How many files under the content dir git could not date because the history at hand
+    /// ends before their last change ([`GitFileState::Unreached`]), submodules' included.
+    pub fn unreached_files(&self) -> usize {
+        let own = self
+            .files
+            .values()
+            .filter(|e| e.state == GitFileState::Unreached)
+            .count();
+        own + self
+            .sub_histories()
+            .map(GitHistory::unreached_files)
+            .sum::<usize>()
+    }
+
+    /// The depth of the shallowest clone that dates every page as this history did (the
+    /// place in the log of the oldest commit that dated one, plus the boundary below it);
+    /// `None` when the history is cut short or dated no page.
+    pub fn depth_needed(&self) -> Option<u32> {
+        if self.shallow.as_ref().is_some_and(|s| s.cut) {
+            return None;
+        }
+        self.files
+            .iter()
+            .filter(|(path, e)| matches!(e.state, GitFileState::Committed(_)) && is_page_path(path))
+            .filter_map(|(_, e)| self.places.get(e.commit as usize))
+            .max()
+            .map(|p| p + 1)
     }
 
     /// What reading the history cost (submodules' included).
@@ -395,8 +455,22 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     let prefix = found.prefix;
 
     let (files, gitlinks) = tracked(root, &prefix)?;
-    // A shallow log ends at the boundary commit, which would date every file: skip it.
-    let dates = found.has_commits && !found.shallow && !opts.states_only && !files.is_empty();
+    let dates = found.has_commits && !opts.states_only && !files.is_empty();
+    // A shallow clone: its history fetched when allowed, then where it ends found.
+    let mut shallow = None;
+    let mut boundary = None;
+    if found.shallow && dates {
+        let fetched = opts
+            .fetch
+            .then(|| shallow::fetch_history(root, &found.head, opts.fetch_limit));
+        boundary = shallow::boundary(root, &dir_abs.join(bytes_to_path(&found.shallow_file)))
+            .map_err(|e| Error::io(root, e))?;
+        shallow = Some(ShallowRead {
+            fetched,
+            cut: boundary.is_some(),
+            reached_after: None,
+        });
+    }
     // Started first so that git is already walking while the status is taken.
     // The whole repository's log, not one limited to the content dir: a pathspec hides where
     // a file moved in from (git then shows an add), and a move must not date a page.
@@ -420,10 +494,14 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
             compare: comparing,
             ignored: &ignored,
             comparable: is_page_path,
+            boundary,
         },
     );
     if let Some(log) = log {
         log.walk(&mut walk, blobs.as_mut())?;
+    }
+    if let Some(s) = shallow.as_mut() {
+        s.reached_after = walk.cut.then(|| walk.read.saturating_sub(1));
     }
     let passed = Passed::count(&walk.passed);
     let mut work = Work {
@@ -432,11 +510,20 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         waits: walk.waits,
     };
     let commits = std::mem::take(&mut walk.commits);
+    let places = std::mem::take(&mut walk.places);
     let mut files: FileStates = walk
         .files
         .into_iter()
         .zip(walk.dated_by)
-        .map(|((path, state), commit)| (path, Entry { state, commit }))
+        .zip(walk.unreached)
+        .map(|(((path, state), commit), unreached)| {
+            let state = if unreached {
+                GitFileState::Unreached
+            } else {
+                state
+            };
+            (path, Entry { state, commit })
+        })
         .collect();
     let look = Lookaside {
         root,
@@ -445,11 +532,12 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
     };
     look.apply(&mut files, status, &mut blobs)?;
     work.versions = blobs.as_ref().map_or(0, Blobs::read);
+    let fetches = blobs.as_ref().and_then(Blobs::fetches).cloned();
     let submodules = gitlinks
         .iter()
         .map(|link| read_submodule(root, link, opts))
         .collect();
-    let history = GitHistory {
+    Ok(GitProbe::Ready(Box::new(GitHistory {
         dir: dir_abs,
         dir_real,
         repo_root: found.root.clone(),
@@ -457,18 +545,13 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         files,
         submodules,
         commits,
+        places,
+        shallow,
+        fetches,
         passed,
         work,
         warnings,
-    };
-    Ok(if found.shallow {
-        GitProbe::Shallow {
-            repo_root: found.root,
-            history,
-        }
-    } else {
-        GitProbe::Ready(history)
-    })
+    })))
 }
 
 /// The nearest folder at or above `dir` holding a `.git` (a folder, or a file in worktrees and
@@ -493,6 +576,10 @@ struct Found {
     root: PathBuf,
     prefix: Vec<u8>,
     shallow: bool,
+    /// `.git/shallow`, relative to the content dir (as `--git-path` gives it).
+    shallow_file: Vec<u8>,
+    /// `HEAD`'s commit (empty when there is none yet).
+    head: String,
     has_commits: bool,
 }
 
@@ -508,7 +595,8 @@ pub(super) fn git(cwd: &Path) -> Command {
     cmd
 }
 
-/// One `git rev-parse` answers: top folder, our place in it, shallow or not, any commit yet.
+/// One `git rev-parse` answers: top folder, our place in it, shallow or not (and where its
+/// boundary is kept), `HEAD`'s commit if any yet.
 fn locate(dir: &Path) -> Result<Located> {
     let out = git(dir)
         .args([
@@ -516,6 +604,8 @@ fn locate(dir: &Path) -> Result<Located> {
             "--show-toplevel",
             "--show-prefix",
             "--is-shallow-repository",
+            "--git-path",
+            "shallow",
             "--verify",
             "--quiet",
             "HEAD",
@@ -529,7 +619,7 @@ fn locate(dir: &Path) -> Result<Located> {
     let lines: Vec<&[u8]> = out.stdout.split(|b| *b == b'\n').collect();
     // `--verify --quiet HEAD` exits 1, silently, in a repository without commits.
     let has_commits = out.status.success();
-    let unborn = out.status.code() == Some(1) && out.stderr.is_empty() && lines.len() >= 3;
+    let unborn = out.status.code() == Some(1) && out.stderr.is_empty() && lines.len() >= 4;
     if !has_commits && !unborn {
         let said = String::from_utf8_lossy(&out.stderr);
         if said.contains("not a git repository") {
@@ -537,9 +627,17 @@ fn locate(dir: &Path) -> Result<Located> {
         }
         return Err(failed(dir, "rev-parse --show-toplevel", &out));
     }
+    if lines.len() < 4 {
+        return Err(failed(dir, "rev-parse --show-toplevel", &out));
+    }
     let root = bytes_to_path(lines[0]);
     let prefix = lines[1].to_vec();
     let shallow = lines[2] == b"true";
+    let shallow_file = lines[3].to_vec();
+    let head = lines
+        .get(4)
+        .map(|h| String::from_utf8_lossy(h).into_owned())
+        .unwrap_or_default();
     if root.as_os_str().is_empty() {
         return Err(failed(dir, "rev-parse --show-toplevel", &out));
     }
@@ -547,6 +645,8 @@ fn locate(dir: &Path) -> Result<Located> {
         root,
         prefix,
         shallow,
+        shallow_file,
+        head,
         has_commits,
     }))
 }
@@ -616,8 +716,10 @@ fn read_submodule(root: &Path, link: &[u8], opts: &GitOptions) -> Submodule {
         None
     };
     let (history, shallow) = match probe {
-        Some(GitProbe::Ready(h)) => (Some(h), false),
-        Some(GitProbe::Shallow { history, .. }) => (Some(history), true),
+        Some(GitProbe::Ready(h)) => {
+            let cut = h.shallow().is_some_and(|s| s.cut);
+            (Some(*h), cut)
+        }
         _ => (None, false),
     };
     Submodule {
@@ -881,9 +983,10 @@ struct LogRun {
 /// The one `git log` the walk reads (`-z --raw`, full object names, renames found), with
 /// the settings a user's config could change under us pinned.
 pub(super) fn log_command(root: &Path, opts: &GitOptions) -> Command {
+    // The committer time in seconds too: a shallow clone's boundary is found by it.
     let format = match opts.date {
-        GitDate::Committer => "--format=%x01%H %cI",
-        GitDate::Author => "--format=%x01%H %aI",
+        GitDate::Committer => "--format=%x01%H %ct %cI",
+        GitDate::Author => "--format=%x01%H %ct %aI",
     };
     let mut cmd = git(root);
     // Pin the settings a user's config could change under us (follow, copies, signatures).
@@ -896,9 +999,12 @@ pub(super) fn log_command(root: &Path, opts: &GitOptions) -> Command {
         "log.showSignature=false",
         "-c",
         "diff.renames=true",
+        // A root commit's files as added (a boundary commit of a shallow clone is one).
+        "-c",
+        "log.showRoot=true",
+        // Merges are listed, with no changes (no `-m`): they count in a commit's place.
         "log",
         "-z",
-        "--no-merges",
         "--raw",
         "--no-abbrev",
         "-M",

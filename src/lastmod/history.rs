@@ -4,7 +4,7 @@
 
 use super::git;
 use super::visible::Compare;
-use super::{FileHistory, History};
+use super::{FileHistory, GitReport, History};
 use crate::config::{self, LastmodSource, Settings};
 use std::path::{Path, PathBuf};
 
@@ -18,9 +18,82 @@ pub struct HistoryRead {
     pub warnings: Vec<String>,
     /// Details for `--verbose`.
     pub notes: Vec<String>,
+    /// How the history dated files, when it was read for dates (pages not counted yet).
+    report: Option<GitReport>,
+    /// The repository's top folder, for the report's messages.
+    repo_root: PathBuf,
 }
 
 impl HistoryRead {
+    /// The run's [`GitReport`] with its pages counted (`exact` dated by a commit,
+    /// `unreached` past the history at hand), and what the user should hear about it added to
+    /// the warnings and notes.
+    pub fn report(&mut self, exact: usize, unreached: usize) -> Option<GitReport> {
+        let mut r = self.report.take()?;
+        r.exact = exact;
+        r.unreached = unreached;
+        let root = self.repo_root.display();
+        let pages = |n: usize| {
+            if n == 1 {
+                "1 page".to_string()
+            } else {
+                format!("{n} pages")
+            }
+        };
+        let failed = r.fetch.as_ref().and_then(|f| f.failed.as_deref());
+        if r.cut && unreached > 0 {
+            let held = r
+                .depth
+                .map(|d| format!(" (its {d} newest commits)"))
+                .unwrap_or_default();
+            let fetch = match failed {
+                Some(why) => format!("; fetching it failed ({why})"),
+                None => String::new(),
+            };
+            self.warnings.push(format!(
+                "{root} is a shallow clone{fetch}: git dated {} exactly; for {} the last change lies past its history{held}, so the next lastmod source dated them. For every page: fetch the full history (`fetch-depth: 0` in actions/checkout, with `filter: blob:none` to keep it quick; `git fetch --unshallow --filter=blob:none`), or let sitemapgen fetch it (git_fetch = \"auto\", `--git-fetch auto`)",
+                pages(exact),
+                pages(unreached),
+            ));
+        } else if r.cut {
+            self.notes.push(format!(
+                "{root} is a shallow clone: git dated {} exactly, the last change of each within its history",
+                pages(exact)
+            ));
+        } else if unreached > 0 {
+            let why = r
+                .versions_fetched
+                .as_ref()
+                .and_then(|f| f.failed.as_deref())
+                .unwrap_or("they are not in the clone");
+            self.warnings.push(format!(
+                "{root}: git dated {} exactly; {} have an edit whose versions could not be read ({why}), so the next lastmod source dated them",
+                pages(exact),
+                pages(unreached),
+            ));
+        }
+        if let Some(f) = r.fetch.as_ref().filter(|f| f.failed.is_none()) {
+            let depth = r
+                .depth_needed
+                .map(|d| {
+                    format!("; a clone of depth {d} would have dated every page as this one did")
+                })
+                .unwrap_or_default();
+            self.notes.push(format!(
+                "{root} was a shallow clone: its history was fetched from {} in {:.1} s (without file contents){depth}",
+                f.remote.as_deref().unwrap_or("its remote"),
+                f.seconds
+            ));
+        }
+        if let Some(v) = &r.versions_fetched {
+            self.notes.push(format!(
+                "git: {} old versions of files fetched from the partial clone's remote in {} requests, {:.1} s",
+                v.versions, v.requests, v.seconds
+            ));
+        }
+        Some(r)
+    }
+
     /// Takes the history out (its messages stay), to answer for files whose scanned paths are
     /// relative to `cwd`.
     pub fn lookup(&mut self, cwd: PathBuf) -> HistoryLookup {
@@ -50,6 +123,7 @@ impl History for HistoryLookup {
                     FileHistory::Uncommitted
                 }
                 git::GitFileState::Unknown => FileHistory::Unknown,
+                git::GitFileState::Unreached => FileHistory::Unreached,
             },
             // A checkout without git: every mtime may be the checkout time.
             None if self.blind => FileHistory::Unknown,
@@ -119,6 +193,8 @@ pub fn start(settings: &Settings) -> PendingHistory {
             config::Significance::AnyCommit => None,
         },
         ignore_revs: settings.git_ignore_revs.clone(),
+        fetch: settings.git_fetch == config::GitFetch::Auto,
+        fetch_limit: super::shallow::FETCH_LIMIT,
     };
     let thread_dir = dir.clone();
     let thread_opts = opts.clone();
@@ -248,28 +324,24 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
                 read.warnings.extend(h.warnings());
                 for sub in h.shallow_submodules() {
                     read.warnings.push(format!(
-                        "submodule {} is a shallow clone: its files get no git date. Fetch its full history: `submodules: true` with `fetch-depth: 0` in actions/checkout, or `git -C {} fetch --unshallow`",
+                        "submodule {} is a shallow clone: files whose last change lies past its history get no git date. Fetch its full history: `submodules: true` with `fetch-depth: 0` in actions/checkout, or `git -C {} fetch --unshallow`",
                         sub.display(),
                         sub.display()
                     ));
                 }
+                let shallow = h.shallow();
+                read.report = Some(GitReport {
+                    shallow: shallow.is_some(),
+                    cut: shallow.is_some_and(|s| s.cut),
+                    depth: shallow.and_then(|s| s.reached_after),
+                    fetch: shallow.and_then(|s| s.fetched.clone()),
+                    depth_needed: h.depth_needed(),
+                    versions_fetched: h.fetches().cloned(),
+                    ..Default::default()
+                });
+                read.repo_root = h.repo_root().to_path_buf();
             }
-            read.history = Some(h);
-        }
-        // Without git among the sources the clone's depth changes nothing worth a warning.
-        Ok(git::GitProbe::Shallow { repo_root, history }) if opts.states_only => {
-            read.notes.push(format!(
-                "{} is a shallow clone (no matter: git is not a lastmod source)",
-                repo_root.display()
-            ));
-            read.history = Some(history);
-        }
-        Ok(git::GitProbe::Shallow { repo_root, history }) => {
-            read.warnings.push(format!(
-                "{} is a shallow clone: git dates would all be the clone's boundary commit, so they are not used. Fetch full history: `fetch-depth: 0` in actions/checkout, or `git fetch --unshallow`",
-                repo_root.display()
-            ));
-            read.history = Some(history);
+            read.history = Some(*h);
         }
         Ok(git::GitProbe::NoRepository) => read
             .notes

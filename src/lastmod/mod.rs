@@ -5,6 +5,7 @@
 mod blobs;
 pub mod git;
 pub mod history;
+pub mod shallow;
 pub mod visible;
 mod walk;
 
@@ -13,6 +14,7 @@ use crate::date::W3cDate;
 use crate::frontmatter::PageMeta;
 use crate::route::{Kind, Route, RouteContext, RouteSink, Routing};
 use crate::scan::{Files, SourceFile};
+pub use blobs::Fetches;
 use chrono::{DateTime, NaiveDate, Utc};
 use history::{HistoryRead, PendingHistory};
 use std::path::Path;
@@ -47,9 +49,12 @@ pub enum FileHistory {
     Committed(W3cDate),
     /// Modified or untracked in the working tree: its mtime is its last change.
     Uncommitted,
-    /// Tracked, but its history cannot be read (shallow clone): mtime would be the checkout
-    /// time, so it must not be used.
+    /// Tracked, but its history cannot be read: mtime would be the checkout time, so it must
+    /// not be used.
     Unknown,
+    /// Tracked, and its last change lies where the history at hand does not reach (past a
+    /// shallow clone's boundary): as [`FileHistory::Unknown`], and counted in [`GitReport`].
+    Unreached,
     /// Not under version control: mtime is a fair last resort.
     Untracked,
 }
@@ -128,6 +133,29 @@ pub struct LastmodInput<'a> {
     pub commits: bool,
 }
 
+/// How git dated the pages of a run, for its summary (present when git was read for dates).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GitReport {
+    /// Pages (their own files) dated by a commit.
+    pub exact: usize,
+    /// Pages whose last change lies past the history at hand: git was asked and had no date,
+    /// so the next source dated them (or none did).
+    pub unreached: usize,
+    /// The clone was shallow.
+    pub shallow: bool,
+    /// Its history is still cut short (no fetch, or the fetch failed).
+    pub cut: bool,
+    /// How many commits the history held before its boundary, when the walk reached it.
+    pub depth: Option<usize>,
+    /// The fetch of a shallow clone's history, when one ran.
+    pub fetch: Option<shallow::Fetched>,
+    /// The depth of the shallowest clone that dates every page as this run did (known when
+    /// the whole history was at hand).
+    pub depth_needed: Option<u32>,
+    /// What fetching the versions a partial clone lacked took, when any were fetched.
+    pub versions_fetched: Option<blobs::Fetches>,
+}
+
 /// The result: one optional lastmod per route, and warnings for the user.
 #[derive(Clone, Debug, Default)]
 pub struct Assigned {
@@ -138,6 +166,8 @@ pub struct Assigned {
     /// Parallel to the routes when [`LastmodInput::commits`] asks: the commit behind a git
     /// date (a short hash, or `uncommitted`).
     pub commits: Vec<Option<String>>,
+    /// Routes git dated by a commit, and routes whose last change git could not reach.
+    pub git_counts: (usize, usize),
 }
 
 /// Chooses each route's lastmod, then fills sections and homes from the routes below them.
@@ -192,18 +222,27 @@ impl<'a> OwnLastmods<'a> {
         // only a date written in their front matter stands alone; a file date competes with
         // the rollup.
         let mut file_only = false;
+        let mut git_seen = None;
         let own = if route.kind == Kind::Page {
-            own_lastmod(file, page, route, input, input.sources)
+            own_lastmod(file, page, route, input, input.sources, &mut git_seen)
         } else {
-            match own_lastmod(file, page, route, input, &self.written) {
+            match own_lastmod(file, page, route, input, &self.written, &mut git_seen) {
                 Some(l) => Some(l),
                 None => {
-                    let dated = own_lastmod(file, page, route, input, &self.from_file);
+                    let dated =
+                        own_lastmod(file, page, route, input, &self.from_file, &mut git_seen);
                     file_only = dated.is_some();
                     dated
                 }
             }
         };
+        match git_seen {
+            Some(FileHistory::Committed(_)) if own.is_some_and(|l| l.origin == Origin::Git) => {
+                self.out.git_counts.0 += 1;
+            }
+            Some(FileHistory::Unreached) => self.out.git_counts.1 += 1,
+            _ => {}
+        }
         let Some(mut lm) = own else { return };
         if input.commits && lm.origin == Origin::Git {
             let path = file.path();
@@ -339,12 +378,14 @@ impl<'a> Dating<'a> {
         })
     }
 
-    /// Every route is made: each route's lastmod (list pages rolled up), and what reading git
-    /// history had to say (warnings, then notes).
-    pub fn finish(mut self, routes: &[Route]) -> (Assigned, HistoryRead) {
+    /// Every route is made: each route's lastmod (list pages rolled up), how git dated them,
+    /// and what reading git history had to say (warnings, then notes).
+    pub fn finish(mut self, routes: &[Route]) -> (Assigned, Option<GitReport>, HistoryRead) {
         self.own();
         let assigned = self.own.map(|own| own.finish(routes)).unwrap_or_default();
-        (assigned, self.read)
+        let (exact, unreached) = assigned.git_counts;
+        let report = self.read.report(exact, unreached);
+        (assigned, report, self.read)
     }
 }
 
@@ -399,12 +440,15 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
     }
 }
 
+/// The first date `sources` give the page; `git_seen` is set to what version control said
+/// when the git source was asked.
 fn own_lastmod(
     file: SourceFile,
     page: &Dated,
     route: &Route,
     input: &LastmodInput,
     sources: &[LastmodSource],
+    git_seen: &mut Option<FileHistory>,
 ) -> Option<Lastmod> {
     let mut history = None;
     for src in sources {
@@ -426,7 +470,9 @@ fn own_lastmod(
                 .or_else(|| name_date(&file.path()))
                 .map(|d| (d, Origin::Published)),
             LastmodSource::Git => {
-                match *history.get_or_insert_with(|| input.history.state(&file.path())) {
+                let state = *history.get_or_insert_with(|| input.history.state(&file.path()));
+                *git_seen = Some(state);
+                match state {
                     FileHistory::Committed(d) => Some((d, Origin::Git)),
                     // Not committed yet: the date its commit will carry, so that the sitemap
                     // written before the commit still holds after it.

@@ -9,6 +9,10 @@
 //! comparisons: it goes on as if the edit were a reformat (following a rename to the old
 //! name), and a file is dated once the first step of its queue that counts is known. Git is
 //! stopped as soon as no file needs an older commit.
+//!
+//! In a shallow clone the walk stops at the clone's boundary: the boundary commit shows every
+//! file as added, and past it a full clone's log may hold commits this one lacks. A file still
+//! looking for its last change there is *unreached*: it gets no date rather than a wrong one.
 
 use super::blobs::{Blobs, Oid, Version};
 use super::git::GitFileState;
@@ -52,6 +56,9 @@ enum Step {
     Compare { stamp: Stamp, old: Oid, new: Oid },
     /// Passed over, for this reason ([`passed`]).
     Pass(u8),
+    /// Where the history at hand ends for it (a shallow clone's boundary), or an edit whose
+    /// versions could not be read: no date can be given.
+    Unreached,
 }
 
 /// Where a file is in the walk.
@@ -103,6 +110,7 @@ impl Default for Track {
 /// What [`Walk::advance`] does next with a file.
 enum Next {
     Finish(Option<Stamp>),
+    Unreached,
     Pass(u8),
     Compare(Stamp, Oid, Oid),
 }
@@ -116,6 +124,9 @@ pub struct Rules<'r> {
     pub ignored: &'r HashSet<Box<[u8]>>,
     /// Which files are compared (pages); others are dated by any edit.
     pub comparable: fn(&[u8]) -> bool,
+    /// In a shallow clone, the committer time (seconds) of the newest boundary commit `HEAD`
+    /// reaches: the walk stops at the first commit no newer than it.
+    pub boundary: Option<i64>,
 }
 
 /// The walk over one log.
@@ -126,8 +137,15 @@ pub struct Walk<'r> {
     pub dated_by: Vec<u32>,
     /// Parallel to `files`: why commits were passed over ([`passed`] bits).
     pub passed: Vec<u8>,
+    /// Parallel to `files`: its last change lies where the history at hand does not reach.
+    pub unreached: Vec<bool>,
     /// The hex names of the commits that date files.
     pub commits: Vec<Box<[u8]>>,
+    /// Parallel to `commits`: each one's place in the log, the newest commit 1 (merges
+    /// counted), i.e. the depth of the shallowest clone that still holds it.
+    pub places: Vec<u32>,
+    /// The walk stopped at a shallow clone's boundary.
+    pub cut: bool,
     /// How many times a file was listed as waiting for a version: once per version a step
     /// needs at most, so the walk's work stays linear in the commits that touch each file.
     pub waits: usize,
@@ -152,6 +170,8 @@ pub struct Walk<'r> {
 #[derive(Default)]
 struct Commit {
     hash: Vec<u8>,
+    /// The committer time in seconds, as git writes it (`%ct`).
+    time_raw: Vec<u8>,
     date_raw: Vec<u8>,
     stamp: Option<Stamp>,
     ignored: bool,
@@ -200,7 +220,10 @@ impl<'r> Walk<'r> {
             files,
             dated_by: vec![u32::MAX; n],
             passed: vec![0; n],
+            unreached: vec![false; n],
             commits: Vec::new(),
+            places: Vec::new(),
+            cut: false,
             waits: 0,
             read: 0,
             wanting: waiting.len(),
@@ -215,7 +238,7 @@ impl<'r> Walk<'r> {
         }
     }
 
-    /// Streams the log (`-z --raw --no-abbrev --format=%x01%H %cI`), reading versions with
+    /// Streams the log (`-z --raw --no-abbrev --format=%x01%H %ct %cI`), reading versions with
     /// `blobs` where an edit must be compared. Returns true when the log was read to its end,
     /// false when it stopped early because no file needed an older commit.
     pub fn run(
@@ -237,6 +260,10 @@ impl<'r> Walk<'r> {
                 self.read += 1;
                 self.end_commit();
                 self.start_commit(&token[1..]);
+                if self.past_boundary() {
+                    self.cut(blobs.as_deref_mut())?;
+                    continue;
+                }
                 if let Some(b) = blobs.as_deref_mut() {
                     self.take_answers(b, false)?;
                 }
@@ -299,15 +326,54 @@ impl<'r> Walk<'r> {
     }
 
     fn start_commit(&mut self, header: &[u8]) {
-        let mut parts = header.splitn(2, |b| *b == b' ');
+        let mut parts = header.splitn(3, |b| *b == b' ');
         let c = &mut self.commit;
         c.hash.clear();
         c.hash.extend_from_slice(parts.next().unwrap_or_default());
+        c.time_raw.clear();
+        c.time_raw
+            .extend_from_slice(parts.next().unwrap_or_default());
         c.date_raw.clear();
         c.date_raw
             .extend_from_slice(parts.next().unwrap_or_default());
         c.stamp = None;
         c.ignored = !self.rules.ignored.is_empty() && self.rules.ignored.contains(&c.hash[..]);
+    }
+
+    /// Whether the commit just begun lies at or past a shallow clone's boundary: no newer than
+    /// the newest boundary commit (a commit whose time git wrote oddly counts as past it).
+    fn past_boundary(&self) -> bool {
+        let Some(newest) = self.rules.boundary else {
+            return false;
+        };
+        let time = std::str::from_utf8(&self.commit.time_raw)
+            .ok()
+            .and_then(|t| t.trim().parse::<i64>().ok());
+        time.is_none_or(|t| t <= newest)
+    }
+
+    /// The history at hand ends here: every file still looking for its last change is
+    /// unreached (its steps so far may still date it).
+    fn cut(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        self.cut = true;
+        let left: Vec<u32> = self
+            .waiting
+            .values()
+            .copied()
+            .filter(|&i| self.phase[i as usize] == Phase::Wanting)
+            .collect();
+        for i in left {
+            self.tracks
+                .entry(i)
+                .or_default()
+                .steps
+                .push_back(Step::Unreached);
+            self.stop_wanting(i);
+            if !self.tracks.get(&i).is_some_and(|t| t.blocked) {
+                self.advance(i, blobs.as_deref_mut())?;
+            }
+        }
+        Ok(())
     }
 
     /// Applies the commit's renames: from here back, those files go by their old names.
@@ -338,6 +404,7 @@ impl<'r> Walk<'r> {
         }
         let date = parse_git_date(&self.commit.date_raw)?;
         self.commits.push(self.commit.hash.as_slice().into());
+        self.places.push(self.read as u32);
         let s = Stamp {
             date,
             commit: (self.commits.len() - 1) as u32,
@@ -420,6 +487,7 @@ impl<'r> Walk<'r> {
                     None if deciding => Next::Finish(t.oldest.filter(|_| t.ran_out)),
                     None => return Ok(()),
                     Some(Step::Dates(s)) => Next::Finish(Some(*s)),
+                    Some(Step::Unreached) => Next::Unreached,
                     Some(Step::Pass(why)) => Next::Pass(*why),
                     Some(Step::Compare { stamp, old, new }) => {
                         Next::Compare(*stamp, old.clone(), new.clone())
@@ -429,6 +497,11 @@ impl<'r> Walk<'r> {
             let (stamp, old, new) = match next {
                 Next::Finish(s) => {
                     self.finish(i, s);
+                    return Ok(());
+                }
+                Next::Unreached => {
+                    self.unreached[i as usize] = true;
+                    self.finish(i, None);
                     return Ok(());
                 }
                 Next::Pass(why) => {
@@ -451,6 +524,13 @@ impl<'r> Walk<'r> {
                     if let Some(t) = self.tracks.get_mut(&i) {
                         t.ahead = (t.ahead * 2).min(MAX_AHEAD);
                     }
+                }
+                // A version the object store lacks (a partial clone whose remote could not
+                // give it): whether a reader sees the edit cannot be known.
+                (Version::Missing, _) | (_, Version::Missing) => {
+                    self.unreached[i as usize] = true;
+                    self.finish(i, None);
+                    return Ok(());
                 }
                 (Version::Pending, _) | (_, Version::Pending) => {
                     // Listed under the first version missing; its answer looks again.
@@ -517,10 +597,11 @@ impl<'r> Walk<'r> {
     /// that needed them; then sends the requests that made.
     fn take_answers(&mut self, blobs: &mut Blobs, block: bool) -> Result<(), WalkError> {
         let got = if block {
-            blobs.wait().map_err(WalkError::Blobs)?
+            blobs.wait()
         } else {
             blobs.answered()
-        };
+        }
+        .map_err(WalkError::Blobs)?;
         for oid in got {
             for i in self.blocked.remove(&oid).unwrap_or_default() {
                 if let Some(t) = self.tracks.get_mut(&i) {
@@ -581,11 +662,13 @@ mod tests {
     /// A commit: its name, its date and its changes (status, paths).
     type TestCommit<'a> = (&'a str, &'a str, &'a [(&'a str, &'a [&'a str])]);
 
-    /// A log in `git log -z --raw --no-abbrev --format=%x01%H %cI` form.
+    /// A log in `git log -z --raw --no-abbrev --format=%x01%H %ct %cI` form.
     fn log(commits: &[TestCommit<'_>]) -> Vec<u8> {
         let mut out = Vec::new();
-        for (hash, date, changes) in commits {
-            out.extend_from_slice(format!("\x01{hash} {date}\0\n").as_bytes());
+        for (n, (hash, date, changes)) in commits.iter().enumerate() {
+            // Commit times only matter past a shallow boundary: one a day from 2024 on.
+            let time = 1_704_067_200 + 86_400 * (commits.len() - n) as i64;
+            out.extend_from_slice(format!("\x01{hash} {time} {date}\0\n").as_bytes());
             for (status, paths) in *changes {
                 let oids = if *status == "R100" {
                     format!("{O1} {O1}")
@@ -622,6 +705,7 @@ mod tests {
                 compare: None,
                 ignored: &ignored,
                 comparable: never,
+                boundary: None,
             },
         );
         w.run(input, None).unwrap();
@@ -814,6 +898,7 @@ mod tests {
                 compare: None,
                 ignored: &none,
                 comparable: never,
+                boundary: None,
             },
         );
         assert!(matches!(w.run(&l[..], None), Err(WalkError::BadDate(d)) if d == "yesterday"));
@@ -876,6 +961,7 @@ mod tests {
                 compare: Some(Compare::Reader),
                 ignored: &none,
                 comparable: |_| true,
+                boundary: None,
             },
         );
         let out = std::io::BufReader::new(log.stdout.take().unwrap());

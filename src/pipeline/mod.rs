@@ -108,6 +108,9 @@ pub struct Outcome {
     pub audited: bool,
     /// Built pages no content file accounts for (when asked for; see [`RunOptions`]).
     pub unsourced: Vec<audit::Unsourced>,
+    /// How git dated the pages (when git was read for dates): exactly, or not at all where
+    /// a shallow clone's history does not reach.
+    pub git: Option<lastmod::GitReport>,
 }
 
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
@@ -151,7 +154,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.warnings.append(&mut routing.warnings);
 
     // lastmod: list pages rolled up from the routes below them
-    let (assigned, history) = dating.finish(&routing.routes);
+    let (assigned, git, history) = dating.finish(&routing.routes);
+    outcome.git = git;
     outcome.warnings.extend(kept.warnings());
     outcome.notes.extend(settings.site.notes.iter().cloned());
     outcome.notes.extend(settings.hugo_notes.iter().cloned());

@@ -278,7 +278,7 @@ mod tests {
         let in_order: Vec<String> = files.iter().map(|f| f.rel().to_string()).collect();
         assert_eq!(rels, in_order);
         // The home rolls up the newest date below it, through section b.
-        let (assigned, _) = dating.finish(&routing.routes);
+        let (assigned, _, _) = dating.finish(&routing.routes);
         let home = rels.iter().position(|r| r == "_index.md").unwrap();
         assert_eq!(
             assigned.lastmods[home].map(|l| l.date.to_string()),

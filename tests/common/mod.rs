@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod gitrepo;
+pub mod history;
 pub mod http;
 pub mod parity;
 
