@@ -2,7 +2,7 @@
 //! generator's sitemap looks at. A listed URL that a host rule redirects, that is served in
 //! another form, or that the site's robots.txt keeps crawlers from is not a URL to submit.
 //!
-//! - [`detect`]: which host (`netlify`, `cloudflare-pages`, `vercel`, `github-pages`,
+//! - [`detect()`]: which host (`netlify`, `cloudflare-pages`, `vercel`, `github-pages`,
 //!   `plain`) from the files a site ships, and why;
 //! - [`rules`]: the redirect rules of `_redirects` (Netlify's and Cloudflare's dialects),
 //!   `netlify.toml` and `vercel.json`, one matcher for all;
@@ -67,7 +67,7 @@ impl fmt::Display for Platform {
 /// `host` in sitemap.toml: a platform, or `auto` to detect it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum HostSetting {
-    /// Detect the platform from the files the site ships (see [`detect`]).
+    /// Detect the platform from the files the site ships (see [`detect()`]).
     #[default]
     Auto,
     /// This platform, whatever the files say.

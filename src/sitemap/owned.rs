@@ -15,7 +15,7 @@
 //!
 //! **Registering a file.** A stage that writes a file of its own into the output folder (issue
 //! 26's IndexNow key file) hands it to the writer as an [`OutputFile`] in
-//! [`SetOptions::extra_files`](super::write::SetOptions::extra_files) (the pipeline builds the
+//! [`SetOptions::extra_files`](super::setwrite::SetOptions::extra_files) (the pipeline builds the
 //! set in [`crate::pipeline::sitemap_set`]): it is then written with the sitemaps (temporary
 //! file and rename), recorded here, never reported as someone else's, and removed by the first
 //! run that no longer registers it, unless its bytes changed since.

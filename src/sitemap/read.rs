@@ -2,7 +2,7 @@
 //! files (plain or gzip), for the writer's stale-file detection, `validate` and `check`.
 //!
 //! Two layers:
-//! - [`Tokens`]: quick-xml over a [`Counter`], which gives the line of every event without
+//! - `Tokens`: quick-xml over a `Counter`, which gives the line of every event without
 //!   keeping any text; `validate`'s checker works on these events.
 //! - [`Sitemap`]: reads up to the root element, then yields each entry's `<loc>` and
 //!   `<lastmod>` with the line of its `<loc>`; memory stays at one entry whatever the size.
@@ -516,7 +516,7 @@ pub struct Root {
     pub prefix: Option<Vec<u8>>,
     /// True for a self-closing root (`<urlset/>`), which holds no entries.
     pub empty: bool,
-    /// The namespace the root declares for its own prefix (see [`own_namespace`]).
+    /// The namespace the root declares for its own prefix (see `own_namespace`).
     pub namespace: Option<Vec<u8>>,
 }
 

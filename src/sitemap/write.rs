@@ -1,6 +1,6 @@
 //! The output stage: serialises entries into `sitemap.xml` (or an index and its parts),
 //! optionally gzipped, plus `sitemap.txt` ([`super::text`]) and the `Sitemap:` line of
-//! `robots.txt` ([`super::robots`]); [`super::files`] gets the bytes onto disk.
+//! `robots.txt` ([`super::robots`]); `super::files` gets the bytes onto disk.
 //!
 //! One serialisation path feeds both [`render`] (in memory, for `check` and tests) and
 //! [`write`] (to disk), so what `render` returns is byte for byte what `write` stores.
@@ -20,7 +20,7 @@
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
 //! - A split sitemap replaces an old one so that the index on disk always names parts of its
 //!   own run, and a killed run's temporary files are removed by the next run (see
-//!   [`super::files`]).
+//!   `super::files`).
 
 use super::files::{Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
@@ -262,7 +262,7 @@ impl<'a> Plan<'a> {
             })
     }
 
-    /// The interim name of part file `part` for this process (see [`super::files`]).
+    /// The interim name of part file `part` for this process (see `super::files`).
     pub(super) fn interim_name(&self, part: &str) -> String {
         let end = part.len() - self.part_suffix.len() - self.ext.len();
         let n = &part[self.part_prefix.len()..end];

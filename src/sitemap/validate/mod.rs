@@ -3,7 +3,7 @@
 //!
 //! Memory stays flat whatever the input size: the file is read through a 64 KiB buffer by
 //! quick-xml, only the text of the field being read is kept, and duplicate detection keeps one
-//! 64-bit hash per `<loc>` for the first [`MAX_ENTRIES`] entries only (past that limit the file
+//! 64-bit hash per `<loc>` for the first `MAX_ENTRIES` entries only (past that limit the file
 //! is already in error and must be split; duplicates in the tail are not looked for).
 //!
 //! Where the XSDs are blind or wrong, this goes further:
