@@ -52,6 +52,27 @@ impl CheckDiff {
 }
 
 /// Compares what `build` would write with the files in the output folder; writes nothing.
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # std::fs::write(site.path().join("config.toml"), "base_url = \"https://example.com\"\n")?;
+/// # std::fs::create_dir(site.path().join("content"))?;
+/// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
+/// use sitemapgen::{build, check, config, generate, Overrides, RunOptions};
+///
+/// let settings = config::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     ..Default::default()
+/// })?;
+/// build(&settings, &RunOptions::default())?;
+/// // A new page: the sitemap on disk no longer lists every URL.
+/// std::fs::write(site.path().join("content/new.md"), "+++\ntitle = \"New\"\n+++\n")?;
+/// let outcome = generate(&settings, &RunOptions::default())?;
+/// let diff = check(&settings, &outcome)?;
+/// assert!(!diff.is_clean());
+/// assert_eq!(diff.added, ["https://example.com/new/"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let mut diff = CheckDiff::default();
     let mut old_urls: BTreeMap<String, String> = BTreeMap::new();

@@ -332,6 +332,7 @@ pub struct Settings {
     /// Which git date.
     pub git_date: GitDateKind,
     /// Why the lastmod order is what it is, when the site's config chose it (for `--verbose`).
+    #[doc(hidden)]
     pub lastmod_notes: Vec<String>,
     /// Which commits date a page.
     pub lastmod_significance: Significance,
@@ -352,13 +353,17 @@ pub struct Settings {
     /// List built pages that no content file accounts for.
     pub include_unsourced: bool,
     /// IndexNow: the key, its file, the endpoint.
+    #[doc(hidden)]
     pub indexnow: crate::indexnow::Settings,
     /// What the site's own config says.
+    #[doc(hidden)]
     pub site: SiteConfig,
     /// The rules of the Hugo release the site is built with (Hugo style; the current
     /// Hugo's otherwise).
+    #[doc(hidden)]
     pub hugo: HugoRules,
     /// Which Hugo version and why, and sources passed over (for `--verbose`).
+    #[doc(hidden)]
     pub hugo_notes: Vec<String>,
 }
 
@@ -440,7 +445,35 @@ fn hugo_git_info(site: &SiteConfig) -> bool {
 
 /// Reads `sitemap.toml` (the one named, else `SITE/sitemap.toml` with `--site`, else
 /// `./sitemap.toml`, when present), the site's own config, and applies the command-line
-/// overrides.
+/// overrides: the settings the command would run with.
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # std::fs::write(site.path().join("hugo.toml"), "baseURL = \"https://example.org/docs/\"\n")?;
+/// # std::fs::write(site.path().join("sitemap.toml"), "gzip = true\n")?;
+/// use sitemapgen::config::{self, Overrides, Style};
+///
+/// // A Hugo site whose sitemap.toml asks for gzip; the command line adds --drafts.
+/// let settings = config::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     drafts: true,
+///     ..Default::default()
+/// })?;
+/// assert_eq!(settings.style, Style::Hugo);
+/// assert_eq!(settings.base_url.as_str(), "https://example.org/docs/");
+/// assert!(settings.gzip && settings.include_drafts);
+/// assert_eq!(settings.output_dir, site.path().join("public"));
+///
+/// // A mistake names the file and line, and says what to do.
+/// std::fs::write(site.path().join("sitemap.toml"), "gzp = true\n")?;
+/// let err = config::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     ..Default::default()
+/// })
+/// .unwrap_err();
+/// assert!(err.to_string().ends_with("sitemap.toml:1: unknown key `gzp`: did you mean `gzip`?"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load(over: &Overrides) -> Result<Settings> {
     let (file, config_file) = match &over.config {
         Some(path) if !path.exists() => {

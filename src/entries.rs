@@ -12,6 +12,7 @@ use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// Where the absolute URL lies in the [`Locs`] of the entry's list (see [`Entries::loc`]).
+    #[doc(hidden)]
     pub loc: LocId,
     /// `<lastmod>`.
     pub lastmod: Option<W3cDate>,
@@ -19,7 +20,9 @@ pub struct Entry {
     pub changefreq: Option<ChangeFreq>,
     /// `<priority>`.
     pub priority: Option<Priority>,
-    /// Rarely used parts, boxed so a plain entry stays small (a million of them is common).
+    /// Rarely used parts, boxed so a plain entry stays small (a million of them is common);
+    /// read them with [`Entry::images`] and [`Entry::alternates`].
+    #[doc(hidden)]
     pub extras: Option<Box<Extras>>,
 }
 
@@ -43,6 +46,7 @@ pub struct Alternate {
 
 impl Entry {
     /// An entry with just a location, stored beforehand with [`Locs::push`].
+    #[doc(hidden)]
     pub fn new(loc: LocId) -> Entry {
         Entry {
             loc,
@@ -80,6 +84,7 @@ impl Entries {
 
     /// Adds an entry for `loc` (absolute, percent-encoded, not XML-escaped) with no other
     /// field set, and returns it to fill in.
+    #[doc(hidden)]
     pub fn push(&mut self, loc: &str) -> Result<&mut Entry, LocError> {
         let id = self.locs.push(loc)?;
         self.list.push(Entry::new(id));
@@ -103,11 +108,13 @@ impl Entries {
     }
 
     /// The entries, to change their fields.
+    #[doc(hidden)]
     pub fn list_mut(&mut self) -> &mut [Entry] {
         &mut self.list
     }
 
     /// The store the entries' locs lie in.
+    #[doc(hidden)]
     pub fn locs(&self) -> &Locs {
         &self.locs
     }
@@ -123,6 +130,7 @@ impl Entries {
     }
 
     /// All the entries, as the writer takes them.
+    #[doc(hidden)]
     pub fn view(&self) -> View<'_> {
         View {
             list: &self.list,
@@ -132,6 +140,7 @@ impl Entries {
 
     /// The entries of `range` (one host's, say), as the writer takes them; panics out of
     /// bounds, as slicing does.
+    #[doc(hidden)]
     pub fn slice(&self, range: std::ops::Range<usize>) -> View<'_> {
         View {
             list: &self.list[range],

@@ -3,7 +3,17 @@
 use std::path::PathBuf;
 
 /// Anything that stops a run; `main` maps every variant to exit code 2.
-#[derive(Debug, thiserror::Error)]
+///
+/// It prints as the command line prints it, `Debug` too (so a `main` that returns it shows
+/// the message, not a dump of its fields): the file, the line when known, what is wrong and
+/// what to do; [`Error::Many`] one such line per problem.
+///
+/// ```
+/// let e = sitemapgen::Error::config("sitemap.toml", Some(3), "unknown key `imagess`: did you mean `images`?");
+/// assert_eq!(e.to_string(), "sitemap.toml:3: unknown key `imagess`: did you mean `images`?");
+/// assert_eq!(format!("{e:?}"), e.to_string());
+/// ```
+#[derive(thiserror::Error)]
 pub enum Error {
     /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]
@@ -52,6 +62,12 @@ pub enum Error {
     /// Several content files are wrong; all are reported at once so one run shows every fix.
     #[error("{}", join(.0))]
     Many(Vec<Error>),
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 fn join(errors: &[Error]) -> String {

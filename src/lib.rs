@@ -1,10 +1,47 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
-//! sitemapgen: writes `sitemap.xml` for Zola- and Hugo-style static sites.
+//! sitemapgen writes `sitemap.xml` for static sites built with Zola or Hugo, or for any
+//! folder of Markdown pages: every URL the generator publishes, with a `<lastmod>` search
+//! engines can trust, exact to the sitemaps.org protocol.
 //!
-//! Load [`Settings`] with [`config::load`], then [`generate`] (every stage but the writing:
-//! plain data out) or [`build`] (and write); [`check()`] compares what is on disk. The stages,
-//! in the order the data flows, are driven by [`pipeline`]: [`config`] -> `scan` ->
-//! `frontmatter` -> `route` -> `lastmod` -> `entries` -> `audit` (the built output) -> `sitemap` (write).
+//! The library is what the `sitemapgen` command runs, without the terminal: it returns
+//! values and never prints. Load [`Settings`] with [`config::load`] (a site's folder and
+//! its `sitemap.toml`, as the command reads them), then [`generate`] an [`Outcome`] (every
+//! URL, what was left out and why, warnings), and [`write()`] it, or do both with [`build`];
+//! [`check()`] compares an outcome with the files on disk.
+//!
+//! ```
+//! # let site = tempfile::tempdir()?;
+//! # let root = site.path();
+//! # std::fs::write(root.join("config.toml"), "base_url = \"https://example.com\"\n")?;
+//! # std::fs::create_dir(root.join("content"))?;
+//! # std::fs::write(root.join("content/_index.md"), "+++\n+++\n")?;
+//! # std::fs::write(root.join("content/about.md"), "+++\ntitle = \"About\"\n+++\n")?;
+//! # std::fs::write(root.join("content/draft.md"), "+++\ndraft = true\n+++\n")?;
+//! use sitemapgen::{config, Overrides, Reason, RunOptions};
+//!
+//! // A Zola site (its config.toml and content/) in `root`.
+//! let settings = config::load(&Overrides {
+//!     site: Some(root.to_path_buf()),
+//!     ..Default::default()
+//! })?;
+//! let mut outcome = sitemapgen::generate(&settings, &RunOptions::default())?;
+//! for (loc, entry) in outcome.entries.iter() {
+//!     println!("{loc} {:?}", entry.lastmod);
+//! }
+//! assert_eq!(outcome.entries.len(), 2);
+//! assert_eq!(outcome.skipped[0].reason, Reason::Draft);
+//!
+//! let report = sitemapgen::write(&settings, &mut outcome)?;
+//! assert_eq!(report.urls, 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Add it without the command line's dependencies (clap, indicatif, anstream) or the HTTP
+//! client: `sitemapgen = { version = "0.1", default-features = false }`.
+//!
+//! The stages, in the order the data flows, are driven by [`pipeline`]: [`config`] ->
+//! `scan` -> `frontmatter` -> `route` -> `lastmod` -> `entries` -> `audit` (the built
+//! output) -> `sitemap` (write).
 
 pub mod check;
 pub mod config;
@@ -61,6 +98,23 @@ pub mod summary;
 pub use check::{check, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
-pub use pipeline::{
-    build, generate, sitemap_set, write_options, Listed, Outcome, Progress, RunOptions, Skipped,
-};
+pub use pipeline::{build, generate, write, Listed, Outcome, Progress, RunOptions, Skipped};
+
+// The types the API above hands out, from the stage modules that define them.
+pub use audit::Unsourced;
+pub use date::{SiteTz, W3cDate, W3cKind};
+pub use entries::{Alternate, Entries, Entry, Host, Loc};
+pub use frontmatter::sitemap_values::{ChangeFreq, Priority};
+pub use lastmod::{Lastmod, Origin as LastmodOrigin};
+pub use route::Reason;
+pub use sitemap::set::UrlMap;
+pub use sitemap::write::WriteReport;
+
+// Plumbing the binary shares with the library.
+#[doc(hidden)]
+pub use pipeline::{sitemap_set, write_options};
+
+// The README's Rust example, compiled as a doctest so it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

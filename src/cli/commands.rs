@@ -42,7 +42,7 @@ impl Run {
     }
 
     /// [`sitemapgen::build`]; the bar goes away before anything else is printed.
-    fn build(&self, settings: &Settings) -> Result<(Outcome, Option<WriteReport>)> {
+    fn build(&self, settings: &Settings) -> Result<(Outcome, WriteReport)> {
         let r = sitemapgen::build(settings, &self.opts);
         self.clear_bar();
         r
@@ -62,16 +62,10 @@ pub fn build(args: &Cli, start: Instant) -> Result<ExitCode> {
     let (outcome, written) = run.build(&settings)?;
     if args.format == Format::Json {
         let took = start.elapsed();
-        results(|out| json::build(out, &settings, &outcome, written.as_ref(), took))?;
+        results(|out| json::build(out, &settings, &outcome, Some(&written), took))?;
     } else {
         let took = start.elapsed();
-        print::build(
-            &settings,
-            &outcome,
-            written.as_ref(),
-            took,
-            args.verbosity(),
-        );
+        print::build(&settings, &outcome, Some(&written), took, args.verbosity());
     }
     Ok(ExitCode::SUCCESS)
 }

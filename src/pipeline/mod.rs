@@ -12,7 +12,7 @@ use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
 use crate::sitemap::setwrite::{self, Member, SetOptions};
-use crate::sitemap::write;
+use crate::sitemap::write::{self, WriteReport};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
@@ -492,6 +492,7 @@ fn disabled(settings: &Settings) -> Option<String> {
 }
 
 /// The write stage's options for these settings.
+#[doc(hidden)]
 pub fn write_options(settings: &Settings) -> write::WriteOptions {
     write::WriteOptions {
         output_dir: settings.output_dir.clone(),
@@ -513,6 +514,7 @@ pub fn write_options(settings: &Settings) -> write::WriteOptions {
 /// Another stage that writes a file of its own into the output folder (the IndexNow key file)
 /// adds it to [`SetOptions::extra_files`] here: it is then written with the set, recorded as
 /// ours, and removed by a later run that no longer writes it (see [`crate::sitemap::owned`]).
+#[doc(hidden)]
 pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
     let mut set = SetOptions {
         output_dir: settings.output_dir.clone(),
@@ -543,6 +545,7 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
 
 /// The site roots of a run in its output folder, each with the URL it is served at: the
 /// output folder itself, or on a multihost site each host's folder (`en/`).
+#[doc(hidden)]
 pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::Url)> {
     if outcome.hosts.is_empty() {
         return vec![(String::new(), settings.base_url.clone())];
@@ -552,19 +555,66 @@ pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::U
         .collect()
 }
 
-/// Generates and writes the sitemap; nothing is written when any input is bad.
-pub fn build(
-    settings: &Settings,
-    opts: &RunOptions,
-) -> Result<(Outcome, Option<write::WriteReport>)> {
-    let mut outcome = generate(settings, opts)?;
-    // The whole set is replaced at once (temporary files, then renames); an error leaves
-    // every file as it was, or whole.
-    let set = sitemap_set(settings, &outcome);
+/// Writes the sitemap files of an outcome [`generate`] already computed (after looking at
+/// it, say), without running the pipeline again. Warnings about the files on disk (a
+/// sitemap another tool wrote there) join [`Outcome::warnings`].
+///
+/// The whole set is replaced at once (temporary files, then renames): an error leaves every
+/// file as it was, or whole.
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # std::fs::write(site.path().join("config.toml"), "base_url = \"https://example.com\"\n")?;
+/// # std::fs::create_dir(site.path().join("content"))?;
+/// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
+/// use sitemapgen::{config, generate, write, Overrides, RunOptions};
+///
+/// let settings = config::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     ..Default::default()
+/// })?;
+/// let mut outcome = generate(&settings, &RunOptions::default())?;
+/// // Write only when there is something to list.
+/// if !outcome.entries.is_empty() {
+///     let report = write(&settings, &mut outcome)?;
+///     assert_eq!(report.urls, 1);
+///     assert!(site.path().join("public/sitemap.xml").is_file());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write(settings: &Settings, outcome: &mut Outcome) -> Result<WriteReport> {
+    let set = sitemap_set(settings, outcome);
     let report = setwrite::write_set(outcome.entries.view(), &set)?;
-    let foreign = foreign_warnings(settings, &outcome, &set);
+    let foreign = foreign_warnings(settings, outcome, &set);
     outcome.warnings.extend(foreign);
-    Ok((outcome, Some(report)))
+    Ok(report)
+}
+
+/// Generates and writes the sitemap ([`generate`], then [`write()`]); nothing is written when
+/// any input is bad.
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # std::fs::write(site.path().join("config.toml"), "base_url = \"https://example.com\"\n")?;
+/// # std::fs::create_dir(site.path().join("content"))?;
+/// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
+/// # std::fs::write(site.path().join("content/hello.md"), "+++\ntitle = \"Hello\"\n+++\n")?;
+/// use sitemapgen::{build, config, Overrides, RunOptions};
+///
+/// let settings = config::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     ..Default::default()
+/// })?;
+/// let (outcome, report) = build(&settings, &RunOptions::default())?;
+/// assert_eq!(report.files, [site.path().join("public/sitemap.xml")]);
+/// let locs: Vec<String> = outcome.entries.iter().map(|(loc, _)| loc.to_string()).collect();
+/// assert_eq!(locs, ["https://example.com/", "https://example.com/hello/"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, WriteReport)> {
+    let mut outcome = generate(settings, opts)?;
+    let report = write(settings, &mut outcome)?;
+    Ok((outcome, report))
 }
 
 #[cfg(test)]
