@@ -415,3 +415,106 @@ fn ugly_form_extra_urls_and_included_unsourced_pages() {
     );
     validate_with_xsd(&[d.path().join("public/sitemap.xml")]);
 }
+
+/// Round 2 (audit-refresh-verdicts): a meta refresh counts only where a browser follows it,
+/// by the HTML standard's declarative refresh steps; a UTF-16 page (byte order mark) is
+/// decoded, so its `noindex` counts; a `<base href>` is what relative URLs resolve against.
+#[test]
+fn verdicts_as_a_browser_gives_them() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path();
+    let refresh = |c: &str| format!("<meta http-equiv=\"refresh\" content=\"{c}\">");
+    let utf16 = |html: String| -> String {
+        // Written below as bytes: a marker the loop swaps for the UTF-16 file.
+        format!("UTF16:{html}")
+    };
+    let pages: Vec<(&str, String)> = vec![
+        // A browser does not refresh any of these.
+        ("p1", page(&refresh("0url=/moved/"), "")),
+        ("p2", page(&refresh("&#xa0;0; url=/moved/"), "")),
+        (
+            "p3",
+            page(&(refresh("30") + &refresh("0; url=/moved/")), ""),
+        ),
+        ("p4", page(&refresh("5x; url=/moved/"), "")),
+        (
+            "p5",
+            page(
+                "<meta http-equiv=\" refresh\" content=\"0; url=/moved/\">",
+                "",
+            ),
+        ),
+        // These it does.
+        (
+            "r1",
+            page(&(refresh("5x") + &refresh("0; URL = '/moved/' x")), ""),
+        ),
+        ("r2", page(&refresh("1.5, /moved/"), "")),
+        // The base decides where relative links point.
+        (
+            "b1",
+            page(
+                "<base href=\"/b1/\"><link rel=\"canonical\" href=\"./\">",
+                "",
+            ),
+        ),
+        (
+            "b2",
+            page("<base href=\"/\"><link rel=\"canonical\" href=\"b1/\">", ""),
+        ),
+        ("u1", utf16(page(NOINDEX, ""))),
+    ];
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "config.toml".into(),
+            "base_url = \"https://example.com/\"\ntitle = \"t\"\n".into(),
+        ),
+        (
+            "content/_index.md".into(),
+            "+++\ntitle = \"Home\"\n+++\n".into(),
+        ),
+        ("public/index.html".into(), page("", "")),
+        ("public/moved/index.html".into(), page("", "")),
+    ];
+    for (name, html) in &pages {
+        files.push((
+            format!("content/{name}.md"),
+            format!("+++\ntitle = \"{name}\"\n+++\n"),
+        ));
+        files.push((format!("public/{name}/index.html"), html.clone()));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    write_tree(site, &refs);
+    for (name, html) in &pages {
+        if let Some(html) = html.strip_prefix("UTF16:") {
+            let mut bytes = vec![0xFF, 0xFE];
+            bytes.extend(html.encode_utf16().flat_map(u16::to_le_bytes));
+            std::fs::write(site.join(format!("public/{name}/index.html")), bytes).unwrap();
+        }
+    }
+    let o = sitemapgen(site, &["list", "--excluded"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let mut out: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let file = Path::new(cols[0]).file_stem().unwrap().to_string_lossy();
+            format!("{file} {}", cols[1..].join(" "))
+        })
+        .collect();
+    out.sort();
+    assert_eq!(
+        out,
+        [
+            "b2 canonical https://example.com/b2/ https://example.com/b1/",
+            "r1 redirect https://example.com/r1/ https://example.com/moved/",
+            "r2 redirect https://example.com/r2/ https://example.com/moved/",
+            "u1 noindex https://example.com/u1/ -",
+        ],
+        "{}",
+        text(&o)
+    );
+}

@@ -22,8 +22,15 @@ pub struct HeadFacts {
     /// The first `<link rel="canonical">`'s href, as written; `None` when there is none, or
     /// when two disagree (search engines then ignore both).
     pub canonical: Option<String>,
-    /// The URL of a `<meta http-equiv="refresh">`, as written.
+    /// The URL of the `<meta http-equiv="refresh">` a browser follows (the first that
+    /// parses, as the HTML standard's declarative refresh steps parse it), as written;
+    /// `None` when there is none or it refreshes the page itself.
     pub refresh: Option<String>,
+    /// The first `<base href>`'s value, as written: what relative URLs resolve against.
+    pub base: Option<String>,
+    /// The base came before the refresh, so the refresh's URL resolves against it (a
+    /// refresh is resolved when it is read; a later base does not change it).
+    pub base_before_refresh: bool,
 }
 
 impl HeadFacts {
@@ -60,6 +67,8 @@ enum Tag {
     Raw,
     /// `<template>`: its contents are inert.
     Template,
+    /// `<base>`: its href is what relative URLs resolve against.
+    Base,
     /// Another tag the head may hold (html, head, base, …).
     Other,
     /// Any other element (`<body>`, `<div>`, …): the body has begun.
@@ -74,7 +83,8 @@ impl Tag {
             b"link" => Tag::Link,
             b"title" | b"script" | b"style" | b"noscript" | b"noframes" => Tag::Raw,
             b"template" => Tag::Template,
-            b"html" | b"head" | b"base" | b"basefont" | b"bgsound" => Tag::Other,
+            b"base" => Tag::Base,
+            b"html" | b"head" | b"basefont" | b"bgsound" => Tag::Other,
             _ => Tag::Body,
         }
     }
@@ -99,7 +109,7 @@ impl Attr {
             Tag::Meta if is(b"content") => Some(Attr::Content),
             Tag::Meta if is(b"http-equiv") => Some(Attr::HttpEquiv),
             Tag::Link if is(b"rel") => Some(Attr::Rel),
-            Tag::Link if is(b"href") => Some(Attr::Href),
+            Tag::Link | Tag::Base if is(b"href") => Some(Attr::Href),
             _ => None,
         }
     }
@@ -111,7 +121,7 @@ impl Attr {
 
 /// A start tag's values of the attributes of interest, by [`Attr`]: each the first attribute
 /// of its name (a repeated one is ignored, as browsers ignore it), empty when the tag has
-/// none or it has no value.
+/// none or it has no value, as given (the rules trim what they compare).
 type Values<'a> = [&'a [u8]; 5];
 
 /// The head's rules over a stream of tokens: keep only what the robots, canonical and refresh
@@ -129,6 +139,9 @@ struct Rules {
     raw: bool,
     /// Inside this many templates.
     templates: usize,
+    /// A refresh has parsed: the document "will declaratively refresh", and no later one
+    /// counts.
+    refreshing: bool,
     /// The name of the last start tag, which a raw text element's end tag must repeat.
     last_start_tag: Vec<u8>,
 }
@@ -141,6 +154,7 @@ impl Rules {
         self.done = false;
         self.raw = false;
         self.templates = 0;
+        self.refreshing = false;
         self.last_start_tag.clear();
     }
 
@@ -162,9 +176,9 @@ impl Rules {
         }
     }
 
-    /// A start tag (its name lowercased, `tag` its role): the state the tokenizer goes on in
-    /// after it.
-    fn start_tag(&mut self, name: &[u8], tag: Tag, values: &Values) -> Option<State> {
+    /// A start tag (its name lowercased, `tag` its role, `set` which of `values` it has, a
+    /// bit each): the state the tokenizer goes on in after it.
+    fn start_tag(&mut self, name: &[u8], tag: Tag, values: &Values, set: u8) -> Option<State> {
         if self.done {
         } else if self.templates > 0 {
             // Inside a template nothing applies; only nested templates are counted.
@@ -175,6 +189,7 @@ impl Rules {
                 Tag::Link => self.link(values),
                 Tag::Raw => self.raw = true,
                 Tag::Template => self.templates += 1,
+                Tag::Base => self.base(values, set),
                 Tag::Other => {}
                 Tag::Body => self.done = true,
             }
@@ -207,22 +222,49 @@ impl Rules {
     }
 
     /// Whether the rules read a start tag's value of `a`, knowing its others: a meta's
-    /// content only for robots or a refresh, a link's href only for a canonical link.
-    fn reads(a: Attr, values: &Values) -> bool {
+    /// content only for robots or a refresh, a link's href only for a canonical link, a
+    /// base's always.
+    fn reads(tag: Tag, a: Attr, values: &Values) -> bool {
         match a {
             Attr::Content => is_robots(values) || is_refresh(values),
-            Attr::Href => is_canonical(values),
+            Attr::Href => tag == Tag::Base || is_canonical(values),
             Attr::Name | Attr::HttpEquiv | Attr::Rel => true,
         }
     }
 
     fn meta(&mut self, values: &Values) {
-        let content = value(values, Attr::Content);
-        if is_robots(values) && says_noindex(content) {
+        if is_robots(values) && says_noindex(value(values, Attr::Content)) {
             self.facts.noindex = true;
         }
-        if is_refresh(values) && self.facts.refresh.is_none() {
-            self.facts.refresh = refresh_url(&String::from_utf8_lossy(content));
+        if !is_refresh(values) || self.refreshing {
+            return;
+        }
+        // The content as written: the steps skip only ASCII whitespace themselves.
+        let content = values[Attr::Content as usize];
+        if content.is_empty() {
+            return;
+        }
+        match declarative_refresh(content) {
+            None => {}
+            // A refresh of the page itself: it counts, and no later one does.
+            Some(None) => self.refreshing = true,
+            Some(Some(url)) => {
+                let url = String::from_utf8_lossy(url);
+                // A URL that does not parse (against the base in effect) is no refresh.
+                if parses_against(self.facts.base.as_deref(), &url) {
+                    self.refreshing = true;
+                    self.facts.base_before_refresh = self.facts.base.is_some();
+                    self.facts.refresh = Some(url.into_owned());
+                }
+            }
+        }
+    }
+
+    /// The first base with an href sets the document's base URL; later ones do nothing.
+    fn base(&mut self, values: &Values, set: u8) {
+        if set & Attr::Href.bit() != 0 && self.facts.base.is_none() {
+            let href = String::from_utf8_lossy(values[Attr::Href as usize]);
+            self.facts.base = Some(href.into_owned());
         }
     }
 
@@ -250,8 +292,9 @@ fn is_robots(values: &Values) -> bool {
     name.eq_ignore_ascii_case(b"robots") || name.eq_ignore_ascii_case(b"googlebot")
 }
 
+/// `http-equiv` is an enumerated attribute: the keyword in any case, nothing around it.
 fn is_refresh(values: &Values) -> bool {
-    value(values, Attr::HttpEquiv).eq_ignore_ascii_case(b"refresh")
+    values[Attr::HttpEquiv as usize].eq_ignore_ascii_case(b"refresh")
 }
 
 fn is_canonical(values: &Values) -> bool {
@@ -283,7 +326,7 @@ impl HeadReader {
         let n = read_some(&mut input, &mut self.buf)?;
         // Too few bytes to tell a byte order mark: read on (a trickling reader, a tiny page).
         let mut outcome = plain::Outcome::NeedMore;
-        if n >= 3 || n == 0 {
+        if (n >= 3 || n == 0) && utf16(&self.buf[..n]).is_none() {
             outcome = scan_plain(&mut self.rules, &mut self.name, &self.buf[..n], n == 0);
         }
         if outcome == plain::Outcome::Done {
@@ -292,13 +335,28 @@ impl HeadReader {
         // The head goes on past the first read: read on, three times as much each time.
         let mut all = self.buf[..n].to_vec();
         let mut eof = n == 0;
-        while outcome == plain::Outcome::NeedMore && !eof {
+        while outcome == plain::Outcome::NeedMore && !eof && utf16(&all).is_none() {
             let want = 2 * all.len().max(FIRST_READ) as u64;
             eof = (&mut input).take(want).read_to_end(&mut all)? < want as usize;
-            outcome = scan_plain(&mut self.rules, &mut self.name, &all, eof);
+            if utf16(&all).is_none() {
+                outcome = scan_plain(&mut self.rules, &mut self.name, &all, eof);
+            }
         }
-        if outcome != plain::Outcome::Done {
-            input.read_to_end(&mut all)?;
+        if outcome == plain::Outcome::Done {
+            return Ok(self.rules.take_facts());
+        }
+        input.read_to_end(&mut all)?;
+        if let Some(big_endian) = utf16(&all) {
+            // A UTF-16 page: decoded as a whole (within the bound), then read like any other.
+            let text = decode_utf16(&all[2..], big_endian);
+            self.rules.reset();
+            if plain::scan(&mut self.rules, &mut self.name, text.as_bytes(), true)
+                != plain::Outcome::Done
+            {
+                self.rules.reset();
+                self.tokenize(text.as_bytes());
+            }
+        } else {
             self.rules.reset();
             self.tokenize(page_bytes(&all));
         }
@@ -327,6 +385,36 @@ fn scan_plain(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) ->
 /// A page's bytes as a browser decodes them: without a UTF-8 byte order mark.
 fn page_bytes(buf: &[u8]) -> &[u8] {
     buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf)
+}
+
+/// Whether a page starts with a UTF-16 byte order mark, which decides its encoding over
+/// anything else the page says (HTML's encoding sniffing): `Some(true)` big-endian,
+/// `Some(false)` little-endian.
+fn utf16(buf: &[u8]) -> Option<bool> {
+    match buf.get(..2)? {
+        [0xFE, 0xFF] => Some(true),
+        [0xFF, 0xFE] => Some(false),
+        _ => None,
+    }
+}
+
+/// UTF-16 text (after its byte order mark) as UTF-8, as the Encoding standard's decoder
+/// gives it: a lone surrogate, or an odd last byte, becomes U+FFFD.
+fn decode_utf16(bytes: &[u8], big_endian: bool) -> String {
+    let units = bytes.chunks_exact(2).map(|p| {
+        if big_endian {
+            u16::from_be_bytes([p[0], p[1]])
+        } else {
+            u16::from_le_bytes([p[0], p[1]])
+        }
+    });
+    let mut text: String = char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect();
+    if bytes.len() % 2 == 1 {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    text
 }
 
 /// Fills as much of `buf` as one read gives (retrying an interrupted one); the count read.
@@ -432,7 +520,8 @@ impl Emitter for Gum<'_> {
             return None;
         }
         let values: Values = std::array::from_fn(|a| tag.values[a].as_slice());
-        self.rules.start_tag(&tag.name, Tag::of(&tag.name), &values)
+        self.rules
+            .start_tag(&tag.name, Tag::of(&tag.name), &values, tag.set)
     }
 
     fn emit_current_comment(&mut self) {}
@@ -496,30 +585,80 @@ fn says_noindex(content: &[u8]) -> bool {
         .any(|d| d.eq_ignore_ascii_case(b"noindex") || d.eq_ignore_ascii_case(b"none"))
 }
 
-/// The URL of a refresh content (`5; url=/next/`), parsed as the HTML standard's declarative
-/// refresh does; `None` for a refresh of the page itself (no URL).
-fn refresh_url(content: &str) -> Option<String> {
-    let s = content.trim_start();
-    let time_len = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    if time_len == 0 {
+/// A refresh's content parsed by the HTML standard's "shared declarative refresh steps":
+/// `None` when a browser does not refresh (`5x`, `0url=/a/`, a leading no-break space),
+/// `Some(None)` for a refresh of the page itself, `Some(Some(url))` for one to `url` (before
+/// it is parsed as a URL).
+fn declarative_refresh(input: &[u8]) -> Option<Option<&[u8]>> {
+    let at = |p: usize| input.get(p).copied();
+    let skip_ws = |mut p: usize| {
+        while at(p).is_some_and(|c| c.is_ascii_whitespace()) {
+            p += 1;
+        }
+        p
+    };
+    let mut p = skip_ws(0);
+    let digits = p;
+    while at(p).is_some_and(|c| c.is_ascii_digit()) {
+        p += 1;
+    }
+    if p == digits && at(p) != Some(b'.') {
         return None;
     }
-    let s = s[time_len..].trim_start();
-    let s = s.strip_prefix([';', ',']).unwrap_or(s).trim_start();
-    let s = match s.get(..3) {
-        Some(u) if u.eq_ignore_ascii_case("url") => {
-            let rest = s[3..].trim_start();
-            rest.strip_prefix('=').map_or(s, str::trim_start)
+    // The fraction is read and ignored.
+    while at(p).is_some_and(|c| c.is_ascii_digit() || c == b'.') {
+        p += 1;
+    }
+    if let Some(c) = at(p) {
+        if !(c == b';' || c == b',' || c.is_ascii_whitespace()) {
+            return None;
         }
-        _ => s,
+        p = skip_ws(p);
+        if matches!(at(p), Some(b';' | b',')) {
+            p += 1;
+        }
+        p = skip_ws(p);
+    }
+    if p >= input.len() {
+        return Some(None);
+    }
+    let whole = &input[p..];
+    let mut q = p;
+    if matches!(at(q), Some(b'u' | b'U')) {
+        q += 1;
+        // `u`, `ur`, `url` not followed by `=`: the URL is everything from the `u`.
+        if !matches!(at(q), Some(b'r' | b'R')) {
+            return Some(Some(whole));
+        }
+        q += 1;
+        if !matches!(at(q), Some(b'l' | b'L')) {
+            return Some(Some(whole));
+        }
+        q = skip_ws(q + 1);
+        if at(q) != Some(b'=') {
+            return Some(Some(whole));
+        }
+        q = skip_ws(q + 1);
+    }
+    // Skip quotes: a URL in quotes ends at the same quote, if there is one.
+    let url = match at(q) {
+        Some(quote @ (b'"' | b'\'')) => {
+            let rest = &input[q + 1..];
+            &rest[..memchr::memchr(quote, rest).unwrap_or(rest.len())]
+        }
+        _ => &input[q..],
     };
-    let url = match s.chars().next() {
-        Some(q @ ('"' | '\'')) => s[1..].split(q).next().unwrap_or_default(),
-        _ => s.trim_end(),
-    };
-    (!url.is_empty()).then(|| url.to_string())
+    Some(Some(url))
+}
+
+/// Whether `url` parses as a URL against a page's base (`base`, as a `<base href>` gives it,
+/// resolved against the page). Only the page URL's scheme matters to whether parsing fails,
+/// and every page URL is http(s), so a stand-in page URL answers for all of them.
+fn parses_against(base: Option<&str>, url: &str) -> bool {
+    static PAGE: std::sync::OnceLock<url::Url> = std::sync::OnceLock::new();
+    let page = PAGE.get_or_init(|| url::Url::parse("https://page.invalid/a/").expect("a URL"));
+    let base = base.and_then(|b| page.join(b).ok());
+    base.as_ref().unwrap_or(page).join(url).is_ok()
 }
 
 #[cfg(test)]
@@ -622,11 +761,139 @@ mod tests {
             "<head><meta http-equiv=\"refresh\" content=\"0; url=https://e.org/new/\"></head>",
         );
         assert_eq!(h.refresh.as_deref(), Some("https://e.org/new/"));
-        assert_eq!(refresh_url("0;URL='/a b/'"), Some("/a b/".into()));
-        assert_eq!(refresh_url("5, /next/"), Some("/next/".into()));
-        assert_eq!(refresh_url(" 0 ; url = /x "), Some("/x".into()));
-        assert_eq!(refresh_url("30"), None);
-        assert_eq!(refresh_url("url=/x"), None);
         assert_eq!(head("<meta http-equiv=Refresh content=60>").refresh, None);
+    }
+
+    /// The HTML standard's shared declarative refresh steps, case by case.
+    #[test]
+    fn declarative_refresh_steps() {
+        let url = |content: &str| match declarative_refresh(content.as_bytes()) {
+            None => "no refresh".to_string(),
+            Some(None) => "itself".to_string(),
+            Some(Some(u)) => String::from_utf8(u.to_vec()).unwrap(),
+        };
+        assert_eq!(url("0;URL='/a b/'"), "/a b/");
+        assert_eq!(url("5, /next/"), "/next/");
+        assert_eq!(url(" 0 ; url = /x "), "/x ");
+        assert_eq!(url("0; url=\"/q\" trailing"), "/q");
+        assert_eq!(url("0; url='/open"), "/open");
+        assert_eq!(url("0 '/quoted' x"), "/quoted");
+        assert_eq!(url("1.5; url=/f/"), "/f/");
+        assert_eq!(url(".5 /dot/"), "/dot/");
+        assert_eq!(url("0;"), "itself");
+        assert_eq!(url("30"), "itself");
+        assert_eq!(url("\t\n30\x0c"), "itself");
+        // `u`, `ur`, `url` without `=`: the URL is all of it.
+        assert_eq!(url("0; urx"), "urx");
+        assert_eq!(url("0; url /x"), "url /x");
+        assert_eq!(url("0; u"), "u");
+        // What a browser does not refresh at all.
+        assert_eq!(url("url=/x"), "no refresh");
+        assert_eq!(url("0url=/moved/"), "no refresh");
+        assert_eq!(url("5x; url=/moved/"), "no refresh");
+        assert_eq!(url("\u{a0}0; url=/moved/"), "no refresh");
+        assert_eq!(url("-1; url=/x"), "no refresh");
+        assert_eq!(url(""), "no refresh");
+    }
+
+    #[test]
+    fn only_the_first_refresh_that_parses_counts() {
+        let refresh = |metas: &str| head(&format!("<head>{metas}</head>")).refresh;
+        let m = |c: &str| format!("<meta http-equiv=refresh content=\"{c}\">");
+        // The first refreshes the page itself: the second never runs.
+        assert_eq!(refresh(&(m("30") + &m("0; url=/moved/"))), None);
+        // One a browser does not parse (its delay, its URL) leaves the next its turn.
+        assert_eq!(
+            refresh(&(m("5x; url=/a/") + &m("0; url=/b/"))),
+            Some("/b/".into())
+        );
+        assert_eq!(
+            refresh(&(m("0; url=http://[::1") + &m("0; url=/c/"))),
+            Some("/c/".into())
+        );
+        assert_eq!(
+            refresh(&(m("0; url=/first/") + &m("0; url=/second/"))),
+            Some("/first/".into())
+        );
+        // No content, or an empty one, is nothing; http-equiv must be the keyword alone.
+        let none = "<meta http-equiv=refresh><meta http-equiv=refresh content=\"\">";
+        assert_eq!(
+            refresh(&(none.to_string() + &m("0; url=/d/"))),
+            Some("/d/".into())
+        );
+        assert_eq!(
+            refresh("<meta http-equiv=\" refresh\" content=\"0; url=/e/\">"),
+            None
+        );
+        // A no-break space before the delay (a character reference, so html5gum reads it).
+        assert_eq!(refresh(&m("&#xa0;0; url=/moved/")), None);
+    }
+
+    #[test]
+    fn the_first_base_with_an_href_counts() {
+        let h = head("<head><base target=_top><base href=/docs/><base href=/other/><meta http-equiv=refresh content='0; url=a/'></head>");
+        assert_eq!(h.base.as_deref(), Some("/docs/"));
+        assert!(h.base_before_refresh);
+        let h =
+            head("<head><meta http-equiv=refresh content='0; url=a/'><base href=/docs/></head>");
+        assert_eq!(h.base.as_deref(), Some("/docs/"));
+        assert!(!h.base_before_refresh);
+        // An href without a value is an href: the page itself is the base.
+        assert_eq!(head("<base href><base href=/x/>").base.as_deref(), Some(""));
+        assert_eq!(
+            head("<base href=\"/&#100;ocs/\">").base.as_deref(),
+            Some("/docs/")
+        );
+    }
+
+    #[test]
+    fn utf16_pages_are_decoded() {
+        let page = "<html><head><meta name=\"robots\" content=\"noindex\"><link rel=canonical href=\"/ü/\"></head></html>";
+        for big_endian in [false, true] {
+            let mut bytes = if big_endian {
+                vec![0xFE, 0xFF]
+            } else {
+                vec![0xFF, 0xFE]
+            };
+            for unit in page.encode_utf16() {
+                bytes.extend(if big_endian {
+                    unit.to_be_bytes()
+                } else {
+                    unit.to_le_bytes()
+                });
+            }
+            let h = read_head(&bytes[..]).unwrap();
+            assert!(h.noindex, "big endian: {big_endian}");
+            assert_eq!(h.canonical.as_deref(), Some("/ü/"));
+            // Read a byte at a time, the byte order mark is told all the same.
+            let h = read_head(OneByte(&bytes)).unwrap();
+            assert!(h.noindex);
+        }
+        // Without a byte order mark, UTF-16 is not sniffed (a browser reads it as bytes).
+        let bare: Vec<u8> = page.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert!(!read_head(&bare[..]).unwrap().noindex);
+        assert_eq!(
+            decode_utf16(&[0x41, 0x00, 0x00, 0xD8, 0x42], false),
+            "A\u{FFFD}\u{FFFD}"
+        );
+    }
+
+    /// A reader that gives one byte per read.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some((&first, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            match buf.first_mut() {
+                Some(b) => {
+                    *b = first;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                None => Ok(0),
+            }
+        }
     }
 }

@@ -267,14 +267,29 @@ pub fn verdict(loc: &str, facts: &HeadFacts) -> Option<(Reason, Option<String>)>
         return None;
     }
     let page = Url::parse(loc).ok()?;
-    let elsewhere = |href: &str| page.join(href).ok().filter(|t| !same_url(&page, t));
-    if let Some(target) = facts.refresh.as_deref().and_then(elsewhere) {
+    // The document's base URL: the first `<base href>` resolved against the page (the page
+    // itself when it has none, or that does not parse).
+    let base = facts.base.as_deref().and_then(|b| page.join(b).ok());
+    let base = base.as_ref().unwrap_or(&page);
+    let elsewhere =
+        |against: &Url, href: &str| against.join(href).ok().filter(|t| !same_url(&page, t));
+    // A refresh resolves against the base in effect when it was read.
+    let refresh_base = if facts.base_before_refresh {
+        base
+    } else {
+        &page
+    };
+    if let Some(target) = facts
+        .refresh
+        .as_deref()
+        .and_then(|r| elsewhere(refresh_base, r))
+    {
         return Some((Reason::Redirect, Some(target.to_string())));
     }
     if facts.noindex {
         return Some((Reason::Noindex, None));
     }
-    let target = canonical.and_then(elsewhere)?;
+    let target = canonical.and_then(|c| elsewhere(base, c))?;
     Some((Reason::Canonical, Some(target.to_string())))
 }
 
@@ -398,6 +413,7 @@ mod tests {
             noindex,
             canonical: canonical.map(Into::into),
             refresh: refresh.map(Into::into),
+            ..HeadFacts::default()
         }
     }
 
@@ -432,6 +448,30 @@ mod tests {
         );
         // A refresh of the page itself is no redirect.
         assert_eq!(verdict(loc, &facts(false, None, Some("./"))), None);
+        assert_eq!(verdict(loc, &facts(false, None, Some(""))), None);
+        // A base changes what relative URLs mean: a canonical link always, a refresh when
+        // the base came first.
+        let based = |canonical, refresh, before| HeadFacts {
+            base: Some("/docs/".into()),
+            base_before_refresh: before,
+            ..facts(false, canonical, refresh)
+        };
+        assert_eq!(verdict(loc, &based(Some("a/"), None, false)), None);
+        assert_eq!(
+            verdict(loc, &based(Some("b/"), None, false)),
+            Some((Reason::Canonical, Some("https://e.org/docs/b/".into())))
+        );
+        assert_eq!(verdict(loc, &based(None, Some("a/"), true)), None);
+        assert_eq!(
+            verdict(loc, &based(None, Some("a/"), false)),
+            Some((Reason::Redirect, Some("https://e.org/docs/a/a/".into())))
+        );
+        // A base that does not parse is no base.
+        let bad = HeadFacts {
+            base: Some("http://[".into()),
+            ..facts(false, Some("./"), None)
+        };
+        assert_eq!(verdict(loc, &bad), None);
     }
 
     #[test]

@@ -187,10 +187,10 @@ impl<'a> Scanner<'a, '_> {
         let (name_end, upper) = self.tag_name(at)?;
         let tag = Tag::of(lowered(&self.b[at..name_end], upper, self.name));
         let mut values: Values = [b""; 5];
-        if !matches!(tag, Tag::Meta | Tag::Link) {
+        if !matches!(tag, Tag::Meta | Tag::Link | Tag::Base) {
             let end = self.attributes(name_end, |_, _| {})?;
             let name = lowered(&self.b[at..name_end], upper, self.name);
-            return Ok((end, self.rules.start_tag(name, tag, &values)));
+            return Ok((end, self.rules.start_tag(name, tag, &values, 0)));
         }
         let mut set = 0u8;
         let end = self.attributes(name_end, |name, value| {
@@ -214,12 +214,12 @@ impl<'a> Scanner<'a, '_> {
         if first.into_iter().any(undecoded)
             || [Attr::Content, Attr::Href]
                 .into_iter()
-                .any(|a| Rules::reads(a, &values) && undecoded(a))
+                .any(|a| Rules::reads(tag, a, &values) && undecoded(a))
         {
             return Err(Stop::NotPlain);
         }
         let name = lowered(&self.b[at..name_end], upper, self.name);
-        Ok((end, self.rules.start_tag(name, tag, &values)))
+        Ok((end, self.rules.start_tag(name, tag, &values, set)))
     }
 
     /// An end tag whose name starts at `at`; the index after its `>`.
@@ -430,6 +430,13 @@ mod tests {
         " robots ",
         "&amp;",
         "/a/?b=1&c=2",
+        "0url=/m/",
+        "&#xa0;0; url=/m/",
+        "5x; url=/m/",
+        " refresh",
+        "30",
+        "0; URL = '/q/' x",
+        "0; url=http://[::1",
     ];
     const PIECES: &[&str] = &[
         " ",
