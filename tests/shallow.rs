@@ -127,6 +127,15 @@ fn shallow_clones_date_exactly_the_pages_their_history_reaches_and_auto_fetch_al
         .map(|(p, d)| (p.clone(), Some(d.clone())))
         .collect();
     assert_eq!(got, full_dates, "the full clone against the model");
+    // As deep as the history: git lists the first commit as a boundary, which hides nothing.
+    let clone = s.clone(s.history.commits, "as-deep");
+    let h = read(&clone, false);
+    assert!(h.shallow().is_none_or(|s| !s.cut));
+    assert_eq!(
+        dates(&h, &clone, &want),
+        full_dates,
+        "a clone as deep as the history"
+    );
 
     for depth in [1, 10, 50] {
         let clone = s.clone(depth, &format!("depth-{depth}"));

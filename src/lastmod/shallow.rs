@@ -37,7 +37,8 @@ pub struct Fetched {
 }
 
 /// The committer time (seconds) of the newest boundary commit of a shallow clone that `HEAD`
-/// reaches; `None` when `HEAD`'s history is whole (no boundary, or only other branches').
+/// reaches; `None` when `HEAD`'s history is whole (no boundary, only other branches', or only
+/// root commits: a clone as deep as the history lists its first commit too).
 /// `shallow_file` is `.git/shallow` (git's `--git-path shallow`).
 pub fn boundary(root: &Path, shallow_file: &Path) -> io::Result<Option<i64>> {
     let names = match crate::fsread::read(shallow_file, MAX_SHALLOW_FILE) {
@@ -60,12 +61,11 @@ pub fn boundary(root: &Path, shallow_file: &Path) -> io::Result<Option<i64>> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()?;
-    let mut newest: Option<i64> = None;
-    let mut found = 0;
+    let mut reached: Vec<(i64, Vec<u8>)> = Vec::new();
     if let Some(out) = child.stdout.take() {
         let mut line = Vec::with_capacity(64);
         let mut out = BufReader::new(out);
-        while found < names.len() {
+        while reached.len() < names.len() {
             line.clear();
             if out.read_until(b'\n', &mut line)? == 0 {
                 break;
@@ -75,24 +75,52 @@ pub fn boundary(root: &Path, shallow_file: &Path) -> io::Result<Option<i64>> {
                 continue;
             };
             if names.contains(name) {
-                found += 1;
                 let t = std::str::from_utf8(time)
                     .ok()
                     .and_then(|t| t.parse::<i64>().ok())
                     .unwrap_or(i64::MAX);
-                newest = Some(newest.map_or(t, |n| n.max(t)));
+                reached.push((t, name.to_vec()));
             }
         }
     }
     // Every boundary found: the rest of the list cannot change the answer.
     let _ = child.kill();
     let status = child.wait()?;
-    if found < names.len() && !status.success() {
+    if reached.len() < names.len() && !status.success() {
         return Err(io::Error::other(format!(
             "`git rev-list HEAD` failed: {status}"
         )));
     }
-    Ok(newest)
+    // Newest first; a boundary that is the history's own first commit hides nothing.
+    reached.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+    for (time, name) in reached {
+        if has_parents(root, &name)? {
+            return Ok(Some(time));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether the commit `name` has parents in its own object (a shallow clone's boundary keeps
+/// them there, though git walks no further).
+fn has_parents(root: &Path, name: &[u8]) -> io::Result<bool> {
+    let name = String::from_utf8_lossy(name);
+    let out = git(root)
+        .args(["cat-file", "commit", name.as_ref()])
+        .stderr(Stdio::null())
+        .output()?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!(
+            "`git cat-file commit {name}` failed: {}",
+            out.status
+        )));
+    }
+    // The header ends at the first blank line; `parent` lines come right after `tree`.
+    Ok(out
+        .stdout
+        .split(|b| *b == b'\n')
+        .take_while(|l| !l.is_empty())
+        .any(|l| l.starts_with(b"parent ")))
 }
 
 /// Fetches the whole history of `head` (a commit name) without file contents, from the

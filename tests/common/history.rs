@@ -44,7 +44,30 @@ impl Op {
 #[derive(Clone, Debug)]
 pub struct Mix(pub Vec<(Op, u32)>);
 
+/// Every operation, for drawing mixes.
+pub const OPS: [Op; 11] = [
+    Op::Add,
+    Op::Body,
+    Op::Title,
+    Op::Description,
+    Op::Weight,
+    Op::Whitespace,
+    Op::Format,
+    Op::Move,
+    Op::MoveWeight,
+    Op::Delete,
+    Op::Outside,
+];
+
 impl Mix {
+    /// Random weights (0 to 9 each; an add always possible).
+    pub fn random(rng: &mut Rng) -> Mix {
+        Mix(OPS
+            .iter()
+            .map(|op| (*op, rng.below(10) as u32 + u32::from(*op == Op::Add)))
+            .collect())
+    }
+
     /// Every operation, seen edits about half of them.
     pub fn balanced() -> Mix {
         Mix(vec![
@@ -82,6 +105,8 @@ pub struct Page {
     pub path: String,
     /// The commit (1-based, in the order made) of its last change a reader sees.
     pub last: usize,
+    /// The commit of its last change of any kind but a pure move (`any-commit`).
+    pub last_any: usize,
     /// How many commits touched it (its share of the walk's work).
     pub touched: usize,
     id: usize,
@@ -183,6 +208,7 @@ pub fn generate(seed: u64, commits: usize, start: usize, mix: &Mix) -> History {
                 let page = Page {
                     path: fresh(&mut names, id),
                     last: n,
+                    last_any: n,
                     touched: 1,
                     id,
                     title: 0,
@@ -217,6 +243,9 @@ pub fn generate(seed: u64, commits: usize, start: usize, mix: &Mix) -> History {
             }
             if op.seen() {
                 page.last = n;
+            }
+            if !matches!(op, Op::Move) {
+                page.last_any = n;
             }
             match op {
                 Op::Delete => {
