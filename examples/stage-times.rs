@@ -32,6 +32,8 @@ fn main() -> sitemapgen::Result<()> {
         keep_title: true,
         string_terms: settings.style == config::Style::Hugo,
         hugo: (settings.style == config::Style::Hugo).then_some(settings.hugo),
+        dates: Some(settings.site.hugo_dates.clone()),
+        hugo_lastmod: settings.hugo_lastmod,
     };
     let read = (0..files.len())
         .into_par_iter()

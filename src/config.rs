@@ -31,6 +31,11 @@ pub enum LastmodSource {
     PublishDate,
     /// The date a file name starts with, `YYYY-MM-DD` (Hugo's `:filename`).
     FileName,
+    /// Hugo: the page's date from the `k`th run (from 1) of front matter keys in the site's
+    /// `[frontmatter] lastmod` order, past a `:git` or `:fileModTime` (never named in
+    /// sitemap.toml).
+    #[serde(skip)]
+    HugoKeys(u8),
 }
 
 impl LastmodSource {
@@ -44,6 +49,7 @@ impl LastmodSource {
             LastmodSource::Date => "date",
             LastmodSource::PublishDate => "publish_date",
             LastmodSource::FileName => "file_name",
+            LastmodSource::HugoKeys(_) => "front_matter",
         }
     }
 }
@@ -362,6 +368,9 @@ pub struct Settings {
     /// Hugo's otherwise).
     #[doc(hidden)]
     pub hugo: HugoRules,
+    /// Hugo style with no `lastmod` in sitemap.toml: lastmod follows the site's own
+    /// `[frontmatter] lastmod` keys.
+    pub hugo_lastmod: bool,
     /// Which Hugo version and why, and sources passed over (for `--verbose`).
     #[doc(hidden)]
     pub hugo_notes: Vec<String>,
@@ -378,61 +387,53 @@ pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
     LastmodSource::Mtime,
 ];
 
-/// Hugo's own `[frontmatter] lastmod` default (its `:default`), aliases left to the mapping.
-const HUGO_DEFAULT_LASTMOD: [&str; 4] = [":git", "lastmod", "date", "publishdate"];
-
 /// The lastmod order a Hugo site's config asks for, in sitemapgen's sources.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HugoLastmod {
     /// Sources in Hugo's order; `:git` only when git info is on.
     pub sources: Vec<LastmodSource>,
-    /// Entries sitemapgen cannot read (custom front matter keys), for a note.
-    pub skipped: Vec<String>,
 }
 
-/// Maps Hugo's `[frontmatter] lastmod` list (or its default) onto sitemapgen's sources.
+/// Maps Hugo's `.Lastmod` order (the site's `[frontmatter] lastmod`, expanded) onto
+/// sitemapgen's sources: each run of front matter keys is one source (the page's first run
+/// is [`LastmodSource::FrontMatter`], later runs [`LastmodSource::HugoKeys`]), `:git`,
+/// `:fileModTime` and `:filename` their own.
 ///
 /// Hugo reads git dates only with `enableGitInfo` on, so `:git` is dropped when it is off:
 /// the sitemap then says what the site's own pages say (`.Lastmod`).
-pub fn hugo_lastmod(list: Option<&[String]>, git_info: bool) -> HugoLastmod {
-    let list: Vec<String> = list
-        .map(|l| l.to_vec())
-        .unwrap_or_else(|| HUGO_DEFAULT_LASTMOD.iter().map(|s| s.to_string()).collect());
-    let mut out = HugoLastmod {
-        sources: Vec::new(),
-        skipped: Vec::new(),
-    };
-    let expanded = list.iter().flat_map(|k| {
-        if k.eq_ignore_ascii_case(":default") {
-            HUGO_DEFAULT_LASTMOD.iter().map(|s| s.to_string()).collect()
-        } else {
-            vec![k.clone()]
-        }
-    });
-    for key in expanded {
-        let source = match key.to_ascii_lowercase().as_str() {
-            ":git" if git_info => Some(LastmodSource::Git),
-            ":git" => None,
-            // Our front-matter source reads these four keys together.
-            "lastmod" | "modified" | "updated" | "last_modified_at" => {
-                Some(LastmodSource::FrontMatter)
+pub fn hugo_lastmod(dates: &crate::frontmatter::HugoDates, git_info: bool) -> HugoLastmod {
+    use crate::frontmatter::DateSource;
+    let mut sources = Vec::new();
+    let mut run: Option<u8> = None;
+    let mut runs = 0u8;
+    for s in &dates.lastmod {
+        let source = match s {
+            DateSource::Key(_) => {
+                if run.is_some() {
+                    continue;
+                }
+                let k = runs;
+                runs = runs.saturating_add(1);
+                run = Some(k);
+                Some(match k {
+                    0 => LastmodSource::FrontMatter,
+                    k => LastmodSource::HugoKeys(k),
+                })
             }
-            "date" => Some(LastmodSource::Date),
-            "publishdate" | "pubdate" | "published" => Some(LastmodSource::PublishDate),
-            ":filemodtime" => Some(LastmodSource::Mtime),
-            ":filename" => Some(LastmodSource::FileName),
-            _ => {
-                out.skipped.push(key.clone());
-                None
-            }
+            DateSource::Git => git_info.then_some(LastmodSource::Git),
+            DateSource::ModTime => Some(LastmodSource::Mtime),
+            DateSource::FileName => Some(LastmodSource::FileName),
         };
-        if let Some(s) = source {
-            if !out.sources.contains(&s) {
-                out.sources.push(s);
+        if !matches!(s, DateSource::Key(_)) {
+            run = None;
+        }
+        if let Some(src) = source {
+            if !sources.contains(&src) {
+                sources.push(src);
             }
         }
     }
-    out
+    HugoLastmod { sources }
 }
 
 /// Hugo's `enableGitInfo`, which Hugo also takes from `HUGO_ENABLEGITINFO` (as CI sets it).
@@ -683,6 +684,8 @@ pub fn resolve(
     )?;
 
     let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
+    // The site's own order: front matter dates are read by its `[frontmatter]` keys.
+    let hugo_lastmod = style == Style::Hugo && file.lastmod.is_none();
     let git_ignore_revs = match &file.git_ignore_revs {
         None => IgnoreRevs::RepoDefault,
         Some(p) if p.as_os_str().is_empty() => IgnoreRevs::Off,
@@ -762,6 +765,7 @@ pub fn resolve(
         indexnow,
         site,
         hugo,
+        hugo_lastmod,
         hugo_notes,
     })
 }
@@ -866,30 +870,32 @@ fn resolve_lastmod(
         );
     }
     let git_info = hugo_git_info(site);
-    let hugo = hugo_lastmod(site.frontmatter_lastmod.as_deref(), git_info);
-    let mut notes = vec![format!(
+    let hugo = hugo_lastmod(&site.hugo_dates, git_info);
+    let d = &site.hugo_dates;
+    let order: Vec<&str> = d
+        .lastmod
+        .iter()
+        .filter_map(|s| match s {
+            crate::frontmatter::DateSource::Key(k) => d.keys.get(*k as usize).map(String::as_str),
+            crate::frontmatter::DateSource::Git => git_info.then_some(":git"),
+            crate::frontmatter::DateSource::ModTime => Some(":fileModTime"),
+            crate::frontmatter::DateSource::FileName => Some(":filename"),
+        })
+        .collect();
+    let notes = vec![format!(
         "lastmod order from the Hugo config{}: {}{}",
         if site.frontmatter_lastmod.is_some() {
             "'s [frontmatter] lastmod"
         } else {
             " (Hugo's default)"
         },
-        hugo.sources
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+        order.join(", "),
         if git_info {
             ""
         } else {
             "; no git dates, as enableGitInfo is off (set lastmod in sitemap.toml to use them anyway)"
         }
     )];
-    for key in &hugo.skipped {
-        notes.push(format!(
-            "Hugo [frontmatter] lastmod entry '{key}' is not a date sitemapgen reads: skipped"
-        ));
-    }
     // Hugo's `:git` is the author date; sitemap.toml can still ask for the committer's.
     let git_date = file.git_date.unwrap_or(GitDateKind::Author);
     (hugo.sources, git_date, notes)
@@ -1226,30 +1232,30 @@ mod tests {
 
     #[test]
     fn hugo_lastmod_maps_hugos_order_and_honours_enable_git_info() {
+        use crate::frontmatter::HugoDates;
         use LastmodSource::*;
-        let on = hugo_lastmod(None, true);
-        assert_eq!(on.sources, vec![Git, FrontMatter, Date, PublishDate]);
-        let off = hugo_lastmod(None, false);
-        assert_eq!(off.sources, vec![FrontMatter, Date, PublishDate]);
-        let list: Vec<String> = [
-            "lastmod",
-            ":fileModTime",
-            ":default",
-            "expiryDate",
-            "pubDate",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let got = hugo_lastmod(Some(&list), true);
-        // :default expands in place; repeats keep their first position.
+        let default = HugoDates::default();
+        // Hugo's lastmod, modified, date, publishDate, pubdate, published: one run of keys.
+        assert_eq!(hugo_lastmod(&default, true).sources, vec![Git, FrontMatter]);
+        assert_eq!(hugo_lastmod(&default, false).sources, vec![FrontMatter]);
+        let list: Vec<String> = ["lastmod", ":filemodtime", ":default", "expirydate"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let d = HugoDates::new(None, Some(list), None, None);
+        // :default expands in place; repeats keep their first position; the keys after the
+        // handlers are a second run.
         assert_eq!(
-            got.sources,
-            vec![FrontMatter, Mtime, Git, Date, PublishDate]
+            hugo_lastmod(&d, true).sources,
+            vec![FrontMatter, Mtime, Git, HugoKeys(1)]
         );
-        assert_eq!(got.skipped, vec!["expiryDate".to_string()]);
-        let by_name = vec![":filename".to_string(), ":git".to_string()];
-        assert_eq!(hugo_lastmod(Some(&by_name), false).sources, vec![FileName]);
+        let by_name = HugoDates::new(
+            None,
+            Some(vec![":filename".into(), ":git".into()]),
+            None,
+            None,
+        );
+        assert_eq!(hugo_lastmod(&by_name, false).sources, vec![FileName]);
     }
 
     #[test]
@@ -1268,8 +1274,14 @@ mod tests {
         );
         assert!(notes[0].contains("Hugo's default"), "{notes:?}");
         site.frontmatter_lastmod = Some(vec!["date".into(), ":git".into()]);
+        site.hugo_dates = std::sync::Arc::new(crate::frontmatter::HugoDates::new(
+            None,
+            site.frontmatter_lastmod.clone(),
+            None,
+            None,
+        ));
         let (order, _, _) = resolve_lastmod(&FileConfig::default(), &site, Style::Hugo);
-        assert_eq!(order, vec![LastmodSource::Date, LastmodSource::Git]);
+        assert_eq!(order, vec![LastmodSource::FrontMatter, LastmodSource::Git]);
         let file = FileConfig {
             lastmod: Some(vec![LastmodSource::Mtime]),
             ..Default::default()

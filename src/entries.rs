@@ -237,6 +237,8 @@ pub struct Built {
     /// The locs of pages routed but not listed, by page, when [`Sources::page_locs`] asks
     /// for them (what `list --excluded` shows beside each page).
     pub page_locs: Vec<(usize, String)>,
+    /// Things the user should hear about (pages whose translations cannot be told apart).
+    pub warnings: Vec<String>,
 }
 
 /// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
@@ -340,6 +342,7 @@ pub fn build(
         hosts: Vec::new(),
         unlisted: Vec::new(),
         page_locs: Vec::new(),
+        warnings: Vec::new(),
     };
     // What alternates need of each route once the routes are gone (multilingual sites only).
     let versions = versions(&routes, settings);
@@ -447,7 +450,7 @@ pub fn build(
     });
     out.entries = Entries { list, locs };
     drop(lastmods);
-    add_alternates(&mut out, &versions, settings);
+    add_alternates(&mut out, &versions, settings, files);
     for extra in &settings.extra_urls {
         extra_entry(extra, settings, &origin, &mut out.entries)?;
         out.routes.push(NO_ROUTE);
@@ -693,7 +696,12 @@ fn versions(routes: &[Route], settings: &Settings) -> Vec<(u32, &'static str)> {
         .collect()
 }
 
-fn add_alternates(out: &mut Built, versions: &[(u32, &'static str)], settings: &Settings) {
+fn add_alternates(
+    out: &mut Built,
+    versions: &[(u32, &'static str)],
+    settings: &Settings,
+    files: &Files,
+) {
     // One language, no alternates: skip grouping every URL under one empty key.
     if versions.is_empty() {
         return;
@@ -723,6 +731,24 @@ fn add_alternates(out: &mut Built, versions: &[(u32, &'static str)], settings: &
         distinct.dedup();
         // Only real translations: one version per language, more than one language.
         if distinct.len() < 2 || distinct.len() != langs.len() {
+            if distinct.len() != langs.len() {
+                // Two pages of one language share a translation key: which is the version
+                // of the other languages' pages cannot be told. Hugo lists them all under
+                // one `hreflang`, which search engines reject.
+                let mut names: Vec<String> = members
+                    .iter()
+                    .filter_map(|&k| out.page(k))
+                    .map(|p| files.get(p).path().display().to_string())
+                    .collect();
+                if names.len() > 1 {
+                    names.sort();
+                    out.warnings.push(format!(
+                        "{}: share one translation key with {} in the same language: no hreflang alternates for them (give each page its own translationKey)",
+                        names[0],
+                        names[1..].join(", ")
+                    ));
+                }
+            }
             continue;
         }
         let mut alts: Vec<Alternate> = members

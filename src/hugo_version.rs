@@ -165,6 +165,28 @@ pub struct HugoRules {
     pub section_slug_renames_path: bool,
     /// 0.148.0: a file name may start with a date-time, `2023-02-14-10-30-00-post.md`.
     pub filename_datetime: bool,
+    /// Before 0.152.0 YAML front matter is read by gopkg.in/yaml.v2, for which `yes`, `on`,
+    /// `y` (and `no`, `off`, `n`) are booleans; go-yaml reads them as text.
+    pub yaml_v2: bool,
+    /// 0.112.0 (spf13/cast 1.5.1): any number is a boolean (not zero is true) where Hugo
+    /// wants one, `draft: 1` in TOML and JSON too; before, only a YAML integer was.
+    pub cast_bool_numbers: bool,
+    /// 0.124.0: `headless` turns any page into one that is neither rendered nor listed
+    /// (before, only a leaf bundle's `index.md`).
+    pub headless_any_page: bool,
+    /// 0.123.0: the home's lastmod is the newest of every page's (before, of its
+    /// sections' only: a page at the top level, a top-level bundle, did not count; seen in
+    /// 0.111.3 and 0.168.0).
+    pub home_rolls_up_pages: bool,
+    /// 0.123.0: a date order reads a key the page leaves out from the dates set before it
+    /// (`date` in the publishDate order is the page's `.Date`, which may come from
+    /// `lastmod`), so `lastmod: 2099-01-01` alone makes a future page.
+    pub date_reentry: bool,
+    /// 0.112.0: a `cascade` that is neither a table nor a list of tables stops the build
+    /// (before, it cascaded nothing), and a cascade given as one table follows its
+    /// `_target` (before, only the tables of a list did: one table applied to every page
+    /// below, the section itself too).
+    pub cascade_strict: bool,
 }
 
 impl HugoRules {
@@ -206,6 +228,12 @@ impl HugoRules {
             filename_date_feeds_dates: at(v(0, 123, 0)),
             filename_datetime: at(v(0, 148, 0)),
             section_slug_renames_path: at(v(0, 167, 0)),
+            yaml_v2: !at(v(0, 152, 0)),
+            cast_bool_numbers: at(v(0, 112, 0)),
+            headless_any_page: at(v(0, 124, 0)),
+            home_rolls_up_pages: at(v(0, 123, 0)),
+            date_reentry: at(v(0, 123, 0)),
+            cascade_strict: at(v(0, 112, 0)),
         }
     }
 }
@@ -311,7 +339,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 14] = [
+        let flips: [(&str, &str, Rule); 20] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -326,6 +354,12 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.filename_date_feeds_dates),
             ("0.147.9", "0.148.0", |r| r.filename_datetime),
             ("0.166.0", "0.167.0", |r| r.section_slug_renames_path),
+            ("0.151.0", "0.152.0", |r| !r.yaml_v2),
+            ("0.111.3", "0.112.0", |r| r.cast_bool_numbers),
+            ("0.123.1", "0.124.0", |r| r.headless_any_page),
+            ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
+            ("0.122.0", "0.123.0", |r| r.date_reentry),
+            ("0.111.3", "0.112.0", |r| r.cascade_strict),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

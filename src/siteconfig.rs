@@ -116,6 +116,8 @@ pub struct SiteConfig {
     pub frontmatter_lastmod: Option<Vec<String>>,
     /// Hugo `[frontmatter] date`, lower-cased (`:filename` there also names the page).
     pub frontmatter_date: Option<Vec<String>>,
+    /// Hugo's four date orders from `[frontmatter]` (its defaults where it sets none).
+    pub hugo_dates: std::sync::Arc<crate::frontmatter::HugoDates>,
     /// Zola `[slugify] paths_keep_dates`: a file-name date stays in the slug.
     pub paths_keep_dates: bool,
     /// Zola `exclude_paginated_pages_in_sitemap = "all"`: pagers are left out.
@@ -220,6 +222,7 @@ impl Default for SiteConfig {
             enable_git_info: false,
             frontmatter_lastmod: None,
             frontmatter_date: None,
+            hugo_dates: Default::default(),
             paths_keep_dates: false,
             exclude_paginated_pages: false,
             content_mounts: Vec::new(),
@@ -627,6 +630,12 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         };
         c.frontmatter_lastmod = get(fm, "lastmod").map(lower);
         c.frontmatter_date = get(fm, "date").map(lower);
+        c.hugo_dates = std::sync::Arc::new(crate::frontmatter::HugoDates::new(
+            c.frontmatter_date.clone(),
+            c.frontmatter_lastmod.clone(),
+            get(fm, "publishdate").map(lower),
+            get(fm, "expirydate").map(lower),
+        ));
     }
     if let Some(sm) = get(&v, "sitemap") {
         c.sitemap_filename = get_str(sm, "filename");

@@ -241,9 +241,8 @@ fn build_published_and_sitemap_disable_by_version() {
     assert_eq!(locs(d.path(), &o), one(&url("keep")));
     let (_, o) = build(&flag, "0.135.0");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("p.md:3: `published` is not a parsable date")
-    );
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("p.md:3: `published` = 'false' is not a date Hugo 0.135.0 reads"));
 }
 
 /// For a language with a `locale`, Hugo 0.111 writes its key as `hreflang`, 0.168 the locale.

@@ -14,19 +14,19 @@ use super::{line_of, Layout, Options, Parsed};
 use crate::hugo_version::{BadDate, UnderscoreBuild};
 
 /// Where a block sits in its file, for error messages that point at the right line.
-struct Ctx<'t> {
-    path: &'t Path,
-    block: &'t str,
-    block_line: usize,
+pub(super) struct Ctx<'t> {
+    pub(super) path: &'t Path,
+    pub(super) block: &'t str,
+    pub(super) block_line: usize,
     /// The zone, leniency and whether titles are kept.
-    opts: &'t Options,
+    pub(super) opts: &'t Options,
     /// What lenient mode dropped.
-    warnings: std::cell::RefCell<Vec<String>>,
+    pub(super) warnings: std::cell::RefCell<Vec<String>>,
 }
 
 impl Ctx<'_> {
     /// The file line of the value at `keys` (a path of map keys from the top).
-    fn line(&self, keys: &[&str], node: &N<'_>) -> usize {
+    pub(super) fn line(&self, keys: &[&str], node: &N<'_>) -> usize {
         if let Some(at) = node.at {
             return self.block_line + line_of(self.block.as_bytes(), at.min(self.block.len())) - 1;
         }
@@ -43,7 +43,7 @@ impl Ctx<'_> {
         self.block_line + from
     }
 
-    fn err(&self, keys: &[&str], node: &N<'_>, message: String) -> Error {
+    pub(super) fn err(&self, keys: &[&str], node: &N<'_>, message: String) -> Error {
         Error::input(self.path, Some(self.line(keys, node)), message)
     }
 
@@ -147,7 +147,7 @@ impl Ctx<'_> {
         self.changefreq(keys, node).map(Some)
     }
 
-    fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
+    pub(super) fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
         let line = self.line(keys, node);
         self.warnings
             .borrow_mut()
@@ -349,7 +349,7 @@ impl SitemapFields {
 
 /// The keys a front matter `sitemap` table takes (Hugo's `filename` is the site's business,
 /// accepted and ignored on a page).
-const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
+pub(super) const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
 
 /// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
 fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
@@ -530,7 +530,17 @@ pub(super) fn from_tree(
         opts,
         warnings: Default::default(),
     };
-    let mut parsed = extract(root, &cx)?;
+    let mut parsed = match (opts.hugo.as_ref(), layout.format) {
+        (Some(rules), Some(format)) => {
+            let hugo = super::hugo_cast::Hugo {
+                format,
+                rules,
+                tz: &opts.tz,
+            };
+            super::hugo_fields::extract(root, &cx, hugo)?
+        }
+        _ => extract(root, &cx)?,
+    };
     parsed.warnings = cx.warnings.into_inner();
     Ok(parsed)
 }

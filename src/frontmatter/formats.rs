@@ -11,7 +11,7 @@ use super::{line_of, Layout};
 
 /// The front matter formats a block may be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Format {
+pub(crate) enum Format {
     Toml,
     Yaml,
     Json,
@@ -38,6 +38,7 @@ pub(super) fn tree<'t>(
     block: &'t str,
     layout: &Layout,
     path: &Path,
+    dialect: super::yaml::Dialect,
 ) -> Result<N<'t>> {
     let root = match format {
         Format::Toml => {
@@ -73,7 +74,7 @@ pub(super) fn tree<'t>(
             }
         }
         Format::Yaml => {
-            let doc = super::yaml::load(block).map_err(|e| match e {
+            let doc = super::yaml::load_as(block, dialect).map_err(|e| match e {
                 LoadError::Limit(hit) => Error::input(
                     path,
                     Some(layout.block_line + hit.line.saturating_sub(1)),

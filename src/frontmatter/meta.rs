@@ -26,6 +26,9 @@ pub struct PageMeta {
     pub names: Option<Box<Names>>,
     /// Where its taxonomy terms lie among its pages' packed terms ([`crate::route::Pages`]).
     pub(crate) terms: (u32, u32),
+    /// Hugo: which of the site's date keys ([`super::HugoDates::keys`], the first 16) the
+    /// page sets to a date, so a cascade fills only the others. Lies in padding.
+    pub(crate) date_keys: u16,
     /// The fields few pages set; `None` when the page sets none of them.
     pub more: Option<Box<MetaMore>>,
 }
@@ -74,6 +77,9 @@ pub struct MetaMore {
     pub redirect_to: Option<String>,
     /// Hugo `outputs`: whether the list names `html` (`None` when the page sets none).
     pub html_output: Option<bool>,
+    /// Hugo: the dates of the second and later runs of front matter keys in the site's
+    /// `[frontmatter] lastmod` order (the first run's is [`PageMeta::updated`]).
+    pub lastmod_more: Vec<Option<W3cDate>>,
     /// The file has no front matter at all (Zola refuses to build such a page).
     pub no_front_matter: bool,
     /// `noindex = true` alone leaves the page out ([`PageMeta::sitemap_exclude`] is set; no
@@ -101,6 +107,7 @@ static NO_MORE: MetaMore = MetaMore {
     sort_by: None,
     redirect_to: None,
     html_output: None,
+    lastmod_more: Vec::new(),
     no_front_matter: false,
     noindex: false,
 };
@@ -143,6 +150,17 @@ impl PageMeta {
     fn set_maybe(&mut self, set: u8, bit: u8, value: Option<bool>) {
         self.set_flag(set, value.is_some());
         self.set_flag(bit, value == Some(true));
+    }
+
+    /// Sets [`PageMeta::date_keys`].
+    pub fn set_date_keys(&mut self, mask: u16) {
+        self.date_keys = mask;
+    }
+
+    /// Hugo: whether the page itself sets date key `id` (an index into the site's
+    /// [`super::HugoDates::keys`]) to a date; keys past the 16th never count as set.
+    pub fn sets_date_key(&self, id: u8) -> bool {
+        id < 16 && self.date_keys & (1 << id) != 0
     }
 
     /// Sets [`PageMeta::priority_off`].
@@ -293,6 +311,13 @@ pub struct Cascade {
     pub expiry_date: Option<W3cDate>,
     /// `lastmod`.
     pub updated: Option<W3cDate>,
+    /// Hugo `published` (a boolean), the inverse of `draft`.
+    pub published: Option<bool>,
+    /// Hugo `outputs`: whether they name `html`.
+    pub html_output: Option<bool>,
+    /// Hugo: each date key ([`super::HugoDates::keys`] index) the cascade sets, with its
+    /// date (`None` for Hugo's zero date).
+    pub dates: Vec<(u8, Option<W3cDate>)>,
 }
 
 #[cfg(test)]

@@ -16,6 +16,10 @@ use crate::hugo_version::HugoRules;
 
 mod fields;
 mod formats;
+mod go_time;
+mod hugo_cast;
+pub mod hugo_dates;
+mod hugo_fields;
 pub mod limits;
 mod meta;
 pub mod sitemap_values;
@@ -23,6 +27,7 @@ mod terms;
 pub(crate) mod yaml;
 
 use formats::Format;
+pub use hugo_dates::{DateSource, HugoDates};
 use limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
 pub use terms::{Taxon, TermIter, Terms};
@@ -34,7 +39,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 const FIRST_CHUNK: usize = 8 * 1024;
 
 /// How front matter is read.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// The zone that dates without an offset are read in.
     pub tz: SiteTz,
@@ -51,6 +56,12 @@ pub struct Options {
     /// Hugo style: the rules of the Hugo version that reads the page (dates, `build`,
     /// `published`, `sitemap.disable`).
     pub hugo: Option<HugoRules>,
+    /// Hugo style: the site's `[frontmatter]` date orders (`None`: Hugo's defaults).
+    pub dates: Option<std::sync::Arc<HugoDates>>,
+    /// Hugo style: the lastmod order is the site's own (`[frontmatter] lastmod`), so
+    /// [`PageMeta::updated`] is its first run of keys; otherwise sitemap.toml's
+    /// `front_matter` keys (`updated`, `lastmod`, `last_modified_at`, `modified`).
+    pub hugo_lastmod: bool,
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on
@@ -192,7 +203,14 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
     if layout.block.len() > MAX_FRONT_MATTER {
         return None;
     }
-    let root = formats::tree(format, text.get(layout.block.clone())?, &layout, path).ok()?;
+    let root = formats::tree(
+        format,
+        text.get(layout.block.clone())?,
+        &layout,
+        path,
+        yaml::Dialect::Core,
+    )
+    .ok()?;
     let text_of = |key: &str| root.get(key).and_then(formats::N::as_text);
     Some(ReaderView {
         title: text_of("title"),
@@ -210,7 +228,12 @@ fn parse_layout(text: &str, layout: &Layout, path: &Path, opts: &Options) -> Res
         return Err(too_big(path, Some(layout.open_line)));
     }
     let block = &text[layout.block.clone()];
-    let root = formats::tree(format, block, layout, path)?;
+    let dialect = match opts.hugo {
+        Some(h) if h.yaml_v2 => yaml::Dialect::GoYamlV2,
+        Some(_) => yaml::Dialect::Goccy,
+        None => yaml::Dialect::Core,
+    };
+    let root = formats::tree(format, block, layout, path, dialect)?;
     fields::from_tree(&root, block, layout, path, opts)
 }
 

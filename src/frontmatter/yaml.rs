@@ -68,10 +68,30 @@ impl std::fmt::Display for LimitHit {
 /// mended text means the same ([`mend`]); the text is parsed again after each mend, at most
 /// [`YAML_REPARSES`] times its length in all, so time stays linear in the text.
 pub(crate) fn load(text: &str) -> Result<Option<Yaml>, LoadError> {
+    load_as(text, Dialect::Core)
+}
+
+/// How plain scalars are typed: the YAML 1.2 core schema (yaml-rust2's), or as one of the Go
+/// libraries Hugo has read front matter with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// The YAML 1.2 core schema.
+    #[default]
+    Core,
+    /// gopkg.in/yaml.v2 (Hugo before 0.152): YAML 1.1 booleans, `yes`, `on`, `y` and
+    /// their opposites.
+    GoYamlV2,
+    /// goccy/go-yaml (Hugo 0.152 on): a number with an exponent but no point (`1e3`) is
+    /// text.
+    Goccy,
+}
+
+/// [`load`], typing plain scalars as `dialect` does.
+pub(crate) fn load_as(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
     let mut text = Cow::Borrowed(text);
     let mut left = YAML_REPARSE_BASE.saturating_add(text.len().saturating_mul(YAML_REPARSES));
     loop {
-        match load_once(&text) {
+        match load_once(&text, dialect) {
             Err(LoadError::Syntax(e)) if left >= text.len() => match mend(&text, &e) {
                 Some(mended) => {
                     left -= text.len();
@@ -173,13 +193,14 @@ fn closing_quote(text: &str, at: usize, quote: char) -> Option<usize> {
 }
 
 /// [`load`] without mending.
-fn load_once(text: &str) -> Result<Option<Yaml>, LoadError> {
+fn load_once(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
     let stop = Cell::new(false);
     // On a limit hit the text is cut short, so the parser (which recurses once per level)
     // unwinds at once rather than reading on.
     let chars = text.chars().take_while(|_| !stop.get());
     let budget = YAML_COPY_BASE.saturating_add(text.len().saturating_mul(YAML_COPY_PER_BYTE));
     let mut loader = Loader::new(&stop, budget, text.len());
+    loader.dialect = dialect;
     let parsed = Parser::new(chars).load(&mut loader, true);
     if let Some(limit) = loader.limit {
         return Err(LoadError::Limit(limit));
@@ -260,6 +281,8 @@ struct Loader<'s> {
     bytes: usize,
     error: Option<ScanError>,
     limit: Option<LimitHit>,
+    /// How plain scalars are typed.
+    dialect: Dialect,
 }
 
 impl MarkedEventReceiver for Loader<'_> {
@@ -287,6 +310,7 @@ impl<'s> Loader<'s> {
             bytes,
             error: None,
             limit: None,
+            dialect: Dialect::Core,
         }
     }
 
@@ -350,7 +374,7 @@ impl<'s> Loader<'s> {
             }
             Event::Scalar(v, style, aid, tag) => {
                 let size = YAML_NODE_COST + v.len();
-                let node = scalar(v, style, tag);
+                let node = scalar(v, style, tag, self.dialect);
                 self.insert_new_node((node, aid, size), mark)?;
             }
             Event::Alias(id) => {
@@ -418,12 +442,23 @@ impl<'s> Loader<'s> {
 
 /// A scalar's value, as `YamlLoader` reads it: quoted is text; plain is typed by its tag
 /// (the core schema's) or its look.
-fn scalar(v: String, style: TScalarStyle, tag: Option<Tag>) -> Yaml {
+fn scalar(v: String, style: TScalarStyle, tag: Option<Tag>, dialect: Dialect) -> Yaml {
     if style != TScalarStyle::Plain {
         return Yaml::String(v);
     }
     let Some(Tag { handle, suffix }) = tag else {
-        return Yaml::from_str(&v);
+        return match dialect {
+            Dialect::GoYamlV2 => match v.as_str() {
+                "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Yaml::Boolean(true),
+                "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Yaml::Boolean(false),
+                _ => Yaml::from_str(&v),
+            },
+            Dialect::Goccy => match Yaml::from_str(&v) {
+                Yaml::Real(r) if !r.contains('.') && r.contains(['e', 'E']) => Yaml::String(r),
+                other => other,
+            },
+            Dialect::Core => Yaml::from_str(&v),
+        };
     };
     if handle != "tag:yaml.org,2002:" {
         return Yaml::String(v);
@@ -468,13 +503,16 @@ mod tests {
     /// `load` gives what yaml-rust2's own loader gives, and `config_value` what gray_matter
     /// gave site configs, values and errors alike.
     fn same_as_before(text: &str) {
-        match (load_once(text), YamlLoader::load_from_str(text)) {
+        match (
+            load_once(text, Dialect::Core),
+            YamlLoader::load_from_str(text),
+        ) {
             (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
             (Err(LoadError::Syntax(a)), Err(b)) => assert_eq!(a, b, "{text:?}"),
             (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
         }
         // A text mended into one go-yaml reads differs from gray_matter on purpose.
-        if format!("{:?}", load(text)) != format!("{:?}", load_once(text)) {
+        if format!("{:?}", load(text)) != format!("{:?}", load_once(text, Dialect::Core)) {
             return;
         }
         use gray_matter::engine::{Engine, YAML};

@@ -30,6 +30,8 @@ pub struct Dated {
     pub date: Option<W3cDate>,
     /// The publication date (Hugo).
     pub publish_date: Option<W3cDate>,
+    /// Hugo: the dates of the later runs of keys in the site's lastmod order.
+    pub lastmod_more: Vec<Option<W3cDate>>,
 }
 
 impl From<&PageMeta> for Dated {
@@ -38,7 +40,21 @@ impl From<&PageMeta> for Dated {
             updated: fm.updated,
             date: fm.date,
             publish_date: fm.more().publish_date,
+            lastmod_more: fm.more().lastmod_more.clone(),
         }
+    }
+}
+
+impl Dated {
+    /// A page's dates once its route is made: a cascade may have given it lastmod keys it
+    /// leaves out (Hugo).
+    pub fn of(fm: &PageMeta, route: &Route) -> Dated {
+        let mut d = Dated::from(fm);
+        if let Some(groups) = route.hugo_lastmod() {
+            d.updated = groups.first().copied().flatten();
+            d.lastmod_more = groups.iter().skip(1).copied().collect();
+        }
+        d
     }
 }
 
@@ -131,6 +147,10 @@ pub struct LastmodInput<'a> {
     pub precision: Precision,
     /// Note which commit gave each git date ([`Assigned::commits`]), for `list`.
     pub commits: bool,
+    /// Hugo's own lastmod order: the front matter run of keys reaches the page's `.Date`
+    /// (its `date` key), which a date from the file name stands for where the page sets no
+    /// key of the run (Hugo 0.123 on; routing sets [`Route::file_date`] only then).
+    pub hugo_keys: bool,
 }
 
 /// How git dated the pages of a run, for its summary (present when git was read for dates).
@@ -374,6 +394,7 @@ impl<'a> Dating<'a> {
                 pending_commit: pending_commit_date(settings.git_date, *now, sde),
                 precision: settings.lastmod_precision,
                 commits: *commits,
+                hugo_keys: settings.hugo_lastmod,
             })
         })
     }
@@ -392,14 +413,19 @@ impl<'a> Dating<'a> {
 impl RouteSink for Dating<'_> {
     fn made(&mut self, routing: &Routing, k: usize, page: usize, meta: &PageMeta) {
         let file = self.files.get(page);
-        self.own()
-            .add(k, &routing.routes[k], file, &Dated::from(meta));
+        let route = &routing.routes[k];
+        self.own().add(k, route, file, &Dated::of(meta, route));
     }
 }
 
-/// Rolls dates up in dependency order: a route's own rollup members first (iterative DFS).
+/// Rolls dates up in dependency order, a route's own rollup members first (iterative DFS):
+/// a list page without a date written down takes the newest date of everything below it,
+/// however deep, a dated section below it counting with its own date and with the pages
+/// below that (as Hugo dates sections).
 fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool]) {
     let mut state = vec![0u8; routes.len()]; // 0 new, 1 in progress, 2 done
+                                             // The newest date of each route and everything below it.
+    let mut newest: Vec<Option<W3cDate>> = vec![None; routes.len()];
     for start in 0..routes.len() {
         if state[start] == 2 {
             continue;
@@ -407,11 +433,8 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
         let mut stack = vec![(start, false)];
         while let Some((r, children_done)) = stack.pop() {
             if children_done {
-                let below = routes[r]
-                    .rollup()
-                    .filter_map(|c| lastmods[c])
-                    .map(|l| l.date)
-                    .max();
+                let below = routes[r].rollup().filter_map(|c| newest[c]).max();
+                let own = lastmods[r].map(|l| l.date);
                 let own_written = lastmods[r].is_some() && !file_only[r];
                 if !own_written {
                     if let Some(date) = below {
@@ -423,6 +446,7 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
                         }
                     }
                 }
+                newest[r] = own.max(below).max(lastmods[r].map(|l| l.date));
                 state[r] = 2;
                 continue;
             }
@@ -453,7 +477,16 @@ fn own_lastmod(
     let mut history = None;
     for src in sources {
         let found = match src {
-            LastmodSource::FrontMatter => page.updated.map(|d| (d, Origin::FrontMatter)),
+            LastmodSource::FrontMatter => page
+                .updated
+                .or(route.file_date().filter(|_| input.hugo_keys))
+                .map(|d| (d, Origin::FrontMatter)),
+            LastmodSource::HugoKeys(k) => page
+                .lastmod_more
+                .get(usize::from(*k).saturating_sub(1))
+                .copied()
+                .flatten()
+                .map(|d| (d, Origin::FrontMatter)),
             LastmodSource::Published => page
                 .date
                 .or(page.publish_date)
@@ -658,6 +691,7 @@ mod tests {
             pending_commit: d("2024-05-31T12:00:00+02:00"),
             precision: Precision::Second,
             commits: false,
+            hugo_keys: false,
         }
     }
 

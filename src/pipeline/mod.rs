@@ -181,6 +181,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         settings,
     )?;
 
+    outcome.warnings.append(&mut built.warnings);
+
     // audit: the built output has the final word on what is listed
     let audited = audit_output(settings, opts, &mut built, &files)?;
     if let Some((lastmods, mut commits)) = lastmods {

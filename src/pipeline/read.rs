@@ -127,6 +127,8 @@ impl<'a> Reader<'a> {
             keep_title: self.keep_title,
             string_terms: self.lenient,
             hugo: self.lenient.then_some(self.settings.hugo),
+            dates: self.lenient.then(|| self.settings.site.hugo_dates.clone()),
+            hugo_lastmod: self.settings.hugo_lastmod,
         };
         let read = frontmatter::read(&path, &opts, self.want_body);
         if let Some(p) = self.progress {

@@ -229,6 +229,9 @@ struct RouteMore {
     file_date: Option<W3cDate>,
     /// Routes whose dates roll up into this one when it has none of its own (list pages).
     rollup: RouteList,
+    /// Hugo: the page's lastmod key runs once cascades filled the keys it leaves out (only
+    /// when a cascade changed them).
+    hugo_lastmod: Option<Box<[Option<W3cDate>]>>,
 }
 
 /// [`Route`]'s page index for a generated route.
@@ -297,6 +300,16 @@ impl Route {
         if date.is_some() || self.more.is_some() {
             self.more_mut().file_date = date;
         }
+    }
+
+    /// Hugo: the page's lastmod key runs as cascades left them, when they changed them.
+    pub fn hugo_lastmod(&self) -> Option<&[Option<W3cDate>]> {
+        self.more.as_ref().and_then(|m| m.hugo_lastmod.as_deref())
+    }
+
+    /// Sets [`Route::hugo_lastmod`].
+    pub fn set_hugo_lastmod(&mut self, groups: Vec<Option<W3cDate>>) {
+        self.more_mut().hugo_lastmod = Some(groups.into_boxed_slice());
     }
 
     /// The routes whose dates roll up into this one.
@@ -623,7 +636,10 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     }
     let mut warnings = dedupe(&mut routing, files, ctx);
     warnings.sort_by_key(|(i, _)| *i);
-    routing.warnings = warnings.into_iter().map(|(_, w)| w).collect();
+    // The router's own warnings first, then the duplicate URLs.
+    let mut all = std::mem::take(&mut routing.warnings);
+    all.extend(warnings.into_iter().map(|(_, w)| w));
+    routing.warnings = all;
     // The routes live until the entries are built: give back what growing them left unused.
     routing.routes.shrink_to_fit();
     Ok(routing)

@@ -5,8 +5,10 @@ use super::page_kind_name;
 use super::placement::Placed;
 use crate::date::W3cDate;
 use crate::error::{Error, Result};
+use crate::frontmatter::hugo_dates::PageDates;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
-use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
+use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, HugoDates, PageMeta};
+use crate::hugo_version::HugoRules;
 use crate::route::{off_reason, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
 use globset::Glob;
@@ -29,6 +31,12 @@ pub(super) struct Effective {
     pub(super) priority_off: bool,
     /// The changefreq from front matter or cascade.
     pub(super) changefreq: Option<ChangeFreq>,
+    /// The lastmod key runs, when a cascade filled keys the page leaves out.
+    pub(super) lastmod_groups: Option<Vec<Option<W3cDate>>>,
+    /// A date from the file name (`[frontmatter] date = [":filename", …]`).
+    name_date: Option<W3cDate>,
+    /// Whether its outputs name `html` (own `outputs`, else a cascade's).
+    pub(super) html_output: Option<bool>,
 }
 
 impl Effective {
@@ -36,21 +44,29 @@ impl Effective {
     /// publishDate then defaults to it.
     pub(super) fn date_from_file_name(&mut self, date: W3cDate) {
         self.date = self.date.or(Some(date));
+        self.name_date = Some(date);
     }
 
     /// Why Hugo builds no page with these values, if it builds none.
     pub(super) fn withheld(&self, ctx: &RouteContext) -> Option<Reason> {
-        // publishDate defaults to date.
-        let publish = self.publish_date.or(self.date);
+        // The page's `.PublishDate` (its date order already falls back to `date`); a date
+        // taken from the file name stands in for `date`.
+        let publish = self.publish_date.or(self.name_date);
         withheld(ctx, self.draft, publish, self.expiry_date)
     }
 
     /// Why a built page is not listed, if it is not: hidden by a section above it (see
     /// [`hidden_by`]), not rendered or listed (`_build`, a headless leaf bundle), or left out
     /// of the sitemap.
-    pub(super) fn unlisted(&self, is_leaf: bool, hidden_by: Option<Reason>) -> Option<Reason> {
-        // A headless bundle is not rendered, but Hugo counts its dates and terms.
-        let headless = is_leaf && self.headless;
+    pub(super) fn unlisted(
+        &self,
+        is_leaf: bool,
+        hidden_by: Option<Reason>,
+        rules: &crate::hugo_version::HugoRules,
+    ) -> Option<Reason> {
+        // A headless bundle (from Hugo 0.124 any headless page) is not rendered, but Hugo
+        // counts its dates and terms.
+        let headless = (is_leaf || rules.headless_any_page) && self.headless;
         let not_rendered = matches!(
             self.build.render,
             Some(BuildRender::Never | BuildRender::Link)
@@ -92,23 +108,28 @@ fn withheld(
 /// Below a draft, future or expired section Hugo before 0.123 builds no page; the sections below it
 /// are not rendered either, but their terms still count. The reason of the nearest such
 /// section in `chain` (page `i`'s branch bundles, nearest first) other than page `i` itself.
-pub(super) fn hidden_by(
-    chain: &[usize],
-    i: usize,
-    pages: &Pages,
-    ctx: &RouteContext,
-) -> Option<Reason> {
-    chain.iter().filter(|&&b| b != i).find_map(|&b| {
-        // A section's own values, not cascaded ones.
-        let sec = pages.get(b).fm;
-        let publish = sec.more().publish_date.or(sec.date);
-        withheld(
-            ctx,
-            sec.draft() == Some(true),
-            publish,
-            sec.more().expiry_date,
-        )
-    })
+pub(super) fn hidden_by(chain: &[usize], i: usize, site: &super::Site) -> Result<Option<Reason>> {
+    for (j, &b) in chain.iter().enumerate() {
+        if b == i {
+            continue;
+        }
+        // The section's values with the cascades that reach it (its own among them).
+        let pl = site.at(b);
+        let settings = site.ctx.settings;
+        let eff = effective(
+            b,
+            &pl,
+            site.pages,
+            &chain[j..],
+            &settings.site.hugo_dates,
+            site.rules(),
+            settings.hugo_lastmod,
+        )?;
+        if let Some(reason) = eff.withheld(&site.ctx) {
+            return Ok(Some(reason));
+        }
+    }
+    Ok(None)
 }
 
 /// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
@@ -118,6 +139,9 @@ pub(super) fn effective(
     pl: &Placed,
     pages: &Pages,
     chain: &[usize],
+    dates: &HugoDates,
+    rules: &HugoRules,
+    hugo_lastmod: bool,
 ) -> Result<Effective> {
     let fm: &PageMeta = pages.get(i).fm;
     let mut e = Effective {
@@ -132,7 +156,11 @@ pub(super) fn effective(
         priority: fm.priority,
         priority_off: fm.priority_off(),
         changefreq: fm.changefreq,
+        lastmod_groups: None,
+        name_date: None,
+        html_output: fm.more().html_output,
     };
+    let mut dated: Vec<&Cascade> = Vec::new();
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
@@ -142,9 +170,51 @@ pub(super) fn effective(
                 continue;
             }
             apply_cascade(&mut e, fm, c);
+            if !c.dates.is_empty() {
+                dated.push(c);
+            }
         }
     }
+    if !dated.is_empty() {
+        cascade_dates(&mut e, fm, &dated, dates, rules, hugo_lastmod);
+    }
     Ok(e)
+}
+
+/// The page's dates once cascades (`dated`, nearest first) fill the date keys it leaves
+/// out, each order read again over the merged keys, as Hugo merges a cascade into the front
+/// matter before it reads the dates.
+fn cascade_dates(
+    e: &mut Effective,
+    fm: &PageMeta,
+    dated: &[&Cascade],
+    dates: &HugoDates,
+    rules: &HugoRules,
+    hugo_lastmod: bool,
+) {
+    let own_lastmod: Vec<Option<W3cDate>> = std::iter::once(fm.updated)
+        .chain(fm.more().lastmod_more.iter().copied())
+        .collect();
+    let own = PageDates {
+        date: e.date,
+        lastmod: own_lastmod.clone(),
+        publish: e.publish_date,
+        expiry: e.expiry_date,
+    };
+    let cascaded = |k: u8| {
+        dated
+            .iter()
+            .find_map(|c| c.dates.iter().find(|(id, _)| *id == k).map(|(_, d)| *d))
+    };
+    let merged = dates.merge(rules.date_reentry, &own, |k| fm.sets_date_key(k), cascaded);
+    e.date = merged.date;
+    e.publish_date = merged.publish;
+    e.expiry_date = merged.expiry;
+    if hugo_lastmod
+        && merged.lastmod[..] != own_lastmod[..own_lastmod.len().min(merged.lastmod.len())]
+    {
+        e.lastmod_groups = Some(merged.lastmod);
+    }
 }
 
 /// The cascade's `_target` (language, kind, path glob) takes in this file.
@@ -180,7 +250,7 @@ fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
 /// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
 fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     if own.draft().is_none() {
-        if let Some(d) = c.draft {
+        if let Some(d) = c.draft.or(c.published.map(|p| !p)) {
             e.draft = e.draft || d;
         }
     }
@@ -201,13 +271,13 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     if e.build.list.is_none() {
         e.build.list = c.build.list;
     }
-    e.date = e.date.or(c.date);
-    e.publish_date = e.publish_date.or(c.publish_date);
-    e.expiry_date = e.expiry_date.or(c.expiry_date);
     if !e.priority_off {
         e.priority = e.priority.or(c.priority);
     }
     e.changefreq = e.changefreq.or(c.changefreq);
+    if own.more().html_output.is_none() {
+        e.html_output = e.html_output.or(c.html_output);
+    }
 }
 
 #[cfg(test)]

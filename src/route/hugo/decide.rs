@@ -2,7 +2,7 @@
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
 use super::cascade::{effective, hidden_by, Effective};
-use super::permalinks::{page_path, sanitize};
+use super::permalinks::{page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::terms::term_key;
 use super::{Built, Site};
@@ -99,7 +99,16 @@ impl<'a> Decider<'_, 'a> {
         }
         let tax = self.taxonomy_file(pl);
         let chain = memo.chain(self.bundles, pl);
-        let mut eff = effective(i, pl, pages, chain)?;
+        let settings = site.ctx.settings;
+        let mut eff = effective(
+            i,
+            pl,
+            pages,
+            chain,
+            &settings.site.hugo_dates,
+            site.rules(),
+            settings.hugo_lastmod,
+        )?;
         let name_date = self.name_date(i, pl);
         if let Some(d) = name_date {
             eff.date_from_file_name(d);
@@ -113,7 +122,7 @@ impl<'a> Decider<'_, 'a> {
         }
         // Before Hugo 0.123 a withheld section hid everything below it.
         let hidden_by = match site.rules().section_hides_children {
-            true => hidden_by(chain, i, pages, &site.ctx),
+            true => hidden_by(chain, i, site)?,
             false => None,
         };
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
@@ -139,13 +148,22 @@ impl<'a> Decider<'_, 'a> {
         let mut segs: Option<Vec<String>> = None;
         for &b in chain {
             let depth = site.at(b).dirs.len();
-            let slug = site.pages.get(b).fm.slug().map(|s| sanitize(s, paths));
-            let Some(slug) = slug.filter(|s| depth > 0 && !s.trim_matches('-').is_empty()) else {
+            let slug = site
+                .pages
+                .get(b)
+                .fm
+                .slug()
+                .map(|s| section_slug_segment(s, paths));
+            // A slug holding a `/` names no one folder: Hugo's own result is unusable (its
+            // pages vanish from its sitemap); the folder keeps its name (warned on reading).
+            let Some(slug) =
+                slug.filter(|s| depth > 0 && !s.trim_matches('-').is_empty() && !s.contains('/'))
+            else {
                 continue;
             };
             let segs =
                 segs.get_or_insert_with(|| pl.dirs.iter().map(|d| sanitize(d, paths)).collect());
-            segs[depth - 1] = slug.trim_matches('-').to_string();
+            segs[depth - 1] = slug;
         }
         segs
     }
@@ -209,7 +227,17 @@ impl<'a> Decider<'_, 'a> {
         r.changefreq = eff
             .changefreq
             .or_else(|| language().and_then(|l| l.changefreq));
-        let unlisted = eff.unlisted(pl.is_leaf, hidden_by);
+        let mut unlisted = eff.unlisted(pl.is_leaf, hidden_by, site.rules());
+        // A cascade's `outputs` without html: no page a visitor can open.
+        if unlisted.is_none()
+            && page.fm.more().html_output.is_none()
+            && eff.html_output == Some(false)
+        {
+            unlisted = Some(Reason::NoHtmlOutput);
+        }
+        if let Some(groups) = eff.lastmod_groups.clone() {
+            r.set_hugo_lastmod(groups);
+        }
         r.listed = unlisted.is_none();
         Ok(Decision::Route(r, unlisted))
     }

@@ -87,14 +87,8 @@ pub(super) fn page_path(
     if kind == Kind::Home {
         return Ok(site.list_path(prefix, "", site.ugly("")));
     }
-    if let Some(url) = page
-        .fm
-        .more()
-        .url
-        .as_deref()
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-    {
+    // Hugo takes `url` as written, spaces and all (` /x/` is the path `/ /x/`).
+    if let Some(url) = page.fm.more().url.as_deref().filter(|u| !u.is_empty()) {
         return Ok(url_path(url, kind, prefix, site));
     }
     let dir_segs: Vec<String> =
@@ -113,7 +107,7 @@ fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> String {
         let segs: Vec<String> = url
             .split('/')
             .filter(|s| !s.is_empty())
-            .map(|s| sanitize(s, site))
+            .map(|s| segment(s, site))
             .collect();
         // Like a page's, an absolute section `url` takes no language prefix; and like a
         // page's, one ending in a file name (`/a/b.html`) gets no slash after it.
@@ -155,12 +149,13 @@ fn file_path(
     };
     let name_date = site.name_date(page, file_name);
     // A file-name date's rest names the page unless the front matter sets a slug.
-    let slug = page
-        .fm
-        .slug()
-        .or(name_date.as_ref().map(|(_, s)| s.as_str()))
-        .map(|s| sanitize(s, site).trim_matches('-').to_string())
-        .filter(|s| !s.is_empty());
+    let slug = match page.fm.slug() {
+        Some(s) => Some(slug_segment(s, site)),
+        None => name_date
+            .as_ref()
+            .map(|(_, s)| sanitize(s, site).trim_matches('-').to_string())
+            .filter(|s| !s.is_empty()),
+    };
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
     let ugly = site.ugly(section.as_deref().unwrap_or(""));
     if let Some(pattern) = section
@@ -339,6 +334,44 @@ fn end_permalink(path: &str, ugly: bool) -> String {
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
 pub(super) fn sanitize(s: &str, site: Paths) -> String {
     sanitize_with(s, site.config, site.rules.keep_hyphen_runs)
+}
+
+/// A front matter `slug` as a path segment. From Hugo 0.123 it is sanitized on its own,
+/// spaces first made hyphens only where they lie between kept characters (`A b & C` ->
+/// `a-b-c`, ` lead` -> `lead`; a slug of spaces alone names nothing, so the page takes its
+/// folder's URL). Before, the whole path was sanitized at once, so a space next to a `/`
+/// became a hyphen (` lead` -> `-lead`, ` ` -> `-`).
+fn slug_segment(slug: &str, site: Paths) -> String {
+    if site.rules.keep_hyphen_runs {
+        return sanitize_with(slug, site.config, false);
+    }
+    segment(slug, site)
+}
+
+/// A section's `slug` as the folder name it stands for (Hugo 0.167 on): sanitized in its
+/// place between slashes, spaces making single hyphens (` lead` -> `-lead`, `A b & C` ->
+/// `a-b-c`).
+pub(super) fn section_slug_segment(slug: &str, site: Paths) -> String {
+    let framed = sanitize_with(&format!("/{slug}/"), site.config, false);
+    framed
+        .strip_prefix('/')
+        .and_then(|s| s.strip_suffix('/'))
+        .unwrap_or(&framed)
+        .to_string()
+}
+
+/// One segment of a path Hugo before 0.123 sanitized whole: a space beside a `/` became a
+/// hyphen there (` lead` -> `-lead`).
+fn segment(seg: &str, site: Paths) -> String {
+    if site.rules.keep_hyphen_runs {
+        return sanitize(seg, site);
+    }
+    let framed = sanitize(&format!("/{seg}/"), site);
+    framed
+        .strip_prefix('/')
+        .and_then(|s| s.strip_suffix('/'))
+        .unwrap_or(&framed)
+        .to_string()
 }
 
 /// [`sanitize`] with the one version switch it reads: from Hugo 0.123 each space becomes `-`

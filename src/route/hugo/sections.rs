@@ -128,7 +128,9 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
                 p
             }
         };
-        if let Some(p) = parent.filter(|&p| p != r) {
+        // Before Hugo 0.123 the home took its date from its sections only.
+        let home_skips = !site.rules().home_rolls_up_pages && !pl.is_branch && own_dirs.is_empty();
+        if let Some(p) = parent.filter(|&p| p != r && !home_skips) {
             built.out.routes[p].add_rollup([r]);
         }
     }

@@ -10,7 +10,13 @@ use std::collections::BTreeMap;
 
 /// A term's URL segment: terms that urlize alike are one term.
 pub(super) fn term_key(term: &str, site: Paths) -> String {
-    sanitize(term.trim(), site)
+    // From Hugo 0.123 a term's spaces become hyphens before it is sanitized, leading ones
+    // too: ` lead` is the term `-lead`, a page of its own.
+    if site.rules.keep_hyphen_runs {
+        sanitize(term, site)
+    } else {
+        sanitize(term.trim(), site)
+    }
 }
 
 /// Adds each language's taxonomy lists and term pages, taxonomy by taxonomy, terms in order.
@@ -18,7 +24,7 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
     for lang in &site.langs {
         let prefix = site.prefix(lang);
         for tax in &site.config.taxonomies {
-            let mut terms = terms_of(site, built, lang, tax);
+            let mut terms = terms_of(site, &mut *built, lang, tax);
             // A term page Hugo makes from its `_index.md` alone (an author's profile).
             for (l, t, term) in built.tax_files.keys() {
                 if l == lang && *t == tax.name && !term.is_empty() {
@@ -39,8 +45,14 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
     }
 }
 
-/// The routed pages of `lang` with terms of `tax`, by term key.
-fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<String, RouteList> {
+/// The routed pages of `lang` with terms of `tax`, by term key; a term holding a `/` is
+/// warned about, naming its file.
+fn terms_of(
+    site: &Site,
+    built: &mut Built,
+    lang: &str,
+    tax: &Taxonomy,
+) -> BTreeMap<String, RouteList> {
     let mut terms: BTreeMap<String, RouteList> = BTreeMap::new();
     for (i, page) in site.pages.iter().enumerate() {
         let Some(r) = built.route_of(i) else {
@@ -64,6 +76,14 @@ fn terms_of(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> BTreeMap<
         }
         for v in taxon.terms {
             let k = term_key(v, site.paths());
+            if v.contains('/') {
+                built.out.warnings.push(format!(
+                    "{}: the {} term '{v}' holds a '/': its page is nested ({}/{k}/), and Hugo's own sitemap dates it (or, from 0.123, writes '//') differently",
+                    page.file.path().display(),
+                    tax.name,
+                    tax.name
+                ));
+            }
             if !k.is_empty() {
                 // Route indices share the page index's bound (see `Route`).
                 terms.entry(k).or_default().push(r as u32);
