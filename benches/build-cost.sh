@@ -16,8 +16,12 @@
 # what is measured. The machine should be otherwise idle; on a shared machine compare the
 # CPU columns and the ratios, which hold up better than wall times.
 #
-# Environment: BASE, HEAD (revisions), PAGES (default 100000), RUNS (default 3),
-# BENCH_DIR (default /tmp/sitemapgen-build-cost), OFFLINE.
+# What a cargo feature costs: the same revision twice, the first without it, e.g.
+#   BASE=HEAD BASE_INSTALL_ARGS=--no-default-features benches/build-cost.sh
+#
+# Environment: BASE, HEAD (revisions), BASE_INSTALL_ARGS and HEAD_INSTALL_ARGS (more
+# `cargo install` arguments for each, split on spaces), PAGES (default 100000), RUNS (default
+# 3), BENCH_DIR (default /tmp/sitemapgen-build-cost), OFFLINE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -31,20 +35,22 @@ offline=()
 mkdir -p "$dir"
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
 
-# install NAME REV: a fresh clone and a cold `cargo install`, timed.
+# install NAME REV [ARGS]: a fresh clone and a cold `cargo install` (with ARGS), timed.
 install() {
   local name="$1" rev="$2" src="$dir/$1-src" root="$dir/$1-root" tgt="$dir/$1-target"
+  local more=()
+  read -r -a more <<< "${3:-}"
   rm -rf "$src" "$root" "$tgt"
   git clone -q "$repo" "$src"
   git -C "$src" checkout -q "$(git rev-parse "$rev")"
   CARGO_TARGET_DIR="$tgt" /usr/bin/time -f '%e %U %S' -o "$dir/$name.time" \
-    cargo install "${offline[@]}" --locked --timings --path "$src" --root "$root" \
+    cargo install "${offline[@]}" "${more[@]}" --locked --timings --path "$src" --root "$root" \
     >"$dir/$name.log" 2>&1
   local wall user sys crates
   read -r wall user sys < "$dir/$name.time"
   crates=$(grep -c '^ *Compiling ' "$dir/$name.log" || true)
-  printf '%s (%s): cargo install %.0f s wall, %.0f s CPU, %s crates compiled\n' \
-    "$name" "$(git rev-parse --short "$rev")" "$wall" "$(echo "$user + $sys" | bc)" "$crates"
+  printf '%s (%s%s): cargo install %.0f s wall, %.0f s CPU, %s crates compiled\n' \
+    "$name" "$(git rev-parse --short "$rev")" "${3:+ $3}" "$wall" "$(echo "$user + $sys" | bc)" "$crates"
   # The ten costliest units, from cargo's timing report (seconds each took, in parallel).
   local report
   report=$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html "$tgt"/cargo-timings/cargo-timing-*.html 2>/dev/null | sed -n 1p || true)
@@ -61,8 +67,8 @@ EOF
   fi
 }
 
-install before "$BASE"
-install after "$HEAD_REV"
+install before "$BASE" "${BASE_INSTALL_ARGS:-}"
+install after "$HEAD_REV" "${HEAD_INSTALL_ARGS:-}"
 
 # One generated site, built by each binary in turn.
 site="$dir/site-$PAGES"

@@ -209,6 +209,15 @@ fn code(text: &str) -> String {
 /// A URL as a Markdown autolink, safe in a list and a table: the characters an autolink or a
 /// table cell cannot hold are percent-encoded (the same URL to a browser).
 fn link(url: &str) -> String {
+    // An autolink needs a scheme: a relative loc (Hugo with an empty baseURL) is code.
+    if !url.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    }) {
+        return code(&url.replace('|', "%7C"));
+    }
     let mut s = String::with_capacity(url.len() + 2);
     s.push('<');
     for c in url.chars() {
@@ -301,5 +310,7 @@ mod tests {
         assert_eq!(code("a`b"), "``a`b``");
         assert_eq!(code("`a"), "`` `a ``");
         assert_eq!(cell("2024|01"), "2024\\|01");
+        assert_eq!(link("/a|b/"), "`/a%7Cb/`");
+        assert_eq!(link("https://e.com/a b"), "<https://e.com/a%20b>");
     }
 }

@@ -206,14 +206,20 @@ fn part_location(index: &Location, loc: &str) -> Result<Location, String> {
     }
 }
 
-/// The file on disk for the part `loc` of the index at `index` (see [`read_set`]).
+/// The file on disk for the part `loc` of the index at `index` (see [`read_set`]). A `loc`
+/// that is no absolute URL (`fr/sitemap.xml`, as Hugo writes with an empty baseURL) is a
+/// path, found the same way.
 fn local_part(index: &Path, loc: &str) -> Result<PathBuf, String> {
-    let url = Url::parse(loc)
-        .map_err(|e| format!("the index lists '{loc}', which is not an absolute URL: {e}"))?;
-    let segments: Vec<String> = url
-        .path_segments()
-        .into_iter()
-        .flatten()
+    let path = match Url::parse(loc) {
+        Ok(url) => url.path().to_string(),
+        Err(url::ParseError::RelativeUrlWithoutBase) => {
+            loc.split(['?', '#']).next().unwrap_or_default().to_string()
+        }
+        Err(e) => return Err(format!("the index lists '{loc}', which is not a URL: {e}")),
+    };
+    let segments: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
         .map(|s| {
             percent_encoding::percent_decode_str(s)
                 .decode_utf8_lossy()
@@ -347,6 +353,16 @@ mod tests {
             ),
             "{err}"
         );
+        // A relative part (Hugo with an empty baseURL) is found below the index's folder.
+        write(
+            &d.path().join("sitemap.xml"),
+            &index(&["fr/sitemap.xml", "/en/sitemap.xml"]),
+        );
+        write(&d.path().join("fr/sitemap.xml"), &urlset(&[("/fr/", None)]));
+        write(&d.path().join("en/sitemap.xml"), &urlset(&[("/", None)]));
+        let from = Location::File(d.path().join("sitemap.xml"));
+        let set = read_set(&from, None, &Limits::default()).unwrap();
+        assert_eq!(set.urls.keys().collect::<Vec<_>>(), ["/", "/fr/"]);
         // An index listing itself is read once.
         write(
             &d.path().join("sitemap.xml"),
