@@ -1183,22 +1183,73 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
     );
     assert_eq!(r.path_added, "");
 
-    // No release of this version (HTTP 404): build it from the action's own checkout.
+    // No release of this version (HTTP 404): build it from the action's own checkout, once,
+    // keeping the binary in the Actions cache under a key of version, source and runner.
     let r = step("main");
     assert!(r.output.status.success(), "{}", text(&r.output));
     let version = env!("CARGO_PKG_VERSION");
-    let out = stdout(&r.output);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(
-        lines[0],
-        format!("::notice title=sitemapgen::no release v{version} for x86_64-unknown-linux-musl; building from source")
+        stdout(&r.output),
+        format!("::notice title=sitemapgen::no release v{version} for x86_64-unknown-linux-musl; building from source\n")
     );
+    assert_eq!(r.path_added, "");
+    let output = |name: &str| {
+        r.outputs
+            .get(name)
+            .unwrap_or_else(|| panic!("no output {name}: {:?}", r.outputs))
+            .clone()
+    };
+    assert_eq!(output("build"), "true");
+    let key = output("cache-key");
+    let digest = key
+        .strip_prefix(&format!("sitemapgen-v{version}-"))
+        .and_then(|k| k.strip_suffix("-Linux-X64-image"))
+        .unwrap_or_else(|| panic!("{key}"));
     assert!(
-        lines[1].starts_with(&format!(
-            "cargo install --locked --path {action_dir} --root "
-        )),
-        "{out}"
+        digest.len() == 16 && digest.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{key}"
+    );
+    let cache_dir = output("cache-dir");
+    let build = |hit: &str| {
+        let mut env: Vec<(&str, &str)> = vec![
+            ("PATH", path.as_str()),
+            ("GITHUB_ACTION_PATH", action_dir),
+            ("steps.install.outputs.cache-dir", cache_dir.as_str()),
+            ("steps.cache.outputs.cache-hit", hit),
+        ];
+        env.retain(|(_, v)| !v.is_empty());
+        run_step_with(d.path(), "build", &[], &env)
+    };
+    // The cache had nothing: the first run compiles.
+    let b = build("");
+    assert!(b.output.status.success(), "{}", text(&b.output));
+    assert_eq!(
+        stdout(&b.output),
+        format!("cargo install --locked --path {action_dir} --root {cache_dir}\n")
+    );
+    assert_eq!(b.path_added, format!("{cache_dir}/bin\n"));
+    // A later run finds it there: nothing is compiled.
+    write_tree(
+        Path::new(&cache_dir),
+        &[("bin/sitemapgen", "#!/bin/sh\necho \"sitemapgen 9.9.9\"\n")],
+    );
+    sh(&format!("chmod +x {cache_dir}/bin/sitemapgen"));
+    let b = build("true");
+    assert!(b.output.status.success(), "{}", text(&b.output));
+    assert_eq!(
+        stdout(&b.output),
+        "using the sitemapgen an earlier run built (sitemapgen 9.9.9)\n"
+    );
+    assert_eq!(b.path_added, format!("{cache_dir}/bin\n"));
+    // Another runner has a key of its own.
+    let env = env("main");
+    let mut env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.retain(|(k, _)| *k != "RUNNER_ARCH");
+    env.push(("RUNNER_ARCH", "ARM64"));
+    let arm = run_step_with(d.path(), "install", &[], &env);
+    assert_eq!(
+        arm.outputs.get("cache-key").map(String::as_str),
+        Some(key.replace("-Linux-X64-", "-Linux-ARM64-").as_str())
     );
 }
 

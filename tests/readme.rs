@@ -15,6 +15,9 @@
 //!   workflow.
 //!
 //! Rust blocks are compiled as doctests (`ReadmeDoctests` in src/lib.rs).
+//!
+//! docs/ pages mark a recipe to run with `<!-- docs-test: NAME -->` (the Netlify recipe), and
+//! every relative link between the README and docs/ must lead to a page and heading.
 
 mod common;
 
@@ -343,4 +346,191 @@ fn install_runs_as_written() {
         out.contains(&format!("sitemapgen {}", env!("CARGO_PKG_VERSION"))),
         "{out}"
     );
+}
+
+/// The fenced block after `<!-- docs-test: NAME -->` in a page of docs/.
+fn docs_block(page: &str, name: &str) -> String {
+    let text = std::fs::read_to_string(repo().join("docs").join(page)).unwrap();
+    let marker = format!("<!-- docs-test: {name} -->\n");
+    let at = text
+        .find(&marker)
+        .unwrap_or_else(|| panic!("{page}: no {marker}"));
+    let rest = &text[at + marker.len()..];
+    let body = &rest[rest.find('\n').unwrap() + 1..];
+    body[..body.find("\n```").unwrap()].to_string()
+}
+
+/// The Netlify recipe (docs/workflows.md) compiles sitemapgen on the first deploy of a rev
+/// only: its command, run twice in the same folder (which the cache plugin keeps), calls
+/// `cargo install` once, and both deploys write the sitemap with the binary it installed.
+#[test]
+fn the_netlify_recipe_compiles_once_then_uses_the_cached_binary() {
+    let recipe: toml::Table = toml::from_str(&docs_block("workflows.md", "netlify")).unwrap();
+    let cached: Vec<&str> = recipe["plugins"].as_array().unwrap()[0]["inputs"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        recipe["plugins"][0]["package"].as_str(),
+        Some("netlify-plugin-cache")
+    );
+    let env: Vec<(String, String)> = recipe["build"]["environment"]
+        .as_table()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect();
+
+    let root = tempfile::tempdir().unwrap();
+    let site = root.path().join("my-hugo-site");
+    copy_tree(&repo().join("tests/fixtures/readme/my-hugo-site"), &site);
+    let bin = bin_dir(root.path());
+    // A stand-in cargo: logs its arguments and "installs" this build's sitemapgen at --root.
+    let log = root.path().join("cargo.log");
+    std::fs::write(
+        bin.join("cargo"),
+        format!(
+            "#!/bin/sh\necho \"$*\" >> {log}\nwhile [ \"$1\" != --root ]; do shift; done\n\
+             mkdir -p \"$2/bin\" && cp {exe} \"$2/bin/sitemapgen\"\n",
+            log = log.display(),
+            exe = env!("CARGO_BIN_EXE_sitemapgen"),
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(bin.join("cargo"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    // sitemapgen itself must come from the cached folder, not from PATH.
+    std::fs::remove_file(bin.join("sitemapgen")).unwrap();
+    let deploy = |command: &str| {
+        let o = Command::new("bash")
+            .args(["-e", "-o", "pipefail", "-c", command])
+            .current_dir(&site)
+            .env("PATH", path_with(&bin))
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("URL", "https://example.org/")
+            .env(
+                "DEPLOY_PRIME_URL",
+                "https://deploy-preview-1--example.netlify.app/",
+            )
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{command}\n{}", common::text(&o));
+        std::fs::read_to_string(site.join("public/sitemap.xml")).unwrap()
+    };
+    let production = recipe["build"]["command"].as_str().unwrap();
+    let preview = recipe["context"]["deploy-preview"]["command"]
+        .as_str()
+        .unwrap();
+    let first = deploy(production);
+    assert!(
+        first.contains("<loc>https://example.org/posts/first/</loc>"),
+        "{first}"
+    );
+    let preview_xml = deploy(preview);
+    assert!(
+        preview_xml
+            .contains("<loc>https://deploy-preview-1--example.netlify.app/posts/first/</loc>"),
+        "{preview_xml}"
+    );
+    deploy(production);
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let rev = &env.iter().find(|(k, _)| k == "SITEMAPGEN_REV").unwrap().1;
+    let git = &env.iter().find(|(k, _)| k == "SITEMAPGEN_GIT").unwrap().1;
+    assert_eq!(
+        calls,
+        format!("install --locked --root .sitemapgen/{rev} --git {git} --rev {rev}\n"),
+        "three deploys, one compile"
+    );
+    // What was installed is inside a folder the plugin keeps.
+    assert!(
+        cached
+            .iter()
+            .any(|c| Path::new(&format!(".sitemapgen/{rev}")).starts_with(c)),
+        "{cached:?}"
+    );
+}
+
+/// GitHub's anchor for a heading: lower case, spaces to `-`, punctuation but `-` and `_` gone.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text of a Markdown page outside its fenced blocks.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every relative link in the README and docs/ leads to a file that exists, and every
+/// `#anchor` to a heading of that page: the pages move and grow, the links must follow.
+#[test]
+fn links_between_the_readme_and_docs_resolve() {
+    let mut pages = vec![repo().join("README.md")];
+    for e in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let anchors = |page: &Path| -> Vec<String> {
+        let text = prose(&std::fs::read_to_string(page).unwrap());
+        text.lines()
+            .filter(|l| l.starts_with('#'))
+            .map(|l| anchor(l.trim_start_matches('#')))
+            .collect()
+    };
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = prose(&std::fs::read_to_string(page).unwrap());
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (file, frag) = target.split_once('#').unwrap_or((target, ""));
+            let dest = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            let name = page.strip_prefix(repo()).unwrap().display().to_string();
+            if !dest.exists() {
+                broken.push(format!("{name}: {target}: no such file"));
+            } else if !frag.is_empty()
+                && dest.extension().is_some_and(|x| x == "md")
+                && !anchors(&dest).iter().any(|a| a == frag)
+            {
+                broken.push(format!("{name}: {target}: no such heading"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
