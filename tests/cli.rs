@@ -680,6 +680,11 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
     assert_eq!(used, declared);
     assert_eq!(action["runs"]["using"], "composite");
     for step in action["runs"]["steps"].as_array().unwrap() {
+        // The one step that runs an action: the cache of a binary built from source.
+        if let Some(uses) = step["uses"].as_str() {
+            assert_eq!(uses, "actions/cache@v4", "{step}");
+            continue;
+        }
         let script = step["run"].as_str().unwrap();
         assert!(
             !script.contains("${{"),
