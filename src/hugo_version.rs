@@ -187,6 +187,13 @@ pub struct HugoRules {
     /// `_target` (before, only the tables of a list did: one table applied to every page
     /// below, the section itself too).
     pub cascade_strict: bool,
+    /// Before 0.123.0 an HTML content file without front matter that opens with markup is
+    /// copied as it is, like a static file: no page, no bundle.
+    pub raw_html_is_static: bool,
+    /// Before 0.123.0 a folder with both `_index` and `index` is a branch bundle: `index` is
+    /// a page at the folder's URL (Hugo lists it twice) and owns nothing; from 0.123.0 the
+    /// leaf bundle wins and the `_index` is not read.
+    pub branch_beside_leaf_wins: bool,
 }
 
 impl HugoRules {
@@ -234,6 +241,8 @@ impl HugoRules {
             home_rolls_up_pages: at(v(0, 123, 0)),
             date_reentry: at(v(0, 123, 0)),
             cascade_strict: at(v(0, 112, 0)),
+            raw_html_is_static: !at(v(0, 123, 0)),
+            branch_beside_leaf_wins: !at(v(0, 123, 0)),
         }
     }
 }

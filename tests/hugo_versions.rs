@@ -488,3 +488,109 @@ fn section_slugs_rename_their_folder_from_0_167() {
     assert_eq!(listed("0.166.0"), set(&[&both[..], &old].concat()));
     assert_eq!(listed("0.167.0"), set(&[&both[..], &new].concat()));
 }
+
+/// Round 2 (hugo-root-index-md): an `index.md` or `index.html` at the root of a Hugo site's
+/// content is built by Hugo, so it never stops sitemapgen. Each case as Hugo 0.111.3 and
+/// 0.168.0 list it (the home once where Hugo lists it twice, `/index.html`, the home's own
+/// file, not at all): a root leaf bundle is the home and owns the pages below it; before
+/// 0.123 an `_index` beside an `index` wins (the `index` is a page at the folder's URL,
+/// owning nothing), and an HTML file without front matter is copied as it is, no page.
+#[test]
+fn an_index_at_the_content_root_is_the_home() {
+    let root_leaf = "---\ntitle: Root\n---\nroot\n";
+    let home = "---\ntitle: Home\n---\n";
+    let raw_html = "<html><body>x</body></html>\n";
+    let html_with_fm = "---\ntitle: H\n---\n<p>x</p>\n";
+    let leaf = "---\ntitle: Leaf\n---\n";
+    let post = (
+        "content/posts/p1.md",
+        "---\ntitle: P1\ndate: 2024-01-01\n---\nx\n",
+    );
+    let all = ["/", "/posts/", "/posts/p1/"];
+    let home_only = ["/"];
+    #[allow(clippy::type_complexity)]
+    let cases: &[(&str, &[(&str, &str)], &[&str], &[&str])] = &[
+        // (case, files besides the post, 0.111.3's URLs, 0.168.0's URLs)
+        (
+            "alone",
+            &[("content/index.md", root_leaf)],
+            &home_only,
+            &home_only,
+        ),
+        (
+            "beside _index.md",
+            &[("content/index.md", root_leaf), ("content/_index.md", home)],
+            &all,
+            &home_only,
+        ),
+        (
+            "raw html",
+            &[("content/index.html", raw_html)],
+            &all,
+            &home_only,
+        ),
+        (
+            "html with front matter",
+            &[("content/index.html", html_with_fm)],
+            &home_only,
+            &home_only,
+        ),
+        (
+            "both in a section",
+            &[
+                ("content/posts/index.md", leaf),
+                ("content/posts/_index.md", home),
+            ],
+            &all,
+            &["/", "/posts/"],
+        ),
+    ];
+    for (case, files, old, new) in cases {
+        for (version, want) in [("0.111.3", old), ("0.168.0", new)] {
+            let d = tempfile::tempdir().unwrap();
+            let mut tree = vec![("hugo.toml", "baseURL = \"https://example.org/\"\ntitle = \"t\"\ndisableKinds = [\"taxonomy\", \"term\"]\n"), post];
+            tree.extend_from_slice(files);
+            write_tree(d.path(), &tree);
+            let o = run_env(
+                d.path(),
+                &["build", "--hugo-version", version],
+                &[],
+                Path::new("/usr/bin:/bin"),
+            );
+            let want: BTreeSet<String> = want
+                .iter()
+                .map(|p| format!("https://example.org{p}"))
+                .collect();
+            assert_eq!(
+                locs(d.path(), &o),
+                want,
+                "{case}, Hugo {version}: {}",
+                text(&o)
+            );
+        }
+    }
+}
+
+/// A root `index.md` is one URL with the home: a warning says it is listed once.
+#[test]
+fn a_root_index_beside_the_home_is_said_once() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+            ),
+            ("content/index.md", "---\ntitle: Root\n---\n"),
+            ("content/_index.md", "---\ntitle: Home\n---\n"),
+        ],
+    );
+    let o = run(d.path(), &["build", "--hugo-version", "0.111.3"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("publishes at / like"),
+        "{}",
+        text(&o)
+    );
+}

@@ -82,6 +82,9 @@ pub struct MetaMore {
     pub lastmod_more: Vec<Option<W3cDate>>,
     /// The file has no front matter at all (Zola refuses to build such a page).
     pub no_front_matter: bool,
+    /// No front matter, and the file's first non-blank character opens markup (`<`, not a
+    /// comment): Hugo before 0.123 copies such an HTML file as it is, as a static file.
+    pub raw_markup: bool,
     /// `noindex = true` alone leaves the page out ([`PageMeta::sitemap_exclude`] is set; no
     /// `sitemap` key says so), so it is reported as `noindex`.
     pub noindex: bool,
@@ -109,6 +112,7 @@ static NO_MORE: MetaMore = MetaMore {
     html_output: None,
     lastmod_more: Vec::new(),
     no_front_matter: false,
+    raw_markup: false,
     noindex: false,
 };
 

@@ -87,13 +87,27 @@ pub struct Parsed {
 impl Parsed {
     /// What a file without front matter reads as: the default fields, marked as such.
     pub fn without_front_matter() -> Parsed {
+        Parsed::without_front_matter_before(b"")
+    }
+
+    /// [`Parsed::without_front_matter`] for a file whose text starts with `start` (as much
+    /// of it as was read), which tells whether it opens with markup.
+    fn without_front_matter_before(start: &[u8]) -> Parsed {
         let mut parsed = Parsed::default();
         parsed.meta.set_more(MetaMore {
             no_front_matter: true,
+            raw_markup: opens_markup(start),
             ..MetaMore::default()
         });
         parsed
     }
+}
+
+/// Whether text opens with markup as Hugo tells a raw HTML file: its first non-blank
+/// character is `<`, and not one opening a comment.
+fn opens_markup(text: &[u8]) -> bool {
+    let start = text.trim_ascii_start();
+    start.starts_with(b"<") && !start.starts_with(b"<!--")
 }
 
 /// Parses the front matter at the start of `text` (the whole file, as read).
@@ -106,7 +120,12 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
         // At end of input the scanner always decides; this arm only satisfies the type.
         Scan::NeedMore => return Err(Error::input(path, None, "front matter scan did not finish")),
     };
-    let parsed = parse_layout(text, &layout, path, opts)?;
+    let parsed = match layout.format {
+        None => Parsed::without_front_matter_before(
+            text.as_bytes().get(layout.body..).unwrap_or_default(),
+        ),
+        Some(_) => parse_layout(text, &layout, path, opts)?,
+    };
     Ok((parsed, layout.body))
 }
 
@@ -143,7 +162,10 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
     };
     let head = std::str::from_utf8(&buf[..head_end.min(buf.len())])
         .map_err(|e| not_utf8(path, &buf, e.valid_up_to()))?;
-    let parsed = parse_layout(head, &layout, path, opts)?;
+    let parsed = match layout.format {
+        None => Parsed::without_front_matter_before(buf.get(layout.body..).unwrap_or_default()),
+        Some(_) => parse_layout(head, &layout, path, opts)?,
+    };
     if !want_body {
         return Ok((parsed, None));
     }
@@ -640,6 +662,16 @@ mod tests {
         }
         let (_, body) = parse_ok("\u{feff}plain");
         assert_eq!(body, 3);
+    }
+
+    #[test]
+    fn a_file_without_front_matter_that_opens_with_markup_is_told() {
+        let raw = |text: &str| parse_ok(text).0.meta.more().raw_markup;
+        assert!(raw("<html><body>x</body></html>"));
+        assert!(raw("\u{feff}\n  <!DOCTYPE html>"));
+        assert!(!raw("<!-- a comment first -->\n<p>x</p>"));
+        assert!(!raw("plain <b>text</b>"));
+        assert!(!raw("---\ntitle: x\n---\n<p>x</p>"));
     }
 
     #[test]

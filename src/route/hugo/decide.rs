@@ -89,7 +89,7 @@ impl<'a> Decider<'_, 'a> {
     fn decide(&self, memo: &mut Memo<'a>, i: usize) -> Result<Decision> {
         let (site, pages) = (self.site, self.site.pages);
         let pl = &site.at(i);
-        if site.off(pl) {
+        if site.off(pl) || site.is_static(i) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
         let (own_dir_is_leaf, under_leaf) =

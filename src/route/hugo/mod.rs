@@ -98,6 +98,18 @@ impl<'a> Site<'a> {
         self.config.disabled_languages.iter().any(|d| d == pl.lang)
     }
 
+    /// File `i` is no page: a raw HTML file (no front matter, markup from its first
+    /// character) that Hugo before 0.123 copies as it is.
+    fn is_static(&self, i: usize) -> bool {
+        if !self.rules().raw_html_is_static {
+            return false;
+        }
+        let page = self.pages.get(i);
+        let ext = page.file.name.rsplit_once('.').map_or("", |(_, e)| e);
+        (ext.eq_ignore_ascii_case("html") || ext.eq_ignore_ascii_case("htm"))
+            && page.fm.more().raw_markup
+    }
+
     /// `disableKinds` names this kind (`home`, `taxonomy`, ...).
     fn kind_off(&self, kind: &str) -> bool {
         self.config.disable_kinds.iter().any(|d| d == kind)

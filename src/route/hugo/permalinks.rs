@@ -171,6 +171,11 @@ fn file_path(
             .map_err(|m| Error::input(page.file.path(), None, m))?;
         return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
     }
+    // A leaf bundle at the content root (`content/index.md`) has no folder to be named by:
+    // Hugo puts it at the home's URL (0.111 lists that URL twice, once for each page).
+    if pl.is_leaf && pl.dirs.is_empty() && slug.is_none() {
+        return Ok(site.list_path(prefix, "", site.ugly("")));
+    }
     let last = slug.unwrap_or_else(|| sanitize(file_name, site));
     let mut segs: Vec<&str> = parent_segs.iter().map(String::as_str).collect();
     segs.push(&last);

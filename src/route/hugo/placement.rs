@@ -185,22 +185,30 @@ pub(super) struct Bundles<'a> {
 impl<'a> Bundles<'a> {
     /// Finds the bundles among the site's pages.
     pub(super) fn new(site: &Site<'a>) -> Bundles<'a> {
-        let leaf_dirs = site
-            .all()
-            .zip(site.pages.iter())
-            .filter(|(pl, _)| pl.is_leaf && !site.off(pl))
-            .map(|(pl, p)| (p.file.root_lang(), pl.dirs.joined()))
-            .collect();
-        let leaf_langs = site
-            .all()
-            .filter(|pl| pl.is_leaf && !site.off(pl))
-            .map(|pl| (pl.lang, pl.dirs.joined()))
-            .collect();
-        let branch_dirs = site
+        let branch_dirs: HashMap<(String, String), usize> = site
             .all()
             .enumerate()
-            .filter(|(_, pl)| pl.is_branch && !site.off(pl))
+            .filter(|&(i, pl)| pl.is_branch && !site.off(&pl) && !site.is_static(i))
             .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
+            .collect();
+        // Before Hugo 0.123 an `_index` beside an `index` makes the folder a branch.
+        let yields = site.rules().branch_beside_leaf_wins;
+        let leaves: Vec<(usize, Placed<'a>)> = site
+            .all()
+            .enumerate()
+            .filter(|&(i, pl)| pl.is_leaf && !site.off(&pl) && !site.is_static(i))
+            .filter(|(_, pl)| {
+                let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
+                !(yields && branch_dirs.contains_key(&key))
+            })
+            .collect();
+        let leaf_dirs = leaves
+            .iter()
+            .map(|(i, pl)| (site.pages.get(*i).file.root_lang(), pl.dirs.joined()))
+            .collect();
+        let leaf_langs = leaves
+            .iter()
+            .map(|(_, pl)| (pl.lang, pl.dirs.joined()))
             .collect();
         Bundles {
             leaf_dirs,
