@@ -734,15 +734,19 @@ struct ActionRun {
 /// Runs the action step `id` as the runner would: bash, its env with `inputs` substituted,
 /// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY in temp files, and the built binary on PATH.
 fn run_step(repo: &Path, id: &str, inputs: &[(&str, &str)]) -> ActionRun {
+    run_step_with(repo, id, inputs, &[("PATH", &path_with_bin())])
+}
+
+/// PATH with the built binary's folder first.
+fn path_with_bin() -> String {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen"))
         .parent()
         .unwrap();
-    let path = format!(
+    format!(
         "{}:{}",
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
-    );
-    run_step_with(repo, id, inputs, &[("PATH", &path)])
+    )
 }
 
 /// [`run_step`] with `env` (PATH among it) set as given; `${{ github.* }}` expressions read
@@ -815,6 +819,26 @@ fn run_step_with(
     }
 }
 
+/// The test site in a repository at `origin`, committed, then `content/blog/<page>` added in a
+/// second commit; its `file://` URL, to clone shallow.
+fn two_commits(origin: &Path, page: &str) -> String {
+    zola_site(origin);
+    git(origin, &["init", "-q"]);
+    git(origin, &["add", "."]);
+    git(origin, &["commit", "-q", "-m", "one"]);
+    let title = page.trim_end_matches(".md");
+    write_tree(
+        origin,
+        &[(
+            &format!("content/blog/{page}"),
+            &format!("+++\ntitle = \"{title}\"\n+++\n"),
+        )],
+    );
+    git(origin, &["add", "."]);
+    git(origin, &["commit", "-q", "-m", "two"]);
+    format!("file://{}", origin.display())
+}
+
 #[test]
 fn action_summary_says_how_a_shallow_clone_was_dated() {
     if !have("jq") || !have("git") {
@@ -822,18 +846,7 @@ fn action_summary_says_how_a_shallow_clone_was_dated() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
-    let origin = d.path().join("origin");
-    zola_site(&origin);
-    git(&origin, &["init", "-q"]);
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "-q", "-m", "site"]);
-    write_tree(
-        &origin,
-        &[("content/blog/third.md", "+++\ntitle = \"Third\"\n+++\n")],
-    );
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "-q", "-m", "third"]);
-    let url = format!("file://{}", origin.display());
+    let url = two_commits(&d.path().join("origin"), "third.md");
     for (name, ci, says) in [
         (
             "never",
@@ -847,12 +860,7 @@ fn action_summary_says_how_a_shallow_clone_was_dated() {
         ),
     ] {
         git(d.path(), &["clone", "-q", "--depth", "1", &url, name]);
-        let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen")).parent().unwrap();
-        let path = format!(
-            "{}:{}",
-            bin_dir.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = path_with_bin();
         let r = run_step_with(
             &d.path().join(name),
             "run",
@@ -1005,25 +1013,10 @@ fn action_script_warns_on_a_shallow_clone() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
-    let origin = d.path().join("origin");
-    zola_site(&origin);
-    git(&origin, &["init", "-q"]);
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "-q", "-m", "one"]);
-    write_tree(&origin, &[("content/blog/more.md", "+++\n+++\n")]);
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "-q", "-m", "two"]);
-    let url = format!("file://{}", origin.display());
+    let url = two_commits(&d.path().join("origin"), "more.md");
     git(d.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
     // Outside CI: sitemapgen fetches no history (git_fetch's default there).
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sitemapgen"))
-        .parent()
-        .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with_bin();
     let r = run_step_with(
         &d.path().join("clone"),
         "run",

@@ -12,8 +12,8 @@
 mod common;
 
 use common::gitrepo::Repo;
-use common::history::{generate, time_of, History, Mix, Op};
-use common::Rng;
+use common::history::{generate, stamp, time_of, History, Mix, Op};
+use common::{seed_from_env, Rng};
 use sitemapgen::lastmod::git::{read_history, GitFileState, GitHistory, GitOptions, GitProbe};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -22,14 +22,6 @@ use std::time::{Duration, Instant};
 /// touches a page (debug builds, a loaded machine).
 const BASE_TIME: Duration = Duration::from_secs(20);
 const PER_TOUCH: Duration = Duration::from_millis(10);
-
-/// A commit time as git writes it.
-fn stamp(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0)
-        .unwrap()
-        .format("%Y-%m-%dT%H:%M:%S+00:00")
-        .to_string()
-}
 
 fn read(dir: &Path, any_commit: bool) -> GitHistory {
     let opts = GitOptions {
@@ -174,18 +166,6 @@ fn fuzz(budget: Duration, seed: u64) -> (usize, usize) {
         cases += 1;
     }
     (cases, touches)
-}
-
-fn seed_from_env() -> u64 {
-    std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        })
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{seed_from_env, Rng};
 
 use sitemapgen::sitemap::protocol::MAX_BYTES;
 use sitemapgen::sitemap::validate::{validate_reader, FileReport, ValidateOptions};
@@ -274,18 +274,6 @@ fn fuzz(budget: Duration, seed: u64) -> usize {
         cases += 1;
     }
     cases
-}
-
-fn seed_from_env() -> u64 {
-    std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        })
 }
 
 #[test]

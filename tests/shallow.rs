@@ -6,7 +6,7 @@
 mod common;
 
 use common::gitrepo::Repo;
-use common::history::{generate, time_of, History, Mix};
+use common::history::{generate, stamp, time_of, History, Mix};
 use common::text;
 use sitemapgen::lastmod::git::{read_history, GitFileState, GitHistory, GitOptions, GitProbe};
 use std::collections::BTreeMap;
@@ -76,14 +76,6 @@ fn git(dir: &Path, args: &[&str]) -> Output {
     let out = Repo::command(dir).args(args).output().unwrap();
     assert!(out.status.success(), "git {args:?}: {}", text(&out));
     out
-}
-
-/// A commit time as the history writes it (seconds, UTC).
-fn stamp(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0)
-        .unwrap()
-        .format("%Y-%m-%dT%H:%M:%S+00:00")
-        .to_string()
 }
 
 fn read(dir: &Path, fetch: bool) -> GitHistory {

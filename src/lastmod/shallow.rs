@@ -138,18 +138,8 @@ pub fn fetch_history(root: &Path, head: &str, limit: Duration) -> Fetched {
         };
     };
     let fetch = |target: Option<&str>| {
-        let mut cmd = quiet_git(root);
-        cmd.args([
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            "--no-write-fetch-head",
-            "--recurse-submodules=no",
-            "--filter=blob:none",
-            "--unshallow",
-            &remote,
-        ]);
-        cmd.args(target);
+        let mut cmd = fetch_command(root, false);
+        cmd.args(["--unshallow", &remote]).args(target);
         run_until(cmd, None, deadline)
     };
     let mut result = fetch(Some(head));
@@ -206,19 +196,8 @@ pub fn fetch_objects(
         list.extend_from_slice(oid);
         list.push(b'\n');
     }
-    let mut cmd = quiet_git(root);
-    cmd.args([
-        "-c",
-        "fetch.negotiationAlgorithm=noop",
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--recurse-submodules=no",
-        "--filter=blob:none",
-        "--stdin",
-        remote,
-    ]);
+    let mut cmd = fetch_command(root, true);
+    cmd.args(["--stdin", remote]);
     let limit = deadline.saturating_duration_since(Instant::now());
     run_until(cmd, Some(list), deadline).map_err(|e| e.describe(remote, limit))
 }
@@ -263,13 +242,26 @@ fn remote_of_head(root: &Path) -> Option<String> {
         .or_else(|| remotes.first().map(|r| r.to_string()))
 }
 
-/// git for talking to a remote: never waiting for a password or a question on a terminal.
-fn quiet_git(root: &Path) -> Command {
+/// `git fetch` without file contents, of history or (`objects`) of old versions of files as
+/// git's own lazy fetch asks for them (no negotiation: they are known to be missing), never
+/// waiting for a password or a question on a terminal.
+fn fetch_command(root: &Path, objects: bool) -> Command {
     let mut cmd = git(root);
     cmd.env("GIT_TERMINAL_PROMPT", "0")
         .env("GCM_INTERACTIVE", "never")
         .env("GIT_ASKPASS", "")
         .env("SSH_ASKPASS", "");
+    if objects {
+        cmd.args(["-c", "fetch.negotiationAlgorithm=noop"]);
+    }
+    cmd.args([
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--recurse-submodules=no",
+        "--filter=blob:none",
+    ]);
     cmd
 }
 

@@ -308,15 +308,19 @@ impl<'r> Walk<'r> {
         Ok(complete)
     }
 
-    /// The files still waiting when the log ends were added where the walk cannot see (a
-    /// merge): their oldest commit seen stands in.
-    fn ran_out(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
-        let left: Vec<u32> = self
-            .waiting
+    /// The files still looking for an older commit.
+    fn still_wanting(&self) -> Vec<u32> {
+        self.waiting
             .values()
             .copied()
             .filter(|&i| self.phase[i as usize] == Phase::Wanting)
-            .collect();
+            .collect()
+    }
+
+    /// The files still waiting when the log ends were added where the walk cannot see (a
+    /// merge): their oldest commit seen stands in.
+    fn ran_out(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        let left = self.still_wanting();
         for i in left {
             self.stop_wanting(i);
             self.tracks.entry(i).or_default().ran_out = true;
@@ -356,12 +360,7 @@ impl<'r> Walk<'r> {
     /// unreached (its steps so far may still date it).
     fn cut(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
         self.cut = true;
-        let left: Vec<u32> = self
-            .waiting
-            .values()
-            .copied()
-            .filter(|&i| self.phase[i as usize] == Phase::Wanting)
-            .collect();
+        let left = self.still_wanting();
         for i in left {
             self.tracks
                 .entry(i)

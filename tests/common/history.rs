@@ -158,6 +158,14 @@ pub fn time_of(n: usize) -> i64 {
     1_577_836_800 + 3600 * n as i64
 }
 
+/// A commit time as git writes it (`%cI`, UTC).
+pub fn stamp(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0)
+        .unwrap()
+        .format("%Y-%m-%dT%H:%M:%S+00:00")
+        .to_string()
+}
+
 /// A history of `commits` commits (the first adds `start` pages, each later one makes 1-3
 /// changes drawn from `mix`), from `seed`.
 pub fn generate(seed: u64, commits: usize, start: usize, mix: &Mix) -> History {

@@ -129,6 +129,19 @@ pub fn validate_with_xsd(files: &[PathBuf]) {
     );
 }
 
+/// `FUZZ_SEED` when set (to replay a run), else one from the clock.
+pub fn seed_from_env() -> u64 {
+    std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+}
+
 /// xorshift64*: enough randomness for the fuzz harnesses, no dependency, repeatable from a
 /// seed (the one generator both use, so a printed seed repeats a run).
 pub struct Rng(pub u64);
