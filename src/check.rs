@@ -18,8 +18,8 @@ pub struct CheckDiff {
     pub added: Vec<String>,
     /// URLs build would remove.
     pub removed: Vec<String>,
-    /// URLs whose lastmod (or other field) would change: (loc, old lastmod, new lastmod).
-    pub changed: Vec<(String, String, String)>,
+    /// URLs whose `<lastmod>` would change.
+    pub changed: Vec<Changed>,
     /// Files build would write that are not on disk (paths below the output folder).
     pub missing: Vec<String>,
     /// Files of ours on disk that build would no longer write, and so remove.
@@ -34,6 +34,17 @@ pub struct CheckDiff {
     pub foreign: Vec<String>,
     /// robots.txt lacks our `Sitemap:` line or names an old one (only when `robots_txt` is on).
     pub robots_stale: bool,
+}
+
+/// A URL whose `<lastmod>` build would change.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The URL.
+    pub loc: String,
+    /// Its `<lastmod>` on disk (`None`: it has none).
+    pub old: Option<String>,
+    /// Its `<lastmod>` as build would write it (`None`: it would have none).
+    pub new: Option<String>,
 }
 
 impl CheckDiff {
@@ -75,8 +86,8 @@ impl CheckDiff {
 /// ```
 pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let mut diff = CheckDiff::default();
-    let mut old_urls: BTreeMap<String, String> = BTreeMap::new();
-    let mut new_urls: BTreeMap<String, String> = BTreeMap::new();
+    let mut old_urls: BTreeMap<String, Option<String>> = BTreeMap::new();
+    let mut new_urls: BTreeMap<String, Option<String>> = BTreeMap::new();
     let set = crate::sitemap_set(settings, outcome);
     let root = set.output_dir.as_path();
     let hosts = crate::pipeline::site_roots(settings, outcome);
@@ -168,7 +179,11 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     for (loc, lm) in &new_urls {
         match old_urls.get(loc) {
             None => diff.added.push(loc.clone()),
-            Some(old) if old != lm => diff.changed.push((loc.clone(), old.clone(), lm.clone())),
+            Some(old) if old != lm => diff.changed.push(Changed {
+                loc: loc.clone(),
+                old: old.clone(),
+                new: lm.clone(),
+            }),
             Some(_) => {}
         }
     }
@@ -243,7 +258,7 @@ pub fn urls_on_disk(settings: &Settings, outcome: &Outcome) -> usize {
 /// then reports the file as differing.
 fn collect_urls(
     bytes: &[u8],
-    urls: &mut BTreeMap<String, String>,
+    urls: &mut BTreeMap<String, Option<String>>,
     parts: &mut BTreeSet<String>,
     (folder, base): (&str, &url::Url),
 ) {
@@ -253,7 +268,7 @@ fn collect_urls(
     let index = sitemap.root().kind == SitemapKind::SitemapIndex;
     for entry in sitemap.map_while(std::result::Result::ok) {
         if !index {
-            urls.insert(entry.loc, entry.lastmod.unwrap_or_default());
+            urls.insert(entry.loc, entry.lastmod);
         } else if let Some(rel) = entry.loc.strip_prefix(base.as_str()) {
             let plain = !rel.is_empty()
                 && rel.split('/').all(|p| {
@@ -287,12 +302,19 @@ mod tests {
         let base = url::Url::parse("https://example.com/").unwrap();
         let (mut urls, mut parts) = (BTreeMap::new(), BTreeSet::new());
         collect_urls(xml, &mut urls, &mut parts, ("", &base));
-        let got: Vec<(&str, &str)> = urls.iter().map(|(l, m)| (l.as_str(), m.as_str())).collect();
+        let got: Vec<(&str, Option<&str>)> = urls
+            .iter()
+            .map(|(l, m)| (l.as_str(), m.as_deref()))
+            .collect();
+        // A URL without a lastmod has none, not an empty one.
         assert_eq!(
             got,
             [
-                ("https://example.com/blog/tips-&-tricks/", "2024-05-01"),
-                ("https://example.com/trip-to-lisbon/", ""),
+                (
+                    "https://example.com/blog/tips-&-tricks/",
+                    Some("2024-05-01")
+                ),
+                ("https://example.com/trip-to-lisbon/", None),
             ]
         );
         assert!(parts.is_empty());

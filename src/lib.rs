@@ -95,7 +95,7 @@ pub mod suggest;
 #[doc(hidden)]
 pub mod summary;
 
-pub use check::{check, CheckDiff};
+pub use check::{check, Changed, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
 pub use pipeline::{build, generate, write, Listed, Outcome, Progress, RunOptions, Skipped};

@@ -162,8 +162,10 @@ impl<'a> GitDating<'a> {
 #[derive(Serialize)]
 struct Changed<'a> {
     loc: &'a str,
-    new: &'a str,
-    old: &'a str,
+    /// `null` when the URL would have no `<lastmod>`.
+    new: Option<&'a str>,
+    /// `null` when the sitemap on disk gives it none.
+    old: Option<&'a str>,
 }
 
 /// `list --excluded` as JSON lines: a file left out.
@@ -360,7 +362,11 @@ pub fn check(
             changed: diff
                 .changed
                 .iter()
-                .map(|(loc, old, new)| Changed { loc, new, old })
+                .map(|c| Changed {
+                    loc: &c.loc,
+                    new: c.new.as_deref(),
+                    old: c.old.as_deref(),
+                })
                 .collect(),
             clean: diff.is_clean(),
             differing: &diff.differing,
@@ -535,8 +541,8 @@ mod tests {
         let changed = || {
             vec![Changed {
                 loc: "l",
-                new: "n",
-                old: "o",
+                new: Some("n"),
+                old: Some("o"),
             }]
         };
         assert_sorted(&CheckReport {

@@ -360,11 +360,12 @@ pub fn check(
             ("lastmod changed", "lastmod changed"),
             diff.changed
                 .iter()
-                .map(|(l, o, n)| {
+                .map(|c| {
                     format!(
-                        "{l}: {} -> {}",
-                        if o.is_empty() { "none" } else { o },
-                        if n.is_empty() { "none" } else { n }
+                        "{}: {} -> {}",
+                        c.loc,
+                        c.old.as_deref().unwrap_or("none"),
+                        c.new.as_deref().unwrap_or("none")
                     )
                 })
                 .collect(),
