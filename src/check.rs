@@ -34,6 +34,9 @@ pub struct CheckDiff {
     pub foreign: Vec<String>,
     /// robots.txt lacks our `Sitemap:` line or names an old one (only when `robots_txt` is on).
     pub robots_stale: bool,
+    /// Content pages missing from the sitemap because the built output has no file for them
+    /// (the audit's `not-built`): `check` is never clean while a content page is missing.
+    pub not_built: Vec<String>,
 }
 
 /// A URL whose `<lastmod>` build would change.
@@ -59,6 +62,7 @@ impl CheckDiff {
             && self.overwritten.is_empty()
             && self.foreign.is_empty()
             && !self.robots_stale
+            && self.not_built.is_empty()
     }
 }
 
@@ -191,6 +195,12 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         .keys()
         .filter(|l| !new_urls.contains_key(*l))
         .cloned()
+        .collect();
+    diff.not_built = outcome
+        .skipped
+        .iter()
+        .filter(|s| s.reason == crate::route::Reason::NotBuilt)
+        .filter_map(|s| s.file.as_ref().map(|f| f.display().to_string()))
         .collect();
     Ok(diff)
 }

@@ -229,7 +229,7 @@ pub struct FileConfig {
     pub x_default: Option<String>,
     /// The Hugo release the site is built with (`0.168.0`): its rules apply.
     pub hugo_version: Option<String>,
-    /// Audit the built output: `true` (the default), `false`, or `"strict"`.
+    /// Audit the built output: `"auto"` (the default), `true`, `false`, or `"strict"`.
     #[serde(default, deserialize_with = "de_audit")]
     pub audit: Option<AuditMode>,
     /// Also list built pages no content file accounts for.
@@ -245,8 +245,11 @@ pub struct FileConfig {
 /// What the audit of the built output does (`audit` in sitemap.toml, `--no-audit`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AuditMode {
-    /// Leave out what the built output does not serve, with warnings (when there is one).
+    /// As `On`, except where the sitemap is committed to git while the built pages are not:
+    /// a committed sitemap must not depend on files no clone has (the default).
     #[default]
+    Auto,
+    /// Leave out what the built output does not serve, with warnings (when there is one).
     On,
     /// No audit.
     Off,
@@ -1023,8 +1026,9 @@ fn de_audit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AuditMode>,
         Some(Raw::B(true)) => Ok(Some(AuditMode::On)),
         Some(Raw::B(false)) => Ok(Some(AuditMode::Off)),
         Some(Raw::S(s)) if s == "strict" => Ok(Some(AuditMode::Strict)),
+        Some(Raw::S(s)) if s == "auto" => Ok(Some(AuditMode::Auto)),
         Some(Raw::S(s)) => Err(serde::de::Error::custom(format!(
-            "audit = \"{s}\": use true, false or \"strict\""
+            "audit = \"{s}\": use \"auto\", true, false or \"strict\""
         ))),
     }
 }

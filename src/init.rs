@@ -262,9 +262,11 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # extra_urls = ["/search/", {{ loc = "/app/", lastmod = "2024-01-01" }}]
 
 # After a build, the output folder has the final word: URLs with no built file, and pages
-# whose head says noindex, names another canonical URL or redirects, are left out.
-# "strict" makes each of those an error (exit 2); false turns the audit off.
-# audit = true
+# whose head says noindex, names another canonical URL or redirects, are left out (only on
+# the word of an output at least as new as the page's source). "auto" does so except where
+# the sitemap is committed to git and the built pages are not; true audits there too;
+# "strict" makes each of those (and a stale output) an error (exit 2); false turns it off.
+# audit = "auto"
 # List built pages no content file accounts for (a template's /search/, say).
 # include_unsourced = false
 

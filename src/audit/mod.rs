@@ -7,6 +7,7 @@
 //! entries to leave out and why, and the unsourced pages.
 
 mod files;
+pub mod fresh;
 mod head;
 
 use files::Lookup;
@@ -55,6 +56,8 @@ pub struct LeftOut {
     pub reason: Reason,
     /// Where its canonical link or refresh points, resolved.
     pub target: Option<String>,
+    /// The built file whose head gave the verdict (`None` for `NotBuilt`).
+    pub file: Option<PathBuf>,
 }
 
 /// A built page that no content file accounts for.
@@ -93,10 +96,21 @@ pub struct Findings {
 }
 
 /// The audit for these settings, or `None` when it is off or there is no built site (no
-/// `index.html` at the root of the output folder, or of any host's folder).
-pub fn plan(settings: &Settings, hosts: &[Host], entries: usize, unsourced: bool) -> Option<Plan> {
+/// `index.html` at the root of the output folder, or of any host's folder), with a note when
+/// it is off for the reason below.
+///
+/// `audit = "auto"` (the default) leaves the audit off where the sitemap is committed to git
+/// and the built pages are not (a pre-commit hook writing `public/sitemap.xml` beside an
+/// untracked `public/`): that sitemap would depend on files no clone has, and `check` would
+/// answer otherwise in a fresh clone. `audit = true` audits all the same.
+pub fn plan(
+    settings: &Settings,
+    hosts: &[Host],
+    entries: usize,
+    unsourced: bool,
+) -> (Option<Plan>, Option<String>) {
     if settings.audit == AuditMode::Off {
-        return None;
+        return (None, None);
     }
     let roots: Vec<Root> = if hosts.is_empty() {
         vec![Root {
@@ -114,8 +128,42 @@ pub fn plan(settings: &Settings, hosts: &[Host], entries: usize, unsourced: bool
             })
             .collect()
     };
-    let built = roots.iter().any(|r| r.dir.join("index.html").is_file());
-    built.then_some(Plan { roots, unsourced })
+    let homes: Vec<PathBuf> = roots.iter().map(|r| r.dir.join("index.html")).collect();
+    if !homes.iter().any(|h| h.is_file()) {
+        return (None, None);
+    }
+    if settings.audit == AuditMode::Auto {
+        if let Some(note) = committed_without_pages(settings, &roots, &homes) {
+            return (None, Some(note));
+        }
+    }
+    (Some(Plan { roots, unsourced }), None)
+}
+
+/// The note that turns the audit off when the sitemap (or the record of ours) is committed to
+/// git and no built home page is; `None` otherwise, or outside a git checkout.
+fn committed_without_pages(
+    settings: &Settings,
+    roots: &[Root],
+    homes: &[PathBuf],
+) -> Option<String> {
+    let git = fresh::Checkout::find(&settings.output_dir)?;
+    let gz = format!("{}.gz", settings.file_name);
+    let mut ours: Vec<PathBuf> = roots
+        .iter()
+        .flat_map(|r| [r.dir.join(&settings.file_name), r.dir.join(&gz)])
+        .collect();
+    ours.push(settings.output_dir.join(crate::sitemap::owned::RECORD_NAME));
+    let tracked = git.tracked(&[ours.as_slice(), homes].concat());
+    let (sitemaps, pages) = tracked.split_at(ours.len());
+    let committed = sitemaps.iter().position(|&t| t)?;
+    if pages.iter().any(|&t| t) {
+        return None;
+    }
+    Some(format!(
+        "the audit of the built output is off: {} is committed to git but the built pages beside it are not, so a fresh clone could not audit them and `check` would answer otherwise there; audit = true audits all the same",
+        ours[committed].display()
+    ))
 }
 
 /// Runs the audit over `entries`. `vouched(k)` is true for an entry the user listed by hand
@@ -146,6 +194,7 @@ pub fn run(
                     entry: k,
                     reason,
                     target,
+                    file: judged.file.clone(),
                 });
                 let unread = match (judged.unread, &judged.file) {
                     (Some(why), Some(file)) => Some(Unread {

@@ -21,6 +21,8 @@ use std::time::Duration;
 struct BuildSummary<'a> {
     /// URLs the audit of the built output left out, by reason (`None` when it did not run).
     audit: Option<BTreeMap<&'static str, usize>>,
+    /// Pages the audit kept listed because the output looked older than their sources.
+    audit_kept: usize,
     /// URLs the audit left out.
     audit_total: usize,
     /// Set when the site's own config turns the generator's sitemap off (ours is written all the same).
@@ -69,6 +71,8 @@ struct CheckReport<'a> {
     added: &'a [String],
     /// URLs the audit of the built output left out, by reason (`None` when it did not run).
     audit: Option<BTreeMap<&'static str, usize>>,
+    /// Pages the audit kept listed because the output looked older than their sources.
+    audit_kept: usize,
     /// URLs the audit left out.
     audit_total: usize,
     /// URLs whose lastmod would change.
@@ -88,6 +92,8 @@ struct CheckReport<'a> {
     git: Option<GitDating<'a>>,
     /// Files build would write that are not on disk.
     missing: &'a [String],
+    /// Content pages missing from the sitemap: the built output has no file for them.
+    not_built: &'a [String],
     /// Files of ours another tool wrote over since (the generator's own sitemap).
     overwritten: &'a [String],
     /// URLs build would remove.
@@ -310,6 +316,7 @@ pub fn build(
         out,
         &BuildSummary {
             audit,
+            audit_kept: outcome.audit_kept,
             audit_total,
             disabled: outcome.disabled.as_deref(),
             excluded: skipped_by_reason(outcome)
@@ -358,6 +365,7 @@ pub fn check(
         &CheckReport {
             added: &diff.added,
             audit,
+            audit_kept: outcome.audit_kept,
             audit_total,
             changed: diff
                 .changed
@@ -375,6 +383,7 @@ pub fn check(
             foreign: &diff.foreign,
             git: GitDating::of(outcome),
             missing: &diff.missing,
+            not_built: &diff.not_built,
             overwritten: &diff.overwritten,
             removed: &diff.removed,
             robots_txt_stale: diff.robots_stale,
@@ -505,6 +514,7 @@ mod tests {
         let sitemap = "s".to_string();
         assert_sorted(&BuildSummary {
             audit: Some([("noindex", 1), ("not-built", 2)].into_iter().collect()),
+            audit_kept: 1,
             audit_total: 3,
             disabled: Some("off"),
             excluded: [("draft", 1), ("future", 2)].into_iter().collect(),
@@ -548,6 +558,7 @@ mod tests {
         assert_sorted(&CheckReport {
             added: &words,
             audit: None,
+            audit_kept: 0,
             audit_total: 0,
             changed: changed(),
             clean: false,
@@ -557,6 +568,7 @@ mod tests {
             foreign: &words,
             git: None,
             missing: &words,
+            not_built: &words,
             overwritten: &words,
             removed: &words,
             robots_txt_stale: true,

@@ -434,6 +434,25 @@ pub fn check(
             paths_text(&sitemap_paths(settings, outcome))
         )?;
     }
+    if !diff.not_built.is_empty() {
+        list(
+            out,
+            (
+                "content page missing from the sitemap: the built site has no file for it",
+                "content pages missing from the sitemap: the built site has no file for them",
+            ),
+            diff.not_built.clone(),
+        )?;
+        let build = match settings.style {
+            SiteStyle::Zola => "`zola build`",
+            SiteStyle::Hugo => "`hugo`",
+            _ => "the site",
+        };
+        writeln!(
+            out,
+            "build the site ({build}) with the same drafts and future settings, then run sitemapgen; or leave these pages out at their source (sitemap = false, an exclude rule)"
+        )?;
+    }
     let stale = !(diff.added.is_empty()
         && diff.removed.is_empty()
         && diff.changed.is_empty()

@@ -585,7 +585,7 @@ struct Found {
 
 /// A `git` command with the settings every call shares: messages in English (we match one),
 /// pathspecs taken literally (a content dir may contain `*` or `[`).
-pub(super) fn git(cwd: &Path) -> Command {
+pub(crate) fn git(cwd: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(cwd)
         .env("LC_ALL", "C")

@@ -106,6 +106,9 @@ pub struct Outcome {
     pub disabled: Option<String>,
     /// Whether the audit of the built output ran.
     pub audited: bool,
+    /// Pages the audit would have left out but kept listed, because the output it read was
+    /// older than their source or looked half-built (see [`audit::fresh`]).
+    pub audit_kept: usize,
     /// Built pages no content file accounts for (when asked for; see [`RunOptions`]).
     pub unsourced: Vec<audit::Unsourced>,
     /// How git dated the pages (when git was read for dates): exactly, or not at all where
@@ -184,7 +187,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.warnings.append(&mut built.warnings);
 
     // audit: the built output has the final word on what is listed
-    let audited = audit_output(settings, opts, &mut built, &files)?;
+    let audited = audit_output(settings, opts, &mut built, &files, &mut outcome.notes)?;
     if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
@@ -224,6 +227,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         skipped.extend(a.skipped);
         outcome.unsourced = a.unsourced;
         outcome.warnings.extend(a.warnings);
+        outcome.warnings.extend(a.stale);
+        outcome.audit_kept = a.kept;
     }
     skipped.sort_by(|a, b| (&a.file, &a.url).cmp(&(&b.file, &b.url)));
     outcome.skipped = skipped;
@@ -380,6 +385,10 @@ struct Audited {
     skipped: Vec<Skipped>,
     unsourced: Vec<audit::Unsourced>,
     warnings: Vec<String>,
+    /// The one warning when the output looked stale (its verdicts were not applied).
+    stale: Option<String>,
+    /// Pages the audit kept listed because the output looked stale.
+    kept: usize,
 }
 
 /// The audit stage, when the output folder holds a built site: leaves out the entries the
@@ -390,47 +399,20 @@ fn audit_output(
     opts: &RunOptions,
     built: &mut entries::Built,
     files: &scan::Files,
+    notes: &mut Vec<String>,
 ) -> Result<Option<Audited>> {
     let walk = settings.include_unsourced || opts.unsourced;
-    let Some(plan) = audit::plan(settings, &built.hosts, built.entries.len(), walk) else {
+    let (plan, off) = audit::plan(settings, &built.hosts, built.entries.len(), walk);
+    notes.extend(off);
+    let Some(plan) = plan else {
         return Ok(None);
     };
     // Only `extra_urls` have no route: the user vouches for them, a server may route them.
     let vouched = |k: usize| built.route(k).is_none();
     let found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
-    let skipped: Vec<Skipped> = found
-        .left_out
-        .iter()
-        .map(|l| Skipped {
-            file: built.page(l.entry).map(|p| files.get(p).path()),
-            reason: l.reason,
-            audited: true,
-            url: Some(built.entries.loc(l.entry).to_string()),
-            target: l.target.clone(),
-        })
-        .collect();
-    if settings.audit == AuditMode::Strict {
-        if let Some(e) = crate::Error::from_many(skipped.iter().map(strict_error).collect()) {
-            return Err(e);
-        }
-    }
-    let gone: Vec<usize> = found.left_out.iter().map(|l| l.entry).collect();
-    built.remove(&gone);
-    built.unlisted = Vec::new();
-    if settings.include_unsourced {
-        let pages: Vec<entries::Unsourced> = found
-            .unsourced
-            .iter()
-            .map(|u| entries::Unsourced {
-                loc: u.loc.clone(),
-                path: u.path.clone(),
-                lastmod: u.lastmod,
-            })
-            .collect();
-        entries::add_unsourced(built, &pages, settings, files)?;
-    }
     // Kept, and said: a file that is there but cannot be read is no proof the page is not
-    // built (the build wrote it), nor of what its head says.
+    // built (the build wrote it), nor of what its head says. Worded before any entry is
+    // removed, while the entries' indices hold.
     let warnings = found
         .unread
         .iter()
@@ -447,11 +429,97 @@ fn audit_output(
             )
         })
         .collect();
+    // Only what a fresh output shows is applied (see `audit::fresh`).
+    let source = |k: usize| built.page(k).map(|p| files.get(p).path());
+    let fresh = audit::fresh::judge(
+        &plan,
+        found.left_out,
+        &source,
+        settings.site.config_file.as_deref(),
+    );
+    let stale = fresh.stale.as_ref().map(|s| stale_warning(settings, s));
+    if let (Some(w), AuditMode::Strict) = (&stale, settings.audit) {
+        return Err(crate::Error::input(
+            &settings.output_dir,
+            None,
+            format!("{w} (audit = \"strict\")"),
+        ));
+    }
+    let skipped: Vec<Skipped> = fresh
+        .judged
+        .iter()
+        .map(|l| Skipped {
+            file: built.page(l.entry).map(|p| files.get(p).path()),
+            reason: l.reason,
+            audited: true,
+            url: Some(built.entries.loc(l.entry).to_string()),
+            target: l.target.clone(),
+        })
+        .collect();
+    if settings.audit == AuditMode::Strict {
+        if let Some(e) = crate::Error::from_many(skipped.iter().map(strict_error).collect()) {
+            return Err(e);
+        }
+    }
+    let gone: Vec<usize> = fresh.judged.iter().map(|l| l.entry).collect();
+    built.remove(&gone);
+    built.unlisted = Vec::new();
+    if settings.include_unsourced {
+        let pages: Vec<entries::Unsourced> = found
+            .unsourced
+            .iter()
+            .map(|u| entries::Unsourced {
+                loc: u.loc.clone(),
+                path: u.path.clone(),
+                lastmod: u.lastmod,
+            })
+            .collect();
+        entries::add_unsourced(built, &pages, settings, files)?;
+    }
     Ok(Some(Audited {
         skipped,
         unsourced: found.unsourced,
         warnings,
+        stale,
+        kept: fresh.kept.len(),
     }))
+}
+
+/// The one warning for an output that looks stale: why, for how many pages, and the fix.
+fn stale_warning(settings: &Settings, stale: &audit::fresh::Stale) -> String {
+    let build = match settings.style {
+        Style::Zola => "`zola build`",
+        Style::Hugo => "`hugo`",
+        Style::Plain | Style::Auto => "the site",
+    };
+    let dir = settings.output_dir.display();
+    let why = match stale {
+        audit::fresh::Stale::Older { changed, pages } => {
+            let shown: Vec<String> = changed.iter().take(3).map(|p| p.display().to_string()).collect();
+            let more = match changed.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            format!(
+                "{dir} is older than {}{more}, changed since it was built: the audit left none of {} out on its word, they stay listed",
+                crate::summary::and_list(&shown),
+                count_pages(*pages)
+            )
+        }
+        audit::fresh::Stale::Partial { missing, of } => format!(
+            "{dir} serves no file for {missing} of the {of} URLs, so it looks like a stale or half-built output: they stay listed"
+        ),
+    };
+    format!("{why}; build the site first ({build}), then run sitemapgen, or pass --no-audit")
+}
+
+/// `1 page`, `2 pages`.
+fn count_pages(n: usize) -> String {
+    if n == 1 {
+        "1 page".to_string()
+    } else {
+        format!("{n} pages")
+    }
 }
 
 /// `audit = "strict"`: a URL the audit leaves out is an error naming its source and the fix.
