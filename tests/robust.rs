@@ -471,3 +471,38 @@ fn a_site_with_no_content_folder_builds_as_the_generator_builds_it() {
         assert_eq!(given.status.code(), Some(2), "{}", common::text(&given));
     }
 }
+
+/// Round 2 (yaml-mend-budget-refuses-valid): a large hugo.yaml with many tabs after keys'
+/// colons (Hugo 0.111.3 builds it) loads at any count of them: they are mended in one pass,
+/// not one parse each, so time stays linear in the file.
+#[test]
+fn a_large_yaml_config_with_many_tabs_after_colons_loads() {
+    for (kb, tabs) in [(100, 30), (300, 5000)] {
+        let d = tempfile::tempdir().unwrap();
+        let mut yaml = String::from("baseURL: \"https://example.org/\"\ntitle: \"t\"\n");
+        for i in 0..tabs {
+            yaml.push_str(&format!("k{i}:\tv\n"));
+        }
+        let mut i = 0;
+        while yaml.len() < kb * 1024 {
+            yaml.push_str(&format!("p{i}: v\n"));
+            i += 1;
+        }
+        write_tree(
+            d.path(),
+            &[
+                ("hugo.yaml", yaml.as_str()),
+                ("content/a.md", "---\ntitle: a\n---\n"),
+            ],
+        );
+        let o = run(d.path(), &["build", "-q"]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{kb} KB, {tabs} tabs: {}",
+            text(&o)
+        );
+        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        assert!(url_locs(&xml).contains("https://example.org/a/"), "{xml}");
+    }
+}

@@ -9,7 +9,7 @@ use std::mem;
 use std::path::Path;
 
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
-use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+use yaml_rust2::scanner::{Marker, ScanError, Scanner, TScalarStyle, Token, TokenType};
 use yaml_rust2::yaml::{Hash, Yaml};
 
 use crate::error::{Error, Result};
@@ -42,6 +42,8 @@ enum Limit {
     Depth,
     /// Aliases copied more than `budget` bytes for `bytes` of YAML.
     Copies { budget: usize, bytes: usize },
+    /// Mending what go-yaml accepts took more passes than [`YAML_REPARSES`] allows.
+    Mending { bytes: usize },
 }
 
 impl std::fmt::Display for LimitHit {
@@ -55,6 +57,11 @@ impl std::fmt::Display for LimitHit {
                 f,
                 "YAML aliases expand to more than {} MiB (the most allowed for {bytes} bytes of YAML)",
                 budget >> 20
+            ),
+            Limit::Mending { bytes } => write!(
+                f,
+                "YAML that Hugo's parser reads but needs mending here (a quoted value continued at its key's depth, a tab after a key's colon) needs it in too many places: sitemapgen parses {bytes} bytes of YAML again at most {YAML_REPARSES} times (plus {} MiB) while mending; indent the quoted value's lines past its key, or put a space after the colon",
+                YAML_REPARSE_BASE >> 20
             ),
         }
     }
@@ -92,10 +99,19 @@ pub(crate) fn load_as(text: &str, dialect: Dialect) -> Result<Option<Yaml>, Load
     let mut left = YAML_REPARSE_BASE.saturating_add(text.len().saturating_mul(YAML_REPARSES));
     loop {
         match load_once(&text, dialect) {
-            Err(LoadError::Syntax(e)) if left >= text.len() => match mend(&text, &e) {
-                Some(mended) => {
+            Err(LoadError::Syntax(e)) => match mend(&text, &e) {
+                // The mend is parsed again below: a pass over the text, counted.
+                Some(mended) if left >= text.len() => {
                     left -= text.len();
                     text = Cow::Owned(mended);
+                }
+                // A quirk go-yaml reads, past the passes allowed: say so, not the parser's
+                // words, which read like a mistake in the file.
+                Some(_) => {
+                    return Err(LoadError::Limit(LimitHit {
+                        line: e.marker().line(),
+                        what: Limit::Mending { bytes: text.len() },
+                    }))
                 }
                 None => return Err(LoadError::Syntax(e)),
             },
@@ -119,11 +135,76 @@ fn mend(text: &str, e: &ScanError) -> Option<String> {
         "':' must be followed by a valid YAML whitespace" => {
             let before = text[..at].trim_end_matches([' ', '\t']);
             let gap = &text[before.len()..at];
-            (before.ends_with(':') && gap.contains('\t'))
-                .then(|| format!("{before}{}{}", " ".repeat(gap.len()), &text[at..]))
+            if !(before.ends_with(':') && gap.contains('\t')) {
+                return None;
+            }
+            // Every such tab from this line on at once, so a file with many costs one more
+            // pass, not one a tab; else this one.
+            let line = byte_at(text, m.line(), 0)?;
+            mend_tabs(text, line)
+                .or_else(|| Some(format!("{before}{}{}", " ".repeat(gap.len()), &text[at..])))
         }
         _ => None,
     }
+}
+
+/// `text` with the tabs between a mapping's `:` and its value made spaces, from byte `from`
+/// on, in one pass; `None` when there are none. YAML allows a tab there (go-yaml reads it);
+/// yaml-rust2 refuses one before some values. A `:` followed by a tab inside a quoted or
+/// block scalar or a comment is text, not a key's colon: with every such gap made spaces,
+/// the scanner says which `:` are value indicators, and only those gaps are kept changed.
+fn mend_tabs(text: &str, from: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    // (byte of the `:`, end of the blanks after it), for each gap holding a tab.
+    let mut gaps: Vec<(usize, usize)> = Vec::new();
+    let mut i = from;
+    while let Some(k) = memchr::memchr(b':', bytes.get(i..)?) {
+        let colon = i + k;
+        let end = colon
+            + 1
+            + bytes[colon + 1..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+        if bytes[colon + 1..end].contains(&b'\t') {
+            gaps.push((colon, end));
+        }
+        i = end.max(colon + 1);
+    }
+    if gaps.is_empty() {
+        return None;
+    }
+    let blanked = |keep: &mut dyn FnMut(usize) -> bool| {
+        let mut out = bytes.to_vec();
+        for (k, &(colon, end)) in gaps.iter().enumerate() {
+            if keep(k) {
+                out[colon + 1..end].fill(b' ');
+            }
+        }
+        // Only ASCII tabs became ASCII spaces.
+        String::from_utf8(out).ok()
+    };
+    let trial = blanked(&mut |_| true)?;
+    // The character index of each gap's `:` (the scanner counts characters).
+    let mut at_char = Vec::with_capacity(gaps.len());
+    let (mut chars, mut byte) = (0usize, 0usize);
+    for &(colon, _) in &gaps {
+        chars += text[byte..colon].chars().count();
+        byte = colon;
+        at_char.push(chars);
+    }
+    let values: Vec<usize> = Scanner::new(trial.chars())
+        .filter(|Token(_, t)| matches!(t, TokenType::Value))
+        .map(|Token(m, _)| m.index())
+        .collect();
+    let flags: Vec<bool> = at_char
+        .iter()
+        .map(|c| values.binary_search(c).is_ok())
+        .collect();
+    if !flags.contains(&true) {
+        return None;
+    }
+    blanked(&mut |k| flags[k])
 }
 
 /// `text` with the line starting at byte `start` indented one more space, when that line is
@@ -618,8 +699,40 @@ mod tests {
         assert!(load(&small).is_ok());
         let big: String = (0..40_000).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
         let t = Instant::now();
-        assert!(matches!(load(&big), Err(LoadError::Syntax(_))));
+        // Past the passes allowed the error says so, at the line still to mend.
+        match load(&big) {
+            Err(LoadError::Limit(hit)) => {
+                assert!(hit.line > 1, "{hit}");
+                assert!(
+                    hit.to_string().contains("needs it in too many places"),
+                    "{hit}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+        // A quirk go-yaml refuses too is still the parser's error.
+        assert!(matches!(load("a: b: c\n"), Err(LoadError::Syntax(_))));
+    }
+
+    #[test]
+    fn tabs_after_colons_are_mended_all_at_once_and_only_there() {
+        // Many tabs in a large text: one mend for all of them, so any number loads.
+        let many: String = (0..20_000).map(|i| format!("k{i}:\tv{i}\n")).collect();
+        assert_eq!(title_of(&many, "k19999"), "v19999");
+        // A `:` and a tab inside a quoted or block scalar or a comment is text: kept.
+        let text = "a:\tx\nq: \"s:\tt\"\nb: |\n  l:\tm\n# c:\td\nz:\tlast\n";
+        assert_eq!(title_of(text, "a"), "x");
+        assert_eq!(title_of(text, "q"), "s:\tt");
+        assert_eq!(title_of(text, "b"), "l:\tm\n");
+        assert_eq!(title_of(text, "z"), "last");
+        let mended = mend_tabs(text, 0).unwrap();
+        assert_eq!(
+            mended,
+            "a: x\nq: \"s:\tt\"\nb: |\n  l:\tm\n# c:\td\nz: last\n"
+        );
+        // In a flow mapping too.
+        assert_eq!(title_of("m: {a:\tb}\n", "m.a"), "b");
     }
 
     proptest::proptest! {
