@@ -168,6 +168,8 @@ fn build_env(
         .args(args)
         .current_dir(cwd)
         .env_remove("SOURCE_DATE_EPOCH")
+        // CI turns on git_fetch = "auto"; these tests model a local run unless they say so.
+        .env_remove("CI")
         .env_remove("GIT_COMMITTER_DATE")
         .env_remove("GIT_AUTHOR_DATE")
         .envs(env.iter().copied())
@@ -546,6 +548,7 @@ fn without_a_git_program_mtime_counts_only_outside_a_checkout() {
             .current_dir(cwd)
             .env("PATH", no_git.path())
             .env_remove("SOURCE_DATE_EPOCH")
+            .env_remove("CI")
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", text(&o));

@@ -21,6 +21,8 @@ pub fn run_bin(bin: &Path, cwd: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(cwd)
         .env_remove("SOURCE_DATE_EPOCH")
+        // CI turns on git_fetch = "auto": a test that wants it sets CI itself.
+        .env_remove("CI")
         // Hugo's rules depend on its version, which sitemapgen otherwise asks a `hugo` on
         // PATH for: tests follow the current Hugo unless they name another.
         .env("HUGO_VERSION", CURRENT_HUGO)
