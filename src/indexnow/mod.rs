@@ -7,8 +7,8 @@
 //! of a deletion), never the unchanged rest, and never a URL the audit left out.
 //!
 //! This module holds what needs no network: the key and its file, the plan of what to send
-//! to whom, the request body, and the state file of what was last sent. [`send`] (cargo
-//! feature `net`) does the exchanges.
+//! to whom, the request body, and the state file of what was last sent. The `send` submodule
+//! (cargo feature `net`) does the exchanges.
 
 #[cfg(feature = "net")]
 pub mod send;
