@@ -13,7 +13,12 @@ fn sitemapgen(cwd: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        // The texts must not depend on the caller's environment (CI sets some of these).
         .env_remove("HUGO_VERSION")
+        .env_remove("HUGO_ENABLEGITINFO")
+        .env_remove("HUGO_ENVIRONMENT")
+        .env_remove("HUGO_ENV")
+        .env_remove("CI")
         .env_remove("SOURCE_DATE_EPOCH")
         .output()
         .unwrap()
@@ -301,6 +306,48 @@ fn unknown_keys_in_a_front_matter_sitemap_table_are_warnings_with_a_did_you_mean
     assert!(
         err.contains("warning: ./content/typo.md:5: unknown key `colour` in `sitemap`, ignored: it takes `changefreq`, `priority` or `disable`\n"),
         "{err}"
+    );
+}
+
+/// Zola keeps the page's sitemap keys in `[extra.sitemap]` (another reader than Hugo's): the
+/// same warnings, naming the table as the user wrote it.
+#[test]
+fn unknown_keys_in_a_zola_extra_sitemap_table_are_warnings_with_a_did_you_mean() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "config.toml",
+                "base_url = \"https://example.com\"\ngenerate_sitemap = false\n",
+            ),
+            ("content/_index.md", "+++\n+++\n"),
+            (
+                "content/t.md",
+                "+++\ntitle = \"T\"\n[extra.sitemap]\nchangefreqq = \"daily\"\ncolour = \"red\"\npriority = 0.4\n+++\n",
+            ),
+        ],
+    );
+    let o = sitemapgen(d.path(), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warnings: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: ./content/t.md:4: unknown key `changefreqq` in `extra.sitemap`, ignored: did you mean `changefreq`?",
+            "warning: ./content/t.md:5: unknown key `colour` in `extra.sitemap`, ignored: it takes `changefreq`, `priority` or `disable`",
+        ]
+    );
+    // The keys it knows still count: the page keeps its priority.
+    let sitemap = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+    assert!(
+        sitemap.contains("<loc>https://example.com/t/</loc>")
+            && sitemap.contains("<priority>0.4</priority>"),
+        "{sitemap}"
     );
 }
 
