@@ -392,7 +392,7 @@ pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
 
 /// The lastmod order a Hugo site's config asks for, in sitemapgen's sources.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HugoLastmod {
+pub(crate) struct HugoLastmod {
     /// Sources in Hugo's order; `:git` only when git info is on.
     pub sources: Vec<LastmodSource>,
 }
@@ -404,7 +404,7 @@ pub struct HugoLastmod {
 ///
 /// Hugo reads git dates only with `enableGitInfo` on, so `:git` is dropped when it is off:
 /// the sitemap then says what the site's own pages say (`.Lastmod`).
-pub fn hugo_lastmod(dates: &crate::frontmatter::HugoDates, git_info: bool) -> HugoLastmod {
+pub(crate) fn hugo_lastmod(dates: &crate::frontmatter::HugoDates, git_info: bool) -> HugoLastmod {
     use crate::frontmatter::DateSource;
     let mut sources = Vec::new();
     let mut run: Option<u8> = None;
@@ -909,7 +909,8 @@ fn resolve_lastmod(
 /// Every `<loc>` starts with it, so it is held to what a `<loc>` must be: RFC 3986 text
 /// that every reader splits the same way (no backslash, no empty authority, no user
 /// credentials, a host of DNS characters), valid percent-escapes, and at least
-/// [`crate::sitemap::loc::MIN_LOC_LEN`] characters. Path characters a URL cannot hold are percent-encoded.
+/// 12 characters (`sitemap::loc::MIN_LOC_LEN`). Path characters a URL cannot hold are
+/// percent-encoded.
 pub fn parse_base_url(raw: &str) -> Result<Url, String> {
     let text = raw.trim();
     // WHATWG reads `\` as `/` where RFC 3986 readers keep it: `https://evil.com\@good.com/`

@@ -8,10 +8,11 @@ use crate::date::W3cDate;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 
 /// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
-/// million of them is common, so the loc lies in the list's [`Locs`], not in the entry.
+/// million of them is common, so the loc lies in its list's shared store of locs, not in the
+/// entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Where the absolute URL lies in the [`Locs`] of the entry's list (see [`Entries::loc`]).
+    /// Where the absolute URL lies in its list's store of locs (see [`Entries::loc`]).
     #[doc(hidden)]
     pub loc: LocId,
     /// `<lastmod>`.
@@ -192,6 +193,8 @@ impl<'a> View<'a> {
     }
 }
 
+// The writer's plumbing, as `View` is: no part of the API.
+#[doc(hidden)]
 impl<'a> From<&'a Entries> for View<'a> {
     fn from(entries: &'a Entries) -> View<'a> {
         entries.view()
@@ -249,7 +252,7 @@ pub struct Host {
     pub lang: String,
     /// The language's base URL.
     pub base_url: Url,
-    /// Its entries, a range of [`Built::entries`].
+    /// Its entries: a range of the run's [`Entries`] ([`Outcome::entries`](crate::Outcome::entries)).
     pub entries: std::ops::Range<usize>,
 }
 

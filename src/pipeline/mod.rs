@@ -47,7 +47,10 @@ impl Default for RunOptions {
 
 /// A progress callback, called with `(pages read, pages in total)` from any thread.
 #[derive(Clone)]
-pub struct Progress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+pub struct Progress(
+    /// The callback.
+    pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>,
+);
 
 impl std::fmt::Debug for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -107,7 +110,7 @@ pub struct Outcome {
     /// Whether the audit of the built output ran.
     pub audited: bool,
     /// Pages the audit would have left out but kept listed, because the output it read was
-    /// older than their source or looked half-built (see [`audit::fresh`]).
+    /// older than their source or looked half-built: the audit trusts only a fresh build.
     pub audit_kept: usize,
     /// Built pages no content file accounts for (when asked for; see [`RunOptions`]).
     pub unsourced: Vec<audit::Unsourced>,
