@@ -167,6 +167,7 @@ fn left_out_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::NotBuilt => format!("{n} unbuilt page{s}"),
             Reason::Noindex => format!("{n} noindex page{s}"),
             Reason::Canonical => format!("{n} page{s} canonical elsewhere"),
+            Reason::RobotsDisallowed => format!("{n} page{s} robots.txt disallows"),
         }
     };
     // Bundle resources were never pages: not worth a mention.

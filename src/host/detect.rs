@@ -73,11 +73,7 @@ fn find_files(site_dir: &Path, output_dir: &Path) -> HostFiles {
             .find(|p| present(p))
     };
     let static_dir = site_dir.join("static");
-    let in_site = |name: &str| {
-        [output_dir.join(name), static_dir.join(name)]
-            .into_iter()
-            .find(|p| present(p))
-    };
+    let in_site = |name: &str| deployed(output_dir.join(name), static_dir.join(name));
     let workflow = dirs.last().and_then(|root| deploy_workflow(root));
     HostFiles {
         netlify_toml: first(&["netlify.toml"]),
@@ -86,6 +82,20 @@ fn find_files(site_dir: &Path, output_dir: &Path) -> HostFiles {
         redirects: in_site("_redirects"),
         github_pages: in_site("CNAME").or_else(|| in_site(".nojekyll")),
         workflow,
+    }
+}
+
+/// Which of a file's two copies the next deploy serves: the built one (`public/_redirects`),
+/// unless the source the build copies it from (`static/_redirects`) changed after it was
+/// copied, or the build has none. A built copy with no source is one the generator wrote (a
+/// template's) and is taken as it is.
+pub fn deployed(built: PathBuf, source: PathBuf) -> Option<PathBuf> {
+    let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (present(&built), present(&source)) {
+        (true, true) if mtime(&source) > mtime(&built) => Some(source),
+        (true, _) => Some(built),
+        (false, true) => Some(source),
+        (false, false) => None,
     }
 }
 
@@ -247,6 +257,43 @@ mod tests {
             "netlify.toml",
         ]);
         assert_eq!(p, Platform::Netlify, "a host's own config file first");
+    }
+
+    #[test]
+    fn the_built_copy_unless_its_source_changed_since() {
+        let d = tempfile::tempdir().unwrap();
+        let built = d.path().join("public/_redirects");
+        let source = d.path().join("static/_redirects");
+        assert_eq!(deployed(built.clone(), source.clone()), None);
+        std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+        std::fs::write(&source, "/a /b\n").unwrap();
+        assert_eq!(
+            deployed(built.clone(), source.clone()),
+            Some(source.clone())
+        );
+        std::fs::create_dir_all(built.parent().unwrap()).unwrap();
+        std::fs::write(&built, "/a /b\n").unwrap();
+        let at = |p: &Path, secs: u64| {
+            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        };
+        at(&source, 1_000);
+        at(&built, 2_000);
+        assert_eq!(deployed(built.clone(), source.clone()), Some(built.clone()));
+        // Edited after the last build: the next build deploys the edited one.
+        at(&source, 3_000);
+        assert_eq!(
+            deployed(built.clone(), source.clone()),
+            Some(source.clone())
+        );
+        // A generator's own (no source).
+        std::fs::remove_file(&source).unwrap();
+        assert_eq!(deployed(built.clone(), source), Some(built));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! Plain data in (file texts, paths), plain data out; nothing here prints.
 
 pub mod detect;
+pub mod judge;
 mod netlify;
 pub mod robots;
 pub mod rules;
@@ -178,9 +179,9 @@ impl Host {
         let mut forms = Forms::of(platform);
         let mut take = |read: netlify::Read, notes: &mut Vec<String>, file: &Path| {
             notes.push(format!(
-                "{}: {} rules read",
+                "{}: {} read",
                 file.display(),
-                read.rules.len()
+                count_rules(read.rules.len())
             ));
             rules.extend(read.rules);
             warnings.extend(read.warnings);
@@ -191,7 +192,15 @@ impl Host {
                     take(netlify::netlify_redirects(text, file), &mut notes, file);
                 }
                 if let Some((file, text)) = &texts.netlify_toml {
-                    take(netlify::netlify_toml(text, file), &mut notes, file);
+                    let read = netlify::netlify_toml(text, file);
+                    if read.pretty_urls == Some(false) {
+                        forms.pretty_urls = false;
+                        notes.push(format!(
+                            "{}: pretty_urls = false: Netlify serves a folder's URL without its slash too",
+                            file.display()
+                        ));
+                    }
+                    take(read, &mut notes, file);
                 }
                 Dialect::Netlify
             }
@@ -220,6 +229,15 @@ impl Host {
             warnings,
             notes,
         }
+    }
+}
+
+/// "1 rule", "3 rules".
+fn count_rules(n: usize) -> String {
+    if n == 1 {
+        "1 rule".to_string()
+    } else {
+        format!("{n} rules")
     }
 }
 
@@ -301,6 +319,20 @@ mod tests {
         let host = load(d.path(), HostSetting::Fixed(Platform::Vercel));
         assert!(host.rules.is_empty());
         assert!(host.notes[0].contains("set by `host`"));
+    }
+
+    #[test]
+    fn netlify_toml_may_turn_pretty_urls_off() {
+        let toml = "[build.processing.html]\npretty_urls = false\n";
+        let texts = RuleTexts {
+            netlify_toml: Some((PathBuf::from("netlify.toml"), toml.to_string())),
+            ..Default::default()
+        };
+        let host = Host::from_texts(Platform::Netlify, &texts, "https://e.org");
+        assert!(!host.forms.pretty_urls);
+        assert_eq!(host.forms.served("/a", FileKind::FolderIndex), "/a");
+        let host = Host::from_texts(Platform::Netlify, &RuleTexts::default(), "https://e.org");
+        assert_eq!(host.forms.served("/a", FileKind::FolderIndex), "/a/");
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub(crate) struct Read {
     pub rules: Vec<Rule>,
     /// One message per line the host ignores (file:line: why).
     pub warnings: Vec<String>,
+    /// `netlify.toml`'s `[build.processing.html] pretty_urls`, when set.
+    pub pretty_urls: Option<bool>,
 }
 
 impl Read {
@@ -415,6 +417,8 @@ pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
     struct Doc {
         #[serde(default)]
         redirects: Vec<toml::Spanned<Entry>>,
+        #[serde(default)]
+        build: Option<toml::Table>,
     }
     let doc: Doc = match toml::from_str(text) {
         Ok(d) => d,
@@ -431,6 +435,12 @@ pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
             return out;
         }
     };
+    out.pretty_urls = doc.build.as_ref().and_then(|b| {
+        b.get("processing")?
+            .get("html")?
+            .get("pretty_urls")?
+            .as_bool()
+    });
     for spanned in doc.redirects {
         let start = spanned
             .get_ref()

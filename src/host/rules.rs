@@ -257,13 +257,25 @@ impl RuleSet {
     /// it with 200. `file_exists` says whether a file serves the URL (Netlify serves it before
     /// a rule that is not forced).
     pub fn judge(&self, req: &Request<'_>, file_exists: bool) -> Option<Judged<'_>> {
+        self.judge_with(req, &mut || file_exists)
+    }
+
+    /// [`judge`](Self::judge), asking `file_exists` only when a rule that is not forced meets
+    /// a URL on Netlify (the only case a file changes), and at most once.
+    pub fn judge_with(
+        &self,
+        req: &Request<'_>,
+        file_exists: &mut dyn FnMut() -> bool,
+    ) -> Option<Judged<'_>> {
+        let mut known: Option<bool> = None;
+        let mut exists = || *known.get_or_insert_with(&mut *file_exists);
         // A rule with conditions meets some requests only; the first one without decides for
         // the rest. A URL is redirected when every rule that may decide redirects it.
         let mut conditional_redirect: Option<&Rule> = None;
         let mut conditional_other = false;
         let mut decided = None;
         self.for_each_match(req, |rule, caps| {
-            let verdict = self.verdict(rule, &caps, file_exists);
+            let verdict = self.verdict(rule, &caps, &mut exists);
             if rule.conditions.is_empty() {
                 decided = Some(verdict);
                 return false;
@@ -291,10 +303,10 @@ impl RuleSet {
         &'r self,
         rule: &'r Rule,
         caps: &Captures,
-        file_exists: bool,
+        file_exists: &mut dyn FnMut() -> bool,
     ) -> Option<Judged<'r>> {
-        let shadowed = self.dialect == Dialect::Netlify && !rule.force && file_exists;
-        if shadowed && rule.status != 200 {
+        let unforced = self.dialect == Dialect::Netlify && !rule.force && rule.status != 200;
+        if unforced && file_exists() {
             return Some(Judged::Shadowed { rule });
         }
         if rule.redirects() {

@@ -7,6 +7,7 @@
 //! |------------------------------|-----------------------|-------------------------------|
 //! | plain                        | as listed             | as listed                     |
 //! | GitHub Pages, Netlify        | as listed             | `/folder/`                    |
+//! | Netlify, `pretty_urls = false` | as listed           | as listed                     |
 //! | Cloudflare Pages             | `/file`               | `/folder/`                    |
 //! | Vercel (default)             | `/file.html`          | as listed                     |
 //! | Vercel `trailingSlash: true` | `/file.html`          | `/folder/` or `…/index.html`  |
@@ -61,6 +62,9 @@ pub struct Forms {
     pub clean_urls: bool,
     /// Vercel's `trailingSlash`, when set.
     pub trailing_slash: Option<bool>,
+    /// Netlify's "pretty URLs" (on unless `netlify.toml` turns them off): a folder's URL
+    /// without its slash redirects to the one with it.
+    pub pretty_urls: bool,
 }
 
 impl Forms {
@@ -70,6 +74,18 @@ impl Forms {
             platform,
             clean_urls: false,
             trailing_slash: None,
+            pretty_urls: true,
+        }
+    }
+
+    /// Whether this host serves a URL the generators write in another form (by its shape:
+    /// Vercel without `cleanUrls` or `trailingSlash` serves every one as written).
+    pub fn changes_urls(&self) -> bool {
+        match self.platform {
+            Platform::Plain => false,
+            Platform::Vercel => self.clean_urls || self.trailing_slash.is_some(),
+            Platform::Netlify => self.pretty_urls,
+            _ => true,
         }
     }
 
@@ -103,7 +119,8 @@ impl Forms {
         let without_slash = !html && !named_index && !path.ends_with('/');
         match self.platform {
             Platform::Plain => Cow::Borrowed(path),
-            Platform::GithubPages | Platform::Netlify if without_slash => slash(),
+            Platform::Netlify if without_slash && self.pretty_urls => slash(),
+            Platform::GithubPages if without_slash => slash(),
             Platform::GithubPages | Platform::Netlify => Cow::Borrowed(path),
             Platform::CloudflarePages if html => bare(),
             Platform::CloudflarePages => slash(),
@@ -135,6 +152,7 @@ mod tests {
             platform: Platform::Vercel,
             clean_urls,
             trailing_slash,
+            pretty_urls: true,
         }
     }
 
@@ -233,6 +251,16 @@ mod tests {
         for (forms, want) in cases {
             assert_eq!(row(forms), want.map(String::from), "{forms:?}");
         }
+    }
+
+    #[test]
+    fn netlify_without_pretty_urls_serves_as_listed() {
+        let forms = Forms {
+            pretty_urls: false,
+            ..Forms::of(Platform::Netlify)
+        };
+        assert_eq!(row(forms), row(Forms::of(Platform::Plain)));
+        assert!(!forms.changes_urls());
     }
 
     #[test]

@@ -383,6 +383,8 @@ pub enum Reason {
     Noindex,
     /// The audit found the built page's canonical link pointing at another URL.
     Canonical,
+    /// The site's robots.txt keeps crawlers from the URL.
+    RobotsDisallowed,
 }
 
 /// Why front matter leaves a page out: `noindex` when `noindex = true` alone did, else
@@ -412,6 +414,7 @@ impl Reason {
             Reason::NotBuilt => "not-built",
             Reason::Noindex => "noindex",
             Reason::Canonical => "canonical",
+            Reason::RobotsDisallowed => "robots-disallowed",
         }
     }
 }
