@@ -301,6 +301,55 @@ fn the_sitemap_toml_shown_is_the_repositorys_own() {
     assert_eq!(format!("{shown:?}"), format!("{own:?}"));
 }
 
+/// The rows of the first table after `heading` in `text` whose first cell is a key in
+/// backticks: (key, default cell).
+fn key_rows(text: &str, heading: &str) -> Vec<(String, String)> {
+    let start = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}`"));
+    text[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let key = cells.first()?.strip_prefix("| `")?.strip_suffix('`')?;
+            Some((key.to_string(), cells.get(1)?.trim().to_string()))
+        })
+        .collect()
+}
+
+/// What a default cell says first: its first `code` span when it starts with one, else its
+/// first word ("none", "from").
+fn default_head(cell: &str) -> &str {
+    match cell.strip_prefix('`') {
+        Some(code) => code.split('`').next().unwrap(),
+        None => cell.split(' ').next().unwrap(),
+    }
+}
+
+/// The README's ten keys are in the configuration reference, with the same default: the
+/// README is a digest of it, and a default changed there must change here.
+#[test]
+fn the_readmes_keys_and_defaults_are_the_references() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let reference = std::fs::read_to_string(repo().join("docs/configuration.md")).unwrap();
+    let shown = key_rows(&readme, "## Configuration");
+    let every = key_rows(&reference, "## Every key of `sitemap.toml`");
+    assert_eq!(shown.len(), 10, "{shown:?}");
+    for (key, default) in &shown {
+        let (_, reference_default) = every
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("README.md: `{key}` is not in docs/configuration.md"));
+        assert_eq!(
+            default_head(default),
+            default_head(reference_default),
+            "README.md: the default of `{key}` is `{default}`, docs/configuration.md says `{reference_default}`"
+        );
+    }
+}
+
 #[test]
 fn contributor_commands_are_the_ones_ci_runs() {
     let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
