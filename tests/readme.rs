@@ -583,3 +583,36 @@ fn links_between_the_readme_and_docs_resolve() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// Every module of the crate has a row in docs/architecture.md's module map: the map is
+/// what the next contributor reads first, so a new module adds its line there.
+#[test]
+fn the_module_map_names_every_module() {
+    let lib = std::fs::read_to_string(repo().join("src/lib.rs")).unwrap();
+    let map = std::fs::read_to_string(repo().join("docs/architecture.md")).unwrap();
+    let start = map.find("## Modules").unwrap();
+    let rows: Vec<&str> = map[start..]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.split(" | ").next().unwrap())
+        .collect();
+    let mut missing = Vec::new();
+    let mut modules = vec!["cli".to_string()];
+    modules.extend(lib.lines().filter_map(|l| {
+        let name = l.trim().strip_prefix("pub mod ")?.strip_suffix(';')?;
+        Some(name.to_string())
+    }));
+    assert!(modules.len() > 20, "{modules:?}");
+    for m in &modules {
+        let named = rows
+            .iter()
+            .any(|r| r.contains(&format!("`{m}.rs`")) || r.contains(&format!("`{m}/")));
+        if !named {
+            missing.push(m.as_str());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md: no row for {missing:?} in the module map (## Modules)"
+    );
+}
