@@ -6,6 +6,7 @@ use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+use crate::fsread::FileKind;
 use crate::hugo_version::{self, HreflangFrom, HugoRules};
 pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, SiteConfig};
@@ -546,6 +547,61 @@ fn check_site_dir(site_dir: &Path, from_flag: bool, cfg_path: &Path) -> Result<(
     })
 }
 
+/// The output folder, or the first of its parents that exists, must be a folder: else the
+/// error names the flag, file and line that chose it, before anything is written.
+fn check_output_dir(
+    dir: &Path,
+    from_flag: bool,
+    file: &FileConfig,
+    cfg_path: &Path,
+    site: &SiteConfig,
+) -> Result<()> {
+    let Some((at, kind)) = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find(|a| a.exists())
+        .and_then(|a| match crate::fsread::kind(a) {
+            Some(FileKind::Folder) => None,
+            Some(k) => Some((a, k.to_string())),
+            None => Some((a, "a file".to_string())),
+        })
+    else {
+        return Ok(());
+    };
+    let what = if at == dir {
+        format!("{} is {kind}, not a folder", dir.display())
+    } else {
+        format!(
+            "{} is {kind}, not a folder, so {} cannot be made",
+            at.display(),
+            dir.display()
+        )
+    };
+    let fix = "the sitemap goes into the output folder";
+    Err(if from_flag {
+        Error::config(
+            format!("--output {}", dir.display()),
+            None,
+            format!("{what}: {fix}"),
+        )
+    } else if file.output_dir.is_some() {
+        error_at(
+            cfg_path,
+            &["output_dir"],
+            format!("output_dir: {what}: {fix}"),
+        )
+    } else if site.publish_dir.is_some() {
+        let key = if site.style == Style::Hugo {
+            "publishDir"
+        } else {
+            "output_dir"
+        };
+        site.error_at(&[key], format!("{key}: {what}: {fix}"))
+    } else {
+        Error::config(dir, None, format!("{what}: {fix}"))
+    })
+}
+
 /// Combines sitemap.toml, the site config and the overrides into [`Settings`].
 pub fn resolve(
     file: FileConfig,
@@ -607,6 +663,7 @@ pub fn resolve(
         let dir = std::path::absolute(&site_dir).unwrap_or(site_dir);
         return Err(Error::NoSite { dir });
     }
+    check_output_dir(&output_dir, over.output.is_some(), &file, &cfg_path, &site)?;
     let site_file = site.config_file.clone().unwrap_or_default();
     let site_base_key = if site.style == Style::Hugo {
         "baseURL"
@@ -617,6 +674,16 @@ pub fn resolve(
         (Some(b), _, _) => (PathBuf::from("--base-url"), "", b.clone()),
         (None, Some(b), _) => (cfg_path.clone(), "base_url", b.clone()),
         (None, None, Some(b)) => (site_file.clone(), site_base_key, b.clone()),
+        // There, but not text (`base_url = 0`): say that, where it is.
+        (None, None, None) if site.base_url_kind.is_some() => {
+            let kind = site.base_url_kind.unwrap_or_default();
+            return Err(site.error_at(
+                &[site_base_key],
+                format!(
+                    "{site_base_key} is {kind}, not text: it is the site's public URL, like {site_base_key} = \"https://example.com/\""
+                ),
+            ));
+        }
         (None, None, None) => {
             // Name the file that could say it; without one, the site's config or folder.
             let (at, fix) = match (&config_file, &site.config_file) {
@@ -685,6 +752,9 @@ pub fn resolve(
         &timezone,
         &cfg_path,
     )?;
+    if let Some(xd) = &file.x_default {
+        check_x_default(xd, &site).map_err(|m| error_at(&cfg_path, &["x_default"], m))?;
+    }
 
     let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
     // The site's own order: front matter dates are read by its `[frontmatter]` keys.
@@ -835,6 +905,32 @@ fn check_file_name(key: &str, name: &str) -> Result<(), String> {
 }
 
 /// Every `extra_urls` lastmod must be a date a sitemap can carry; the error names its line.
+/// `x_default` must name one of the site's languages as the site writes it: otherwise no
+/// `x-default` link would be written, and nothing would say why.
+fn check_x_default(xd: &str, site: &SiteConfig) -> std::result::Result<(), String> {
+    let mut codes: Vec<&str> = site.languages.iter().map(|l| l.code.as_str()).collect();
+    if !codes.contains(&site.default_language.as_str()) {
+        codes.insert(0, &site.default_language);
+    }
+    if codes.contains(&xd) {
+        return Ok(());
+    }
+    let hint = match codes.iter().find(|c| c.eq_ignore_ascii_case(xd)) {
+        Some(c) => format!(": the site writes it \"{c}\""),
+        None => format!(
+            ": the site's languages are {}",
+            codes
+                .iter()
+                .map(|c| format!("\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(format!(
+        "x_default = \"{xd}\" names no language of the site{hint}; x_default names the version of each page shown to other languages"
+    ))
+}
+
 fn check_extra_lastmods(extra: &[ExtraUrl], tz: &SiteTz, cfg_path: &Path) -> Result<()> {
     for (i, item) in extra.iter().enumerate() {
         if let ExtraUrl::Full {

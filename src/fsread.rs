@@ -193,6 +193,12 @@ pub fn read_all(file: File, limit: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// What stands at `path` (links followed) when it is there and not a regular file.
+pub fn kind(path: &Path) -> Option<FileKind> {
+    let meta = std::fs::metadata(path).ok()?;
+    (!meta.is_file()).then(|| kind_of(&meta.file_type()))
+}
+
 /// What a file type is, when not a regular file.
 fn kind_of(ft: &std::fs::FileType) -> FileKind {
     #[cfg(unix)]

@@ -56,6 +56,9 @@ pub struct SiteConfig {
     pub config_file: Option<PathBuf>,
     /// `base_url` / `baseURL`.
     pub base_url: Option<String>,
+    /// What `base_url` / `baseURL` is when it is there but not text (`a number`), so the
+    /// error says so rather than that it is missing.
+    pub base_url_kind: Option<&'static str>,
     /// The default language's code.
     pub default_language: String,
     /// Hugo `defaultContentLanguageInSubdir`.
@@ -193,6 +196,7 @@ impl Default for SiteConfig {
             style: Style::Plain,
             config_file: None,
             base_url: None,
+            base_url_kind: None,
             default_language: "en".into(),
             default_language_in_subdir: false,
             languages: Vec::new(),
@@ -400,6 +404,18 @@ fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
     off
 }
 
+/// What a value is, in words, when it is there and not text.
+fn not_text(v: Option<&Value>) -> Option<&'static str> {
+    Some(match v? {
+        Value::String(_) => return None,
+        Value::Null => "empty",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    })
+}
+
 fn get_str(map: &Value, key: &str) -> Option<String> {
     get(map, key).and_then(Value::as_str).map(str::to_string)
 }
@@ -426,6 +442,7 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
         style: Style::Zola,
         config_file: Some(path.to_path_buf()),
         base_url: get_str(&v, "base_url"),
+        base_url_kind: not_text(get(&v, "base_url")),
         default_language: get_str(&v, "default_language").unwrap_or_else(|| "en".into()),
         generate_sitemap: get_bool(&v, "generate_sitemap").unwrap_or(true),
         ignored_content: strings(get(&v, "ignored_content")),
@@ -595,6 +612,7 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         style: Style::Hugo,
         config_file,
         base_url: get_str(&v, "baseURL"),
+        base_url_kind: not_text(get(&v, "baseURL")),
         default_language: get_str(&v, "defaultContentLanguage")
             .unwrap_or_else(|| "en".into())
             .to_ascii_lowercase(),
@@ -644,15 +662,24 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         c.default_priority = pr;
     }
     if let Some(Value::Object(p)) = get(&v, "permalinks") {
+        // Hugo refuses a pattern with a token it does not know when it reads its config:
+        // the error names the file and line that set the pattern, not a page using it.
+        let checked = |c: &SiteConfig, keys: &[&str], pattern: &str| {
+            crate::route::check_hugo_permalink(pattern).map_err(|m| c.error_at(keys, m))
+        };
         for (k, pat) in p {
             match pat {
-                Value::String(s) => c.permalinks.push((k.to_ascii_lowercase(), s.clone())),
+                Value::String(s) => {
+                    checked(&c, &["permalinks", k], s)?;
+                    c.permalinks.push((k.to_ascii_lowercase(), s.clone()));
+                }
                 // Hugo 0.112+ nests by kind (`[permalinks.page]`); take `page` and `term`.
                 Value::Object(inner)
                     if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") =>
                 {
                     for (sec, s) in inner {
                         if let Some(s) = s.as_str() {
+                            checked(&c, &["permalinks", k, sec], s)?;
                             c.permalinks.push((sec.to_ascii_lowercase(), s.to_string()));
                         }
                     }

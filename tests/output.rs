@@ -272,12 +272,18 @@ fn errors_name_what_the_user_gave_and_say_what_to_do() {
     // An output folder that is a file, or lies below one.
     blog(site, "2024-01-01");
     write_tree(site, &[("afile", "")]);
-    for output in ["afile", "afile/sub"] {
+    for (output, why) in [
+        ("afile", "afile is a file, not a folder"),
+        (
+            "afile/sub",
+            "afile is a file, not a folder, so afile/sub cannot be made",
+        ),
+    ] {
         let o = plain(site, &["build", "--output", output]);
         assert_eq!(o.status.code(), Some(2), "{output}");
         assert_eq!(
             stderr(&o),
-            "error: afile: is a file, not a folder: the sitemap goes into the output folder (--output or output_dir names a folder)\n",
+            format!("error: --output {output}: {why}: the sitemap goes into the output folder\n"),
             "{output}"
         );
     }

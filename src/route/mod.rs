@@ -21,6 +21,8 @@ use std::fmt;
 
 pub use crate::compact::RouteList;
 use crate::compact::{LangCode, Span, TextArena};
+/// Hugo's check of a `[permalinks]` pattern, for the config reader.
+pub(crate) use hugo::check_page_permalink as check_hugo_permalink;
 use plain::PlainRouter;
 use zola::ZolaRouter;
 

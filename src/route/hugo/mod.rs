@@ -15,6 +15,8 @@ mod placement;
 mod sections;
 mod terms;
 
+pub(crate) use permalinks::check_page_permalink;
+
 use super::{Excluded, Kind, NewRoute, Pages, Reason, Route, RouteContext, Routing};
 use crate::error::Result;
 use crate::hugo_version::HugoRules;

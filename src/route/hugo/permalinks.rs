@@ -269,31 +269,82 @@ impl<'a> PageTokens<'a> {
     }
 }
 
+/// The tokens a page's permalink pattern may hold (what [`PageTokens::value`] knows).
+const PAGE_TOKENS: &[&str] = &[
+    "year",
+    "month",
+    "monthname",
+    "day",
+    "yearday",
+    "weekday",
+    "weekdayname",
+    "slug",
+    "title",
+    "filename",
+    "contentbasename",
+    "slugorfilename",
+    "slugorcontentbasename",
+    "section",
+    "sections",
+];
+
+/// A pattern's parts: literal text, and the tokens (`:year`) between, each with `f`.
+fn each_part(
+    pattern: &str,
+    mut f: impl FnMut(Part<'_>) -> std::result::Result<(), String>,
+) -> std::result::Result<(), String> {
+    for (n, seg) in pattern.split('/').enumerate() {
+        if n > 0 {
+            f(Part::Text("/"))?;
+        }
+        let mut rest = seg;
+        while let Some(pos) = rest.find(':') {
+            f(Part::Text(&rest[..pos]))?;
+            let tok_end = rest[pos + 1..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .map_or(rest.len(), |e| pos + 1 + e);
+            f(Part::Token(&rest[pos + 1..tok_end]))?;
+            rest = &rest[tok_end..];
+        }
+        f(Part::Text(rest))?;
+    }
+    Ok(())
+}
+
+/// A piece of a permalink pattern.
+enum Part<'a> {
+    Text(&'a str),
+    Token(&'a str),
+}
+
+fn unknown_token(pattern: &str, token: &str) -> String {
+    format!("the permalink pattern '{pattern}' has an unknown token :{token}")
+}
+
+/// Checks that every token of a page's permalink pattern is one Hugo knows: Hugo refuses a
+/// config with another ("permalink ill-formed") whether or not a page uses the pattern.
+pub(crate) fn check_page_permalink(pattern: &str) -> std::result::Result<(), String> {
+    each_part(pattern, |part| match part {
+        Part::Token(t) if !PAGE_TOKENS.contains(&t) => Err(unknown_token(pattern, t)),
+        _ => Ok(()),
+    })
+}
+
 /// A page's permalink pattern with its tokens replaced; an unknown token is an error.
 fn expand_page_permalink(
     pattern: &str,
     tokens: &PageTokens,
 ) -> std::result::Result<String, String> {
     let mut out = String::new();
-    for (n, seg) in pattern.split('/').enumerate() {
-        if n > 0 {
-            out.push('/');
+    each_part(pattern, |part| {
+        match part {
+            Part::Text(t) => out.push_str(t),
+            Part::Token(t) => {
+                out.push_str(&tokens.value(t).ok_or_else(|| unknown_token(pattern, t))?)
+            }
         }
-        let mut rest = seg;
-        while let Some(pos) = rest.find(':') {
-            out.push_str(&rest[..pos]);
-            let tok_end = rest[pos + 1..]
-                .find(|c: char| !c.is_ascii_alphanumeric())
-                .map_or(rest.len(), |e| pos + 1 + e);
-            let token = &rest[pos + 1..tok_end];
-            let value = tokens.value(token).ok_or_else(|| {
-                format!("the permalink pattern '{pattern}' has an unknown token :{token}")
-            })?;
-            out.push_str(&value);
-            rest = &rest[tok_end..];
-        }
-        out.push_str(rest);
-    }
+        Ok(())
+    })?;
     // Hugo ends the path with `/` before it unescapes it, so a final `+` becomes `-` there too.
     if !out.ends_with('/') {
         out.push('/');
@@ -423,6 +474,19 @@ mod tests {
 
     /// Hugo 0.111's output for these slugs under `/:year/:slug/`, and a term under
     /// `/topic/:slug/`.
+    #[test]
+    fn a_pattern_with_a_token_hugo_does_not_know_is_refused() {
+        for t in PAGE_TOKENS {
+            assert_eq!(check_page_permalink(&format!("/x/:{t}/")), Ok(()), "{t}");
+        }
+        assert_eq!(
+            check_page_permalink("/:year/:yr/"),
+            Err("the permalink pattern '/:year/:yr/' has an unknown token :yr".into())
+        );
+        assert!(check_page_permalink("/:/").is_err());
+        assert_eq!(check_page_permalink("/posts/plain/"), Ok(()));
+    }
+
     #[test]
     fn permalinks_unescape_plus_like_hugo() {
         assert_eq!(permalink_unescape("/2024/a-+-b/"), "/2024/a--b/");
