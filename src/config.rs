@@ -633,7 +633,7 @@ pub fn resolve(
     check_site_dir(&site_dir, over.site.is_some(), &cfg_path)?;
     let requested = over.style.or(file.style).unwrap_or_default();
     let environment = siteconfig::environment(over.environment.as_deref());
-    let site = siteconfig::load(&site_dir, requested, &environment)?;
+    let mut site = siteconfig::load(&site_dir, requested, &environment)?;
     let style = match requested {
         Style::Auto => site.style,
         s => s,
@@ -778,6 +778,18 @@ pub fn resolve(
         }
     };
     let (hugo, hugo_notes) = resolve_hugo_version(&file, over, style, &cfg_path)?;
+    if style == Style::Hugo {
+        site.apply_hugo_rules(&hugo)?;
+        // A permalink token the site's Hugo does not know stops its build at the config.
+        for (key, pattern) in &site.permalinks {
+            if let Some(token) = crate::route::unknown_permalink_token(pattern, &hugo) {
+                return Err(site.error_at(
+                    &["permalinks", key],
+                    format!("the permalink pattern '{pattern}' has the token :{token}, which Hugo {} does not know (it stops the build): see the tokens of your Hugo's release", hugo.version),
+                ));
+            }
+        }
+    }
     let indexnow = crate::indexnow::Settings::resolve(
         file.indexnow_key.clone(),
         std::env::var(crate::indexnow::KEY_ENV).ok(),
@@ -788,7 +800,6 @@ pub fn resolve(
         crate::indexnow::KEY_ENV => Error::config(key, None, m),
         key => error_at(&cfg_path, &[key], m),
     })?;
-    let mut site = site;
     if style == Style::Hugo {
         hugo_hreflangs(&mut site, hugo.hreflang);
         site.translation_keys_share_paths = hugo.translation_keys_share_paths;

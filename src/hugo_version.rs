@@ -194,6 +194,18 @@ pub struct HugoRules {
     /// a page at the folder's URL (Hugo lists it twice) and owns nothing; from 0.123.0 the
     /// leaf bundle wins and the `_index` is not read.
     pub branch_beside_leaf_wins: bool,
+    /// 0.153.0: a mount's `sites.matrix` (the languages it is read for) and `files` filters
+    /// are read; before, Hugo knew neither key (a mount for several languages was read once).
+    pub mount_sites: bool,
+    /// 0.144.0: the permalink tokens `:contentbasename` and `:slugorcontentbasename`
+    /// (before, unknown tokens: Hugo refuses the pattern).
+    pub permalink_contentbasename: bool,
+    /// 0.149.0: the permalink tokens `:sectionslug` and `:sectionslugs`.
+    pub permalink_sectionslug: bool,
+    /// 0.112.0 (Hugo's new config handling): config values are decoded, not cast: `"yes"`
+    /// for a boolean is refused where it was false, `1` is true where it was false (TOML),
+    /// kind names match in any case, and the old `taxonomy` ambiguity error is gone.
+    pub config_decoded_strictly: bool,
 }
 
 impl HugoRules {
@@ -243,6 +255,10 @@ impl HugoRules {
             cascade_strict: at(v(0, 112, 0)),
             raw_html_is_static: !at(v(0, 123, 0)),
             branch_beside_leaf_wins: !at(v(0, 123, 0)),
+            mount_sites: at(v(0, 153, 0)),
+            permalink_contentbasename: at(v(0, 144, 0)),
+            permalink_sectionslug: at(v(0, 149, 0)),
+            config_decoded_strictly: at(v(0, 112, 0)),
         }
     }
 }
@@ -348,7 +364,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 20] = [
+        let flips: [(&str, &str, Rule); 24] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -369,6 +385,10 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),
+            ("0.152.0", "0.153.0", |r| r.mount_sites),
+            ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),
+            ("0.148.0", "0.149.0", |r| r.permalink_sectionslug),
+            ("0.111.3", "0.112.0", |r| r.config_decoded_strictly),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

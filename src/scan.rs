@@ -462,17 +462,19 @@ pub fn roots(settings: &Settings) -> Vec<ContentRoot> {
 /// One root per mount and language (a mount for several languages is read for each).
 fn mount_roots(settings: &Settings) -> Vec<ContentRoot> {
     let mut roots = Vec::new();
+    let sites = settings.hugo.mount_sites;
     for m in &settings.site.content_mounts {
-        let langs: Vec<Option<String>> = match m.langs.is_empty() {
+        let langs = m.langs(sites);
+        let langs: Vec<Option<String>> = match langs.is_empty() {
             true => vec![None],
-            false => m.langs.iter().cloned().map(Some).collect(),
+            false => langs.into_iter().map(Some).collect(),
         };
         for lang in langs {
             roots.push(ContentRoot {
                 dir: settings.site_dir.join(&m.source),
                 lang,
                 target: m.target.clone(),
-                files: m.files.clone(),
+                files: m.filters(sites),
                 mounted: true,
                 single: false,
                 optional: false,

@@ -103,6 +103,12 @@ pub struct SiteConfig {
     pub slugify_taxonomies: String,
     /// Zola `ignored_content` globs.
     pub ignored_content: Vec<String>,
+    /// Hugo: the merged config as read, for the values whose reading depends on the Hugo
+    /// release ([`SiteConfig::apply_hugo_rules`]).
+    pub raw: Value,
+    /// Hugo before 0.112: `defaultContentLanguage` names no language as written (`FR` for
+    /// `fr`), so no language is the one without a folder.
+    pub default_language_unmatched: bool,
     /// Hugo `contentDir` (relative to the site).
     pub content_dir: Option<PathBuf>,
     /// Hugo `publishDir` / Zola `output_dir`.
@@ -227,6 +233,8 @@ impl Default for SiteConfig {
             frontmatter_lastmod: None,
             frontmatter_date: None,
             hugo_dates: Default::default(),
+            raw: Value::Null,
+            default_language_unmatched: false,
             paths_keep_dates: false,
             exclude_paginated_pages: false,
             content_mounts: Vec::new(),
@@ -238,6 +246,163 @@ impl Default for SiteConfig {
 }
 
 impl SiteConfig {
+    /// Reads again, as the site's Hugo release reads them, the config values whose reading
+    /// changed between releases: booleans (`"true"`, `1`), `disableKinds`, the default
+    /// language's case, `timeZone`, language weights and `[permalinks]` tables. A value the
+    /// release refuses is an error naming the file and line.
+    pub fn apply_hugo_rules(&mut self, rules: &crate::hugo_version::HugoRules) -> Result<()> {
+        if self.style != Style::Hugo {
+            return Ok(());
+        }
+        let v = std::mem::take(&mut self.raw);
+        let strict = rules.config_decoded_strictly;
+        let (layers, main) = (
+            self.layers.clone(),
+            self.config_file.clone().unwrap_or_default(),
+        );
+        let error_at = |keys: &[&str], m: String| -> Error {
+            let (file, line) = hugo_files::locate(&layers, &main, keys);
+            Error::config(file, line, m)
+        };
+        let bool_of = |key: &str, x: &Value| -> Result<bool> {
+            hugo_config_bool(x, rules).ok_or_else(|| {
+                error_at(
+                    &[key],
+                    format!("`{key}` = {x} is not true or false, and Hugo {} stops at it: write true or false", rules.version),
+                )
+            })
+        };
+        for (key, field) in [
+            ("buildDrafts", 0),
+            ("buildFuture", 1),
+            ("buildExpired", 2),
+            ("disablePathToLower", 3),
+            ("removePathAccents", 4),
+            ("defaultContentLanguageInSubdir", 5),
+            ("enableGitInfo", 6),
+        ] {
+            let Some(x) = get(&v, key) else { continue };
+            let b = bool_of(key, x)?;
+            match field {
+                0 => self.build_drafts = b,
+                1 => self.build_future = b,
+                2 => self.build_expired = b,
+                3 => self.disable_path_to_lower = b,
+                4 => self.remove_path_accents = b,
+                5 => self.default_language_in_subdir = b,
+                _ => self.enable_git_info = b,
+            }
+        }
+        // `uglyURLs` is read as it always was (`true`, `"true"`, or a table): see ugly_urls.
+        // A `[sitemap]` priority that is no number: 0.111 casts it (left out here, warned),
+        // 0.112 and later stop.
+        if let Some(p) = get(&v, "sitemap").and_then(|sm| get(sm, "priority")) {
+            let number = match p {
+                Value::Number(_) | Value::Null | Value::Bool(_) => true,
+                Value::String(s) => s.is_empty() || s.trim().parse::<f64>().is_ok(),
+                _ => false,
+            };
+            if strict && !number {
+                return Err(error_at(
+                    &["sitemap", "priority"],
+                    format!(
+                        "`[sitemap] priority` = {p} is not a number: Hugo {} stops at it",
+                        rules.version
+                    ),
+                ));
+            }
+        }
+        // disableKinds: before 0.112 kinds are matched as written (`Taxonomy` is none), and
+        // `taxonomy` without `term` stops the build (Hugo's ambiguity since 0.73) unless
+        // `ignoreErrors` names it. The old `taxonomyTerm` is the taxonomy list.
+        let kinds: Vec<String> = strings(get(&v, "disableKinds"));
+        self.disable_kinds = kinds
+            .iter()
+            .filter(|k| {
+                strict
+                    || k.chars().all(|c| c.is_ascii_lowercase())
+                    || matches!(k.as_str(), "RSS" | "taxonomyTerm")
+            })
+            .map(|k| match k.to_ascii_lowercase().as_str() {
+                "taxonomyterm" => "taxonomy".to_string(),
+                k => k.to_string(),
+            })
+            .collect();
+        self.generate_sitemap = !self.disable_kinds.iter().any(|k| k == "sitemap");
+        let ignored = strings(get(&v, "ignoreErrors"));
+        if !strict {
+            let has = |k: &str| kinds.iter().any(|x| x == k);
+            if has("taxonomy")
+                && !has("term")
+                && !ignored.iter().any(|e| e == "error-disable-taxonomy")
+            {
+                return Err(error_at(
+                    &["disableKinds"],
+                    format!("`disableKinds` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add \"term\" too, or ignoreErrors = [\"error-disable-taxonomy\"]", rules.version),
+                ));
+            }
+            if let Some(Value::Object(o)) = get(&v, "outputs") {
+                let has = |k: &str| o.keys().any(|x| x.eq_ignore_ascii_case(k));
+                if has("taxonomy")
+                    && !has("term")
+                    && !has("taxonomyterm")
+                    && !ignored.iter().any(|e| e == "error-output-taxonomy")
+                {
+                    return Err(error_at(
+                        &["outputs", "taxonomy"],
+                        format!("`outputs` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add `term` too, or ignoreErrors = [\"error-output-taxonomy\"]", rules.version),
+                    ));
+                }
+            }
+            // A `[permalinks]` table by kind (`[permalinks.page]`) is 0.112's; 0.111 crashes.
+            if let Some(Value::Object(p)) = get(&v, "permalinks") {
+                if let Some((k, _)) = p.iter().find(|(_, x)| x.is_object()) {
+                    return Err(error_at(
+                        &["permalinks", k],
+                        format!("`[permalinks.{k}]` is a table by page kind, which Hugo {} does not read (it stops): write `[permalinks]` `section = \"pattern\"`", rules.version),
+                    ));
+                }
+            }
+            // Before 0.112 the default language is matched as written.
+            let given = get_str(&v, "defaultContentLanguage").unwrap_or_default();
+            self.default_language_unmatched = !given.is_empty()
+                && self.languages.len() > 1
+                && !self.languages.iter().any(|l| l.code == given);
+        } else if let Some(Value::Object(langs)) = get(&v, "languages") {
+            for (code, l) in langs {
+                if let Some(w) = get(l, "weight") {
+                    let ok = match w {
+                        Value::Number(_) | Value::Null => true,
+                        Value::String(s) => s.trim().is_empty() || s.trim().parse::<i64>().is_ok(),
+                        Value::Bool(_) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err(error_at(
+                            &["languages", code, "weight"],
+                            format!("`languages.{code}.weight` = {w} is not a number: Hugo {} stops at it", rules.version),
+                        ));
+                    }
+                }
+            }
+        }
+        // Go's time.LoadLocation: an IANA name (or UTC, Local); an offset or a number is none.
+        if let Some(tz) = get(&v, "timeZone") {
+            let ok = match tz {
+                Value::String(s) => !s.starts_with(['+', '-']),
+                _ => false,
+            };
+            if !ok {
+                return Err(error_at(
+                    &["timeZone"],
+                    format!("`timeZone` = {tz} is no time zone Hugo reads (it stops the build): write an IANA name like \"Europe/Berlin\""),
+                ));
+            }
+        }
+        self.raw = v;
+        Ok(())
+    }
+
     /// True when more than one language is configured.
     pub fn is_multilingual(&self) -> bool {
         self.languages.len() > 1
@@ -599,6 +764,7 @@ fn merge(a: &mut Value, b: Value) {
 fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<SiteConfig> {
     let merged = hugo_files::load(root_file, config_dir, env)?;
     let v = merged.value;
+    let raw = v.clone();
     // The file messages name: the root file, else config/_default's hugo.* or config.*.
     let config_file = root_file.map(Path::to_path_buf).or_else(|| {
         let main = merged.layers.iter().find(|l| l.at.is_empty());
@@ -632,6 +798,7 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
         enable_git_info: get_bool(&v, "enableGitInfo").unwrap_or(false),
         ..Default::default()
     };
+    c.raw = raw;
     c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
     c.no_html_kinds = no_html_kinds(get(&v, "outputs"));
     (c.ugly_urls, c.ugly_sections) = ugly_urls(get(&v, "uglyURLs"));
@@ -833,9 +1000,14 @@ fn hugo_notes(c: &SiteConfig, env: &str) -> Vec<String> {
             "" => "content".to_string(),
             t => format!("content/{t}"),
         };
-        let langs = match m.langs.is_empty() {
+        // (`sites.matrix` languages are read from Hugo 0.153, which the run may not follow.)
+        let mut all = m.langs.clone();
+        all.extend(m.sites_langs.iter().cloned());
+        all.sort();
+        all.dedup();
+        let langs = match all.is_empty() {
             true => String::new(),
-            false => format!(" ({})", m.langs.join(", ")),
+            false => format!(" ({})", all.join(", ")),
         };
         notes.push(format!(
             "content mount: {} -> {target}{langs}",
@@ -843,6 +1015,31 @@ fn hugo_notes(c: &SiteConfig, env: &str) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// A Hugo config boolean as the release reads it: before 0.112 cast's (a string Go's
+/// `ParseBool` cannot read, or a TOML number, is false); from 0.112 decoded (any number,
+/// not zero, is true; a string Go cannot read is refused: `None`).
+fn hugo_config_bool(x: &Value, rules: &crate::hugo_version::HugoRules) -> Option<bool> {
+    let parse = |s: &str| match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    };
+    let strict = rules.config_decoded_strictly;
+    match x {
+        Value::Bool(b) => Some(*b),
+        Value::Null => Some(false),
+        Value::String(s) if s.is_empty() => Some(false),
+        Value::String(s) => match (parse(s), strict) {
+            (Some(b), _) => Some(b),
+            (None, true) => None,
+            (None, false) => Some(false),
+        },
+        Value::Number(n) => Some(strict && n.as_f64().is_some_and(|f| f != 0.0)),
+        _ if strict => None,
+        _ => Some(false),
+    }
 }
 
 /// Hugo `uglyURLs`: a boolean (or `"true"`), or a map of sections to booleans.
@@ -905,7 +1102,16 @@ fn hugo_sitemap_fields(
             },
             None => None,
         },
-        Some(Value::String(s)) => Some(s.parse()?),
+        // Hugo casts it (a word is 0 to 0.111) or ignores it: never a stop.
+        Some(Value::String(s)) => match s.parse::<Priority>() {
+            Ok(p) => Some(p),
+            Err(_) => {
+                warnings.push(format!(
+                    "[sitemap] priority '{s}' is not a number from 0.0 to 1.0; left out"
+                ));
+                None
+            }
+        },
         _ => None,
     };
     Ok((cf, pr))

@@ -53,7 +53,7 @@ fn path_options_disable_kinds_cascade_and_bundles() {
         &[
             (
                 "hugo.toml",
-                "baseURL = \"https://example.org/\"\ndisablePathToLower = true\nremovePathAccents = true\ndisableKinds = [\"section\", \"taxonomy\"]\n[sitemap]\n  filename = \"map.xml\"\n",
+                "baseURL = \"https://example.org/\"\ndisablePathToLower = true\nremovePathAccents = true\ndisableKinds = [\"section\", \"taxonomy\"]\nignoreErrors = [\"error-disable-taxonomy\"]\n[sitemap]\n  filename = \"map.xml\"\n",
             ),
             ("content/Blog/Post-One.md", "---\ntitle: A\n---\n"),
             ("content/Blog/Nested/deep.md", "---\ntitle: N\n---\n"),

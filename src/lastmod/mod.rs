@@ -435,7 +435,8 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
             if children_done {
                 let below = routes[r].rollup().filter_map(|c| newest[c]).max();
                 let own = lastmods[r].map(|l| l.date);
-                let own_written = lastmods[r].is_some() && !file_only[r];
+                let own_written =
+                    (lastmods[r].is_some() && !file_only[r]) || routes[r].keeps_own_dates();
                 if !own_written {
                     if let Some(date) = below {
                         if lastmods[r].is_none_or(|l| date > l.date) {

@@ -238,6 +238,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome
         .warnings
         .extend(generator_sitemap_on(settings, &outcome));
+    // A file read once per language that mounts it says the same thing each time: once.
+    let mut seen = std::collections::HashSet::new();
+    outcome.warnings.retain(|w| seen.insert(w.clone()));
     Ok(outcome)
 }
 

@@ -6,6 +6,7 @@
 //! generator can be added without touching the others.
 
 mod hugo;
+pub(crate) use hugo::unknown_permalink_token;
 mod plain;
 mod zola;
 
@@ -234,6 +235,9 @@ struct RouteMore {
     /// Hugo: the page's lastmod key runs once cascades filled the keys it leaves out (only
     /// when a cascade changed them).
     hugo_lastmod: Option<Box<[Option<W3cDate>]>>,
+    /// A list page with dates of its own in front matter: Hugo dates it by them alone, never
+    /// by the pages below it (even where its lastmod order finds none).
+    keeps_own_dates: bool,
 }
 
 /// [`Route`]'s page index for a generated route.
@@ -307,6 +311,16 @@ impl Route {
     /// Hugo: the page's lastmod key runs as cascades left them, when they changed them.
     pub fn hugo_lastmod(&self) -> Option<&[Option<W3cDate>]> {
         self.more.as_ref().and_then(|m| m.hugo_lastmod.as_deref())
+    }
+
+    /// Whether a list page keeps its own dates ([`RouteMore::keeps_own_dates`]).
+    pub fn keeps_own_dates(&self) -> bool {
+        self.more.as_ref().is_some_and(|m| m.keeps_own_dates)
+    }
+
+    /// Marks a list page as dated by its own front matter alone.
+    pub fn set_keeps_own_dates(&mut self) {
+        self.more_mut().keeps_own_dates = true;
     }
 
     /// Sets [`Route::hugo_lastmod`].

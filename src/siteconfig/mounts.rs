@@ -13,12 +13,41 @@ pub struct ContentMount {
     pub source: PathBuf,
     /// Where it lands below `content/` ("" for `content` itself, `docs` for `content/docs`).
     pub target: String,
-    /// The languages its files belong to (`lang`, or `sites.matrix.languages`); none: the
-    /// file name's language, else the default one.
+    /// The languages its files belong to (`lang`); none: the file name's language, else
+    /// the default one.
     pub langs: Vec<String>,
-    /// Hugo's file filters in order (`files`, then `includeFiles`, then `excludeFiles` as
-    /// `! pattern`): the first that matches decides; with no inclusion, all are in.
+    /// The languages `sites.matrix.languages` names (read from Hugo 0.153, which added it).
+    pub sites_langs: Vec<String>,
+    /// Hugo's file filters in order (`includeFiles`, then `excludeFiles` as `! pattern`):
+    /// the first that matches decides; with no inclusion, all are in.
     pub files: Vec<String>,
+    /// The `files` filters (read from Hugo 0.153, which added them), tried before the others.
+    pub files_key: Vec<String>,
+}
+
+impl ContentMount {
+    /// The languages its files belong to under Hugo's rules: from 0.153 `sites.matrix`
+    /// adds to `lang` (before, Hugo knew no such key).
+    pub fn langs(&self, mount_sites: bool) -> Vec<String> {
+        let mut langs = self.langs.clone();
+        if mount_sites {
+            langs.extend(self.sites_langs.iter().cloned());
+            langs.sort();
+            langs.dedup();
+        }
+        langs
+    }
+
+    /// Its file filters under Hugo's rules: from 0.153 `files` comes first.
+    pub fn filters(&self, mount_sites: bool) -> Vec<String> {
+        let mut out = if mount_sites {
+            self.files_key.clone()
+        } else {
+            Vec::new()
+        };
+        out.extend(self.files.iter().cloned());
+        out
+    }
 }
 
 /// The site's mounts into `content`, in order.
@@ -39,17 +68,20 @@ fn content_mount(m: &Value) -> Option<ContentMount> {
         _ => return None,
     };
     let mut langs: Vec<String> = get_str(m, "lang").into_iter().collect();
+    let mut sites_langs = Vec::new();
     if let Some(l) = get(m, "sites")
         .and_then(|s| get(s, "matrix"))
         .and_then(|s| get(s, "languages"))
     {
-        langs.extend(list(Some(l)));
+        sites_langs = list(Some(l));
     }
-    langs.iter_mut().for_each(|l| *l = l.to_ascii_lowercase());
-    langs.sort();
-    langs.dedup();
-    let mut files = list(get(m, "files"));
-    files.extend(list(get(m, "includeFiles")));
+    for l in [&mut langs, &mut sites_langs] {
+        l.iter_mut().for_each(|l| *l = l.to_ascii_lowercase());
+        l.sort();
+        l.dedup();
+    }
+    let files_key = list(get(m, "files"));
+    let mut files = list(get(m, "includeFiles"));
     files.extend(
         list(get(m, "excludeFiles"))
             .into_iter()
@@ -59,7 +91,9 @@ fn content_mount(m: &Value) -> Option<ContentMount> {
         source: PathBuf::from(clean(&source)),
         target: sub,
         langs,
+        sites_langs,
         files,
+        files_key,
     })
 }
 
@@ -121,22 +155,32 @@ mod tests {
                     source: "content/en".into(),
                     target: String::new(),
                     langs: vec!["en".into()],
+                    sites_langs: vec![],
                     files: vec![],
+                    files_key: vec![],
                 },
                 ContentMount {
                     source: "docs".into(),
                     target: "docs".into(),
-                    langs: vec!["de".into(), "en".into()],
+                    langs: vec![],
+                    sites_langs: vec!["de".into(), "en".into()],
                     files: vec!["**.md".into(), "! drafts/**".into()],
+                    files_key: vec![],
                 },
                 ContentMount {
                     source: "y".into(),
                     target: String::new(),
                     langs: vec![],
-                    files: vec!["! **/private.md".into()],
+                    sites_langs: vec![],
+                    files: vec![],
+                    files_key: vec!["! **/private.md".into()],
                 },
             ]
         );
+        // Hugo before 0.153 knew neither `sites` nor `files`.
+        assert_eq!(got[1].langs(false), Vec::<String>::new());
+        assert_eq!(got[1].langs(true), ["de", "en"]);
+        assert_eq!(got[2].filters(false), Vec::<String>::new());
         assert!(content_mounts(&json!({"module": {}})).is_empty());
     }
 

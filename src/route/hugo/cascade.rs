@@ -22,9 +22,10 @@ pub(super) struct Effective {
     /// `sitemap_exclude` comes from `noindex` alone (reported as `noindex`).
     noindex: bool,
     build: BuildOptions,
-    date: Option<W3cDate>,
-    publish_date: Option<W3cDate>,
-    expiry_date: Option<W3cDate>,
+    /// `.Date`, `.PublishDate`, `.ExpiryDate` with cascades applied.
+    pub(super) date: Option<W3cDate>,
+    pub(super) publish_date: Option<W3cDate>,
+    pub(super) expiry_date: Option<W3cDate>,
     /// The priority from front matter or cascade.
     pub(super) priority: Option<Priority>,
     /// The page's own negative priority: nothing cascades or defaults into it.

@@ -78,6 +78,11 @@ fn assemble(built: &mut Built, site: &Site, i: usize, decision: Decision) {
     }
 }
 
+/// Whether lastmod follows the site's own `[frontmatter] lastmod` keys.
+fn settings_hugo_lastmod(site: &Site) -> bool {
+    site.ctx.settings.hugo_lastmod
+}
+
 /// What deciding a file consults: the site and its bundles.
 struct Decider<'s, 'a> {
     site: &'s Site<'a>,
@@ -96,6 +101,11 @@ impl<'a> Decider<'_, 'a> {
             memo.leaf(self.bundles, pages.get(i).file.root_lang(), pl.dirs);
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) || self.bundles.shadows(pl) {
             return Ok(Decision::Skip(Reason::NotAPage));
+        }
+        // `disableKinds = ["page"]`: Hugo makes no regular page at all (no terms, no dates,
+        // no section from its folder).
+        if pl.kind() == crate::route::Kind::Page && site.kind_off("page") {
+            return Ok(Decision::Skip(Reason::NotRendered));
         }
         let tax = self.taxonomy_file(pl);
         let chain = memo.chain(self.bundles, pl);
@@ -237,6 +247,23 @@ impl<'a> Decider<'_, 'a> {
         }
         if let Some(groups) = eff.lastmod_groups.clone() {
             r.set_hugo_lastmod(groups);
+        }
+        // A section (or home) with dates of its own is dated by them alone, as Hugo dates a
+        // branch from the pages below it only when it has none (0.123 counts its expiry date
+        // too).
+        if pl.is_branch {
+            let fm = page.fm;
+            let lastmod = match &eff.lastmod_groups {
+                Some(g) => g.iter().any(Option::is_some),
+                None => {
+                    fm.updated.is_some() && settings_hugo_lastmod(site)
+                        || fm.more().lastmod_more.iter().any(Option::is_some)
+                }
+            };
+            let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
+            if eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry {
+                r.set_keeps_own_dates();
+            }
         }
         r.listed = unlisted.is_none();
         Ok(Decision::Route(r, unlisted))

@@ -11,6 +11,7 @@ mod cascade;
 mod decide;
 mod filename;
 mod permalinks;
+pub(crate) use permalinks::unknown_permalink_token;
 mod placement;
 mod sections;
 mod terms;
@@ -95,9 +96,11 @@ impl<'a> Site<'a> {
         (0..self.pages.len()).map(|i| self.at(i))
     }
 
-    /// The file is in a turned-off language.
+    /// The file is in a turned-off language, or (Hugo before 0.112, with a
+    /// `defaultContentLanguage` that names no language as written) in none.
     fn off(&self, pl: &Placed) -> bool {
         self.config.disabled_languages.iter().any(|d| d == pl.lang)
+            || (pl.defaulted && self.config.default_language_unmatched)
     }
 
     /// File `i` is no page: a raw HTML file (no front matter, markup from its first

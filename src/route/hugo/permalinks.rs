@@ -57,7 +57,9 @@ pub(super) fn lang_prefix(site: &SiteConfig, lang: &str, multilingual: bool) -> 
     let own_host = site.language(lang).is_some_and(|l| l.base_url.is_some());
     if !multilingual
         || own_host
-        || (lang == site.default_language && !site.default_language_in_subdir)
+        || (lang == site.default_language
+            && !site.default_language_in_subdir
+            && !site.default_language_unmatched)
     {
         String::new()
     } else {
@@ -256,12 +258,23 @@ impl<'a> PageTokens<'a> {
                 }
             }),
             "title" => self.title_slug.clone(),
-            "filename" | "contentbasename" => file_name(),
-            "slugorfilename" | "slugorcontentbasename" => {
+            "filename" => file_name(),
+            // Added in Hugo 0.144: an unknown token to earlier releases.
+            "contentbasename" if site.rules.permalink_contentbasename => file_name(),
+            "slugorfilename" => self.slug.map(str::to_string).unwrap_or_else(file_name),
+            "slugorcontentbasename" if site.rules.permalink_contentbasename => {
                 self.slug.map(str::to_string).unwrap_or_else(file_name)
             }
             "section" => self.dir_segs.first().cloned().unwrap_or_default(),
+            // Added in Hugo 0.149: the sections as their slugs name them (the folders here,
+            // which from 0.167 a section's slug renames).
+            "sectionslug" if site.rules.permalink_sectionslug => {
+                self.dir_segs.first().cloned().unwrap_or_default()
+            }
             "sections" => {
+                self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
+            }
+            "sectionslugs" if site.rules.permalink_sectionslug => {
                 self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
             }
             _ => return None,
@@ -286,6 +299,8 @@ const PAGE_TOKENS: &[&str] = &[
     "slugorcontentbasename",
     "section",
     "sections",
+    "sectionslug",
+    "sectionslugs",
 ];
 
 /// A pattern's parts: literal text, and the tokens (`:year`) between, each with `f`.
@@ -328,6 +343,22 @@ pub(crate) fn check_page_permalink(pattern: &str) -> std::result::Result<(), Str
         Part::Token(t) if !PAGE_TOKENS.contains(&t) => Err(unknown_token(pattern, t)),
         _ => Ok(()),
     })
+}
+
+/// The first token of a `[permalinks]` pattern the site's Hugo release does not know, if
+/// any: [`check_page_permalink`] knows the newest release's tokens, some of which are
+/// younger than the release the site follows.
+pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Option<String> {
+    let known = |t: &str| match t {
+        "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
+        "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
+        t => PAGE_TOKENS.contains(&t),
+    };
+    each_part(pattern, |part| match part {
+        Part::Token(t) if !known(t) => Err(t.to_string()),
+        _ => Ok(()),
+    })
+    .err()
 }
 
 /// A page's permalink pattern with its tokens replaced; an unknown token is an error.

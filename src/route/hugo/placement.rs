@@ -20,6 +20,8 @@ pub(super) struct Placed<'a> {
     pub(super) is_branch: bool,
     /// `index` (leaf bundle).
     pub(super) is_leaf: bool,
+    /// Its language is the default one only because nothing else names one.
+    pub(super) defaulted: bool,
 }
 
 impl Placed<'_> {
@@ -42,7 +44,7 @@ impl Placed<'_> {
             }
             k.push_str(self.stem);
         }
-        format!("path:{k}")
+        format!("path:{}", normalize_path(&k))
     }
 
     /// The key Hugo before 0.123 gave a page without `translationKey`: its kind, folder and
@@ -64,10 +66,17 @@ impl Placed<'_> {
 /// Hugo 0.123+ matches by path; before, by kind and path (`shared`).
 pub(super) fn node_key(kind: Kind, dirs: &str, shared: bool) -> String {
     match (shared, kind) {
-        (false, _) => format!("path:{dirs}"),
+        (false, _) => format!("path:{}", normalize_path(dirs)),
         (true, Kind::Home) => "home".to_string(),
         (true, _) => format!("section/{dirs}"),
     }
+}
+
+/// Hugo's `NormalizePathStringBasic` (0.123 on): the identity of a path, which pages in
+/// different languages share to be translations, is lower-cased with each space a hyphen,
+/// so `Cloud native apps.md` and `cloud-native-apps.fr.md` are one page.
+fn normalize_path(p: &str) -> String {
+    crate::slugify::go_to_lower(p).replace(' ', "-")
 }
 
 /// A file's folder relative to its content root, `/`-joined ("" at the root): a slice of its
@@ -129,6 +138,7 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
     let (dirs, file) = (page.file.dir, page.file.name);
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let (stem, suffix) = split_lang_id(stem, langs);
+    let mut defaulted = false;
     let lang: &'a str = match suffix {
         // The suffix matched one of the site's codes, whatever its case: name it the site's way.
         Some(s) => langs
@@ -145,7 +155,10 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
                 let own = page.fm.more().lang.as_deref()?;
                 langs.iter().copied().find(|l| l.eq_ignore_ascii_case(own))
             })
-            .unwrap_or(default_lang),
+            .unwrap_or_else(|| {
+                defaulted = true;
+                default_lang
+            }),
     };
     Placed {
         dirs: Dirs(dirs),
@@ -153,6 +166,7 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
         lang,
         is_branch: stem == "_index",
         is_leaf: stem == "index",
+        defaulted,
     }
 }
 
@@ -180,6 +194,10 @@ pub(super) struct Bundles<'a> {
     leaf_langs: HashSet<(&'a str, &'a str)>,
     /// Branch bundles (`_index`) by (language, folder), as page indices.
     pub(super) branch_dirs: HashMap<(String, String), usize>,
+    /// Files whose name says their language, by (language, folder, stem): each shadows a
+    /// file of that language only by default (`about.fr.md` wins over `about.md` where `fr`
+    /// is the default language), as Hugo keeps the one its name places.
+    named: HashSet<(&'a str, &'a str, &'a str)>,
 }
 
 impl<'a> Bundles<'a> {
@@ -210,10 +228,16 @@ impl<'a> Bundles<'a> {
             .iter()
             .map(|(_, pl)| (pl.lang, pl.dirs.joined()))
             .collect();
+        let named = site
+            .all()
+            .filter(|pl| !pl.defaulted && !site.off(pl))
+            .map(|pl| (pl.lang, pl.dirs.joined(), pl.stem))
+            .collect();
         Bundles {
             leaf_dirs,
             leaf_langs,
             branch_dirs,
+            named,
         }
     }
 
@@ -225,6 +249,9 @@ impl<'a> Bundles<'a> {
     /// `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps the bundle
     /// only.
     pub(super) fn shadows(&self, pl: &Placed) -> bool {
+        if pl.defaulted && self.named.contains(&(pl.lang, pl.dirs.joined(), pl.stem)) {
+            return true;
+        }
         if pl.is_leaf || pl.is_branch || self.leaf_langs.is_empty() {
             return false;
         }

@@ -36,12 +36,17 @@ pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
 pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut Built) {
     let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
     // From Hugo 0.123 a folder of drafts (or future or expired pages) is a section too.
+    // A page `disableKinds` turns off is no page at all, but its folder is still a section.
+    let pages_off = site.kind_off("page");
     let withheld: HashSet<usize> = match site.rules().sections_from_withheld_pages {
         true => built
             .out
             .excluded
             .iter()
-            .filter(|e| matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired))
+            .filter(|e| {
+                matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired)
+                    || (pages_off && e.reason == Reason::NotRendered)
+            })
             .map(|e| e.page)
             .collect(),
         false => HashSet::new(),
