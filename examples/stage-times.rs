@@ -34,6 +34,7 @@ fn main() -> sitemapgen::Result<()> {
         hugo: (settings.style == config::Style::Hugo).then_some(settings.hugo),
         dates: Some(settings.site.hugo_dates.clone()),
         hugo_lastmod: settings.hugo_lastmod,
+        zola: settings.style == config::Style::Zola,
     };
     let read = (0..files.len())
         .into_par_iter()

@@ -103,6 +103,8 @@ pub struct SiteConfig {
     pub slugify_taxonomies: String,
     /// Zola `ignored_content` globs.
     pub ignored_content: Vec<String>,
+    /// Zola `taxonomy_root`: the folder taxonomy pages lie below (`blog`: `/blog/tags/…`).
+    pub taxonomy_root: Option<String>,
     /// Hugo: the merged config as read, for the values whose reading depends on the Hugo
     /// release ([`SiteConfig::apply_hugo_rules`]).
     pub raw: Value,
@@ -233,6 +235,7 @@ impl Default for SiteConfig {
             frontmatter_lastmod: None,
             frontmatter_date: None,
             hugo_dates: Default::default(),
+            taxonomy_root: None,
             raw: Value::Null,
             default_language_unmatched: false,
             paths_keep_dates: false,
@@ -612,6 +615,7 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
         generate_sitemap: get_bool(&v, "generate_sitemap").unwrap_or(true),
         ignored_content: strings(get(&v, "ignored_content")),
         publish_dir: get_str(&v, "output_dir").map(PathBuf::from),
+        taxonomy_root: get_str(&v, "taxonomy_root").filter(|r| !r.trim_matches('/').is_empty()),
         ..Default::default()
     };
     if let Some(s) = get(&v, "slugify") {
@@ -621,12 +625,21 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
     }
     // Zola refuses a strategy it does not know; so do we, rather than guess the URLs.
     for (key, value) in [
-        ("slugify.paths", &c.slugify_paths),
-        ("slugify.taxonomies", &c.slugify_taxonomies),
+        ("paths", &c.slugify_paths),
+        ("taxonomies", &c.slugify_taxonomies),
     ] {
         value
             .parse::<crate::slugify::SlugStrategy>()
-            .map_err(|m| bad(format!("{key}: {m}")))?;
+            .map_err(|m| error_at(path, &["slugify", key], format!("slugify.{key}: {m}")))?;
+    }
+    // Zola writes `/{root}/{taxonomy}/`: a root with slashes or none gives `//` there.
+    if let Some(r) = get_str(&v, "taxonomy_root") {
+        if r.is_empty() || r.contains('/') {
+            c.warnings.push(format!(
+                "{}: taxonomy_root = \"{r}\": Zola's taxonomy URLs get '//' from it; written here without",
+                path.display()
+            ));
+        }
     }
     c.exclude_paginated_pages = match get(&v, "exclude_paginated_pages_in_sitemap") {
         None => false,

@@ -240,23 +240,13 @@ fn a_second_run_writes_the_same_bytes() {
 #[test]
 fn bad_input_exits_2_names_the_file_and_keeps_the_old_sitemap() {
     let long = format!("+++\nslug = \"{}\"\n+++\n", "a".repeat(2100));
-    let cases: [(&str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str); 4] = [
         (
             "bad-toml.md",
             "+++\ntitle = \"x\"\ndate = = 1\n+++\n",
             "bad-toml.md:3",
         ),
         ("unclosed.md", "+++\ntitle = \"x\"\n", "unclosed.md"),
-        (
-            "freq.md",
-            "+++\n[extra]\nchangefreq = \"fortnightly\"\n+++\n",
-            "freq.md:3",
-        ),
-        (
-            "prio.md",
-            "+++\n[extra]\npriority = 1.5\n+++\n",
-            "prio.md:3",
-        ),
         ("long.md", &long, "long.md"),
         (
             "escape.md",
@@ -266,6 +256,7 @@ fn bad_input_exits_2_names_the_file_and_keeps_the_old_sitemap() {
     ];
     for (name, body, needle) in cases {
         let d = tempfile::tempdir().unwrap();
+        // (The cases above all stop Zola too.)
         write_tree(
             d.path(),
             &[
@@ -393,4 +384,41 @@ fn bad_usage_exits_2() {
         "{}",
         text(&o)
     );
+}
+
+/// Zola reads nothing in `extra`, so a value there the protocol cannot carry never stops a
+/// build Zola makes: it is left out with a warning naming the file and line.
+#[test]
+fn a_bad_extra_value_on_a_zola_page_is_a_warning() {
+    for (body, needle) in [
+        (
+            "+++\ntitle = \"f\"\n[extra]\nchangefreq = \"fortnightly\"\n+++\n",
+            "freq.md:4",
+        ),
+        (
+            "+++\ntitle = \"f\"\n[extra]\npriority = 1.5\n+++\n",
+            "freq.md:4",
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write_tree(
+            d.path(),
+            &[("config.toml", ZOLA_CONFIG), ("content/freq.md", body)],
+        );
+        // Not `--quiet`: the warning is what is checked.
+        let bin = Path::new(env!("CARGO_BIN_EXE_sitemapgen"));
+        let o = run_bin(
+            bin,
+            d.path(),
+            &["build", "--site", d.path().to_str().unwrap()],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle) && err.contains("left out"), "{err}");
+        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        assert!(
+            xml.contains("/freq/") && !xml.contains("<changefreq>") && !xml.contains("<priority>"),
+            "{xml}"
+        );
+    }
 }

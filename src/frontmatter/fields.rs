@@ -61,6 +61,18 @@ impl Ctx<'_> {
         if let Some(d) = parsed {
             return Ok(Some(d));
         }
+        // Zola builds with what its types let through (a time of day, a year 0, an offset
+        // past 14 hours, a YAML timestamp with one-digit parts) and writes it as it is, or
+        // not at all: no sitemap reader takes it, so the page gets no date from it (warned).
+        if self.opts.zola && matches!(node.v, V::Date(_) | V::Str(_)) && keys != ["date"] {
+            let shown = node.as_text().unwrap_or_default();
+            self.warn(
+                keys,
+                node,
+                format!("`{}` = '{shown}' is no date a sitemap can carry (Zola builds with it): the page gets no date from it", keys.join(".")),
+            );
+            return Ok(None);
+        }
         let shown = node.as_text().unwrap_or_else(|| "this value".into());
         let name = keys.join(".");
         if self
@@ -131,7 +143,21 @@ impl Ctx<'_> {
                 return Ok((None, false));
             }
         }
-        self.priority(keys, node).map(|p| (Some(p), false))
+        let p = self.priority(keys, node);
+        self.zola_warns(p).map(|p| (p, false))
+    }
+
+    /// Zola reads nothing in `extra`, so a value of ours there that we cannot use never stops
+    /// a build Zola makes: it becomes a warning naming the file and line, and the value is
+    /// left out. Elsewhere the error stands.
+    fn zola_warns<T>(&self, r: Result<T>) -> Result<Option<T>> {
+        match r {
+            Err(e) if self.opts.zola => {
+                self.warnings.borrow_mut().push(format!("{e}: left out"));
+                Ok(None)
+            }
+            r => r.map(Some),
+        }
     }
 
     /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
@@ -144,7 +170,8 @@ impl Ctx<'_> {
                 }
             }
         }
-        self.changefreq(keys, node).map(Some)
+        let c = self.changefreq(keys, node);
+        self.zola_warns(c)
     }
 
     pub(super) fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
@@ -363,11 +390,22 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
         out.changefreq = cx.changefreq_lenient(&keys("changefreq"), n)?;
     }
     if let Some(n) = map.get("noindex") {
-        out.exclude = Some(cx.bool(&keys("noindex"), n)?);
+        out.exclude = cx.zola_warns(cx.bool(&keys("noindex"), n))?;
     }
     let Some(sm) = map.get("sitemap") else {
         return Ok(out);
     };
+    // Zola reads no `extra`: `extra.sitemap` is ours, `false` or a table; anything else
+    // is not ours to read (left alone, warned about).
+    if cx.opts.zola && !matches!(sm.v, V::Bool(_) | V::Map(_)) {
+        let at = keys("sitemap");
+        cx.warn(
+            &at,
+            sm,
+            format!("`{}` is not `false` or a table: not read", at.join(".")),
+        );
+        return Ok(out);
+    }
     let sk = keys("sitemap");
     if let V::Map(_) = sm.v {
         let sub = |k: &'static str| -> Vec<&str> { sk.iter().copied().chain([k]).collect() };
@@ -392,9 +430,10 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
         // Hugo before 0.125 knows no `disable` there: it warns and lists the page.
         let reads_disable = cx.opts.hugo.is_none_or(|h| h.sitemap_disable);
         if let Some(n) = sm.get("disable").filter(|_| reads_disable) {
-            let disable = cx.bool(&sub("disable"), n)?;
-            out.off_by_sitemap |= disable;
-            out.exclude = Some(out.exclude == Some(true) || disable);
+            if let Some(disable) = cx.zola_warns(cx.bool(&sub("disable"), n))? {
+                out.off_by_sitemap |= disable;
+                out.exclude = Some(out.exclude == Some(true) || disable);
+            }
         }
         if let Some(n) = map_get(sm, "priority") {
             let (p, off) = cx.priority_lenient(&sub("priority"), n)?;
@@ -539,6 +578,14 @@ pub(super) fn from_tree(
             };
             super::hugo_fields::extract(root, &cx, hugo)?
         }
+        (None, Some(format)) if opts.zola => {
+            let section = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("_index."));
+            super::zola_fields::check(root, &cx, format, section)?;
+            extract(root, &cx)?
+        }
         _ => extract(root, &cx)?,
     };
     parsed.warnings = cx.warnings.into_inner();
@@ -557,6 +604,10 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     let mut published = None;
     let mut build: [Option<&N<'_>>; 2] = [None, None];
     for (k, n) in root.entries() {
+        // Zola's optional keys take null as "not set" (its types were checked already).
+        if cx.opts.zola && matches!(n.v, V::Null) {
+            continue;
+        }
         let key = k.to_ascii_lowercase();
         let key = key.as_str();
         if dates.take(key, n) {
@@ -578,8 +629,23 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
                     more.title = Some(title);
                 }
             }
-            "slug" => names.slug = Some(cx.text(&["slug"], n)?),
-            "path" => names.path = Some(cx.text(&["path"], n)?),
+            "slug" | "path" => {
+                let v = cx.text(&[key], n)?;
+                // Zola stops at an empty slug ("can't be empty if present"), and an empty
+                // path takes the home's URL, which it refuses as a collision.
+                if cx.opts.zola && v.trim().is_empty() {
+                    return Err(cx.err(
+                        &[key],
+                        n,
+                        format!("`{key}` can't be empty if present: Zola refuses it"),
+                    ));
+                }
+                if key == "slug" {
+                    names.slug = Some(v);
+                } else {
+                    names.path = Some(v);
+                }
+            }
             "url" => more.url = Some(cx.text(&["url"], n)?),
             "translationkey" => more.translation_key = Some(cx.text(&["translationKey"], n)?),
             "lang" => more.lang = Some(cx.text(&["lang"], n)?),
@@ -656,6 +722,26 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
 
     let top = sitemap_fields(root, &[], cx)?;
     let extra = match root.get("extra") {
+        // Zola reads nothing in `extra`: a value we cannot use there is warned about.
+        Some(e) if matches!(e.v, V::Map(_)) && cx.opts.zola => {
+            match sitemap_fields(e, &["extra"], cx) {
+                Ok(f) => f,
+                Err(err) => {
+                    let text = match &err {
+                        Error::Input { message, .. } => message.clone(),
+                        other => other.to_string(),
+                    };
+                    let line = match &err {
+                        Error::Input { line: Some(l), .. } => *l,
+                        _ => cx.block_line,
+                    };
+                    cx.warnings
+                        .borrow_mut()
+                        .push(format!("{}:{line}: {text}: left out", cx.path.display()));
+                    SitemapFields::default()
+                }
+            }
+        }
         Some(e) if matches!(e.v, V::Map(_)) => sitemap_fields(e, &["extra"], cx)?,
         _ => SitemapFields::default(),
     };

@@ -25,6 +25,7 @@ mod meta;
 pub mod sitemap_values;
 mod terms;
 pub(crate) mod yaml;
+mod zola_fields;
 
 use formats::Format;
 pub use hugo_dates::{DateSource, HugoDates};
@@ -62,6 +63,8 @@ pub struct Options {
     /// [`PageMeta::updated`] is its first run of keys; otherwise sitemap.toml's
     /// `front_matter` keys (`updated`, `lastmod`, `last_modified_at`, `modified`).
     pub hugo_lastmod: bool,
+    /// Zola style: each key is held to the type Zola's front matter structs give it.
+    pub zola: bool,
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on

@@ -129,6 +129,7 @@ impl<'a> Reader<'a> {
             hugo: self.lenient.then_some(self.settings.hugo),
             dates: self.lenient.then(|| self.settings.site.hugo_dates.clone()),
             hugo_lastmod: self.settings.hugo_lastmod,
+            zola: self.settings.style == Style::Zola,
         };
         let read = frontmatter::read(&path, &opts, self.want_body);
         if let Some(p) = self.progress {

@@ -339,6 +339,12 @@ impl<'a> ZolaRouter<'a> {
                 None
             };
             if let Some(reason) = reason {
+                if reason == Reason::Redirect {
+                    self.out.warnings.push(format!(
+                        "{}: `redirect_to`: the section is a redirect: left out (Zola's own sitemap lists it)",
+                        self.files.get(i).path().display()
+                    ));
+                }
                 self.out.excluded.push(Excluded { page: i, reason });
                 r.listed = false;
             }
@@ -528,6 +534,8 @@ impl<'a> ZolaRouter<'a> {
         // Taxonomies, per language, with the terms gathered above.
         let tax_strategy = self.tax_strategy;
         let with_pagers = self.with_pagers;
+        // Zola's `taxonomy_root` puts every taxonomy below one folder, as written.
+        let root = self.settings.site.taxonomy_root.clone().unwrap_or_default();
         for ((lang, taxonomies), terms) in self
             .langs
             .iter()
@@ -537,20 +545,20 @@ impl<'a> ZolaRouter<'a> {
             let lang = *lang;
             let lp = self.prefix(lang);
             for (tax, terms) in taxonomies.iter().zip(terms) {
-                // Zola writes no page at all for a taxonomy without terms.
-                if terms.is_empty() {
-                    continue;
-                }
+                // Zola 0.22 lists a taxonomy's page even when no page has its terms.
                 let tax_slug = zola_slugify(&tax.name, tax_strategy);
                 let list_route = out.routes.len();
                 out.push(Route::generated(
                     Kind::Taxonomy,
-                    join_path([lp.as_str(), tax_slug.as_str()], true),
+                    join_path([lp.as_str(), root.as_str(), tax_slug.as_str()], true),
                     lang,
                     format!("taxonomy:{}", tax.name),
                 ));
                 for (term, (count, routes)) in terms {
-                    let path = join_path([lp.as_str(), tax_slug.as_str(), term.as_str()], true);
+                    let path = join_path(
+                        [lp.as_str(), root.as_str(), tax_slug.as_str(), term.as_str()],
+                        true,
+                    );
                     let tr = out.routes.len();
                     let mut route = Route::generated(
                         Kind::Term,
