@@ -28,6 +28,8 @@ HUGOS = {
     "0.111.3": os.environ.get("HUGO_0111", "/work/tools/bin/hugo-0.111"),
     "0.168.0": os.environ.get("HUGO_0168", "/work/tools/bin/hugo-0.168"),
 }
+ZOLA = os.environ.get("ZOLA", "/work/tools/zola-src/target/release/zola")
+ZOLA_VERSION = "0.22.1"
 BASE = "https://example.org"
 
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +344,207 @@ def translation_case(cid, fmt, val):
 GROUPS.append(("translations", ML_CONFIG, "translationKey", translation_case))
 
 # ---------------------------------------------------------------------------------------------
+# Site config keys: each value its own site, over one fixed content tree. The case's file is
+# the config itself ("hugo.toml" / "config.toml"), its line the value's.
+# ---------------------------------------------------------------------------------------------
+def fm(**kv):
+    lines = ["---"] + [f"{k}: {v}" for k, v in kv.items()] + ["---", "Body.", ""]
+    return "\n".join(lines)
+
+HUGO_TREE = [
+    ("content/_index.md", fm(title='"Home"')),
+    ("content/posts/_index.md", fm(title='"Posts"', date="2021-01-01")),
+    ("content/posts/Hello World.md", fm(title='"Hello World"', date="2021-02-03", tags='["A b", "Rust"]', categories="[X]")),
+    ("content/posts/2023-05-06-dated.md", fm(title='"Dated"')),
+    ("content/posts/b/index.md", fm(title='"Bundle"', lastmod="2022-03-04T05:06:07")),
+    ("content/Über Uns.md", fm(title='"Über"', date='"2021-04-05 08:09:10"')),
+    ("content/future.md", fm(title='"Future"', date="2099-01-01")),
+    ("content/draft.md", fm(title='"Draft"', draft="true")),
+    ("content/expired.md", fm(title='"Expired"', date="2019-01-01", expiryDate="2020-01-01")),
+    ("content/about.md", fm(title='"About"', publishDate="2021-06-07")),
+    ("content/about.fr.md", fm(title='"À propos"', date="2021-06-08")),
+    ("content/docs/Guide Page.md", fm(title='"Guide"', lastmod="2020-05-05")),
+]
+LANGS = """
+[languages.en]
+  weight = 1
+[languages.fr]
+  weight = 2
+"""
+# (label, config lines after baseURL). A value is given as TOML text.
+HUGO_CONFIG = []
+def hc(label, text):
+    HUGO_CONFIG.append((label, text))
+for v in ["true", "false", '"true"', "1", "0", '"yes"', '""', "{posts = true}", '{posts = "true"}', "[]"]:
+    hc(f"uglyURLs = {v}", f"uglyURLs = {v}")
+for k in ["disablePathToLower", "removePathAccents", "buildDrafts", "buildFuture", "buildExpired",
+          "defaultContentLanguageInSubdir"]:
+    for v in ["true", '"true"', "1", '"yes"']:
+        hc(f"{k} = {v}", f"{k} = {v}" + (LANGS if k == "defaultContentLanguageInSubdir" else ""))
+for v in ['"Europe/Paris"', '"America/New_York"', '"UTC"', '""', '"Bad/Zone"', '"+02:00"', "5"]:
+    hc(f"timeZone = {v}", f"timeZone = {v}")
+for v in ['"fr"', '"FR"', '""', '"xx"']:
+    hc(f"defaultContentLanguage = {v}", f"defaultContentLanguage = {v}" + LANGS)
+for v in ['["taxonomy"]', '["Taxonomy"]', '"taxonomy"', '["term"]', '["section"]', '["home"]',
+          '["page"]', '["RSS"]', "[]", '["bogus"]', '["taxonomyTerm"]']:
+    hc(f"disableKinds = {v}", f"disableKinds = {v}")
+for k, v in [("date", '[":filename", ":default"]'), ("date", '":filename"'), ("date", '["lastmod"]'),
+             ("date", "[]"), ("lastmod", '["date"]'), ("lastmod", '["publishDate", ":default"]'),
+             ("lastmod", '"lastmod"'), ("lastmod", '["updated"]'), ("publishDate", '["date"]'),
+             ("publishDate", '["lastmod"]'), ("expiryDate", '["date"]'), ("expiryDate", '["lastmod"]')]:
+    hc(f"frontmatter.{k} = {v}", f"[frontmatter]\n  {k} = {v}")
+for v in ['"/:year/:month/:slug/"', '"/:contentbasename/"', '"/:sectionslug/:slug/"', '"/:bogus/"',
+          '":title"', '"/:section/:filename/"', '"/:slugorfilename/"', '"/:monthname/:weekdayname/:yearday/"']:
+    hc(f"permalinks.posts = {v}", f"[permalinks]\n  posts = {v}")
+hc('permalinks.page.posts = "/p/:slug/"', '[permalinks.page]\n  posts = "/p/:slug/"')
+hc('permalinks.tags = "/t/:slug/"', '[permalinks]\n  tags = "/t/:slug/"')
+for v in ['{tag = "tags"}', "{}", '{category = "categories", series = "series"}', '{tag = "Tags"}']:
+    hc(f"taxonomies = {v}", f"taxonomies = {v}")
+for v in ['{home = ["RSS"]}', '{page = ["json"]}', '{section = ["html", "rss"]}', '{taxonomy = ["rss"]}']:
+    hc(f"outputs = {v}", f"outputs = {v}")
+hc("languages.fr.disabled = true", LANGS + "  disabled = true")
+hc('disableLanguages = ["fr"]', 'disableLanguages = ["fr"]' + LANGS)
+hc('languages.fr.languageCode = "fr-CA"', LANGS + '  languageCode = "fr-CA"')
+hc('languages.fr.locale = "fr-BE"', LANGS + '  locale = "fr-BE"')
+hc('languages.fr.weight = "x"', LANGS.replace("weight = 2", 'weight = "x"'))
+hc("languages: one", '[languages.en]\n  weight = 1')
+for v in ['{changefreq = "daily", priority = 0.4}', '{changefreq = "fortnightly"}', "{priority = 1.5}",
+          '{priority = "x"}']:
+    hc(f"sitemap = {v}", f"sitemap = {v}")
+
+def hugo_config_cases():
+    for label, text in HUGO_CONFIG:
+        config = BASE_CONFIG + text + "\n"
+        # The lines the value may be named at: from the first past baseURL and title to the
+        # last.
+        yield ("config", label, config, {"id": "config", "files": HUGO_TREE, "main": "hugo.toml",
+                                         "line": config.count("\n"), "key_line": 3,
+                                         "label": f"config {label}"})
+
+# File names and paths Hugo 0.123+ normalizes before matching translations, and the dates a
+# section takes from everything below it.
+def names_cases():
+    config = BASE_CONFIG + LANGS
+    def case(cid, label, files):
+        return {"id": cid, "files": files, "main": files[0][0], "line": 1, "key_line": 1,
+                "label": f"names {label}"}
+    made = [
+        case("n001", "space vs hyphen", [("content/n001 cloud native.md", fm(title='"a"')),
+                                         ("content/n001-cloud-native.fr.md", fm(title='"b"'))]),
+        case("n002", "case", [("content/N002Mixed.md", fm(title='"a"')),
+                              ("content/n002mixed.fr.md", fm(title='"b"'))]),
+        case("n003", "bundle vs page", [("content/n003 b/index.md", fm(title='"a"')),
+                                        ("content/n003-b.fr.md", fm(title='"b"'))]),
+        case("n004", "section", [("content/n004 s/_index.md", fm(title='"a"')),
+                                 ("content/n004 s/x.md", fm(title='"x"')),
+                                 ("content/n004-s/_index.fr.md", fm(title='"b"')),
+                                 ("content/n004-s/y.fr.md", fm(title='"y"'))]),
+        case("n005", "rollup", [("content/n005/_index.md", fm(title='"s"')),
+                                ("content/n005/a.md", fm(title='"a"', date="2021-01-01")),
+                                ("content/n005/sub/_index.md", fm(title='"sub"', date="2020-01-01")),
+                                ("content/n005/sub/b.md", fm(title='"b"', date="2023-01-01")),
+                                ("content/n005/sub/deep/_index.md", fm(title='"deep"', lastmod="2024-01-01")),
+                                ("content/n005/sub/deep/c.md", fm(title='"c"', date="2022-01-01"))]),
+    ]
+    yield ("names", "names", config, made)
+
+# Zola: front matter keys in TOML and YAML (Zola reads both), and config keys.
+ZOLA_BASE = 'base_url = "https://example.org"\ntaxonomies = [{name = "tags"}, {name = "categories"}]\n'
+ZOLA_KEYS = ["date", "updated", "draft", "slug", "path", "aliases", "weight", "title",
+             "taxonomies.tags", "extra.sitemap", "extra.priority", "extra.changefreq"]
+ZOLA_SECTION_KEYS = ["render", "transparent", "paginate_by", "sort_by", "redirect_to",
+                     "in_search_index", "generate_feeds"]
+ZOLA_SHAPES = ["emptystr", "blank", "true", "false", "'true'", "0", "1", "-1", "1.5", "'1'",
+               "unix", "word", "spaces", "lead", "punct", "accent", "path", "date", "datetime-z",
+               "datetime-off", "datetime-local", "time-local", "s:2023-01-02",
+               "s:2023-01-02T03:04:05Z", "s:2023-01-02 03:04:05", "s:2023-01-02T03:04",
+               "s:02 Jan 2023", "s:2023/01/02", "s:2023-1-2", "future", "list0", "list1",
+               "list2", "map0", "map1", "w:never", "w:date", "tilde", "null"]
+sh("w:date", "date", '"date"', '"date"')
+ZOLA_CONFIG = []
+for v in ['"blog"', '"/blog/"', '""', '"Blog Root"']:
+    ZOLA_CONFIG.append((f"taxonomy_root = {v}", f"taxonomy_root = {v}"))
+for k in ["paths", "taxonomies"]:
+    for v in ['"on"', '"safe"', '"off"', '"bogus"']:
+        ZOLA_CONFIG.append((f"slugify.{k} = {v}", f"[slugify]\n{k} = {v}"))
+ZOLA_CONFIG.append(('default_language = "fr" + languages', 'default_language = "fr"\n[languages.en]\n'))
+ZOLA_CONFIG.append(('languages.fr', '[languages.fr]\n'))
+ZOLA_CONFIG.append(('ignored_content = ["*.fr.md"]', 'ignored_content = ["*.fr.md"]'))
+ZOLA_CONFIG.append(('taxonomies paginate', 'taxonomies = [{name = "tags", paginate_by = 1}]'))
+ZOLA_CONFIG.append(('taxonomies render = false', 'taxonomies = [{name = "tags", render = false}]'))
+ZOLA_CONFIG.append(('base_url with path', 'base_url = "https://example.org/sub/"'))
+
+def zfm(kv):
+    lines = ["+++"] + [f"{k} = {v}" for k, v in kv.items()] + ["+++", "Body.", ""]
+    return "\n".join(lines)
+
+ZOLA_TREE = [
+    ("content/_index.md", zfm({"title": '"Home"'})),
+    ("content/blog/_index.md", zfm({"title": '"Blog"', "sort_by": '"date"', "paginate_by": "2"})),
+    ("content/blog/Hello World.md", zfm({"title": '"Hello"', "date": "2021-02-03", "taxonomies": '{tags = ["A b", "Rust"]}'})),
+    ("content/blog/2023-05-06-dated.md", zfm({"title": '"Dated"'})),
+    ("content/blog/b/index.md", zfm({"title": '"Bundle"', "date": "2022-03-04", "updated": "2022-04-05"})),
+    ("content/blog/c.md", zfm({"title": '"C"', "date": "2021-01-01", "taxonomies": '{tags = ["Rust"]}'})),
+    ("content/Über Uns.md", zfm({"title": '"Über"'})),
+    ("content/draft.md", zfm({"title": '"Draft"', "draft": "true"})),
+    ("content/about.fr.md", zfm({"title": '"À propos"'})),
+    ("content/about.md", zfm({"title": '"About"'})),
+]
+
+def zola_cases():
+    """Zola's front matter keys, batched per (key, format); then one site per config value."""
+    gi = 900
+    for key in ZOLA_KEYS + ZOLA_SECTION_KEYS:
+        gi += 1
+        path = tuple(key.split("."))
+        section = key in ZOLA_SECTION_KEYS
+        for fmt in ["toml", "yaml"]:
+            made = []
+            for n, shp in enumerate(ZOLA_SHAPES):
+                cid = f"z{fmt[0]}{gi}x{n:03d}"
+                val = value(shp, fmt, cid)
+                if val is None or (fmt == "yaml" and val == ""):
+                    continue
+                entries = [] if key == "title" else [(("title",), json.dumps(f"T {cid}"))]
+                if not key.startswith("date") and not section:
+                    entries.append((("date",), DATE[fmt]))
+                entries.append((path, val))
+                text, line, key_line = render(fmt, entries)
+                if section:
+                    main = f"content/{cid}/_index.md"
+                    files = [(main, text), (f"content/{cid}/a.md", zfm({"title": '"a"', "date": "2021-06-07"})),
+                             (f"content/{cid}/b.md", zfm({"title": '"b"', "date": "2022-01-01"})),
+                             (f"content/{cid}/c.md", zfm({"title": '"c"', "date": "2020-01-01"}))]
+                else:
+                    main = f"content/s{gi}/{cid}.md"
+                    files = [(main, text)]
+                made.append({"id": cid, "files": files, "main": main, "line": line,
+                             "key_line": key_line, "label": f"{fmt} {key} = {shp}"})
+            section_file = (f"content/s{gi}/_index.md", zfm({"title": '"S"'}))
+            if key in ("slug", "path"):
+                # A URL value of one shape may be another's (`true`, `"true"`): Zola stops at
+                # two pages with one path, so each case is a site of its own.
+                for c in made:
+                    c["files"] = c["files"] + [section_file]
+                    yield ("zola-urls", c["label"], ZOLA_BASE, c)
+                continue
+            if key not in ZOLA_SECTION_KEYS:
+                made.append({"id": f"s{gi}", "files": [section_file],
+                             "main": f"content/s{gi}/_index.md", "line": 1, "key_line": 1,
+                             "label": f"{fmt} {key} section"})
+            yield ("zola", ZOLA_BASE, key, fmt, made)
+    for label, text in ZOLA_CONFIG:
+        if text.startswith("base_url"):
+            config = text + '\ntaxonomies = [{name = "tags"}, {name = "categories"}]\n'
+        elif text.startswith("taxonomies"):
+            config = 'base_url = "https://example.org"\n' + text + "\n"
+        else:
+            config = ZOLA_BASE + text + "\n"
+        yield ("zola-config", label, config, {"id": "config", "files": ZOLA_TREE, "main": "config.toml",
+                                              "line": config.count("\n"), "key_line": 1,
+                                              "label": f"config {label}"})
+
+# ---------------------------------------------------------------------------------------------
 # Building and recording.
 # ---------------------------------------------------------------------------------------------
 def run_hugo(version, files, config):
@@ -391,17 +594,55 @@ def read_sitemap(path):
         out.append([loc, lm.group(1) if lm else "", alts])
     return out
 
+def run_zola(files, config):
+    """Zola's sitemap entries for a site, or its error (the files it names)."""
+    d = tempfile.mkdtemp(prefix="zm-")
+    try:
+        with open(os.path.join(d, "config.toml"), "w") as f:
+            f.write(config)
+        # Zola has built-in page and section templates, none for taxonomies.
+        os.makedirs(os.path.join(d, "templates"))
+        for t in ["taxonomy_list.html", "taxonomy_single.html"]:
+            open(os.path.join(d, "templates", t), "w").close()
+        for path, text in files:
+            p = os.path.join(d, path)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+        z = subprocess.run([ZOLA, "--root", d, "build", "--output-dir", os.path.join(d, "public")],
+                           capture_output=True, text=True, env=dict(os.environ, TZ="UTC"))
+        if z.returncode != 0:
+            out = (z.stderr + z.stdout).replace(d + "/", "").replace(d, "")
+            named = sorted(set(re.findall(r"(content/[^\s\"':`]+\.md)", out)))
+            lines = [l for l in out.splitlines() if "Error" in l or "ERROR" in l]
+            return {"error": (lines[-1] if lines else out.strip()[-300:])[:400], "files": named}
+        urls = []
+        for root, _, names in os.walk(os.path.join(d, "public")):
+            for n in names:
+                if n == "sitemap.xml":
+                    urls += read_sitemap(os.path.join(root, n))
+        urls.sort()
+        return {"urls": urls}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
 def both(files, config):
     return {v: run_hugo(v, files, config) for v in HUGOS}
 
 def files_of(cases):
     return [f for c in cases for f in c["files"]]
 
+def runner(version):
+    """How to build a site with `version`: a Hugo release, or Zola."""
+    if version == ZOLA_VERSION:
+        return lambda files, config: run_zola(files, config)
+    return lambda files, config: run_hugo(version, files, config)
+
 def failing(version, cases, config):
     """The cases that fail `version`'s build: those its errors name, then by halves."""
     bad = []
     while cases:
-        r = run_hugo(version, files_of(cases), config)
+        r = runner(version)(files_of(cases), config)
         if "urls" in r:
             return bad
         named = [c for c in cases if c["main"] in r["files"]]
@@ -409,10 +650,31 @@ def failing(version, cases, config):
             break
         bad += named
         cases = [c for c in cases if c not in named]
-    if len(cases) == 1:
+    if len(cases) <= 1:
         return bad + cases
     half = len(cases) // 2
     return bad + failing(version, cases[:half], config) + failing(version, cases[half:], config)
+
+def record(name, config, cases, versions, generator="hugo"):
+    """One site: per version, the cases whose file fails its build and the sitemap of the
+    rest (the same as the version before: "same")."""
+    rec = {"name": name, "config": config, "generator": generator,
+           "cases": [{"label": c["label"], "file": c["main"], "line": c["line"],
+                      "key_line": c["key_line"], "files": c["files"]} for c in cases],
+           "runs": {}}
+    first = None
+    for v in versions:
+        bad = failing(v, cases, config)
+        good = [c for c in cases if c not in bad]
+        # A config the release refuses refuses every file: nothing is left to build.
+        r = runner(v)(files_of(good), config) if good else {"urls": []}
+        if "urls" not in r:
+            raise SystemExit(f"{name}: {v} fails without its failing cases: {r}")
+        if bad:
+            r["fail"] = sorted(c["main"] for c in bad)
+        rec["runs"][v] = "same" if first is not None and r == first else r
+        first = r if first is None else first
+    return rec
 
 def cases_of(group):
     name, config, key, layout = group
@@ -433,32 +695,38 @@ def build_group(args):
     """One site for the group: per Hugo, the cases whose file fails its build (each with the
     line of its value and Hugo's first message about it) and the sitemap of the rest."""
     name, config, key, fmt, cases = args
-    rec = {"name": f"{key} {fmt}", "config": config,
-           "cases": [{"label": c["label"], "file": c["main"], "line": c["line"],
-                      "key_line": c["key_line"], "files": c["files"]} for c in cases], "hugo": {}}
-    first = None
-    for v in HUGOS:
-        bad = failing(v, cases, config)
-        good = [c for c in cases if c not in bad]
-        r = run_hugo(v, files_of(good), config)
-        if "urls" not in r:
-            raise SystemExit(f"{key} {fmt}: Hugo {v} fails without its failing cases: {r}")
-        if bad:
-            r["fail"] = sorted(c["main"] for c in bad)
-        rec["hugo"][v] = "same" if first is not None and r == first else r
-        first = r if first is None else first
-    return [rec]
+    if name == "zola":
+        return [record(f"{key} {fmt}", config, cases, [ZOLA_VERSION], "zola")]
+    return [record(f"{key} {fmt}", config, cases, list(HUGOS))]
+
+def build_single(args):
+    """One site per case (a config value): its own config, built by every version."""
+    group, label, config, case = args
+    if group in ("zola-config", "zola-urls"):
+        return [record(label, config, [case], [ZOLA_VERSION], "zola")]
+    return [record(label, config, [case], list(HUGOS))]
 
 def main():
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    only = set(filter(None, os.environ.get("ONLY", "").split(",")))
     work = []
     for g in GROUPS:
         work += list(cases_of(g))
+    for name, _, _, made in names_cases():
+        work.append((name, BASE_CONFIG + LANGS, "names", "yaml", made))
+    zola = list(zola_cases())
+    work += [z for z in zola if len(z) == 5]
+    singles = list(hugo_config_cases()) + [z for z in zola if len(z) == 4]
+    work = [w for w in work if not only or w[0] in only]
+    singles = [w for w in singles if not only or w[0] in only]
     by_group = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as ex:
         for (name, _, key, fmt, _), sites in zip(work, ex.map(build_group, work)):
             by_group.setdefault(name, []).extend(sites)
             print(f"{name:12} {key:20} {fmt}: {len(sites)} site(s)", file=sys.stderr)
+        for (name, label, _, _), sites in zip(singles, ex.map(build_single, singles)):
+            by_group.setdefault(name, []).extend(sites)
+            print(f"{name:12} {label}", file=sys.stderr)
     for name, sites in by_group.items():
         text = json.dumps({"now": now, "sites": sites}, ensure_ascii=False, separators=(",", ":"))
         # gzip without a timestamp: the same matrix gives the same bytes.
