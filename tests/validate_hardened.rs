@@ -96,6 +96,70 @@ fn files_that_are_not_well_formed_are_parsing_errors() {
     }
 }
 
+/// validate-invalid-names-accepted (round 2): element and attribute names that are not XML
+/// names are not well-formed (xmllint refuses each); names XML allows, non-ASCII ones
+/// included, stay accepted.
+#[test]
+fn element_and_attribute_names_that_are_not_xml_names_are_parsing_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">";
+    let loc = "<loc>https://example.com/</loc>";
+    let link = "rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/\"";
+    let wrap = |url: &str| format!("{DECL}{root}\n{url}\n</urlset>\n");
+    let bad = [
+        (
+            format!("<url>{loc}<xhtml:lin{{ {link}/></url>"),
+            "<xhtml:lin{> is not an XML name",
+        ),
+        (
+            format!("<url a{{b=\"1\">{loc}</url>"),
+            "the attribute name 'a{b' is not an XML name",
+        ),
+        (
+            format!("<url 1a=\"1\">{loc}</url>"),
+            "the attribute name '1a' is not an XML name",
+        ),
+        (format!("<url>{loc}<1x/></url>"), "<1x> is not an XML name"),
+        (format!("<url>{loc}<-x/></url>"), "<-x> is not an XML name"),
+        (
+            format!("<url>{loc}<x\u{a0}y/></url>"),
+            "<x\u{a0}y> is not an XML name",
+        ),
+        (
+            format!("<url>{loc}<a::b/></url>"),
+            "<a::b> is not an XML name",
+        ),
+        (
+            format!("<url xhtml:a:b=\"1\">{loc}</url>"),
+            "the attribute name 'xhtml:a:b' is not an XML name",
+        ),
+    ];
+    for (i, (url, message)) in bad.iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.xml"));
+        fs::write(&path, wrap(url)).unwrap();
+        let o = validate(&path, Duration::from_secs(30));
+        assert_eq!(o.status.code(), Some(1), "{url}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                ":3: error: Parsing error: not well-formed XML: {message}\n"
+            )),
+            "{url}: {}",
+            stdout(&o)
+        );
+    }
+    // Allowed names: an unknown attribute is no error of well-formedness.
+    let path = dir.path().join("good.xml");
+    fs::write(
+        &path,
+        wrap(&format!(
+            "<url data-é.x_1=\"1\">{loc}<xhtml:link {link}/></url>"
+        )),
+    )
+    .unwrap();
+    let o = validate(&path, Duration::from_secs(30));
+    assert!(!stdout(&o).contains("not an XML name"), "{}", stdout(&o));
+}
+
 /// Peak resident set of the children waited for so far, in KiB.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn children_max_rss_kib() -> Option<i64> {

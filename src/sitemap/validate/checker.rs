@@ -1,7 +1,7 @@
 //! The streaming checker: walks a file's XML events once, keeping a stack of open elements
 //! and the current entry, and adds every finding to the report with its line.
 
-use super::namespaces::{classify, Ext, Ns, Resolved, Scopes};
+use super::namespaces::{classify, is_qname, Ext, Ns, Resolved, Scopes};
 use super::urls::{parse_loc, strip_www, ParsedUrl, Site};
 use super::values::{parse_w3c, valid_priority, CHANGEFREQS};
 use super::{
@@ -592,10 +592,21 @@ impl Checker<'_> {
     }
 
     fn open(&mut self, ns: Ns, e: &BytesStart<'_>, line: usize, report: &mut FileReport) -> Step {
-        // Attribute syntax (quotes, duplicates) is checked for every element.
+        // Attribute syntax (quotes, duplicates, names) is checked for every element.
         for a in e.attributes() {
-            if let Err(err) = a {
-                return fatal(report, line, format!("bad attribute: {err}"));
+            match a {
+                Err(err) => return fatal(report, line, format!("bad attribute: {err}")),
+                Ok(a) if !is_qname(a.key.as_ref()) => {
+                    return fatal(
+                        report,
+                        line,
+                        format!(
+                            "not well-formed XML: the attribute name '{}' is not an XML name",
+                            Name(a.key.as_ref())
+                        ),
+                    )
+                }
+                Ok(_) => {}
             }
         }
         if self.stack.len() >= MAX_DEPTH {
@@ -620,6 +631,14 @@ impl Checker<'_> {
         let local = e.local_name();
         let local = local.as_ref();
         let name = Name(e.name().into_inner());
+        // The end tag must repeat it (quick-xml checks), so start tags are enough.
+        if !is_qname(name.0) {
+            return fatal(
+                report,
+                line,
+                format!("not well-formed XML: <{name}> is not an XML name"),
+            );
+        }
         if let Ns::Unknown(prefix) = &ns {
             return fatal(
                 report,

@@ -125,3 +125,81 @@ pub(super) fn classify(ns: Resolved<'_>, doc: Option<&[u8]>, doc_binding: Option
         Resolved::Unknown(p) => Ns::Unknown(String::from_utf8_lossy(p).into_owned()),
     }
 }
+
+/// True when `name` is a qualified name as Namespaces in XML 1.0 allows it: one name, or a
+/// prefix and a local name joined by one colon, each an XML 1.0 (fifth edition) name without
+/// a colon. Anything else is not well-formed to a namespace-aware parser (xmllint refuses it).
+pub(super) fn is_qname(name: &[u8]) -> bool {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return false;
+    };
+    let mut parts = name.split(':');
+    let ok = |part: Option<&str>| {
+        let mut chars = part.unwrap_or_default().chars();
+        chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+    };
+    match (parts.next(), parts.next(), parts.next()) {
+        (local, None, None) => ok(local),
+        (prefix, local @ Some(_), None) => ok(prefix) && ok(local),
+        _ => false,
+    }
+}
+
+/// XML 1.0's NameStartChar, the colon left out.
+fn is_name_start(c: char) -> bool {
+    matches!(c,
+        'A'..='Z' | '_' | 'a'..='z'
+        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
+        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
+        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
+        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
+}
+
+/// XML 1.0's NameChar, the colon left out.
+fn is_name_char(c: char) -> bool {
+    is_name_start(c)
+        || matches!(c,
+            '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_qname;
+
+    #[test]
+    fn qualified_names_as_namespaces_in_xml_allows_them() {
+        for ok in [
+            "url",
+            "xhtml:link",
+            "_a",
+            "a-b.c1",
+            "é",
+            "a\u{B7}b",
+            "x\u{300}",
+            "\u{10000}",
+        ] {
+            assert!(is_qname(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "",
+            "1x",
+            "-x",
+            ".x",
+            "lin{",
+            "a{b",
+            "a\"b",
+            "x\u{A0}y",
+            "a::b",
+            ":a",
+            "a:",
+            "a:b:c",
+            "a:1b",
+            "a b",
+            "\u{D7}",
+            "x\u{FFFE}",
+        ] {
+            assert!(!is_qname(bad.as_bytes()), "{bad:?}");
+        }
+        assert!(!is_qname(b"a\xffb"));
+    }
+}
