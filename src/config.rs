@@ -78,6 +78,21 @@ pub enum Significance {
     AnyCommit,
 }
 
+/// Which sitemap files a build writes (`layout`; see [`crate::layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum LayoutMode {
+    /// The files the site's generator writes (Hugo: one per language under an index).
+    #[default]
+    Generator,
+    /// One sitemap (one per host of a multihost site).
+    Single,
+    /// An index over one sitemap per language.
+    Language,
+    /// An index over one sitemap per top-level section.
+    Section,
+}
+
 /// How finely dates from git and file times are written (`lastmod_precision`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -226,6 +241,8 @@ pub struct FileConfig {
     pub extra_urls: Option<Vec<ExtraUrl>>,
     /// The sitemap's file name (default `sitemap.xml`, or Hugo's `[sitemap] filename`).
     pub file_name: Option<String>,
+    /// Which files: `generator` (the default), `single`, `language` or `section`.
+    pub layout: Option<LayoutMode>,
     /// The language whose version is also the `x-default` alternate.
     pub x_default: Option<String>,
     /// The Hugo release the site is built with (`0.168.0`): its rules apply.
@@ -356,6 +373,8 @@ pub struct Settings {
     pub extra_urls: Vec<ExtraUrl>,
     /// The sitemap's file name.
     pub file_name: String,
+    /// Which files the set is made of.
+    pub layout: LayoutMode,
     /// `x-default` language.
     pub x_default: Option<String>,
     /// The audit of the built output.
@@ -839,6 +858,7 @@ pub fn resolve(
         lastmod_precision: file.lastmod_precision.unwrap_or_default(),
         extra_urls: file.extra_urls.unwrap_or_default(),
         file_name,
+        layout: file.layout.unwrap_or_default(),
         x_default: file.x_default,
         audit: if over.no_audit {
             AuditMode::Off

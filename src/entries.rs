@@ -201,6 +201,7 @@ impl<'a> From<&'a Entries> for View<'a> {
     }
 }
 
+use crate::compact::LangCode;
 use crate::config::{ExtraUrl, Settings};
 use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
@@ -242,6 +243,9 @@ pub struct Built {
     pub page_locs: Vec<(usize, String)>,
     /// Things the user should hear about (pages whose translations cannot be told apart).
     pub warnings: Vec<String>,
+    /// On a multilingual site, each entry's language (`None` for `extra_urls` and unsourced
+    /// pages, which no route made); empty elsewhere. See [`Built::lang`].
+    pub langs: Vec<Option<LangCode>>,
 }
 
 /// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
@@ -257,6 +261,26 @@ pub struct Host {
 }
 
 impl Built {
+    /// The language of entry `k`'s route (`None` on a site of one language, or for an entry
+    /// no route made).
+    pub fn lang(&self, k: usize) -> Option<LangCode> {
+        self.langs.get(k).copied().flatten()
+    }
+
+    /// Puts the entries in order of `group` (indexed by their current places), keeping their
+    /// order within a group: each group's entries become one run.
+    pub fn regroup(&mut self, group: &[u32]) {
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        order.sort_by_key(|&k| group[k as usize]);
+        permute(
+            &mut order,
+            &mut self.entries.list,
+            &mut self.routes,
+            &mut self.pages,
+            &mut self.langs,
+        );
+    }
+
     /// The route entry `k` came from (`None` for `extra_urls`).
     pub fn route(&self, k: usize) -> Option<usize> {
         Some(self.routes[k])
@@ -284,6 +308,8 @@ impl Built {
             let mut kept = keep.iter();
             v.retain(|_| kept.next() == Some(&true));
         }
+        let mut kept = keep.iter();
+        self.langs.retain(|_| kept.next() == Some(&true));
         let mut start = 0;
         for h in &mut self.hosts {
             let len = keep[h.entries.clone()].iter().filter(|&&b| b).count();
@@ -346,7 +372,10 @@ pub fn build(
         unlisted: Vec::new(),
         page_locs: Vec::new(),
         warnings: Vec::new(),
+        langs: Vec::new(),
     };
+    // Each entry's language, for a layout by language (multilingual sites only).
+    let multilingual = settings.site.is_multilingual();
     // What alternates need of each route once the routes are gone (multilingual sites only).
     let versions = versions(&routes, settings);
     let mut errors = Vec::new();
@@ -449,6 +478,9 @@ pub fn build(
         // Route and page indices share one bound (see `Route`).
         out.routes.push(i as u32);
         out.pages.push(r.page().map_or(NO_ROUTE, |p| p as u32));
+        if multilingual {
+            out.langs.push(Some(r.lang_code()));
+        }
         Some(e)
     });
     out.entries = Entries { list, locs };
@@ -458,6 +490,9 @@ pub fn build(
         extra_entry(extra, settings, &origin, &mut out.entries)?;
         out.routes.push(NO_ROUTE);
         out.pages.push(NO_ROUTE);
+        if multilingual {
+            out.langs.push(None);
+        }
     }
     if let Some(e) = Error::from_many(errors) {
         return Err(e);
@@ -528,6 +563,9 @@ pub fn add_unsourced(
             .or(settings.default_changefreq);
         out.routes.push(NO_ROUTE);
         out.pages.push(NO_ROUTE);
+        if settings.site.is_multilingual() {
+            out.langs.push(None);
+        }
     }
     sort(out, settings, &language_bases(settings)?, files, &origin)
 }
@@ -596,13 +634,15 @@ fn sort(
         &mut out.entries.list,
         &mut out.routes,
         &mut out.pages,
+        &mut out.langs,
     );
     Ok(())
 }
 
-/// Puts `a[order[k]]` and `b[order[k]]` at `k`, in place, following each cycle of the
-/// permutation with swaps; `order` is used up as the record of where each cycle has been.
-fn permute<A, B, C>(order: &mut [u32], a: &mut [A], b: &mut [B], c: &mut [C]) {
+/// Puts `a[order[k]]` (and the same of `b`, `c` and `d`) at `k`, in place, following each
+/// cycle of the permutation with swaps; `order` is used up as the record of where each cycle
+/// has been. `d` may be empty (a site of one language keeps no languages).
+fn permute<A, B, C, D>(order: &mut [u32], a: &mut [A], b: &mut [B], c: &mut [C], d: &mut [D]) {
     const DONE: u32 = u32::MAX;
     for start in 0..order.len() {
         let mut k = start;
@@ -615,6 +655,9 @@ fn permute<A, B, C>(order: &mut [u32], a: &mut [A], b: &mut [B], c: &mut [C]) {
             a.swap(k, from);
             b.swap(k, from);
             c.swap(k, from);
+            if !d.is_empty() {
+                d.swap(k, from);
+            }
             k = from;
         }
     }
@@ -853,7 +896,7 @@ mod tests {
             let mut a = keys.clone();
             let mut b: Vec<usize> = (0..keys.len()).collect();
             let mut c: Vec<String> = b.iter().map(|k| k.to_string()).collect();
-            permute(&mut order, &mut a, &mut b, &mut c);
+            permute(&mut order, &mut a, &mut b, &mut c, &mut Vec::<u8>::new());
             let want_c: Vec<String> = want_b.iter().map(|k| k.to_string()).collect();
             prop_assert_eq!(a, want_a);
             prop_assert_eq!(b, want_b);

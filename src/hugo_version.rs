@@ -117,6 +117,17 @@ pub enum BadDate {
 pub struct HugoRules {
     /// The version they are the rules of.
     pub version: HugoVersion,
+    /// 0.115.2: with `defaultContentLanguageInSubdir`, a site of one language publishes
+    /// below `/<lang>/` too (before, only a multilingual site did).
+    pub subdir_without_languages: bool,
+    /// 0.123.0: with `defaultContentLanguageInSubdir`, a site of one language writes the
+    /// sitemap index `sitemap.xml` over `<lang>/sitemap.xml` (before, only a multilingual
+    /// site had an index).
+    pub sitemap_index_in_subdir: bool,
+    /// Before 0.112.0 a language's `[languages.X.sitemap]` table replaces the site's
+    /// `[sitemap]` whole: its sitemap is named by that table's `filename`, else
+    /// `sitemap.xml` (0.112 merges them key by key).
+    pub language_sitemap_replaces_site: bool,
     /// 0.123.0: a path turns each space into `-` before sanitizing, so runs of spaces (and
     /// characters dropped between spaces) leave runs of hyphens (`two  spaces` ->
     /// `two--spaces`); with `disablePathToLower` the original name is sanitized as before.
@@ -214,6 +225,9 @@ impl HugoRules {
         let at = |x: HugoVersion| version >= x;
         HugoRules {
             version,
+            subdir_without_languages: at(v(0, 115, 2)),
+            sitemap_index_in_subdir: at(v(0, 123, 0)),
+            language_sitemap_replaces_site: !at(v(0, 112, 0)),
             keep_hyphen_runs: at(v(0, 123, 0)),
             section_hides_children: !at(v(0, 123, 0)),
             implicit_section_keeps_case: at(v(0, 123, 0)),

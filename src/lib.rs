@@ -81,6 +81,8 @@ pub mod langtag;
 #[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
+pub mod layout;
+#[doc(hidden)]
 pub mod route;
 #[doc(hidden)]
 pub mod scan;
@@ -107,6 +109,7 @@ pub use entries::{Alternate, Entries, Entry, Host, Loc};
 pub use frontmatter::sitemap_values::{ChangeFreq, Priority};
 pub use lastmod::shallow::Fetched as HistoryFetched;
 pub use lastmod::{Fetches as VersionsFetched, GitReport, Lastmod, Origin as LastmodOrigin};
+pub use layout::{IndexFile, Layout, SitemapFile};
 pub use route::Reason;
 pub use sitemap::set::UrlMap;
 pub use sitemap::write::WriteReport;

@@ -162,6 +162,10 @@ pub struct Language {
     pub locale: Option<String>,
     /// Hugo `[languages.X.sitemap] changefreq`.
     pub changefreq: Option<ChangeFreq>,
+    /// When the language has a `[languages.X.sitemap]` table: its `filename`, else
+    /// `sitemap.xml` (before Hugo 0.112 that table replaced the site's `[sitemap]` whole,
+    /// so the language's sitemap took that name).
+    pub sitemap_table_filename: Option<String>,
     /// Hugo `[languages.X.sitemap] priority`.
     pub priority: Option<Priority>,
     /// Zola per-language taxonomies (`None`: not configured for this language).
@@ -192,6 +196,7 @@ impl Language {
             hreflang: None,
             locale: None,
             changefreq: None,
+            sitemap_table_filename: None,
             priority: None,
             taxonomies: None,
         }
@@ -673,6 +678,7 @@ fn read_zola(path: &Path) -> Result<SiteConfig> {
                 hreflang: None,
                 locale: None,
                 changefreq: None,
+                sitemap_table_filename: None,
                 priority: None,
                 taxonomies,
             });
@@ -906,6 +912,8 @@ fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<S
                     .or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
                 locale: get_str(l, "locale"),
                 changefreq,
+                sitemap_table_filename: get(l, "sitemap")
+                    .map(|sm| get_str(sm, "filename").unwrap_or_else(|| "sitemap.xml".into())),
                 priority,
                 taxonomies: None,
                 code,

@@ -263,7 +263,7 @@ fn hreflang_is_the_key_before_0_112_6_and_the_locale_from_0_158() {
             &["build", "--site", ".", "--hugo-version", version],
         );
         assert!(o.status.success(), "{}", text(&o));
-        let xml = std::fs::read_to_string(d.path().join("public/sitemap.xml")).unwrap();
+        let xml = common::set_text(&d.path().join("public"), "sitemap.xml");
         let mut found: Vec<String> = xml
             .split("hreflang=\"")
             .skip(1)

@@ -200,7 +200,7 @@ fn alternates_match(case: &str, version: &[&str]) {
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
-    let ours = alternate_sets(&std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap());
+    let ours = alternate_sets(&common::set_text(out.path(), "sitemap.xml"));
     assert!(!ours.is_empty());
     assert_eq!(ours, theirs);
 }

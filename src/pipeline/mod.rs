@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
-use crate::sitemap::setwrite::{self, Member, SetOptions};
+use crate::sitemap::setwrite::{self, Member, SetIndex, SetOptions};
 use crate::sitemap::write::{self, WriteReport};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -107,6 +107,9 @@ pub struct Outcome {
     /// `generate_sitemap = false`, Hugo `disableKinds = ["sitemap"]`): ours is written all the
     /// same, since that is what the setting is for.
     pub disabled: Option<String>,
+    /// Which sitemap files hold which entries (see [`crate::layout`]); `entries` are
+    /// grouped by file, each file's entries one run.
+    pub layout: crate::layout::Layout,
     /// Whether the audit of the built output ran.
     pub audited: bool,
     /// Pages the audit would have left out but kept listed, because the output it read was
@@ -191,6 +194,8 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     // audit: the built output has the final word on what is listed
     let audited = audit_output(settings, opts, &mut built, &files, &mut outcome.notes)?;
+    // layout: which sitemap file holds which entry (each file's entries one run)
+    outcome.layout = crate::layout::arrange(settings, &mut built);
     if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
@@ -258,11 +263,11 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
     let config = settings.site.config_file.as_deref()?;
     let set = sitemap_set(settings, outcome);
     let ours: Vec<String> = set
-        .entry_points()
+        .main_files()
         .iter()
         .filter_map(|p| setwrite::rel_below(&set.output_dir, p))
         .collect();
-    let theirs = generator_files(settings, outcome);
+    let theirs = crate::layout::generator_files(settings, &outcome.hosts);
     let shown = |rel: &str| settings.output_dir.join(rel).display().to_string();
     let over: Vec<String> = theirs
         .iter()
@@ -294,33 +299,6 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
         "{}: {generator}'s own sitemap is on: {command} writes {what}; run sitemapgen after every {generator} build, or turn {generator}'s off with {fix}",
         config.display()
     ))
-}
-
-/// The sitemap files the generator itself writes (paths below the output folder), when its
-/// own sitemap is on: Zola's `sitemap.xml`; Hugo's `[sitemap] filename`, and on a
-/// multilingual site one per language (`en/sitemap.xml`) under the root index, on a multihost
-/// site one per host's folder.
-fn generator_files(settings: &Settings, outcome: &Outcome) -> Vec<String> {
-    let name = settings.file_name.as_str();
-    match settings.style {
-        Style::Zola => vec!["sitemap.xml".to_string()],
-        Style::Hugo if !outcome.hosts.is_empty() => outcome
-            .hosts
-            .iter()
-            .map(|h| format!("{}/{name}", h.lang))
-            .collect(),
-        Style::Hugo if settings.site.is_multilingual() => std::iter::once(name.to_string())
-            .chain(
-                settings
-                    .site
-                    .languages
-                    .iter()
-                    .map(|l| format!("{}/{name}", l.code)),
-            )
-            .collect(),
-        Style::Hugo => vec![name.to_string()],
-        Style::Plain | Style::Auto => Vec::new(),
-    }
 }
 
 /// Warnings for the sitemap files in the output folder that are not ours (see
@@ -583,13 +561,15 @@ pub fn write_options(settings: &Settings) -> write::WriteOptions {
     }
 }
 
-/// The files a build writes into the output folder: one sitemap, or one per host of a
-/// multihost site, each in a folder named for its language below the output folder (as Hugo
-/// writes `public/fr/sitemap.xml`).
+/// The files a build writes into the output folder, as the outcome's [`Layout`] arranges
+/// them (see [`crate::layout`]): each sitemap with its own name, folder and split, the indexes
+/// over them, and `robots.txt` and `sitemap.txt` beside what names the set.
 ///
 /// Another stage that writes a file of its own into the output folder (the IndexNow key file)
 /// adds it to [`SetOptions::extra_files`] here: it is then written with the set, recorded as
 /// ours, and removed by a later run that no longer writes it (see [`crate::sitemap::owned`]).
+///
+/// [`Layout`]: crate::layout::Layout
 #[doc(hidden)]
 pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
     let mut set = SetOptions {
@@ -598,22 +578,59 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
         indexes: Vec::new(),
         extra_files: Vec::new(),
     };
-    if outcome.hosts.is_empty() {
-        set.members.push(Member {
-            folder: String::new(),
-            entries: 0..outcome.entries.len(),
-            opts: write_options(settings),
-        });
+    let layout = &outcome.layout;
+    if layout.files.is_empty() {
+        // An outcome made by hand, with no layout: one sitemap, or one per host's folder.
+        if outcome.hosts.is_empty() {
+            set.members.push(Member {
+                folder: String::new(),
+                entries: 0..outcome.entries.len(),
+                opts: write_options(settings),
+            });
+        }
+        for h in &outcome.hosts {
+            let mut opts = write_options(settings);
+            opts.output_dir = settings.output_dir.join(&h.lang);
+            opts.base_url = h.base_url.to_string();
+            set.members.push(Member {
+                folder: format!("{}/", h.lang),
+                entries: h.entries.clone(),
+                opts,
+            });
+        }
         return set;
     }
-    for h in &outcome.hosts {
+    let listed: std::collections::HashSet<usize> = layout
+        .indexes
+        .iter()
+        .flat_map(|i| i.files.clone())
+        .collect();
+    for (k, f) in layout.files.iter().enumerate() {
         let mut opts = write_options(settings);
-        opts.output_dir = settings.output_dir.join(&h.lang);
-        opts.base_url = h.base_url.to_string();
+        opts.output_dir = setwrite::dir_of(&settings.output_dir, &f.folder);
+        opts.base_url = f.base_url.to_string();
+        opts.file_name = f.file_name.clone();
+        opts.part_name = f.part_name.clone();
+        opts.max_urls = f.max_urls;
+        opts.index_from = f.index_from;
+        // What an index lists leaves robots.txt and sitemap.txt to the index.
+        opts.robots_txt &= !listed.contains(&k);
+        opts.sitemap_txt &= !listed.contains(&k);
         set.members.push(Member {
-            folder: format!("{}/", h.lang),
-            entries: h.entries.clone(),
+            folder: f.folder.clone(),
+            entries: f.entries.clone(),
             opts,
+        });
+    }
+    for i in &layout.indexes {
+        let mut opts = write_options(settings);
+        opts.output_dir = setwrite::dir_of(&settings.output_dir, &i.folder);
+        opts.base_url = i.base_url.to_string();
+        opts.file_name = i.file_name.clone();
+        set.indexes.push(SetIndex {
+            folder: i.folder.clone(),
+            opts,
+            members: i.files.clone(),
         });
     }
     set

@@ -291,6 +291,11 @@ impl Route {
         self.lang.code()
     }
 
+    /// Its language, interned.
+    pub fn lang_code(&self) -> crate::compact::LangCode {
+        self.lang
+    }
+
     /// Its translation key: routes that share one are language versions of one page.
     pub fn key(&self) -> &str {
         self.more.as_ref().map_or("", |m| &m.key)

@@ -115,6 +115,18 @@ impl SetOptions {
         out
     }
 
+    /// The main file of every member and index (each member's one file, or its index when it
+    /// is split), as paths.
+    pub fn main_files(&self) -> Vec<PathBuf> {
+        let ext = |o: &WriteOptions| if o.gzip { ".gz" } else { "" };
+        (self.members.iter().map(|m| (&m.folder, &m.opts)))
+            .chain(self.indexes.iter().map(|i| (&i.folder, &i.opts)))
+            .map(|(folder, o)| {
+                dir_of(&self.output_dir, folder).join(format!("{}{}", o.file_name, ext(o)))
+            })
+            .collect()
+    }
+
     /// The entries of index `i`: its members' ranges, which follow one another.
     fn index_entries(&self, i: &SetIndex) -> Range<usize> {
         let ranges = i.members.iter().map(|&k| self.members[k].entries.clone());
@@ -130,7 +142,7 @@ pub fn rel_below(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// The folder `folder` (empty, or ending in `/`) below `output_dir`.
-pub(super) fn dir_of(output_dir: &Path, folder: &str) -> PathBuf {
+pub fn dir_of(output_dir: &Path, folder: &str) -> PathBuf {
     match folder.trim_end_matches('/') {
         "" => output_dir.to_path_buf(),
         f => output_dir.join(f),

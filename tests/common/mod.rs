@@ -167,3 +167,43 @@ impl Rng {
         &xs[self.below(xs.len())]
     }
 }
+
+/// The `<urlset>` files a sitemap set reaches from `dir/name`: the file itself, or, when it
+/// is an index, the files its `<loc>`s name, followed on disk below `dir` (each loc's path
+/// matched by its longest tail that is a file there, so a base path such as `/docs/` needs no
+/// telling). Panics when an index names a file that is not there.
+pub fn set_files(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let path = dir.join(name);
+    let xml = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if !xml.contains("<sitemapindex") {
+        return vec![path];
+    }
+    let mut out = Vec::new();
+    for block in xml.split("<sitemap>").skip(1) {
+        let (a, b) = (block.find("<loc>").unwrap(), block.find("</loc>").unwrap());
+        let loc = percent_decode(&xml_unescape(block[a + 5..b].trim()));
+        let url_path = loc.splitn(4, '/').nth(3).unwrap_or_default();
+        let segments: Vec<&str> = url_path.split('/').collect();
+        let tail = (0..segments.len())
+            .map(|k| segments[k..].join("/"))
+            .find(|t| dir.join(t).is_file())
+            .unwrap_or_else(|| panic!("{}: {loc} is not below {}", path.display(), dir.display()));
+        out.extend(set_files(dir, &tail));
+    }
+    out
+}
+
+/// The text of every `<urlset>` file of the set `dir/name` reaches (see [`set_files`]),
+/// one after another; the index and each file are validated against the schema.
+pub fn set_text(dir: &Path, name: &str) -> String {
+    let files = set_files(dir, name);
+    let mut all = files.clone();
+    if files != [dir.join(name)] {
+        all.push(dir.join(name));
+    }
+    validate_with_xsd(&all);
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}

@@ -136,7 +136,11 @@ impl<'a> Site<'a> {
 
     /// The path prefix of a language's URLs ("" or `/fr`).
     fn prefix(&self, lang: &str) -> String {
-        permalinks::lang_prefix(self.config, lang, self.multilingual)
+        // From Hugo 0.115.2, `defaultContentLanguageInSubdir` puts even a site of one
+        // language below `/<lang>/`.
+        let in_subdir =
+            self.rules().subdir_without_languages && self.config.default_language_in_subdir;
+        permalinks::lang_prefix(self.config, lang, self.multilingual || in_subdir)
     }
 
     /// A taxonomy list or term page's route in `lang`: the content file's when there is one,
