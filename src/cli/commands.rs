@@ -1,7 +1,7 @@
 //! Each command: run the library, then hand its result to [`print`] or [`json`].
 
 use super::args::{Cli, Format};
-use super::out::{results, say};
+use super::out::{results, say, ShownLines};
 use super::progress::DelayedBar;
 use super::{json, print};
 use sitemapgen::config::{self, Settings};
@@ -144,7 +144,8 @@ pub fn validate(args: &Cli, files: &[PathBuf]) -> Result<ExitCode> {
             for e in &unreadable {
                 print::labelled(print::Label::Error, e);
             }
-            validate::print_report(&reports, unreadable.len(), &mut &mut *out)
+            // A file name or an element name read from the file may hold control characters.
+            validate::print_report(&reports, unreadable.len(), &mut ShownLines(&mut *out))
         }
         _ => json::validation(out, &reports, &unreadable),
     })?;

@@ -2,7 +2,7 @@
 //! line, validate's errors when quiet, and errors. Labels are coloured on a terminal.
 
 use super::args::Verbosity;
-use super::out::{count, say};
+use super::out::{count, say, shown};
 use anstyle::{AnsiColor, Style};
 use sitemapgen::check::CheckDiff;
 use sitemapgen::config::{Settings, Style as SiteStyle};
@@ -68,6 +68,7 @@ impl Label {
 
 /// Prints `label: message` to stderr, the label styled when [`use_color`] allows.
 pub fn labelled(label: Label, message: impl Display) {
+    let message = shown(&message.to_string()).into_owned();
     if color() {
         let style = label.style();
         let mut err = anstream::AutoStream::always(std::io::stderr().lock());
@@ -518,10 +519,10 @@ pub fn list(
     }
     if excluded {
         for s in &outcome.skipped {
-            let file = s
-                .file
-                .as_ref()
-                .map_or_else(|| "-".to_string(), |f| f.display().to_string());
+            let file = s.file.as_ref().map_or_else(
+                || "-".to_string(),
+                |f| shown(&f.display().to_string()).into(),
+            );
             writeln!(
                 out,
                 "{file}\t{}\t{}\t{}",
@@ -544,7 +545,7 @@ pub fn list(
             e.priority.map(|p| p.to_string()).unwrap_or_else(dash),
             l.source
                 .as_ref()
-                .map(|p| p.display().to_string())
+                .map(|p| shown(&p.display().to_string()).into_owned())
                 .unwrap_or_else(dash),
             l.commit.as_deref().unwrap_or("-")
         )?;
@@ -560,7 +561,12 @@ pub fn unsourced(out: &mut dyn Write, outcome: &Outcome, header: bool) -> io::Re
     }
     for u in &outcome.unsourced {
         let lastmod = u.lastmod.map_or_else(|| "-".to_string(), |d| d.to_string());
-        writeln!(out, "{}\t{lastmod}\t{}", u.loc, u.file.display())?;
+        writeln!(
+            out,
+            "{}\t{lastmod}\t{}",
+            u.loc,
+            shown(&u.file.display().to_string())
+        )?;
     }
     Ok(())
 }
@@ -580,7 +586,8 @@ pub fn validation_errors(
                 0 => f.file.display().to_string(),
                 n => format!("{}:{n}", f.file.display()),
             };
-            writeln!(out, "{at}: error: {}: {}", f.kind.name(), f.message)?;
+            let line = format!("{at}: error: {}: {}", f.kind.name(), f.message);
+            writeln!(out, "{}", shown(&line))?;
         }
     }
     Ok(())
