@@ -351,6 +351,48 @@ fn unknown_keys_in_a_zola_extra_sitemap_table_are_warnings_with_a_did_you_mean()
     );
 }
 
+/// A page the generator makes (a taxonomy list) that the audit leaves out has no content
+/// file: it is "a generated page", never an empty path, and `list --excluded` shows `-`.
+#[test]
+fn a_generated_page_left_out_is_named_as_such() {
+    let d = tempfile::tempdir().unwrap();
+    let page =
+        |head: &str| format!("<html><head><title>t</title>{head}</head><body>p</body></html>");
+    let noindex = page("<meta name=\"robots\" content=\"noindex\">");
+    let plain = page("");
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"sitemap\", \"taxonomy\"]\n",
+            ),
+            ("content/_index.md", "---\ntitle: Home\n---\n"),
+            (
+                "content/a.md",
+                "---\ntitle: A\ndate: 2024-01-02\ntags: [x]\n---\n",
+            ),
+            ("public/index.html", &plain),
+            ("public/a/index.html", &plain),
+            ("public/tags/x/index.html", &noindex),
+        ],
+    );
+    let o = sitemapgen(d.path(), &["--verbose", "--hugo-version", "0.168.0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "note: a generated page: left out (noindex): https://example.org/tags/x/: its built page says noindex\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = sitemapgen(
+        d.path(),
+        &["list", "--excluded", "--hugo-version", "0.168.0"],
+    );
+    assert_eq!(stdout(&o), "-\tnoindex\thttps://example.org/tags/x/\t-\n");
+}
+
 #[test]
 fn outside_any_site_the_error_says_no_site_here() {
     let d = tempfile::tempdir().unwrap();
