@@ -717,8 +717,8 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
         more.build = build_options(&[name], n, cx)?;
     }
     let [updated, date, publish, expiry] = dates.finish(cx, None)?;
-    (meta.updated, meta.date, more.publish_date, more.expiry_date) =
-        (updated, date, publish, expiry);
+    (meta.updated, meta.date, more.expiry_date) = (updated, date, expiry);
+    meta.set_publish_date(&mut more, publish);
 
     let top = sitemap_fields(root, &[], cx)?;
     let extra = match root.get("extra") {
@@ -894,7 +894,7 @@ mod tests {
         assert_eq!(
             (
                 date(f.meta.date),
-                date(f.meta.more().publish_date),
+                date(f.meta.publish_date()),
                 date(f.meta.more().expiry_date)
             ),
             (
@@ -925,24 +925,14 @@ mod tests {
             "2020-01-01"
         );
         assert_eq!(
-            date(
-                fm("---\npubdate: 2023-01-29\n---\n")
-                    .meta
-                    .more()
-                    .publish_date
-            ),
+            date(fm("---\npubdate: 2023-01-29\n---\n").meta.publish_date()),
             "2023-01-29"
         );
         let f =
             fm("---\npubdate: 2023-01-29\npublishDate: 2023-01-28\npublished: 2023-01-27\n---\n");
-        assert_eq!(date(f.meta.more().publish_date), "2023-01-28");
+        assert_eq!(date(f.meta.publish_date()), "2023-01-28");
         assert_eq!(
-            date(
-                fm("---\npublished: 2023-01-27\n---\n")
-                    .meta
-                    .more()
-                    .publish_date
-            ),
+            date(fm("---\npublished: 2023-01-27\n---\n").meta.publish_date()),
             "2023-01-27"
         );
         assert_eq!(
@@ -970,7 +960,7 @@ mod tests {
         let f = fm("---\ntitle: \"camel\"\nDate: 2023-02-02\nLastMod: 2023-08-08\nPublishDate: 2023-01-01\nExpiryDate: 2099-01-01\nSlug: UPPER-Slug-Key\nDRAFT: true\nTranslationKey: k\n---\n");
         assert_eq!(date(f.meta.date), "2023-02-02");
         assert_eq!(date(f.meta.updated), "2023-08-08");
-        assert_eq!(date(f.meta.more().publish_date), "2023-01-01");
+        assert_eq!(date(f.meta.publish_date()), "2023-01-01");
         assert_eq!(date(f.meta.more().expiry_date), "2099-01-01");
         assert_eq!(f.meta.slug(), Some("UPPER-Slug-Key"));
         assert_eq!(f.meta.draft(), Some(true));
@@ -1082,10 +1072,7 @@ mod tests {
             fm("{\n  \"date\": \"2023-03-02\",\n  \"lastmod\": \"2023-03-03T00:00:00-05:00\"\n}\n");
         assert_eq!(date(f.meta.updated), "2023-03-03T00:00:00-05:00");
         let f = fm("---\npublishDate: 2023-01-26T08:00:00+09:00\n---\n");
-        assert_eq!(
-            date(f.meta.more().publish_date),
-            "2023-01-26T08:00:00+09:00"
-        );
+        assert_eq!(date(f.meta.publish_date()), "2023-01-26T08:00:00+09:00");
         let f = fm("---\ndate: 2023-05-01\nlastmod: 2023-02-01\n---\n");
         assert_eq!(
             (date(f.meta.date), date(f.meta.updated)),
@@ -1130,7 +1117,7 @@ mod tests {
         assert_eq!(fm("---\npublished: false\n---\n").meta.draft(), Some(true));
         assert_eq!(fm("---\npublished: true\n---\n").meta.draft(), Some(false));
         let f = fm("---\npublished: false\n---\n");
-        assert_eq!(f.meta.more().publish_date, None);
+        assert_eq!(f.meta.publish_date(), None);
         // Hugo: `draft` wins when both are set.
         assert_eq!(
             fm("---\npublished: false\ndraft: false\n---\n")
@@ -1230,6 +1217,52 @@ mod tests {
         assert_eq!(f.meta.more().build.render, Some(BuildRender::Always));
         assert_eq!(f.meta.more().build.list, None);
         assert_eq!(fails("+++\n_build = \"never\"\n+++\n").0, 2);
+    }
+
+    #[test]
+    fn a_hugo_publish_date_that_is_the_date_boxes_nothing() {
+        let hugo = Options {
+            lenient: true,
+            hugo: Some(crate::hugo_version::HugoRules::default()),
+            ..Options::default()
+        };
+        let read = |text: &str| parse(text, Path::new("p.md"), &hugo).unwrap().0.meta;
+        // Hugo's publishDate order falls back to `date`: most pages, nothing boxed.
+        let m = read(
+            "---
+title: T
+date: 2024-01-02
+---
+",
+        );
+        assert!(m.more.is_none(), "{m:?}");
+        assert_eq!(date(m.publish_date()), "2024-01-02");
+        // A publishDate of its own is kept apart, and wins.
+        let m = read(
+            "---
+date: 2024-01-02
+publishDate: 2024-03-04
+---
+",
+        );
+        assert_eq!(date(m.publish_date()), "2024-03-04");
+        assert_eq!(date(m.date), "2024-01-02");
+        // The same date written twice reads the same either way.
+        let m = read(
+            "---
+date: 2024-01-02
+publishDate: 2024-01-02
+---
+",
+        );
+        assert_eq!(date(m.publish_date()), "2024-01-02");
+        let m = read(
+            "---
+title: T
+---
+",
+        );
+        assert_eq!((m.date, m.publish_date()), (None, None));
     }
 
     #[test]

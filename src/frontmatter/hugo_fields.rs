@@ -100,7 +100,7 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
     }
     out.meta.set_date_keys(mask);
     out.meta.date = own.date;
-    more.publish_date = own.publish;
+    out.meta.set_publish_date(&mut more, own.publish);
     more.expiry_date = own.expiry;
     if cx.opts.hugo_lastmod {
         out.meta.updated = own.lastmod.first().copied().flatten();

@@ -29,6 +29,11 @@ pub struct PageMeta {
     /// Hugo: which of the site's date keys ([`super::HugoDates::keys`], the first 16) the
     /// page sets to a date, so a cascade fills only the others. Lies in padding.
     pub(crate) date_keys: u16,
+    /// The publication date is [`PageMeta::date`] (Hugo's default order falls back to
+    /// `date`, so most Hugo pages): said here, in padding, rather than boxing a
+    /// [`MetaMore`] for it (24 MB more at 100,000 pages). Read it with
+    /// [`PageMeta::publish_date`].
+    pub(crate) publish_is_date: bool,
     /// The fields few pages set; `None` when the page sets none of them.
     pub more: Option<Box<MetaMore>>,
 }
@@ -53,7 +58,8 @@ pub struct MetaMore {
     /// Hugo `translationKey`: links translations whose paths differ.
     pub translation_key: Option<String>,
     /// Publication: the first of `publishDate`, `pubdate`, `published` (when a date); Zola
-    /// has none.
+    /// has none. `None` here when it is the page's `date`: read
+    /// [`PageMeta::publish_date`], which knows.
     pub publish_date: Option<W3cDate>,
     /// Expiry: `expiryDate` or `unpublishdate`.
     pub expiry_date: Option<W3cDate>,
@@ -139,6 +145,23 @@ impl PageMeta {
     /// Sets [`PageMeta::more`], boxed only when the page sets one of the rarer fields.
     pub fn set_more(&mut self, more: MetaMore) {
         self.more = (more != NO_MORE).then(|| Box::new(more));
+    }
+
+    /// Sets the publication date, after [`PageMeta::date`]: boxed apart only when it differs
+    /// from `date`.
+    pub fn set_publish_date(&mut self, more: &mut MetaMore, publish: Option<W3cDate>) {
+        self.publish_is_date = publish.is_some() && publish == self.date;
+        more.publish_date = if self.publish_is_date { None } else { publish };
+    }
+
+    /// Publication: the first of `publishDate`, `pubdate`, `published` (when a date), or
+    /// what the site's order falls back to.
+    pub fn publish_date(&self) -> Option<W3cDate> {
+        if self.publish_is_date {
+            self.date
+        } else {
+            self.more().publish_date
+        }
     }
 
     /// Sets or clears one yes/no bit.

@@ -39,7 +39,7 @@ impl From<&PageMeta> for Dated {
         Dated {
             updated: fm.updated,
             date: fm.date,
-            publish_date: fm.more().publish_date,
+            publish_date: fm.publish_date(),
             lastmod_more: fm.more().lastmod_more.clone(),
         }
     }

@@ -152,7 +152,7 @@ pub(super) fn effective(
         noindex: fm.more().noindex,
         build: fm.more().build.clone(),
         date: fm.date,
-        publish_date: fm.more().publish_date,
+        publish_date: fm.publish_date(),
         expiry_date: fm.more().expiry_date,
         priority: fm.priority,
         priority_off: fm.priority_off(),

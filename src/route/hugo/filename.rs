@@ -20,9 +20,9 @@ pub(super) fn name_date(
     for entry in order? {
         let set = match entry.as_str() {
             ":filename" => return split(name, rules.filename_datetime, tz),
-            ":default" => fm.date.or(fm.more().publish_date).or(fm.updated).is_some(),
+            ":default" => fm.date.or(fm.publish_date()).or(fm.updated).is_some(),
             "date" => fm.date.is_some(),
-            "publishdate" | "pubdate" | "published" => fm.more().publish_date.is_some(),
+            "publishdate" | "pubdate" | "published" => fm.publish_date().is_some(),
             "lastmod" | "modified" => fm.updated.is_some(),
             // Every file has a modification time: the order ends there.
             ":filemodtime" => true,

@@ -216,7 +216,7 @@ impl<'a> PageTokens<'a> {
         let date = page
             .fm
             .date
-            .or(page.fm.more().publish_date)
+            .or(page.fm.publish_date())
             .or(page.fm.updated)
             .map_or(GO_ZERO_DATE, |d| d.date());
         let title_slug = page
