@@ -144,6 +144,43 @@ pub fn open(path: &Path) -> Result<File, ReadError> {
     Ok(file)
 }
 
+/// Opens a file the scan has just listed as a regular file (or a link to one), as a page is
+/// read: like [`open`] without its first look by path (the scan's listing was that look)
+/// and without making reads blocking yet, a regular file on a local file system ignores
+/// `O_NONBLOCK`. Two system calls fewer a page; [`read_more`] reads it, and makes it
+/// blocking should a read answer "try again" (FUSE, NFS). Returns the file and its size.
+pub fn open_listed(path: &Path) -> Result<(File, u64), ReadError> {
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Reads up to `want` more bytes of a file from [`open_listed`] onto `buf` (which holds the
+/// file from its start); true at the end of the file. `size` is the file's size when opened:
+/// reading stops there without asking again for the end (one `read` a page, not two), as
+/// if the file were read a moment earlier. A size of 0 (some file systems' "unknown") reads
+/// to the end.
+pub fn read_more(file: &mut File, size: u64, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let end = buf.len().saturating_add(want);
+    loop {
+        let left = match size {
+            0 => u64::MAX,
+            n => n.saturating_sub(buf.len() as u64),
+        };
+        let ask = (end.saturating_sub(buf.len()) as u64).min(left);
+        // `read_to_end` reads into the vector's spare room without zeroing it first, and a
+        // spent `take` answers without a system call. Bytes read before a refusal stay.
+        match (&mut *file).take(ask).read_to_end(buf) {
+            Ok(got) => return Ok((got as u64) < ask || ask == left),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => regular_blocking(file)?,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Opens `path` like [`open`], and only when the file it names (links resolved) lies inside
 /// `folder`.
 pub fn open_in(path: &Path, folder: &Folder) -> Result<File, ReadError> {
@@ -293,6 +330,7 @@ fn resolved(file: &File, path: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
     use std::time::{Duration, Instant};
 
     #[cfg(unix)]
@@ -395,6 +433,61 @@ mod tests {
             read_in(&via.join("out.html"), &folder, 99),
             Err(ReadError::Outside(_))
         ));
+    }
+
+    #[test]
+    fn a_listed_file_is_read_to_its_size_when_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("page.md");
+        std::fs::write(&p, "0123456789").unwrap();
+        let (mut file, size) = open_listed(&p).unwrap();
+        assert_eq!(size, 10);
+        let mut buf = Vec::new();
+        // Less than the file: not its end.
+        assert!(!read_more(&mut file, size, &mut buf, 4).unwrap());
+        assert_eq!(buf, b"0123");
+        // Grown after the open: read as it was then.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(b"abc")
+            .unwrap();
+        assert!(read_more(&mut file, size, &mut buf, 100).unwrap());
+        assert_eq!(buf, b"0123456789");
+        // A size of 0 says nothing: read to the end.
+        let (mut file, _) = open_listed(&p).unwrap();
+        let mut buf = Vec::new();
+        assert!(read_more(&mut file, 0, &mut buf, 100).unwrap());
+        assert_eq!(buf, b"0123456789abc");
+        let (mut file, size) = open_listed(&p).unwrap();
+        let mut buf = Vec::new();
+        assert!(read_more(&mut file, size, &mut buf, 13).unwrap());
+        assert_eq!(buf.len(), 13);
+        // Shrunk after the open: its end, where it now is.
+        let (mut file, size) = open_listed(&p).unwrap();
+        std::fs::write(&p, "xy").unwrap();
+        let mut buf = Vec::new();
+        assert!(read_more(&mut file, size, &mut buf, 100).unwrap());
+        assert_eq!(buf, b"xy");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_listed_path_that_is_no_longer_a_file_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("page.md");
+        mkfifo(&fifo);
+        let started = Instant::now();
+        assert!(matches!(
+            open_listed(&fifo),
+            Err(ReadError::NotAFile(FileKind::Fifo))
+        ));
+        assert!(matches!(
+            open_listed(d.path()),
+            Err(ReadError::NotAFile(FileKind::Folder))
+        ));
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

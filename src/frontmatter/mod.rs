@@ -5,8 +5,6 @@
 //! parses it into one neutral tree, `fields` takes the fields from that tree straight into
 //! the [`PageMeta`] the later stages take.
 
-use std::fs::File;
-use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 
@@ -137,7 +135,8 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 /// [`limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
     // The scan found a regular file; what stands there now may be another (a FIFO would block).
-    let mut file = crate::fsread::open(path).map_err(|e| Error::io(path, e.into()))?;
+    let (mut file, size) =
+        crate::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
     let mut eof = false;
     let layout = loop {
@@ -145,7 +144,8 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
             // Each pass asks for at least as much again as already read, so a large front
             // matter costs a logarithmic number of rescans.
             let want = buf.len().max(FIRST_CHUNK);
-            eof = fill(&mut file, &mut buf, want).map_err(|e| Error::io(path, e))?;
+            eof = crate::fsread::read_more(&mut file, size, &mut buf, want)
+                .map_err(|e| Error::io(path, e))?;
         }
         match scan(&buf, eof, path)? {
             Scan::Done(layout) => break layout,
@@ -175,9 +175,7 @@ pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Opt
     if !eof {
         // One byte past the most read tells a body that is too long.
         let room = (layout.body + MAX_IMAGE_BODY + 1).saturating_sub(buf.len());
-        (&mut file)
-            .take(room as u64)
-            .read_to_end(&mut buf)
+        crate::fsread::read_more(&mut file, size, &mut buf, room)
             .map_err(|e| Error::io(path, e))?;
     }
     if buf.len().saturating_sub(layout.body) > MAX_IMAGE_BODY {
@@ -270,14 +268,6 @@ fn too_big(path: &Path, line: Option<usize>) -> Error {
         line,
         format!("the front matter is larger than {most} MiB (the most read)"),
     )
-}
-
-/// Appends up to `want` bytes to `buf`; true when the file has no more.
-fn fill(file: &mut File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
-    // `read_to_end` reads into the vector's spare room without zeroing it first (a cost per
-    // file otherwise), and retries interrupted reads.
-    let got = file.take(want as u64).read_to_end(buf)?;
-    Ok(got < want)
 }
 
 const NOT_UTF8: &str = "the file is not valid UTF-8: save it as UTF-8";
