@@ -393,6 +393,43 @@ fn a_generated_page_left_out_is_named_as_such() {
     assert_eq!(stdout(&o), "-\tnoindex\thttps://example.org/tags/x/\t-\n");
 }
 
+/// As docs/cli.md says: a page a `[[rules]]` entry excludes is `excluded`, with its URL; a
+/// file an `exclude` glob matches is never read, so it is in neither list.
+#[test]
+fn excluded_by_a_rule_is_listed_with_its_url_and_an_exclude_glob_drops_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "config.toml",
+                "base_url = \"https://example.com\"\ngenerate_sitemap = false\n",
+            ),
+            (
+                "sitemap.toml",
+                "exclude = [\"globbed.md\"]\n[[rules]]\npattern = \"/ruled/\"\nexclude = true\n",
+            ),
+            ("content/_index.md", "+++\n+++\n"),
+            ("content/kept.md", "+++\n+++\n"),
+            ("content/ruled.md", "+++\n+++\n"),
+            ("content/globbed.md", "+++\n+++\n"),
+        ],
+    );
+    let o = sitemapgen(d.path(), &["list", "--excluded"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "./content/ruled.md\texcluded\thttps://example.com/ruled/\t-\n"
+    );
+    let o = sitemapgen(d.path(), &["list"]);
+    let locs: Vec<&str> = std::str::from_utf8(&o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(locs, ["https://example.com/", "https://example.com/kept/"]);
+}
+
 #[test]
 fn outside_any_site_the_error_says_no_site_here() {
     let d = tempfile::tempdir().unwrap();
