@@ -1,7 +1,7 @@
 //! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
 //! into one [`Settings`] value that every later stage reads.
 
-use crate::config_file::{error_at, toml_too_deep_error};
+use crate::config_file::{error_at, toml_too_deep_error, value_line};
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
@@ -721,6 +721,9 @@ pub fn resolve(
         true => site.error_at(&[base_key], m),
         false => error_at(&base_src, &[base_key], m),
     })?;
+    if let Some(w) = base_url_differs(&file, &cfg_path, &site, site_base_key, over) {
+        site.warnings.push(w);
+    }
 
     // Each value is checked here, where the file (and line) it came from is known.
     let timezone = match (&file.timezone, &site.timezone) {
@@ -1029,6 +1032,37 @@ fn resolve_lastmod(
     // Hugo's `:git` is the author date; sitemap.toml can still ask for the committer's.
     let git_date = file.git_date.unwrap_or(GitDateKind::Author);
     (hugo.sources, git_date, notes)
+}
+
+/// sitemap.toml's `base_url` where the site's config says another: the sitemap would keep a
+/// domain the site has left (or not yet moved to), so both are named. `--base-url` (a deploy
+/// preview) and a site base URL sitemapgen cannot use (Hugo's `baseURL = "/"`) say nothing.
+fn base_url_differs(
+    file: &FileConfig,
+    cfg_path: &Path,
+    site: &SiteConfig,
+    site_key: &str,
+    over: &Overrides,
+) -> Option<String> {
+    if over.base_url.is_some() {
+        return None;
+    }
+    let ours = parse_base_url(file.base_url.as_deref()?).ok()?;
+    let theirs = parse_base_url(site.base_url.as_deref()?).ok()?;
+    if ours == theirs {
+        return None;
+    }
+    let (site_file, site_line) = site.locate(&[site_key]);
+    let at = |path: &Path, line: Option<usize>| match line {
+        Some(l) => format!("{}:{l}", path.display()),
+        None => path.display().to_string(),
+    };
+    Some(format!(
+        "{}: base_url = \"{ours}\" differs from {site_key} = \"{theirs}\" in {}; the sitemap uses \"{ours}\": remove base_url from {} to follow the site's config (or pass --base-url for a one-off)",
+        at(cfg_path, value_line(cfg_path, &["base_url"])),
+        at(&site_file, site_line),
+        cfg_path.display()
+    ))
 }
 
 /// Checks a base URL: absolute http(s) with a host; the path always ends in `/`.

@@ -126,17 +126,28 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
          # A `# key = value` line shows the key's default, or, after \"for example\", a value to\n\
          # adapt; remove the `#` to use it.\n"
     );
+    let site_config = d
+        .config_file
+        .as_deref()
+        .map(path_str)
+        .unwrap_or_else(|| "the site's config".to_string());
     match &d.base_url {
+        // Read at every run, so the sitemap moves with the site; written here it would not.
+        Some(b) if d.base_url_from_site => {
+            let _ = writeln!(
+                t,
+                "# The site's public URL: read from {site_config} at every run (now {b}), so the\n\
+                 # sitemap follows the site when it moves. Set it here only to publish under another\n\
+                 # URL (sitemapgen warns while the two differ); `--base-url URL` overrides both.\n\
+                 # base_url = {}\n",
+                q(b)
+            );
+        }
         Some(b) => {
             let _ = writeln!(
                 t,
-                "# The site's public URL{}. `--base-url URL` overrides it\n\
-                 # (deploy previews). Keep it in step if the site moves.\nbase_url = {}\n",
-                if d.base_url_from_site {
-                    ", copied from the site's config"
-                } else {
-                    ""
-                },
+                "# The site's public URL. `--base-url URL` overrides it (deploy previews).\n\
+                 base_url = {}\n",
                 q(b)
             );
         }
@@ -178,10 +189,15 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
     } else {
         " (not found yet: create it or change this)"
     };
+    let from = match d.config_file {
+        Some(_) => format!("read from {site_config} at every run"),
+        None => "the defaults".to_string(),
+    };
     let _ = writeln!(
         t,
-        "# Where the pages are{missing}, and where the site is built to (the sitemap goes there).\n\
-         content_dir = {}\noutput_dir = {}\n",
+        "# Where the pages are{missing}, and where the site is built to (the sitemap goes there):\n\
+         # {from}. Set them here only to differ from the site.\n\
+         # content_dir = {}\n# output_dir = {}\n",
         q(&path_str(&d.content_dir)),
         q(&path_str(&d.output_dir))
     );
@@ -271,6 +287,11 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # include_unsourced = false
 
 # Output.
+# Which files: "generator" (the files the generator itself writes, so submitted sitemap URLs
+# keep working: Hugo's index over one sitemap per language; Zola's sitemap.xml), "single"
+# (one sitemap), "language" (an index over one per language) or "section" (an index over
+# one per top-level section, for coverage per part in Search Console).
+# layout = "generator"
 # file_name = "sitemap.xml"
 # gzip = false
 # max_urls_per_file = 50000
@@ -388,11 +409,23 @@ mod tests {
     fn the_file_parses_with_the_detected_values() {
         let text = render(&zola(), None);
         let c = config::parse_file_config(&text, Path::new("sitemap.toml")).unwrap();
-        assert_eq!(c.base_url.as_deref(), Some("https://example.com"));
+        // What the site's config says is read from it at every run, not copied.
+        assert_eq!(c.base_url, None);
+        assert!(
+            text.contains("# base_url = \"https://example.com\""),
+            "{text}"
+        );
+        assert!(text.contains("read from zola.toml at every run"), "{text}");
         assert_eq!(c.style, Some(Style::Zola));
-        assert_eq!(c.content_dir, Some(PathBuf::from("content")));
-        assert_eq!(c.output_dir, Some(PathBuf::from("public")));
+        assert_eq!(c.content_dir, None);
+        assert_eq!(c.output_dir, None);
         assert_eq!(c.site_dir, None);
+        // A URL given to init (no site value to follow) is written.
+        let mut given = zola();
+        given.base_url_from_site = false;
+        let c =
+            config::parse_file_config(&render(&given, None), Path::new("sitemap.toml")).unwrap();
+        assert_eq!(c.base_url.as_deref(), Some("https://example.com"));
         assert!(
             text.contains("Languages found: en, fr (default en)"),
             "{text}"
@@ -432,6 +465,9 @@ mod tests {
         assert_eq!(c.extra_urls.unwrap().len(), 2);
         assert_eq!(c.max_urls_per_file, Some(50_000));
         assert_eq!(c.hugo_version.as_deref(), Some("0.168.0"));
+        assert_eq!(c.base_url.as_deref(), Some("https://example.com"));
+        assert_eq!(c.content_dir, Some(PathBuf::from("content")));
+        assert_eq!(c.layout, Some(config::LayoutMode::Generator));
     }
 
     #[test]

@@ -405,11 +405,18 @@ fn init_on_a_zola_site() {
     );
     let o = run(site, &["init"]);
     assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        stderr(&o)
+            .contains("base_url https://zola.example.org/, read from config.toml at every run"),
+        "{}",
+        text(&o)
+    );
+    // The site's own values are read from its config at every run, not copied.
     let cfg = sitemapgen::config::read_file_config(&site.join("sitemap.toml")).unwrap();
-    assert_eq!(cfg.base_url.as_deref(), Some("https://zola.example.org/"));
+    assert_eq!(cfg.base_url, None);
     assert_eq!(cfg.style, Some(sitemapgen::config::Style::Zola));
-    assert_eq!(cfg.content_dir, Some(PathBuf::from("content")));
-    assert_eq!(cfg.output_dir, Some(PathBuf::from("dist")));
+    assert_eq!(cfg.content_dir, None);
+    assert_eq!(cfg.output_dir, None);
     let written = std::fs::read_to_string(site.join("sitemap.toml")).unwrap();
     assert!(
         written.contains("Languages found: en, fr (default en)"),
@@ -423,6 +430,55 @@ fn init_on_a_zola_site() {
         xml.contains("<loc>https://zola.example.org/blog/first/</loc>"),
         "{xml}"
     );
+    // The site moves domain in its own config: the sitemap follows, with no warning.
+    let moved = "base_url = \"https://moved.example.org/\"\ndefault_language = \"en\"\noutput_dir = \"dist\"\ntaxonomies = [{ name = \"tags\" }]\n[languages.fr]\n";
+    std::fs::write(site.join("config.toml"), moved).unwrap();
+    let o = run(site, &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!stderr(&o).contains("differs"), "{}", text(&o));
+    let xml = std::fs::read_to_string(site.join("dist/sitemap.xml")).unwrap();
+    assert!(
+        xml.contains("<loc>https://moved.example.org/blog/first/</loc>"),
+        "{xml}"
+    );
+}
+
+/// sitemap.toml's `base_url` where the site's config says another is a warning naming both
+/// (file and line), from `build` and `check`; the same URL, or `--base-url`, says nothing.
+#[test]
+fn a_base_url_that_differs_from_the_sites_is_a_warning_naming_both() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path();
+    zola_site(site);
+    write_tree(
+        site,
+        &[
+            (
+                "config.toml",
+                "title = \"t\"\nbase_url = \"https://new.example/\"\n",
+            ),
+            (
+                "sitemap.toml",
+                "# moved?\nbase_url = \"https://old.example\"\n",
+            ),
+        ],
+    );
+    let want = "sitemap.toml:2: base_url = \"https://old.example/\" differs from base_url = \"https://new.example/\" in ";
+    for cmd in ["build", "check"] {
+        let o = run(site, &[cmd]);
+        assert!(stderr(&o).contains(want), "{cmd}: {}", text(&o));
+        assert!(stderr(&o).contains("config.toml:2"), "{cmd}: {}", text(&o));
+    }
+    let o = run(site, &["build", "--base-url", "https://preview.example/"]);
+    assert!(!stderr(&o).contains("differs"), "{}", text(&o));
+    std::fs::write(
+        site.join("sitemap.toml"),
+        "base_url = \"https://new.example\"\n",
+    )
+    .unwrap();
+    let o = run(site, &["build"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!stderr(&o).contains("differs"), "{}", text(&o));
 }
 
 #[test]
@@ -441,9 +497,13 @@ fn init_on_a_hugo_site_and_never_overwrites() {
         ],
     );
     let (cfg, written) = init_then_build(site);
-    assert_eq!(cfg.base_url.as_deref(), Some("https://hugo.example.org/"));
+    assert_eq!(cfg.base_url, None);
+    assert!(
+        written.contains("read from hugo.toml at every run (now https://hugo.example.org/)"),
+        "{written}"
+    );
     assert_eq!(cfg.style, Some(sitemapgen::config::Style::Hugo));
-    assert_eq!(cfg.output_dir, Some(PathBuf::from("public")));
+    assert_eq!(cfg.output_dir, None);
     assert!(written.contains("from hugo.toml"), "{written}");
     assert!(written.contains("Europe/Paris"), "{written}");
 }
@@ -467,7 +527,12 @@ fn init_elsewhere_points_back_at_the_site() {
     );
     let cfg = sitemapgen::config::read_file_config(&cfg_path).unwrap();
     assert_eq!(cfg.site_dir, Some(PathBuf::from("../site")));
-    assert_eq!(cfg.content_dir, Some(PathBuf::from("../site/content")));
+    assert_eq!(cfg.content_dir, None);
+    let written = std::fs::read_to_string(&cfg_path).unwrap();
+    assert!(
+        written.contains("# content_dir = \"../site/content\""),
+        "{written}"
+    );
     let o = run(
         d.path(),
         &["build", "--config", "conf/sitemap.toml", "--quiet"],
@@ -625,7 +690,26 @@ fn pre_commit_hooks_name_the_binary_and_real_subcommands() {
         assert_eq!(h["language"], language);
         assert_eq!(h["pass_filenames"], false);
         assert_eq!(h["require_serial"], true);
-        assert_eq!(h["files"], "^content/");
+        // Content, sitemap.toml and the site's config each change the sitemap.
+        let files = regex_automata::meta::Regex::new(h["files"].as_str().unwrap()).unwrap();
+        for staged in [
+            "content/a.md",
+            "sitemap.toml",
+            "config.toml",
+            "zola.toml",
+            "hugo.yaml",
+            "config/_default/hugo.toml",
+        ] {
+            assert!(files.is_match(staged), "{h}: {staged}");
+        }
+        for other in [
+            "static/sitemap.toml",
+            "public/sitemap.xml",
+            "README.md",
+            "themes/x/config.toml",
+        ] {
+            assert!(!files.is_match(other), "{h}: {other}");
+        }
     }
 }
 

@@ -203,3 +203,47 @@ fn every_hook_keeps_the_committed_sitemap_current_commit_after_commit() {
         }
     }
 }
+
+/// A change to the site's config (the site moves domain) or to sitemap.toml changes the
+/// sitemap without touching content/: every hook fires on it (its `files:` name both), so the
+/// commit never lands with a sitemap of the old settings.
+#[test]
+fn every_hook_fires_on_the_site_config_and_sitemap_toml() {
+    let hooks = hooks();
+    assert!(hooks.iter().all(|h| h.files == hooks[0].files), "{hooks:?}");
+    // The -system twins run the same entry on the same files: one of each entry is enough.
+    for hook in hooks.iter().filter(|h| !h.id.ends_with("-system")) {
+        let writes = !hook.entry.contains("check");
+        let edits: [(&str, &str, &str); 2] = [
+            (
+                "config.toml",
+                "base_url = \"https://example.org\"\n",
+                "https://example.org/a/",
+            ),
+            (
+                "sitemap.toml",
+                "default_changefreq = \"weekly\"\n",
+                "<changefreq>weekly</changefreq>",
+            ),
+        ];
+        let r = site(hook);
+        for (file, body, shows) in edits {
+            let step = format!("{} {file}", hook.id);
+            r.write(file, body);
+            let o = commit(&r);
+            assert!(
+                !o.status.success(),
+                "{step}: the hook did not fire\n{}",
+                text(&o)
+            );
+            if !writes {
+                let o = sitemapgen(&r.root, &["build", "--quiet"]);
+                assert!(o.status.success(), "{}", text(&o));
+            }
+            let o = commit(&r);
+            assert!(o.status.success(), "{step}: second commit\n{}", text(&o));
+            assert!(sitemap(&r).contains(shows), "{step}: {}", sitemap(&r));
+            clean_everywhere(&r, &step);
+        }
+    }
+}

@@ -247,10 +247,20 @@ fn the_pre_commit_hook_runs_its_entry_on_a_staged_page() {
     assert_eq!(field("pass_filenames"), "false");
     let entry = field("entry");
     let files = field("files");
-    // pre-commit matches `files` as a Python regex against the staged paths: here, a prefix.
-    let prefix = files.strip_prefix('^').expect("an anchored pattern");
-    assert!("content/about.md".starts_with(prefix), "{files}");
-    assert!(!"README.md".starts_with(prefix), "{files}");
+    // pre-commit matches `files` as a Python regex against the staged paths (`re.search`).
+    assert!(files.starts_with('^'), "an anchored pattern: {files}");
+    let re = regex_automata::meta::Regex::new(&files).unwrap();
+    for staged in [
+        "content/about.md",
+        "sitemap.toml",
+        "config.toml",
+        "zola.toml",
+    ] {
+        assert!(re.is_match(staged), "{files}: {staged}");
+    }
+    for other in ["README.md", "public/sitemap.xml", "static/sitemap.toml"] {
+        assert!(!re.is_match(other), "{files}: {other}");
+    }
 
     let root = tempfile::tempdir().unwrap();
     let site = root.path().join("my-zola-site");

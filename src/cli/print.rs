@@ -483,6 +483,12 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
         format!("sitemapgen build --config {}", target.display())
     };
     let next = match &d.base_url {
+        Some(b) if d.base_url_from_site => format!(
+            "base_url {b}, read from {} at every run; review the file, then run `{build}`",
+            d.config_file
+                .as_deref()
+                .map_or("the site's config".into(), |f| f.display().to_string())
+        ),
         Some(b) => format!("base_url {b}; review it, then run `{build}`"),
         None => format!("no usable base_url found: set base_url in it, then run `{build}`"),
     };
