@@ -626,3 +626,28 @@ fn the_module_map_names_every_module() {
         "docs/architecture.md: no row for {missing:?} in the module map (## Modules)"
     );
 }
+
+/// docs/README.md, the index, links every page of docs/, and so does the README's
+/// Documentation section: a new page is found from both.
+#[test]
+fn the_indexes_link_every_docs_page() {
+    let index = std::fs::read_to_string(repo().join("docs/README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Documentation").unwrap()..];
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name == "README.md" {
+            continue;
+        }
+        if !index.contains(&format!("]({name})")) {
+            missing.push(format!("docs/README.md does not link {name}"));
+        }
+        if !section.contains(&format!("](docs/{name})")) {
+            missing.push(format!(
+                "README.md's Documentation section does not link {name}"
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
