@@ -122,7 +122,32 @@ pub struct Outcome {
     pub git: Option<lastmod::GitReport>,
 }
 
-/// Runs config-resolved settings through scan, front matter, routes, lastmod and entries.
+/// Runs config-resolved settings through scan, front matter, routes, lastmod and entries,
+/// and audits the built output when there is one. Writes nothing: see [`write()`].
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # let root = site.path();
+/// # std::fs::write(root.join("config.toml"), "base_url = \"https://example.com\"\n")?;
+/// # std::fs::create_dir(root.join("content"))?;
+/// # std::fs::write(root.join("content/_index.md"), "+++\n+++\n")?;
+/// # std::fs::write(root.join("content/hidden.md"), "+++\n[extra]\nnoindex = true\n+++\n")?;
+/// use sitemapgen::{config, generate, Overrides, Reason, RunOptions};
+///
+/// let settings = config::load(&Overrides {
+///     site: Some(root.to_path_buf()),
+///     ..Default::default()
+/// })?;
+/// let outcome = generate(&settings, &RunOptions::default())?;
+/// let locs: Vec<String> = outcome.entries.iter().map(|(loc, _)| loc.to_string()).collect();
+/// assert_eq!(locs, ["https://example.com/"]);
+/// // What was left out, and why: the file, the reason as the user wrote it, the URL.
+/// let hidden = &outcome.skipped[0];
+/// assert_eq!(hidden.reason, Reason::Noindex);
+/// assert_eq!(hidden.url.as_deref(), Some("https://example.com/hidden/"));
+/// assert!(!root.join("public/sitemap.xml").exists());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut outcome = Outcome {
         disabled: disabled(settings),
