@@ -594,3 +594,40 @@ fn a_root_index_beside_the_home_is_said_once() {
         text(&o)
     );
 }
+
+/// Hugo builds whatever `draft` holds (checked with Hugo 0.111.3 and 0.168.0): no value, an
+/// empty string, a word or a list is false; `draft = 1` (TOML) is false to 0.111 and true
+/// from 0.112. Each is said, naming the file and line; none stops the run.
+#[test]
+fn every_draft_value_hugo_builds_is_read_as_hugo_reads_it_and_said() {
+    let pages = [
+        ("content/a.md", "---\ntitle: A\ndraft:\n---\n"),
+        ("content/b.md", "---\ntitle: B\ndraft: \"yes\"\n---\n"),
+        ("content/c.md", "+++\ntitle = \"C\"\ndraft = 1\n+++\n"),
+        ("content/d.md", "---\ntitle: D\ndraft: \"\"\n---\n"),
+        ("content/e.md", "+++\ntitle = \"E\"\ndraft = []\n+++\n"),
+        ("content/f.md", "---\ntitle: F\ndraft: false\n---\n"),
+    ];
+    for (version, c_listed) in [("0.111.3", true), ("0.168.0", false)] {
+        let (d, o) = build(&pages, version);
+        let got = locs(d.path(), &o);
+        let mut want: BTreeSet<String> = ["a", "b", "d", "e", "f"]
+            .iter()
+            .map(|p| format!("https://example.org/{p}/"))
+            .collect();
+        if c_listed {
+            want.insert("https://example.org/c/".into());
+        }
+        assert_eq!(got, want, "{version}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        for said in [
+            "a.md:3: `draft` has no value",
+            "b.md:3: `draft` = 'yes' is not true or false",
+            "d.md:3: `draft` = '' is not true or false",
+            "e.md:3: `draft` = a list or table is not true or false",
+        ] {
+            assert!(err.contains(said), "{version}: {said}\n{err}");
+        }
+        assert!(!err.contains("f.md:3"), "{err}");
+    }
+}

@@ -234,7 +234,34 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
                 let lang = h.string(n);
                 more.lang = (!lang.is_empty()).then_some(lang);
             }
-            "draft" => draft = Some(h.bool(n)),
+            "draft" => {
+                let b = h.bool(n);
+                // Hugo builds whatever `draft` holds: what it reads is said, so a page a
+                // user meant to hold back is not listed without a word.
+                let said = match &n.v {
+                    V::Bool(_) => None,
+                    V::Null => Some("has no value".to_string()),
+                    _ if h.bool_e(n).is_none() => Some(format!(
+                        "= {} is not true or false",
+                        n.as_text()
+                            .map_or_else(|| "a list or table".into(), |t| format!("'{t}'"))
+                    )),
+                    _ => None,
+                };
+                if let Some(said) = said {
+                    let reads = if b {
+                        "true: a draft, left out"
+                    } else {
+                        "false: not a draft, listed"
+                    };
+                    cx.warn(
+                        &["draft"],
+                        n,
+                        format!("`draft` {said}: Hugo {} reads it as {reads}", rules.version),
+                    );
+                }
+                draft = Some(b);
+            }
             "weight" => out.meta.set_has_weight(true),
             "aliases" => aliases(n, cx, h)?,
             "outputs" => more.html_output = outputs(n, cx, h)?,
