@@ -631,3 +631,59 @@ fn every_draft_value_hugo_builds_is_read_as_hugo_reads_it_and_said() {
         assert!(!err.contains("f.md:3"), "{err}");
     }
 }
+
+/// A taxonomy's or term's own `_index` file names its URL with `url` (both versions; a
+/// relative one below the language, read as a section's), and from 0.167 with `slug`. The
+/// URL sets (percent-decoded) are Hugo 0.111.3's and 0.168.0's for this site.
+#[test]
+fn term_and_taxonomy_files_name_their_urls_by_version() {
+    let d = tempfile::tempdir().unwrap();
+    write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
+            ),
+            ("content/p.md", "---\ntitle: P\ntags: [Rust, Go, Zig]\ncategories: [X]\n---\n"),
+            ("content/p.fr.md", "---\ntitle: P\ntags: [Rust, Go]\ncategories: [X]\n---\n"),
+            ("content/tags/rust/_index.fr.md", "---\ntitle: R\nurl: \"R/Rust Lang\"\n---\n"),
+            ("content/tags/go/_index.md", "---\ntitle: G\nurl: \"/g/go/\"\n---\n"),
+            ("content/tags/zig/_index.md", "---\ntitle: Z\nslug: Zed Two\n---\n"),
+            ("content/categories/_index.md", "---\ntitle: C\nurl: \"cats\"\n---\n"),
+        ],
+    );
+    let same = [
+        "/",
+        "/categories/x/",
+        "/cats/",
+        "/fr/",
+        "/fr/categories/",
+        "/fr/categories/x/",
+        "/fr/p/",
+        "/fr/tags/",
+        "/fr/tags/go/",
+        "/g/go/",
+        "/p/",
+        "/tags/",
+        "/tags/rust/",
+    ];
+    for (version, own) in [
+        ("0.111.3", ["/fr/r/rust-lang/", "/tags/zig/"]),
+        ("0.168.0", ["/fr/R/Rust Lang/", "/tags/zed-two/"]),
+    ] {
+        let o = run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", version, "-q"],
+        );
+        let want: BTreeSet<String> = same
+            .iter()
+            .chain(&own)
+            .map(|p| format!("https://example.org{p}"))
+            .collect();
+        assert!(o.status.success(), "{}", text(&o));
+        // Hugo's layout: an index over one sitemap per language.
+        let got = url_locs(&common::set_text(&d.path().join("public"), "sitemap.xml"));
+        assert_eq!(got, want, "{version}");
+    }
+}

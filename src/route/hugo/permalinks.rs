@@ -103,7 +103,7 @@ pub(super) fn page_path(
 }
 
 /// The path a front matter `url` gives.
-fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> String {
+pub(super) fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> String {
     // Before Hugo 0.136.1 a section's `url` was sanitized like a folder name.
     if kind == Kind::Section && !site.rules.section_url_keeps_case {
         let segs: Vec<String> = url

@@ -1,7 +1,9 @@
 //! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
 //! pages that carry it.
 
-use super::permalinks::{dir_path, expand_term_permalink, sanitize, Paths};
+use super::permalinks::{
+    dir_path, expand_term_permalink, sanitize, section_slug_segment, url_path, Paths,
+};
 use super::{Built, Site};
 use crate::frontmatter::BuildRender;
 use crate::route::{Kind, RouteList};
@@ -105,13 +107,14 @@ fn add_list(
         return None;
     }
     let tax_seg = sanitize(&tax.name, site.paths());
-    let path = site
-        .paths()
-        .list_path(prefix, &tax_seg, site.config.ugly(&tax.name));
     let file = built
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
         .copied();
+    let path = own_url(site, file, prefix).unwrap_or_else(|| {
+        site.paths()
+            .list_path(prefix, &tax_seg, site.config.ugly(&tax.name))
+    });
     let key = format!("taxonomy:{}", tax.name);
     Some(
         built
@@ -139,18 +142,22 @@ fn add_terms(
         .find(|(k, _)| *k == tax.name)
         .map(|(_, p)| p.as_str());
     for (term, members) in terms {
-        let path = match pattern {
-            Some(p) => format!(
-                "{prefix}{}",
-                expand_term_permalink(p, &term, &tax.name, ugly)
-            ),
-            None => dir_path(prefix, &format!("{tax_seg}/{term}"), ugly),
-        };
-        let key = format!("term:{}/{term}", tax.name);
         let file = built
             .tax_files
             .get(&(lang.to_string(), tax.name.clone(), term.clone()))
             .copied();
+        let path = match (own_url(site, file, prefix), pattern) {
+            (Some(url), _) => url,
+            (None, Some(p)) => format!(
+                "{prefix}{}",
+                expand_term_permalink(p, &term, &tax.name, ugly)
+            ),
+            (None, None) => {
+                let seg = own_slug(site, file).unwrap_or_else(|| term.clone());
+                dir_path(prefix, &format!("{tax_seg}/{seg}"), ugly)
+            }
+        };
+        let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
         r.add_rollup_list(members);
         if let Some(lr) = list_route {
@@ -159,4 +166,23 @@ fn add_terms(
         }
         built.out.push(r);
     }
+}
+
+/// The path a taxonomy's or term's own `_index` file gives with `url` (Hugo 0.111 and 0.168
+/// alike), read as a section's.
+fn own_url(site: &Site, file: Option<usize>, prefix: &str) -> Option<String> {
+    let page = site.pages.get(file?);
+    let url = page.fm.more().url.as_deref().filter(|u| !u.is_empty())?;
+    Some(url_path(url, Kind::Section, prefix, site.paths()))
+}
+
+/// From Hugo 0.167 a term's own `slug` names its folder, as a section's does (one holding
+/// '/' or nothing but hyphens names none).
+fn own_slug(site: &Site, file: Option<usize>) -> Option<String> {
+    if !site.rules().section_slug_renames_path {
+        return None;
+    }
+    let slug = site.pages.get(file?).fm.slug()?;
+    Some(section_slug_segment(slug, site.paths()))
+        .filter(|s| !s.trim_matches('-').is_empty() && !s.contains('/'))
 }
