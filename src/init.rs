@@ -303,8 +303,8 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # stylesheet = "/sitemap.xsl"
 
 # IndexNow, for `sitemapgen submit` after a deploy (default none; INDEXNOW_KEY wins): a key
-# of 8 to 128 of a-z, A-Z, 0-9 and '-' (`openssl rand -hex 16`), which the site serves in a
-# file <key>.txt at its base URL, or at indexnow_key_location. For example:
+# of 8 to 128 of a-z, A-Z, 0-9 and '-' (`openssl rand -hex 16`); build writes it into the
+# output folder as <key>.txt, or at indexnow_key_location. For example:
 # indexnow_key = "0123456789abcdef0123456789abcdef"
 # indexnow_key_location = "indexnow/key.txt"
 

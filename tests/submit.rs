@@ -477,3 +477,43 @@ fn waits_double_from_two_seconds_and_a_long_retry_after_is_cut() {
         assert!(err.to_string().contains("HTTP 503"), "{err}");
     }
 }
+
+#[test]
+fn build_writes_the_key_file_as_one_of_its_own() {
+    let d = tempfile::tempdir().unwrap();
+    site(d.path(), "https://example.com", &["a"]);
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+            .args(args)
+            .current_dir(d.path())
+            .env_remove("INDEXNOW_KEY")
+            .output()
+            .unwrap()
+    };
+    let o = run(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let key_file = d.path().join(format!("public/{KEY}.txt"));
+    assert_eq!(std::fs::read_to_string(&key_file).unwrap(), KEY);
+    let record = std::fs::read_to_string(d.path().join("public/.sitemapgen-files")).unwrap();
+    assert!(record.contains(&format!("{KEY}.txt")), "{record}");
+    let o = run(&["check", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::remove_file(&key_file).unwrap();
+    let o = run(&["check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // Elsewhere when asked; the old one, ours, goes.
+    let config = "base_url = \"https://example.com/\"\nstyle = \"plain\"\naudit = false\nindexnow_key = \"0123456789abcdef\"\nindexnow_key_location = \"k/key.txt\"\n";
+    std::fs::write(d.path().join("sitemap.toml"), config).unwrap();
+    let o = run(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("public/k/key.txt")).unwrap(),
+        KEY
+    );
+    // No key, no key file: ours is removed.
+    let config = "base_url = \"https://example.com/\"\nstyle = \"plain\"\naudit = false\n";
+    std::fs::write(d.path().join("sitemap.toml"), config).unwrap();
+    let o = run(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!d.path().join("public/k/key.txt").exists());
+}

@@ -17,7 +17,6 @@ pub mod state;
 use crate::diff::Diff;
 use crate::sitemap::set::UrlMap;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use url::Url;
 
 /// The shared IndexNow endpoint: it passes every submission on to all the engines that take
@@ -81,14 +80,6 @@ impl Settings {
             Some(l) => l.trim_start_matches('/').to_string(),
             None => format!("{key}.txt"),
         })
-    }
-
-    /// The key file to write into `output_dir`, and its bytes (the key, UTF-8), when a key is
-    /// set.
-    pub fn key_file(&self, output_dir: &Path) -> Option<(PathBuf, Vec<u8>)> {
-        let name = self.key_file_name()?;
-        let key = self.key.as_ref()?;
-        Some((output_dir.join(name), key.clone().into_bytes()))
     }
 }
 
@@ -380,10 +371,6 @@ mod tests {
         assert_eq!(h.scope(), "https://e.com:8443/blog/keys/");
         assert!(h.covers("https://e.com:8443/blog/keys/page/"));
         assert!(!h.covers("https://e.com:8443/blog/other/"));
-        assert_eq!(
-            settings("abcdefgh", None).key_file(Path::new("public")),
-            Some((PathBuf::from("public/abcdefgh.txt"), b"abcdefgh".to_vec()))
-        );
     }
 
     #[test]

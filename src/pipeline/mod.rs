@@ -603,6 +603,19 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
         indexes: Vec::new(),
         extra_files: Vec::new(),
     };
+    // The IndexNow key file in each site root, when a key is set: written, recorded and
+    // removed (once the key is unset) like the sitemaps.
+    if let (Some(name), Some(key)) = (
+        settings.indexnow.key_file_name(),
+        settings.indexnow.key.as_ref(),
+    ) {
+        for (folder, _) in site_roots(settings, outcome) {
+            set.extra_files.push(write::OutputFile {
+                name: format!("{folder}{name}"),
+                bytes: key.clone().into_bytes(),
+            });
+        }
+    }
     let layout = &outcome.layout;
     if layout.files.is_empty() {
         // An outcome made by hand, with no layout: one sitemap, or one per host's folder.
