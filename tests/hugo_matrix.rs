@@ -154,6 +154,15 @@ const DELIBERATE: &[Deliberate] = &[
         why: "Zola lists a paginated list's `page/1/`, a redirect stub to the list itself; we do not",
     },
     Deliberate {
+        site: "",
+        shapes: &[],
+        loc: Some("zola-empty-taxonomy"),
+        version: Some("0.22.1"),
+        what: &["url"],
+        warned: false,
+        why: "Zola lists a taxonomy no page has terms of, but writes no page for it (a 404); we do not list it",
+    },
+    Deliberate {
         site: "extra.sitemap ",
         shapes: &["false", "map0", "map1"],
         loc: None,
@@ -597,6 +606,12 @@ fn check(site: &Site, version: &'static str) -> (Vec<String>, Vec<usize>) {
                             (_, Some("zola-lists")) => zola_list,
                             (_, Some("zola-alternates")) => site.zola && what == "alternates",
                             (_, Some("zola-pager-1")) => site.zola && loc.ends_with("/page/1/"),
+                            (_, Some("zola-empty-taxonomy")) => {
+                                site.zola
+                                    && detail == "Hugo lists it, we do not"
+                                    && ["/tags/", "/categories/"].iter().any(|t| loc.ends_with(t))
+                                    && !ours.urls.keys().any(|u| u.starts_with(loc.as_str()))
+                            }
                             (None, Some(l)) => l == loc || l == "*",
                             _ => false,
                         }

@@ -531,8 +531,8 @@ mod features {
                 ("content/a.md", "+++\n[taxonomies]\ntags = [\"Rust Lang\", \"rust-lang\"]\n+++\n"),
                 // Hidden from the sitemap by render = false, still a member of its term.
                 ("content/b.md", "+++\nrender = false\n[taxonomies]\ntags = [\"Rust Lang\"]\n+++\n"),
-                // A top-level list is not a taxonomy in Zola (and `series` gets no terms,
-                // though Zola 0.22 lists its page all the same).
+                // A top-level list is not a taxonomy in Zola (and `series` gets no terms:
+                // Zola 0.22.1 lists `/series/` but writes no page there).
                 ("content/c.md", "+++\n[extra]\nx = 1\n+++\n"),
                 ("content/d.md", "---\ntags: [ignored]\nseries: [none]\n---\n"),
             ],
@@ -546,7 +546,6 @@ mod features {
                 "/a/",
                 "/c/",
                 "/d/",
-                "/series/",
                 "/tags/",
                 "/tags/rust-lang/",
                 "/tags/rust-lang/page/2/",

@@ -545,7 +545,11 @@ impl<'a> ZolaRouter<'a> {
             let lang = *lang;
             let lp = self.prefix(lang);
             for (tax, terms) in taxonomies.iter().zip(terms) {
-                // Zola 0.22 lists a taxonomy's page even when no page has its terms.
+                // Zola 0.22.1 lists a taxonomy no page has terms of in its sitemap, but
+                // writes no page for it: a URL that answers 404 is not listed.
+                if terms.is_empty() {
+                    continue;
+                }
                 let tax_slug = zola_slugify(&tax.name, tax_strategy);
                 let list_route = out.routes.len();
                 out.push(Route::generated(
