@@ -52,6 +52,7 @@ fn main() -> sitemapgen::Result<()> {
     let ctx = RouteContext {
         settings: &settings,
         now: chrono::Utc::now(),
+        served: sitemapgen::host::Forms::of(sitemapgen::host::Platform::Plain),
     };
     for _ in 0..rounds {
         let t = Instant::now();

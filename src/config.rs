@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::frontmatter::limits::MAX_CONFIG;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::fsread::FileKind;
+use crate::host::HostSetting;
 use crate::hugo_version::{self, HreflangFrom, HugoRules};
 pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, SiteConfig};
@@ -258,6 +259,10 @@ pub struct FileConfig {
     pub indexnow_key_location: Option<String>,
     /// Where `submit` sends (default the shared IndexNow endpoint).
     pub indexnow_endpoint: Option<String>,
+    /// The platform that serves the site: `auto` (default), `netlify`, `cloudflare-pages`,
+    /// `vercel`, `github-pages` or `plain`.
+    #[serde(default, deserialize_with = "de_host")]
+    pub host: Option<HostSetting>,
 }
 
 /// What the audit of the built output does (`audit` in sitemap.toml, `--no-audit`).
@@ -307,6 +312,8 @@ pub struct Overrides {
     pub no_audit: bool,
     /// `--git-fetch`.
     pub git_fetch: Option<GitFetch>,
+    /// `--host`.
+    pub host: Option<HostSetting>,
 }
 
 /// Everything a run needs, resolved and checked.
@@ -384,6 +391,8 @@ pub struct Settings {
     /// IndexNow: the key, its file, the endpoint.
     #[doc(hidden)]
     pub indexnow: crate::indexnow::Settings,
+    /// The platform that serves the site (`auto`: detected from its files).
+    pub host: HostSetting,
     /// What the site's own config says.
     #[doc(hidden)]
     pub site: SiteConfig,
@@ -870,6 +879,7 @@ pub fn resolve(
         },
         include_unsourced: file.include_unsourced.unwrap_or(false),
         indexnow,
+        host: over.host.or(file.host).unwrap_or_default(),
         site,
         hugo,
         hugo_lastmod,
@@ -1192,6 +1202,13 @@ fn de_audit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AuditMode>,
         Some(Raw::S(s)) => Err(serde::de::Error::custom(format!(
             "audit = \"{s}\": use \"auto\", true, false or \"strict\""
         ))),
+    }
+}
+
+fn de_host<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<HostSetting>, D::Error> {
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(s) => s.parse().map(Some).map_err(serde::de::Error::custom),
     }
 }
 

@@ -336,6 +336,9 @@ pub struct Sources<'a> {
     pub unlisted: bool,
     /// Keep the locs of pages routed but not listed, by page ([`Built::page_locs`]).
     pub page_locs: bool,
+    /// The forms the host serves URLs in (routes come in them already; `extra_urls` are put
+    /// in them here).
+    pub served: crate::host::Forms,
 }
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
@@ -487,7 +490,7 @@ pub fn build(
     drop(lastmods);
     add_alternates(&mut out, &versions, settings, files);
     for extra in &settings.extra_urls {
-        extra_entry(extra, settings, &origin, &mut out.entries)?;
+        extra_entry(extra, settings, &origin, sources.served, &mut out.entries)?;
         out.routes.push(NO_ROUTE);
         out.pages.push(NO_ROUTE);
         if multilingual {
@@ -828,6 +831,7 @@ fn extra_entry(
     extra: &ExtraUrl,
     settings: &Settings,
     origin: &std::path::Path,
+    served: crate::host::Forms,
     entries: &mut Entries,
 ) -> Result<()> {
     let (raw, lastmod, changefreq, priority) = match extra {
@@ -853,10 +857,15 @@ fn extra_entry(
                 "extra_urls: '{raw}' is not below base_url {b}"
             )));
         }
+        let mut u = u;
+        let path = u.path().to_string();
+        u.set_path(&served.served(&path, crate::host::FileKind::of_path(&path)));
         u.to_string()
     } else {
         loc::check_path(raw).map_err(bad)?;
-        loc::absolute(&settings.base_url, &crate::route::normalize(raw))
+        let path = crate::route::normalize(raw);
+        let path = served.served(&path, crate::host::FileKind::of_path(&path));
+        loc::absolute(&settings.base_url, &path)
     };
     if loc.len() > MAX_LOC_LEN {
         return Err(bad(format!(

@@ -285,6 +285,10 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # audit = "auto"
 # List built pages no content file accounts for (a template's /search/, say).
 # include_unsourced = false
+# The platform that serves the site: its redirect rules, the URL forms it serves and the
+# site's robots.txt decide what is listed. auto detects it from the site's files; netlify,
+# cloudflare-pages, vercel, github-pages, or plain for none of it.
+# host = "auto"
 
 # Output.
 # Which files: "generator" (the files the generator itself writes, so submitted sitemap URLs

@@ -38,12 +38,22 @@ pub fn skipped_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
 
 /// How many pages were left out before the audit, for each reason.
 pub fn unaudited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
-    count(outcome.skipped.iter().filter(|s| !s.audited))
+    count(
+        outcome
+            .skipped
+            .iter()
+            .filter(|s| !s.audited && s.rule.is_none()),
+    )
 }
 
 /// How many URLs the audit of the built output left out, for each reason.
 pub fn audited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
     count(outcome.skipped.iter().filter(|s| s.audited))
+}
+
+/// How many URLs the host's rules and robots.txt left out, for each reason.
+pub fn hosted_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
+    count(outcome.skipped.iter().filter(|s| s.rule.is_some()))
 }
 
 fn count<'a>(skipped: impl Iterator<Item = &'a crate::Skipped>) -> BTreeMap<Reason, usize> {
@@ -104,10 +114,10 @@ impl Warning {
     /// The warning for a page left out for a reason the user may not expect.
     pub fn left_out(s: &Skipped) -> Warning {
         let mut message = format!("left out ({})", s.reason);
-        // A URL the audit left out: what it found there.
-        if let Some(url) = s.url.as_ref().filter(|_| s.audited) {
+        // A URL left out after routing: what was found about it.
+        if let Some(why) = s.explain() {
             message.push_str(": ");
-            message.push_str(&crate::audit::explain(s.reason, url, s.target.as_deref()));
+            message.push_str(&why);
         }
         Warning {
             // A generated page (a term, a pager) has no file of its own.
@@ -302,6 +312,7 @@ mod tests {
             reason: Reason::Draft,
             target: None,
             url: None,
+            rule: None,
         }));
         ws.push(Warning::left_out(&Skipped {
             file: Some("f.md".into()),
@@ -309,6 +320,7 @@ mod tests {
             reason: Reason::Future,
             target: None,
             url: None,
+            rule: None,
         }));
         let shown: Vec<String> = capped_to(&ws, 1).iter().map(|w| w.to_string()).collect();
         assert_eq!(

@@ -145,11 +145,11 @@ fn zola_every_reason_and_the_head_only_rule() {
     assert_eq!(
         stdout(&o),
         format!(
-            "{}\tnoindex\thttps://example.com/blog/a/\t-\n\
-             {}\tnot-built\thttps://example.com/blog/b/\t-\n\
-             {}\tcanonical\thttps://example.com/blog/c/\thttps://example.com/about/\n\
-             {}\tredirect\thttps://example.com/blog/e/\thttps://example.com/blog/d/\n\
-             {}\tsitemap-off\thttps://example.com/blog/f/\t-\n",
+            "{}\tnoindex\thttps://example.com/blog/a/\t-\t-\n\
+             {}\tnot-built\thttps://example.com/blog/b/\t-\t-\n\
+             {}\tcanonical\thttps://example.com/blog/c/\thttps://example.com/about/\t-\n\
+             {}\tredirect\thttps://example.com/blog/e/\thttps://example.com/blog/d/\t-\n\
+             {}\tsitemap-off\thttps://example.com/blog/f/\t-\t-\n",
             c("blog/a.md"),
             c("blog/b.md"),
             c("blog/c.md"),
@@ -305,9 +305,9 @@ fn hugo_ugly_urls_below_a_base_path() {
     assert_eq!(
         stdout(&o),
         format!(
-            "-\tcanonical\thttps://example.org/docs/categories.html\thttps://example.org/docs/tags.html\n\
-             {}\tnot-built\thttps://example.org/docs/posts/y.html\t-\n\
-             {}\tnoindex\thttps://example.org/docs/posts/z.html\t-\n",
+            "-\tcanonical\thttps://example.org/docs/categories.html\thttps://example.org/docs/tags.html\t-\n\
+             {}\tnot-built\thttps://example.org/docs/posts/y.html\t-\t-\n\
+             {}\tnoindex\thttps://example.org/docs/posts/z.html\t-\t-\n",
             c("posts/y.md"),
             c("posts/z.md"),
         )
@@ -530,10 +530,10 @@ fn verdicts_as_a_browser_gives_them() {
     assert_eq!(
         out,
         [
-            "b2 canonical https://example.com/b2/ https://example.com/b1/",
-            "r1 redirect https://example.com/r1/ https://example.com/moved/",
-            "r2 redirect https://example.com/r2/ https://example.com/moved/",
-            "u1 noindex https://example.com/u1/ -",
+            "b2 canonical https://example.com/b2/ https://example.com/b1/ -",
+            "r1 redirect https://example.com/r1/ https://example.com/moved/ -",
+            "r2 redirect https://example.com/r2/ https://example.com/moved/ -",
+            "u1 noindex https://example.com/u1/ - -",
         ],
         "{}",
         text(&o)

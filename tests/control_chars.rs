@@ -57,7 +57,7 @@ fn control_characters_in_file_names_are_escaped_in_messages_and_list() {
 
     let o = run(&s, &["list", "--excluded"]);
     let out = String::from_utf8(o.stdout).unwrap();
-    assert_eq!(out, format!("./content/{ESC_SHOWN}\tdraft\t-\t-\n"));
+    assert_eq!(out, format!("./content/{ESC_SHOWN}\tdraft\t-\t-\t-\n"));
 }
 
 #[test]

@@ -96,13 +96,13 @@ fn noindex_is_reported_as_noindex_and_every_known_url_is_listed() {
     // alone is `noindex`, also when a cascade says it; a `sitemap` key is `sitemap-off`.
     assert_eq!(
         stdout(&o),
-        "file\treason\turl\ttarget\n\
-         ./content/both.md\tsitemap-off\thttps://example.org/both/\t-\n\
-         ./content/draft.md\tdraft\t-\t-\n\
-         ./content/hidden.md\tnoindex\thttps://example.org/hidden/\t-\n\
-         ./content/off.md\tsitemap-off\thttps://example.org/off/\t-\n\
-         ./content/private/_index.md\tnoindex\thttps://example.org/private/\t-\n\
-         ./content/private/note.md\tnoindex\thttps://example.org/private/note/\t-\n"
+        "file\treason\turl\ttarget\trule\n\
+         ./content/both.md\tsitemap-off\thttps://example.org/both/\t-\t-\n\
+         ./content/draft.md\tdraft\t-\t-\t-\n\
+         ./content/hidden.md\tnoindex\thttps://example.org/hidden/\t-\t-\n\
+         ./content/off.md\tsitemap-off\thttps://example.org/off/\t-\t-\n\
+         ./content/private/_index.md\tnoindex\thttps://example.org/private/\t-\t-\n\
+         ./content/private/note.md\tnoindex\thttps://example.org/private/note/\t-\t-\n"
     );
     let o = sitemapgen(
         d.path(),
@@ -390,7 +390,10 @@ fn a_generated_page_left_out_is_named_as_such() {
         d.path(),
         &["list", "--excluded", "--hugo-version", "0.168.0"],
     );
-    assert_eq!(stdout(&o), "-\tnoindex\thttps://example.org/tags/x/\t-\n");
+    assert_eq!(
+        stdout(&o),
+        "-\tnoindex\thttps://example.org/tags/x/\t-\t-\n"
+    );
 }
 
 /// As docs/cli.md says: a page a `[[rules]]` entry excludes is `excluded`, with its URL; a
@@ -419,7 +422,7 @@ fn excluded_by_a_rule_is_listed_with_its_url_and_an_exclude_glob_drops_the_file(
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
-        "./content/ruled.md\texcluded\thttps://example.com/ruled/\t-\n"
+        "./content/ruled.md\texcluded\thttps://example.com/ruled/\t-\t-\n"
     );
     let o = sitemapgen(d.path(), &["list"]);
     let locs: Vec<&str> = std::str::from_utf8(&o.stdout)

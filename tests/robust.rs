@@ -238,7 +238,7 @@ fn pages_left_out_say_why() {
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "./content/posts/c.md\tduplicate-url\thttps://example.org/posts/same/\t-\n./content/posts/feed.md\tno-html-output\thttps://example.org/posts/feed/\t-\n"
+        "./content/posts/c.md\tduplicate-url\thttps://example.org/posts/same/\t-\t-\n./content/posts/feed.md\tno-html-output\thttps://example.org/posts/feed/\t-\t-\n"
     );
 }
 

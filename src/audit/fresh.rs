@@ -375,6 +375,7 @@ mod tests {
                 entries: 0..n,
             }],
             unsourced: false,
+            served: crate::host::Forms::of(crate::host::Platform::Plain),
         }
     }
 

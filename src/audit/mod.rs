@@ -18,6 +18,7 @@ use crate::config::{AuditMode, LastmodSource, Settings};
 use crate::date::W3cDate;
 use crate::entries::{Entries, Host, Loc};
 use crate::fsread::Folder;
+use crate::host::{FileKind, Forms, Platform};
 use crate::route::Reason;
 use crate::sitemap::loc;
 use rayon::prelude::*;
@@ -45,6 +46,10 @@ pub struct Plan {
     pub roots: Vec<Root>,
     /// Look for built pages no content file accounts for (a walk of the whole output).
     pub unsourced: bool,
+    /// The forms the host serves URLs in: a canonical link to a form it redirects from
+    /// names the page itself (reported, not left out), and built pages nothing accounts for
+    /// are listed in the form it serves.
+    pub served: Forms,
 }
 
 /// A URL the audit leaves out.
@@ -93,6 +98,9 @@ pub struct Findings {
     pub unread: Vec<Unread>,
     /// Built pages no content file accounts for, sorted by URL (when asked for).
     pub unsourced: Vec<Unsourced>,
+    /// Entries whose page names as canonical a form of its URL the host redirects from
+    /// (`/a.html` where it serves `/a`), with that canonical URL: kept, and reported.
+    pub disagreeing: Vec<(usize, String)>,
 }
 
 /// The audit for these settings, or `None` when it is off or there is no built site (no
@@ -137,7 +145,14 @@ pub fn plan(
             return (None, Some(note));
         }
     }
-    (Some(Plan { roots, unsourced }), None)
+    (
+        Some(Plan {
+            roots,
+            unsourced,
+            served: Forms::of(Platform::Plain),
+        }),
+        None,
+    )
 }
 
 /// The note that turns the audit off when the sitemap (or the record of ours) is committed to
@@ -183,14 +198,22 @@ pub fn run(
         let base = root.base.as_str();
         // A root that is not there (a language's folder not built) serves nothing.
         let folder = Folder::new(&root.dir).ok();
-        let checked: Vec<(Option<LeftOut>, Option<Unread>, Option<u64>)> = root
+        type Checked = (
+            Option<LeftOut>,
+            Option<Unread>,
+            Option<u64>,
+            Option<(usize, String)>,
+        );
+        let checked: Vec<Checked> = root
             .entries
             .clone()
             .into_par_iter()
             .map(|k| {
-                let judged =
-                    audit_url(&root.dir, folder.as_ref(), base, entries.loc(k), vouched(k));
-                let left = judged.verdict.map(|(reason, target)| LeftOut {
+                let loc = entries.loc(k);
+                let judged = audit_url(&root.dir, folder.as_ref(), base, loc, vouched(k));
+                let (verdict, disagrees) =
+                    served_verdict(judged.verdict, &loc.to_string(), &plan.served);
+                let left = verdict.map(|(reason, target)| LeftOut {
                     entry: k,
                     reason,
                     target,
@@ -210,13 +233,15 @@ pub fn run(
                     unread,
                     file.and_then(|f| files::rel_of(&root.dir, &f))
                         .map(|r| key(&r)),
+                    disagrees.map(|c| (k, c)),
                 )
             })
             .collect();
-        for (left, unread, file) in checked {
+        for (left, unread, file, disagrees) in checked {
             findings.left_out.extend(left);
             findings.unread.extend(unread);
             served.extend(file);
+            findings.disagreeing.extend(disagrees);
         }
     }
     if plan.unsourced {
@@ -244,6 +269,16 @@ pub fn run(
         findings.unsourced = find_unsourced(plan, &served, settings);
     }
     findings
+}
+
+/// Whether a file below `dir` (served at `base`) serves `loc`: a file that is there but
+/// cannot be read counts as there (the build wrote it).
+pub fn file_serves(dir: &Path, base: &str, loc: &str) -> bool {
+    let Ok(folder) = Folder::new(dir) else {
+        return false;
+    };
+    loc.strip_prefix(base)
+        .is_some_and(|below| !matches!(files::served(dir, &folder, below), Lookup::Missing))
 }
 
 /// A served file's key in the set of files the site's URLs account for.
@@ -306,6 +341,34 @@ fn audit_url(root: &Path, folder: Option<&Folder>, base: &str, loc: Loc, vouched
         file: Some(served.path),
         unread,
     }
+}
+
+/// A verdict with the host's URL forms in mind: a canonical link to a form of the URL that
+/// the host redirects to the listed one (`/a.html` where it serves `/a`) names the page
+/// itself. Such a page is kept, with its canonical URL given back to be reported.
+fn served_verdict(
+    verdict: Option<(Reason, Option<String>)>,
+    loc: &str,
+    forms: &Forms,
+) -> (Option<(Reason, Option<String>)>, Option<String>) {
+    match verdict {
+        Some((Reason::Canonical, Some(target)))
+            if forms.changes_urls() && served_url(&target, forms).as_deref() == Some(loc) =>
+        {
+            (None, Some(target))
+        }
+        v => (v, None),
+    }
+}
+
+/// The URL the host answers with 200 for `url` (by the shape of its path).
+fn served_url(url: &str, forms: &Forms) -> Option<String> {
+    let mut u = Url::parse(url).ok()?;
+    u.set_fragment(None);
+    let path = u.path().to_string();
+    let served = forms.served(&path, FileKind::of_path(&path));
+    u.set_path(&served);
+    Some(u.to_string())
 }
 
 /// Why a page whose head says `facts` is left out, and where it points; `None` to keep it.
@@ -387,9 +450,17 @@ fn find_unsourced(plan: &Plan, served: &HashSet<u64>, settings: &Settings) -> Ve
             .into_par_iter()
             .map(|(file, rel)| {
                 let path = format!("/{}", files::url_path(&rel));
+                // Listed in the form the host serves it in (`about.html` at `/about`).
+                let kind = if rel == "index.html" || rel.ends_with("/index.html") {
+                    FileKind::FolderIndex
+                } else {
+                    FileKind::HtmlFile
+                };
+                let path = plan.served.served(&path, kind).into_owned();
                 let loc = loc::absolute(&root.base, &path);
                 let facts = read_head(crate::fsread::open_in(&file, &folder).ok()?).ok()?;
-                if facts.noindex || facts.refresh.is_some() || verdict(&loc, &facts).is_some() {
+                let judged = served_verdict(verdict(&loc, &facts), &loc, &plan.served).0;
+                if facts.noindex || facts.refresh.is_some() || judged.is_some() {
                     return None;
                 }
                 let lastmod = dated
@@ -521,6 +592,32 @@ mod tests {
             ..facts(false, Some("./"), None)
         };
         assert_eq!(verdict(loc, &bad), None);
+    }
+
+    #[test]
+    fn a_canonical_link_to_a_form_the_host_redirects_names_the_page_itself() {
+        let cf = Forms::of(Platform::CloudflarePages);
+        let canonical = |t: &str| Some((Reason::Canonical, Some(t.to_string())));
+        let loc = "https://e.org/posts/a";
+        assert_eq!(
+            served_verdict(canonical("https://e.org/posts/a.html"), loc, &cf),
+            (None, Some("https://e.org/posts/a.html".to_string()))
+        );
+        // Another page's URL, in any form, is still a canonical elsewhere.
+        assert_eq!(
+            served_verdict(canonical("https://e.org/posts/b.html"), loc, &cf),
+            (canonical("https://e.org/posts/b.html"), None)
+        );
+        // On a plain server `/posts/a.html` is its own URL.
+        let plain = Forms::of(Platform::Plain);
+        assert_eq!(
+            served_verdict(canonical("https://e.org/posts/a.html"), loc, &plain).0,
+            canonical("https://e.org/posts/a.html")
+        );
+        assert_eq!(
+            served_verdict(Some((Reason::Noindex, None)), loc, &cf),
+            (Some((Reason::Noindex, None)), None)
+        );
     }
 
     #[test]

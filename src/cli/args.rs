@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use sitemapgen::config::{GitFetch, Overrides, Style};
+use sitemapgen::host::HostSetting;
 use std::path::PathBuf;
 
 /// Writes sitemap.xml for Zola and Hugo sites.
@@ -55,6 +56,10 @@ pub struct Cli {
     /// else never; see git_fetch in sitemap.toml).
     #[arg(long, global = true, value_enum, value_name = "WHEN")]
     pub git_fetch: Option<GitFetchArg>,
+    /// The platform that serves the site: auto (detected from its files), netlify,
+    /// cloudflare-pages, vercel, github-pages or plain.
+    #[arg(long, global = true, value_name = "HOST", value_parser = parse_host)]
+    pub host: Option<HostSetting>,
     /// Print nothing but errors.
     #[arg(long, short, global = true)]
     pub quiet: bool,
@@ -155,6 +160,11 @@ pub enum Format {
     Markdown,
 }
 
+/// `--host`'s value.
+fn parse_host(s: &str) -> Result<HostSetting, String> {
+    s.parse()
+}
+
 /// How much to say.
 #[derive(Clone, Copy, Debug)]
 pub struct Verbosity {
@@ -189,6 +199,7 @@ impl Cli {
                 GitFetchArg::Never => GitFetch::Never,
                 GitFetchArg::Auto => GitFetch::Auto,
             }),
+            host: self.host,
         }
     }
 

@@ -180,6 +180,9 @@ struct Excluded<'a> {
     /// The content file; `null` for a generated page (a term, a pager).
     file: Option<String>,
     reason: &'static str,
+    /// The host rule or robots.txt line that left it out: `file:line (rule)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'a str>,
     /// Where the built page points (canonical, redirect), when the audit left it out.
     #[serde(skip_serializing_if = "Option::is_none")]
     target: Option<&'a str>,
@@ -406,6 +409,7 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
                 &Excluded {
                     file: s.file.as_ref().map(|f| f.display().to_string()),
                     reason: s.reason.as_str(),
+                    rule: s.rule.as_deref(),
                     target: s.target.as_deref(),
                     url: s.url.as_deref(),
                 },
@@ -581,6 +585,7 @@ mod tests {
         assert_sorted(&Excluded {
             file: Some("f".into()),
             reason: "canonical",
+            rule: Some("r"),
             target: Some("t"),
             url: Some("u"),
         });

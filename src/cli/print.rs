@@ -110,19 +110,15 @@ fn paths_text(paths: &[PathBuf]) -> String {
     }
 }
 
-/// `content/a.md: left out (draft)`, and for a URL the audit left out, what it found.
+/// `content/a.md: left out (draft)`, and for a URL the audit or the host left out, why.
 fn skipped_line(s: &Skipped) -> String {
     let who = match &s.file {
         None => "a generated page".to_string(),
         Some(f) => f.display().to_string(),
     };
-    match s.url.as_ref().filter(|_| s.audited) {
+    match s.explain() {
         None => format!("{who}: left out ({})", s.reason),
-        Some(url) => format!(
-            "{who}: left out ({}): {}",
-            s.reason,
-            sitemapgen::audit::explain(s.reason, url, s.target.as_deref())
-        ),
+        Some(why) => format!("{who}: left out ({}): {why}", s.reason),
     }
 }
 
@@ -143,6 +139,29 @@ fn audit_phrase(counts: &BTreeMap<Reason, usize>) -> String {
         .collect();
     format!(
         "; the audit left out {} URL{} ({})",
+        thousands(total),
+        if total == 1 { "" } else { "s" },
+        parts.join(", ")
+    )
+}
+
+/// `; the host's rules and robots.txt left out 3 URLs (2 redirecting, 1 disallowed)` (empty
+/// when they left none out).
+fn host_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        return String::new();
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(r, n)| match r {
+            Reason::Redirect => format!("{} redirecting", thousands(*n)),
+            Reason::RobotsDisallowed => format!("{} disallowed", thousands(*n)),
+            r => format!("{} {r}", thousands(*n)),
+        })
+        .collect();
+    format!(
+        "; the host's rules and robots.txt left out {} URL{} ({})",
         thousands(total),
         if total == 1 { "" } else { "s" },
         parts.join(", ")
@@ -239,10 +258,11 @@ pub fn build(
         (n, _) => format!(" (indexes of {n} parts in all)"),
     };
     say(format_args!(
-        "wrote {} to {target}{files} in {:.2} s{}{}",
+        "wrote {} to {target}{files} in {:.2} s{}{}{}",
         count(outcome.entries.len(), "URL", "URLs"),
         took.as_secs_f64(),
         left_out_phrase(&summary::unaudited_by_reason(outcome)),
+        host_phrase(&summary::hosted_by_reason(outcome)),
         audit_phrase(&summary::audited_by_reason(outcome))
     ));
 }
@@ -301,10 +321,11 @@ pub fn check(
         if !v.quiet {
             let paths = sitemap_paths(settings, outcome);
             say(format_args!(
-                "{} {} up to date ({}){}",
+                "{} {} up to date ({}){}{}",
                 paths_text(&paths),
                 if paths.len() == 1 { "is" } else { "are" },
                 count(outcome.entries.len(), "URL", "URLs"),
+                host_phrase(&summary::hosted_by_reason(outcome)),
                 audit_phrase(&summary::audited_by_reason(outcome))
             ));
         }
@@ -499,7 +520,7 @@ pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
 const LIST_COLUMNS: &str =
     "loc\tlastmod\tlastmod_source\tchangefreq\tpriority\tfile\tlastmod_commit";
 /// The columns of `list --excluded`.
-const EXCLUDED_COLUMNS: &str = "file\treason\turl\ttarget";
+const EXCLUDED_COLUMNS: &str = "file\treason\turl\ttarget\trule";
 /// The columns of `list --unsourced`.
 const UNSOURCED_COLUMNS: &str = "loc\tlastmod\tfile";
 
@@ -531,10 +552,11 @@ pub fn list(
             );
             writeln!(
                 out,
-                "{file}\t{}\t{}\t{}",
+                "{file}\t{}\t{}\t{}\t{}",
                 s.reason,
                 s.url.as_deref().unwrap_or("-"),
-                s.target.as_deref().unwrap_or("-")
+                s.target.as_deref().unwrap_or("-"),
+                s.rule.as_deref().map_or("-".into(), shown)
             )?;
         }
         return Ok(());

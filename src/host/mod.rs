@@ -133,7 +133,7 @@ impl Host {
         let found = detect(site_dir, output_dir);
         let (platform, why) = match setting {
             HostSetting::Auto => (found.platform, found.why.clone()),
-            HostSetting::Fixed(p) => (p, "set by `host` in sitemap.toml".to_string()),
+            HostSetting::Fixed(p) => (p, "set by `host` in sitemap.toml or `--host`".to_string()),
         };
         let mut warnings = Vec::new();
         let output = fsread::Folder::new(output_dir).ok();

@@ -2,6 +2,7 @@
 //! config (already resolved into [`Settings`]) -> scan -> front matter -> route -> lastmod
 //! -> entries -> audit (the built output) -> write.
 
+mod host;
 mod read;
 
 use crate::audit;
@@ -82,8 +83,28 @@ pub struct Skipped {
     /// The URL: always when the audit left it out; otherwise when the page has one (a draft
     /// has none) and [`RunOptions::sources`] is on.
     pub url: Option<String>,
-    /// Where the built page's canonical link or refresh points (audit only).
+    /// Where the built page's canonical link or refresh points, or where a host rule
+    /// redirects it.
     pub target: Option<String>,
+    /// The host rule or robots.txt line that left it out: `file:line (rule)`.
+    pub rule: Option<String>,
+}
+
+impl Skipped {
+    /// What was found about a URL left out after routing, in a sentence (`None` for a page
+    /// left out before: its reason says it all).
+    pub fn explain(&self) -> Option<String> {
+        let url = self.url.as_deref()?;
+        Some(match (&self.rule, self.reason) {
+            (Some(rule), Reason::RobotsDisallowed) => format!("{url}: {rule} disallows it"),
+            (Some(rule), _) => format!(
+                "{url}: the host redirects it to {} ({rule})",
+                self.target.as_deref().unwrap_or("another URL")
+            ),
+            (None, reason) if self.audited => audit::explain(reason, url, self.target.as_deref()),
+            (None, _) => return None,
+        })
+    }
 }
 
 /// Everything a run found, before anything is written.
@@ -154,9 +175,15 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         ..Default::default()
     };
     outcome.notes.extend(outcome.disabled.clone());
+    // The host: the URL forms it serves shape every route; its rules and robots.txt are
+    // judged once the entries are built.
+    let host = host::load(settings);
+    outcome.notes.extend(host.notes.iter().cloned());
+    outcome.warnings.extend(host.warnings.iter().cloned());
     let ctx = RouteContext {
         settings,
         now: opts.now,
+        served: host.forms,
     };
     let between_stages = || opts.between_stages.iter().for_each(|f| f());
     // Scanned paths are relative to where we run; git's are made absolute against it.
@@ -210,6 +237,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             images: &kept.images,
             unlisted: settings.include_unsourced || opts.unsourced,
             page_locs: opts.sources,
+            served: host.forms,
         },
         assigned.lastmods,
         settings,
@@ -217,8 +245,24 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 
     outcome.warnings.append(&mut built.warnings);
 
+    // The built output, when there is one to audit (its roots are the host stage's too).
+    let walk = settings.include_unsourced || opts.unsourced;
+    let (plan, off) = audit::plan(settings, &built.hosts, built.entries.len(), walk);
+    outcome.notes.extend(off);
+
+    // host: what the platform redirects, what robots.txt keeps crawlers from
+    let mut hosted = host::judge_entries(settings, &host, plan.as_ref(), &mut built, &files)?;
+    outcome.warnings.append(&mut hosted.warnings);
+    outcome.notes.append(&mut hosted.notes);
+
     // audit: the built output has the final word on what is listed
-    let audited = audit_output(settings, opts, &mut built, &files, &mut outcome.notes)?;
+    let audited = match plan {
+        Some(mut plan) => {
+            plan.served = host.forms;
+            Some(audit_output(settings, plan, &mut built, &files)?)
+        }
+        None => None,
+    };
     // layout: which sitemap file holds which entry (each file's entries one run)
     outcome.layout = crate::layout::arrange(settings, &mut built);
     if let Some((lastmods, mut commits)) = lastmods {
@@ -232,9 +276,11 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             })
             .collect();
     }
+    // Pages the host redirects or robots.txt disallows were there: nothing went wrong upstream.
     let from_files = (0..built.entries.len())
         .filter(|&k| built.page(k).is_some())
-        .count();
+        .count()
+        + hosted.skipped.iter().filter(|s| s.file.is_some()).count();
     outcome.entries = built.entries;
     outcome.hosts = built.hosts;
     outcome
@@ -253,14 +299,17 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
             audited: false,
             url: page_locs.get(&x.page).cloned(),
             target: None,
+            rule: None,
         })
         .collect();
+    skipped.append(&mut hosted.skipped);
     if let Some(a) = audited {
         outcome.audited = true;
         skipped.extend(a.skipped);
         outcome.unsourced = a.unsourced;
         outcome.warnings.extend(a.warnings);
         outcome.warnings.extend(a.stale);
+        outcome.notes.extend(a.notes);
         outcome.audit_kept = a.kept;
     }
     skipped.sort_by(|a, b| (&a.file, &a.url).cmp(&(&b.file, &b.url)));
@@ -398,6 +447,9 @@ struct Audited {
     stale: Option<String>,
     /// Pages the audit kept listed because the output looked stale.
     kept: usize,
+    /// Each page whose canonical link names a form of its URL the host redirects from, for
+    /// `--verbose`.
+    notes: Vec<String>,
 }
 
 /// The audit stage, when the output folder holds a built site: leaves out the entries the
@@ -405,24 +457,31 @@ struct Audited {
 /// `include_unsourced`, lists) the built pages no content file accounts for.
 fn audit_output(
     settings: &Settings,
-    opts: &RunOptions,
+    mut plan: audit::Plan,
     built: &mut entries::Built,
     files: &scan::Files,
-    notes: &mut Vec<String>,
-) -> Result<Option<Audited>> {
-    let walk = settings.include_unsourced || opts.unsourced;
-    let (plan, off) = audit::plan(settings, &built.hosts, built.entries.len(), walk);
-    notes.extend(off);
-    let Some(plan) = plan else {
-        return Ok(None);
-    };
+) -> Result<Audited> {
+    // The host stage may have left entries out since the plan was made: its roots' ranges
+    // follow the entries.
+    match built.hosts.as_slice() {
+        [] => {
+            if let Some(root) = plan.roots.first_mut() {
+                root.entries = 0..built.entries.len();
+            }
+        }
+        hosts => {
+            for (root, h) in plan.roots.iter_mut().zip(hosts) {
+                root.entries = h.entries.clone();
+            }
+        }
+    }
     // Only `extra_urls` have no route: the user vouches for them, a server may route them.
     let vouched = |k: usize| built.route(k).is_none();
     let found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
     // Kept, and said: a file that is there but cannot be read is no proof the page is not
     // built (the build wrote it), nor of what its head says. Worded before any entry is
     // removed, while the entries' indices hold.
-    let warnings = found
+    let mut warnings: Vec<String> = found
         .unread
         .iter()
         .map(|u| {
@@ -438,6 +497,8 @@ fn audit_output(
             )
         })
         .collect();
+    let (disagree, notes) = disagreeing(&found.disagreeing, built, files);
+    warnings.extend(disagree);
     // Only what a fresh output shows is applied (see `audit::fresh`).
     let source = |k: usize| built.page(k).map(|p| files.get(p).path());
     let fresh = audit::fresh::judge(
@@ -463,6 +524,7 @@ fn audit_output(
             audited: true,
             url: Some(built.entries.loc(l.entry).to_string()),
             target: l.target.clone(),
+            rule: None,
         })
         .collect();
     if settings.audit == AuditMode::Strict {
@@ -485,13 +547,14 @@ fn audit_output(
             .collect();
         entries::add_unsourced(built, &pages, settings, files)?;
     }
-    Ok(Some(Audited {
+    Ok(Audited {
         skipped,
         unsourced: found.unsourced,
         warnings,
         stale,
         kept: fresh.kept.len(),
-    }))
+        notes,
+    })
 }
 
 /// The one warning for an output that looks stale: why, for how many pages, and the fix.
@@ -531,11 +594,46 @@ fn count_pages(n: usize) -> String {
     }
 }
 
+/// What to say about pages whose canonical link names the form of their URL that the host
+/// redirects from: one warning, and a note a page.
+fn disagreeing(
+    found: &[(usize, String)],
+    built: &entries::Built,
+    files: &scan::Files,
+) -> (Vec<String>, Vec<String>) {
+    let Some((k, canonical)) = found.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let n = found.len();
+    let warning = format!(
+        "{n} listed page{} name{} as canonical a URL the host redirects to the one listed ({canonical} on {}{}): kept; the canonical link should name the URL the host serves",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" },
+        built.entries.loc(*k),
+        if n == 1 { String::new() } else { format!(", and {} more", n - 1) }
+    );
+    let notes = found
+        .iter()
+        .map(|(k, canonical)| {
+            let who = built.page(*k).map_or_else(
+                || built.entries.loc(*k).to_string(),
+                |p| files.get(p).path().display().to_string(),
+            );
+            format!(
+                "{who}: its canonical link names {canonical}; the host serves it at {}",
+                built.entries.loc(*k)
+            )
+        })
+        .collect();
+    (vec![warning], notes)
+}
+
 /// `audit = "strict"`: a URL the audit leaves out is an error naming its source and the fix.
 fn strict_error(s: &Skipped) -> crate::Error {
     let url = s.url.as_deref().unwrap_or_default();
     let fix = match s.reason {
         Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
+        _ if s.rule.is_some() => "change the rule, or leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
         _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
     };
     let what = s.file.clone().unwrap_or_else(|| PathBuf::from(url));
@@ -544,7 +642,7 @@ fn strict_error(s: &Skipped) -> crate::Error {
         None,
         format!(
             "{} (audit = \"strict\"): {fix}",
-            audit::explain(s.reason, url, s.target.as_deref())
+            s.explain().unwrap_or_else(|| url.to_string())
         ),
     )
 }

@@ -265,6 +265,7 @@ mod tests {
         let ctx = RouteContext {
             settings: &settings,
             now: opts.now,
+            served: crate::host::Forms::of(crate::host::Platform::Plain),
         };
         let mut router = route::router(&files, &ctx);
         let cwd = std::env::current_dir().unwrap();

@@ -520,6 +520,9 @@ pub struct RouteContext<'a> {
     pub settings: &'a Settings,
     /// "Now", for Hugo's future and expired rules.
     pub now: DateTime<Utc>,
+    /// The forms the host serves URLs in: every path is written in the one it answers with
+    /// 200 (`.html` dropped on Cloudflare Pages, a folder's trailing slash on GitHub Pages).
+    pub served: crate::host::Forms,
 }
 
 /// Told of every route as it is made, with the front matter of the page it came from, so a
@@ -639,6 +642,11 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     // before the checks so that `/a` and `/a/` made one by it are caught as one URL.
     if let Some(setting) = ctx.settings.trailing_slash {
         routing.rewrite_paths(|p| trailing_slash(p, setting));
+    }
+    // Then the host's own forms: what it redirects away from is never a URL to submit.
+    if ctx.served.changes_urls() {
+        let forms = ctx.served;
+        routing.rewrite_paths(|p| forms.served(p, crate::host::FileKind::of_path(p)));
     }
     if let Some(k) = routing.paths.overflow {
         return Err(Error::input(
