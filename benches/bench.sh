@@ -23,6 +23,9 @@
 #      (examples/gen-html.rs) into $BENCH_DIR/zola-N-html and times a build with the audit of
 #      that output against one with --no-audit, the two alternating (issue 16: at most 1.5x,
 #      the median of the pairs' ratios), with peak RSS;
+#   8. on the Zola-style site of $BENCH_HOST_SIZE pages, times a build with a 1,000-rule
+#      Netlify `_redirects` in its `static/` against one without it (both `--host netlify`),
+#      alternating (issue 29: under 5%, the median of the pairs' ratios);
 # then prints one markdown table and the pass/fail of the issue's bars.
 #
 # Environment:
@@ -36,6 +39,8 @@
 #   BENCH_HUGO_SIZE  pages of the Hugo comparison (default 100000)
 #   BENCH_AUDIT_SIZE pages of the audit comparison (default 100000; 0 skips it)
 #   BENCH_AUDIT_RUNS interleaved pairs of builds without and with the audit (default 5)
+#   BENCH_HOST_SIZE  pages of the host-rule comparison (default 100000; 0 skips it)
+#   BENCH_HOST_RUNS  interleaved pairs of builds without and with the host rules (default 5)
 #   SITEMAPGEN    binary to time instead of building target/release/sitemapgen
 #   SITEMAPGEN_ARGS  extra arguments for every sitemapgen run (word-split)
 #   CARGO_TARGET_DIR is honoured.
@@ -55,6 +60,8 @@ BENCH_HUGO=${BENCH_HUGO:-1}
 BENCH_HUGO_SIZE=${BENCH_HUGO_SIZE:-100000}
 BENCH_AUDIT_SIZE=${BENCH_AUDIT_SIZE:-100000}
 BENCH_AUDIT_RUNS=${BENCH_AUDIT_RUNS:-5}
+BENCH_HOST_SIZE=${BENCH_HOST_SIZE:-100000}
+BENCH_HOST_RUNS=${BENCH_HOST_RUNS:-5}
 TARGET=${CARGO_TARGET_DIR:-$REPO/target}
 GEN=$TARGET/release/examples/gen-site
 WRITE_ONLY=$TARGET/release/examples/write-only
@@ -343,6 +350,62 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------------
+# 6. The host's rules (issue 29): a build with a 1,000-rule `_redirects` against one without
+
+HOST_NOTE=""
+if ((BENCH_HOST_RUNS > 0 && BENCH_HOST_SIZE > 0 && BENCH_HOST_SIZE <= BENCH_MAX)); then
+    n=$BENCH_HOST_SIZE
+    ensure_site "$n" zola
+    site=$SITE
+    rules=$BENCH_DIR/redirects-1000
+    mkdir -p "$site/static"
+    rm -f "$site/static/_redirects"
+    "$SITEMAPGEN" --site "$site" --quiet --host netlify "${SG_ARGS[@]}" >>"$LOG" 2>&1 ||
+        die "sitemapgen failed on $site"
+    # 1,000 rules as a site that moved pages for years has them: 880 old paths that no page
+    # has any more, 50 forced rules on listed pages (taken from the sitemap, spread over it),
+    # 40 splats and 30 placeholder rules over sections, in that order.
+    zcat -f "$site"/public/sitemap*.xml | sed -n 's|.*<loc>https\{0,1\}://[^/]*\(/[^<]*\)</loc>.*|\1|p' |
+        awk -v total="$(count_urls "$site/public")" '
+            BEGIN { for (i = 0; i < 880; i++) printf "/legacy/page-%d/  /moved/page-%d/  301\n", i, i }
+            NR % (total >= 100 ? int(total / 50) : 1) == 0 && forced < 50 { printf "%s  /gone/%d/  301!\n", $0, NR; forced++ }
+            END {
+                for (i = 0; i < 40; i++) printf "/old-section-%d/*  /section-%d/:splat  301\n", i, i
+                for (i = 0; i < 30; i++) printf "/archive-%d/:year/:slug  /blog/:year/:slug  301!\n", i
+            }' >"$rules"
+    say "timing sitemapgen with and without a $(wc -l <"$rules")-rule _redirects on $n pages, interleaved"
+    # Both runs are told the host, so detection costs the same: the rules are what differ.
+    off_runs=() on_runs=() pair_ratios=() cpu_ratios=() host_ok=1
+    for ((i = 0; i < BENCH_HOST_RUNS; i++)); do
+        rm -f "$site/static/_redirects"
+        RUNS=1 measure "$SITEMAPGEN" --site "$site" --quiet --host netlify "${SG_ARGS[@]}" || { host_ok=0; break; }
+        off="$M_WALL $M_CPU $M_RSS"
+        off_urls=$(count_urls "$site/public")
+        cp "$rules" "$site/static/_redirects"
+        RUNS=1 measure "$SITEMAPGEN" --site "$site" --quiet --host netlify "${SG_ARGS[@]}" || { host_ok=0; break; }
+        on="$M_WALL $M_CPU $M_RSS"
+        off_runs+=("$off") on_runs+=("$on")
+        pair_ratios+=("$(ratio "${on%% *}" "${off%% *}")")
+        cpu_ratios+=("$(ratio "$(cut -d' ' -f2 <<<"$on")" "$(cut -d' ' -f2 <<<"$off")")")
+    done
+    on_urls=$(count_urls "$site/public")
+    rm -f "$site/static/_redirects"
+    if ((host_ok)); then
+        median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+        median_row() { printf '%s\n' "$@" | sort -n -k1,1 | sed -n "$((($# + 1) / 2))p"; }
+        read -r w c r <<<"$(median_row "${off_runs[@]}")"
+        row "sitemapgen, host netlify, no _redirects" "$n" "$off_urls" "$w" "$c" "$r"
+        read -r w c r <<<"$(median_row "${on_runs[@]}")"
+        row "sitemapgen, host netlify, $(wc -l <"$rules")-rule _redirects" "$n" "$on_urls" "$w" "$c" "$r"
+        host_x=$(median "${pair_ratios[@]}") host_cpu_x=$(median "${cpu_ratios[@]}")
+        bar "$(wc -l <"$rules")-rule _redirects under 5% (≤1.05x)" 'a <= 1.05' "$host_x" 0 \
+            "median of $BENCH_HOST_RUNS interleaved pairs: wall ${host_x}x (pairs: ${pair_ratios[*]}), CPU ${host_cpu_x}x (pairs: ${cpu_ratios[*]}); $((off_urls - on_urls)) URLs left out by the rules"
+    fi
+else
+    HOST_NOTE="host-rule comparison skipped (BENCH_HOST_RUNS=0, BENCH_HOST_SIZE=0 or above BENCH_MAX)"
+fi
+
+# ---------------------------------------------------------------------------------------------
 # Verdicts on the issue's bars, then the table
 
 for n in 100000 1000000; do
@@ -370,9 +433,9 @@ echo "| case | pages | URLs | wall s | CPU s | peak RSS MB | URLs/s | vs floor |
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
 echo
-for note in "${GEN_NOTES[@]}" "$HUGO_NOTE" "$AUDIT_NOTE" "${WRITE_NOTE:+write-only $WRITE_NOTE}"; do
+for note in "${GEN_NOTES[@]}" "$HUGO_NOTE" "$AUDIT_NOTE" "$HOST_NOTE" "${WRITE_NOTE:+write-only $WRITE_NOTE}"; do
     [[ -n $note ]] && echo "- $note"
 done
 echo
-echo "Bars (issues 6 and 16):"
+echo "Bars (issues 6, 16 and 29):"
 printf '%s\n' "${VERDICTS[@]}" | sed 's/^/    /'
