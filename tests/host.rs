@@ -478,3 +478,23 @@ fn only_what_the_next_deploy_serves_counts() {
     );
     assert!(!stderr(&o).contains("robots-disallowed"), "{}", text(&o));
 }
+
+#[test]
+fn a_rule_is_shown_with_its_control_characters_escaped() {
+    let d = tempfile::tempdir().unwrap();
+    zola_site(
+        d.path(),
+        &[("static/_redirects", "/blog/a /posts/\u{1b}[2Ja 301!\n")],
+    );
+    std::fs::remove_dir_all(d.path().join("public")).unwrap();
+    let o = sitemapgen(d.path(), &["list", "--excluded"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = stdout(&o);
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    let rule = out.trim_end().split('\t').nth(4).unwrap().to_string();
+    let file = d.path().join("static/_redirects").display().to_string();
+    assert_eq!(
+        rule,
+        format!("{file}:1 (/blog/a /posts/\\u{{1b}}[2Ja 301!)")
+    );
+}
