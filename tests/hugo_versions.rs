@@ -489,6 +489,89 @@ fn section_slugs_rename_their_folder_from_0_167() {
     assert_eq!(listed("0.167.0"), set(&[&both[..], &new].concat()));
 }
 
+/// `[permalinks]` tokens beyond the named ones, as Hugo 0.111.3 and 0.168.0 both built this
+/// site (their sitemaps, byte for byte the same URLs): a cut of the sections (`[1:]`,
+/// `[last]`, `[:last]`, `[1]`), a Go time layout of the page's date (`:06`, `:Jan`, `:02`;
+/// only the word after `:` is the token, so `:2006-01-02` is the year then text), a `:`
+/// without a word kept as text, and the whole expansion lower-cased, the pattern's own text
+/// too. (Hugo 0.111 panics on `[1]` where a page has one section only, so `more` is 0.168's.)
+#[test]
+fn permalink_cuts_and_go_time_layouts_as_hugo_expands_them() {
+    let d = tempfile::tempdir().unwrap();
+    let page = |title: &str, date: &str| format!("---\ntitle: {title}\ndate: {date}\n---\n");
+    let pages = [
+        ("content/posts/_index.md", page("P", "2024-01-01")),
+        ("content/posts/sub/_index.md", page("S", "2024-01-01")),
+        ("content/posts/sub/deep/_index.md", page("D", "2024-01-01")),
+        (
+            "content/posts/sub/deep/a.md",
+            page("Alpha One", "2024-03-05T07:08:09+02:00"),
+        ),
+        ("content/posts/b.md", page("Beta", "2024-03-05")),
+        (
+            "content/blog/b.md",
+            page("Blog B", "2023-12-31T23:30:00-05:00"),
+        ),
+        ("content/blog/nodate.md", page("No Date", "\"\"")),
+        ("content/docs/_index.md", page("Docs", "2024-01-01")),
+        ("content/docs/x/_index.md", page("X", "2024-01-01")),
+        ("content/docs/x/y.md", page("Y", "2024-02-29")),
+        ("content/notes/_index.md", page("N", "2024-01-01")),
+        ("content/notes/n1/_index.md", page("N1", "2024-01-01")),
+        (
+            "content/notes/n1/page.md",
+            page("Page Note", "2024-07-04T15:04:00Z"),
+        ),
+        ("content/more/_index.md", page("M", "2024-01-01")),
+        ("content/more/a/_index.md", page("A", "2024-01-01")),
+        ("content/more/a/b/_index.md", page("B", "2024-01-01")),
+        ("content/more/a/b/c.md", page("C", "2024-05-06")),
+        ("content/more/d.md", page("Dd", "2024-05-06")),
+    ];
+    let mut files: Vec<(&str, &str)> = pages.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let config = r#"baseURL = "https://example.com/"
+disableKinds = ["taxonomy", "term"]
+[permalinks]
+posts = "/:sections[1:]/:slug/"
+blog = "/Blog/:06/:Jan/:02/:slug/"
+docs = "/:sections[last]/:filename/"
+notes = "/:sections[:last]/:2006-01-02_15h04/:title/"
+more = "/:sections[1]/m:Monday/:slug/"
+"#;
+    files.push(("hugo.toml", config));
+    write_tree(d.path(), &files);
+    let o = run(
+        d.path(),
+        &["build", "--site", ".", "--hugo-version", "0.168.0"],
+    );
+    let want: BTreeSet<String> = [
+        "/",
+        "/a/mmonday/c/",
+        "/beta/",
+        "/blog/",
+        "/blog/01/jan/01/no-date/",
+        "/blog/23/dec/31/blog-b/",
+        "/docs/",
+        "/docs/x/",
+        "/mmonday/dd/",
+        "/more/",
+        "/more/a/",
+        "/more/a/b/",
+        "/notes/",
+        "/notes/2024-01-02_15h04/page-note/",
+        "/notes/n1/",
+        "/posts/",
+        "/posts/sub/",
+        "/posts/sub/deep/",
+        "/sub/deep/alpha-one/",
+        "/x/y/",
+    ]
+    .iter()
+    .map(|p| format!("https://example.com{p}"))
+    .collect();
+    assert_eq!(locs(d.path(), &o), want);
+}
+
 /// Round 2 (hugo-root-index-md): an `index.md` or `index.html` at the root of a Hugo site's
 /// content is built by Hugo, so it never stops sitemapgen. Each case as Hugo 0.111.3 and
 /// 0.168.0 list it (the home once where Hugo lists it twice, `/index.html`, the home's own

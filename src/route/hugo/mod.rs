@@ -10,6 +10,7 @@
 mod cascade;
 mod decide;
 mod filename;
+mod golayout;
 mod permalinks;
 pub(crate) use permalinks::unknown_permalink_token;
 mod placement;

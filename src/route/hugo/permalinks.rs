@@ -2,6 +2,7 @@
 //! patterns, `uglyURLs`, and path sanitizing and lower-casing.
 
 use super::filename;
+use super::golayout;
 use super::placement::Placed;
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
@@ -9,7 +10,7 @@ use crate::hugo_version::HugoRules;
 use crate::route::{normalize, Kind, Page};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
-use chrono::{Datelike, NaiveDate};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use std::ops::Deref;
 
 /// What Hugo's path rules read: the site's config, and the switches of the Hugo version
@@ -167,7 +168,7 @@ fn file_path(
     {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
         if let Some((d, _)) = name_date {
-            tokens.date = d.date();
+            tokens.date = page_time(&d);
         }
         let expanded = expand_page_permalink(pattern, &tokens)
             .map_err(|m| Error::input(page.file.path(), None, m))?;
@@ -186,8 +187,8 @@ fn file_path(
 
 /// What a page's permalink tokens (`:year`, `:slug`, ...) stand for.
 struct PageTokens<'a> {
-    /// Hugo's page date (see [`PageTokens::new`]).
-    date: NaiveDate,
+    /// Hugo's page date (see [`PageTokens::new`]); a date without a time is midnight UTC.
+    date: DateTime<FixedOffset>,
     /// The sanitized title, or "".
     title_slug: String,
     /// The sanitized `slug`, if any.
@@ -218,7 +219,7 @@ impl<'a> PageTokens<'a> {
             .date
             .or(page.fm.publish_date())
             .or(page.fm.updated)
-            .map_or(GO_ZERO_DATE, |d| d.date());
+            .map_or_else(|| go_time(GO_ZERO_DATE), |d| page_time(&d));
         let title_slug = page
             .fm
             .more()
@@ -277,9 +278,86 @@ impl<'a> PageTokens<'a> {
             "sectionslugs" if site.rules.permalink_sectionslug => {
                 self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
             }
-            _ => return None,
+            t => {
+                let sections = &self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)];
+                if let Some((name, _)) = t.split_once('[') {
+                    let cut = &t[name.len()..];
+                    match name {
+                        "sections" => return Some(slice_join(sections, cut)),
+                        "sectionslugs" if site.rules.permalink_sectionslug => {
+                            return Some(slice_join(sections, cut))
+                        }
+                        _ => {}
+                    }
+                }
+                // Checked last, as Hugo does: a Go time layout (`:06`, `:Jan`) formats the date.
+                if golayout::is_layout(t) {
+                    return Some(golayout::format(t, &self.date));
+                }
+                return None;
+            }
         })
     }
+}
+
+/// A date as a time for Go's layouts: a date without a time is midnight UTC (the date's
+/// fields are what permalinks use).
+fn page_time(d: &W3cDate) -> DateTime<FixedOffset> {
+    match d.kind() {
+        crate::date::W3cKind::DateTime(t) => t,
+        crate::date::W3cKind::Date(d) => go_time(d),
+    }
+}
+
+/// Midnight UTC of `d`.
+fn go_time(d: NaiveDate) -> DateTime<FixedOffset> {
+    d.and_time(chrono::NaiveTime::MIN).and_utc().fixed_offset()
+}
+
+/// Hugo's `:sections[…]` and `:sectionslugs[…]`: the sections cut as `cut` says (`[1:]`,
+/// `[:last]`, `[2]`), joined as Go's `path.Join` joins them (empty ones left out). A cut
+/// Hugo cannot read gives no sections, as in Hugo.
+fn slice_join(sections: &[String], cut: &str) -> String {
+    let cut = cut.trim().to_ascii_lowercase();
+    let picked: &[String] = match cut.strip_prefix('[').and_then(|c| c.strip_suffix(']')) {
+        Some(inner) if cut.len() >= 3 && !sections.is_empty() => {
+            // One bound: "" is the start (or end), "last" the last, a number past the end is
+            // out of bounds; anything else Go's Atoi refuses counts as 0.
+            let bound = |s: &str, low: bool| -> Option<usize> {
+                let n = match s {
+                    "" if low => 0,
+                    "" => sections.len(),
+                    "last" => sections.len() - 1,
+                    s => s.parse::<i64>().unwrap_or(0).max(0) as usize,
+                };
+                match n >= sections.len() {
+                    true if low => None,
+                    true => Some(sections.len()),
+                    false => Some(n),
+                }
+            };
+            match inner.split_once(':') {
+                None => match bound(inner, true) {
+                    Some(n) => &sections[n..=n],
+                    None => &[],
+                },
+                Some((lo, hi)) => {
+                    // Go splits on every `:`; the bounds are the first two parts.
+                    let hi = hi.split(':').next().unwrap_or("");
+                    match (bound(lo, true), bound(hi, false)) {
+                        (Some(a), Some(b)) if a <= b => &sections[a..b],
+                        _ => &[],
+                    }
+                }
+            }
+        }
+        _ => &[],
+    };
+    (picked.iter())
+        .filter(|s| !s.is_empty())
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The tokens a page's permalink pattern may hold (what [`PageTokens::value`] knows).
@@ -303,27 +381,41 @@ const PAGE_TOKENS: &[&str] = &[
     "sectionslugs",
 ];
 
-/// A pattern's parts: literal text, and the tokens (`:year`) between, each with `f`.
+/// A pattern's parts: literal text, and the tokens between, each with `f`. A token is what
+/// Hugo's `:\w+(\[.+?\])?` matches: `:` then ASCII letters, digits and `_`, and a cut in
+/// brackets (`:sections[1:]`); a `:` without a word after it is text.
 fn each_part(
     pattern: &str,
     mut f: impl FnMut(Part<'_>) -> std::result::Result<(), String>,
 ) -> std::result::Result<(), String> {
-    for (n, seg) in pattern.split('/').enumerate() {
-        if n > 0 {
-            f(Part::Text("/"))?;
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let b = pattern.as_bytes();
+    let (mut text_from, mut i) = (0, 0);
+    while i < b.len() {
+        let word_end = (i + 1..b.len())
+            .find(|&k| !is_word(b[k]))
+            .unwrap_or(b.len());
+        if b[i] != b':' || word_end == i + 1 {
+            i += 1;
+            continue;
         }
-        let mut rest = seg;
-        while let Some(pos) = rest.find(':') {
-            f(Part::Text(&rest[..pos]))?;
-            let tok_end = rest[pos + 1..]
-                .find(|c: char| !c.is_ascii_alphanumeric())
-                .map_or(rest.len(), |e| pos + 1 + e);
-            f(Part::Token(&rest[pos + 1..tok_end]))?;
-            rest = &rest[tok_end..];
-        }
-        f(Part::Text(rest))?;
+        // `[`, at least one character (no line break), then the first `]`.
+        let cut_end = (b.get(word_end) == Some(&b'['))
+            .then(|| {
+                let body = pattern.get(word_end + 1..)?;
+                let first = body.chars().next().filter(|&c| c != '\n')?;
+                let from = word_end + 1 + first.len_utf8();
+                let close = pattern[from..].find([']', '\n'])?;
+                (b[from + close] == b']').then_some(from + close + 1)
+            })
+            .flatten();
+        let end = cut_end.unwrap_or(word_end);
+        f(Part::Text(&pattern[text_from..i]))?;
+        f(Part::Token(&pattern[i + 1..end]))?;
+        text_from = end;
+        i = end;
     }
-    Ok(())
+    f(Part::Text(&pattern[text_from..]))
 }
 
 /// A piece of a permalink pattern.
@@ -340,9 +432,19 @@ fn unknown_token(pattern: &str, token: &str) -> String {
 /// config with another ("permalink ill-formed") whether or not a page uses the pattern.
 pub(crate) fn check_page_permalink(pattern: &str) -> std::result::Result<(), String> {
     each_part(pattern, |part| match part {
-        Part::Token(t) if !PAGE_TOKENS.contains(&t) => Err(unknown_token(pattern, t)),
+        Part::Token(t) if !known_token(t, true) => Err(unknown_token(pattern, t)),
         _ => Ok(()),
     })
+}
+
+/// Whether Hugo knows a page token: one of [`PAGE_TOKENS`] (`sectionslug(s)` only when
+/// `sectionslug`), a cut of the sections (`sections[1:]`), or a Go time layout (`06`).
+fn known_token(t: &str, sectionslug: bool) -> bool {
+    match t.split_once('[') {
+        Some(("sections", _)) => true,
+        Some(("sectionslugs", _)) if sectionslug => true,
+        _ => PAGE_TOKENS.contains(&t) || golayout::is_layout(t),
+    }
 }
 
 /// The first token of a `[permalinks]` pattern the site's Hugo release does not know, if
@@ -352,7 +454,7 @@ pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Optio
     let known = |t: &str| match t {
         "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
         "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
-        t => PAGE_TOKENS.contains(&t),
+        t => known_token(t, rules.permalink_sectionslug),
     };
     each_part(pattern, |part| match part {
         Part::Token(t) if !known(t) => Err(t.to_string()),
@@ -376,6 +478,10 @@ fn expand_page_permalink(
         }
         Ok(())
     })?;
+    // Hugo lower-cases the whole expansion: the pattern's own text and a date's `Jan` too.
+    if !tokens.site.disable_path_to_lower {
+        out = go_lower(&out);
+    }
     // Hugo ends the path with `/` before it unescapes it, so a final `+` becomes `-` there too.
     if !out.ends_with('/') {
         out.push('/');
@@ -514,7 +620,10 @@ mod tests {
             check_page_permalink("/:year/:yr/"),
             Err("the permalink pattern '/:year/:yr/' has an unknown token :yr".into())
         );
-        assert!(check_page_permalink("/:/").is_err());
+        // A `:` without a word is text, as in Hugo; a cut of the sections and a Go time
+        // layout are tokens.
+        assert_eq!(check_page_permalink("/:/"), Ok(()));
+        assert_eq!(check_page_permalink("/:sections[1:]/:06/:Jan/"), Ok(()));
         assert_eq!(check_page_permalink("/posts/plain/"), Ok(()));
     }
 
