@@ -81,6 +81,14 @@ fn ours(case: &Path, version: &str, extra: &[&str]) -> BTreeMap<String, String> 
     files
 }
 
+/// Our files for a case built with Hugo 0.168.0's rules and a sitemap.toml of `toml`.
+fn ours_with(case: &Path, toml: &str) -> BTreeMap<String, String> {
+    let cfg = tempfile::tempdir().unwrap();
+    write_tree(cfg.path(), &[("sitemap.toml", toml)]);
+    let config = cfg.path().join("sitemap.toml");
+    ours(case, "0.168.0", &["--config", config.to_str().unwrap()])
+}
+
 /// The `<loc>`s of an index, decoded.
 fn index_locs(xml: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
@@ -223,39 +231,12 @@ fn single_language_and_section_layouts() {
     };
     let generator = ours(&dir, "0.168.0", &[]);
 
-    let single = tempfile::tempdir().unwrap();
-    write_tree(single.path(), &[("sitemap.toml", "layout = \"single\"\n")]);
-    let files = ours(
-        &dir,
-        "0.168.0",
-        &[
-            "--config",
-            single.path().join("sitemap.toml").to_str().unwrap(),
-        ],
-    );
+    let files = ours_with(&dir, "layout = \"single\"\n");
     assert_eq!(files.keys().collect::<Vec<_>>(), ["sitemap.xml"]);
     assert_eq!(all(&files), all(&generator));
 
-    let config = |layout: &str| {
-        let d = tempfile::tempdir().unwrap();
-        write_tree(
-            d.path(),
-            &[(
-                "sitemap.toml",
-                &format!("layout = \"{layout}\"\nrobots_txt = true\n"),
-            )],
-        );
-        d
-    };
-    let by_language = config("language");
-    let files = ours(
-        &dir,
-        "0.168.0",
-        &[
-            "--config",
-            by_language.path().join("sitemap.toml").to_str().unwrap(),
-        ],
-    );
+    let config = |layout: &str| format!("layout = \"{layout}\"\nrobots_txt = true\n");
+    let files = ours_with(&dir, &config("language"));
     assert_eq!(
         files.keys().collect::<Vec<_>>(),
         [
@@ -291,15 +272,7 @@ fn single_language_and_section_layouts() {
         ["Sitemap: https://example.org/docs/sitemap.xml"]
     );
 
-    let by_section = config("section");
-    let files = ours(
-        &dir,
-        "0.168.0",
-        &[
-            "--config",
-            by_section.path().join("sitemap.toml").to_str().unwrap(),
-        ],
-    );
+    let files = ours_with(&dir, &config("section"));
     assert_eq!(
         files.keys().collect::<Vec<_>>(),
         [
@@ -340,16 +313,7 @@ fn single_language_and_section_layouts() {
 #[test]
 fn a_language_file_past_the_limit_is_split_in_its_folder() {
     let dir = fixture("layout/21-three-languages-subdir");
-    let cfg = tempfile::tempdir().unwrap();
-    write_tree(cfg.path(), &[("sitemap.toml", "max_urls_per_file = 3\n")]);
-    let files = ours(
-        &dir,
-        "0.168.0",
-        &[
-            "--config",
-            cfg.path().join("sitemap.toml").to_str().unwrap(),
-        ],
-    );
+    let files = ours_with(&dir, "max_urls_per_file = 3\n");
     let hugo = hugos(&dir, "0.168.0");
     for lang in ["de", "en", "fr"] {
         let own_index = &files[&format!("{lang}/sitemap.xml")];
