@@ -328,3 +328,45 @@ fn pages_from_mounts_take_their_git_dates() {
         assert!(found, "{loc} {date} {file}:\n{out}");
     }
 }
+
+/// A file one mount reads for two languages (`sites.matrix`, Hugo 0.153+) is a page in each
+/// (Hugo 0.168.0 lists `/p/` and `/fr/p/` for this site), and what is said about it is said
+/// once, not once per language.
+#[test]
+fn a_file_mounted_for_two_languages_is_warned_about_once() {
+    let d = tempfile::tempdir().unwrap();
+    common::write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n[[module.mounts]]\nsource = \"shared\"\ntarget = \"content\"\n[module.mounts.sites.matrix]\nlanguages = [\"en\", \"fr\"]\n",
+            ),
+            ("shared/p.md", "---\ntitle: P\ndraft:\n---\n"),
+        ],
+    );
+    let out = d.path().join("out");
+    let o = common::run(
+        d.path(),
+        &[
+            "build",
+            "--site",
+            ".",
+            "--output",
+            out.to_str().unwrap(),
+            "--hugo-version",
+            "0.168.0",
+        ],
+    );
+    assert!(o.status.success(), "{}", common::text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.matches("p.md:3: `draft` has no value").count(),
+        1,
+        "{err}"
+    );
+    let locs = common::url_locs(&common::set_text(&out, "sitemap.xml"));
+    for url in ["https://example.org/p/", "https://example.org/fr/p/"] {
+        assert!(locs.contains(url), "{locs:?}");
+    }
+}
