@@ -571,15 +571,18 @@ def run_hugo(version, files, config):
             named = sorted(set(re.findall(r"(content/[^\s\"':]+\.md)", out)))
             msg = lines[0] if lines else out.strip().splitlines()[-1] if out.strip() else "failed"
             return {"error": msg[:400], "files": named}
-        urls = []
-        for root, _, names in os.walk(os.path.join(d, "public")):
-            for n in names:
-                if n == "sitemap.xml":
-                    urls += read_sitemap(os.path.join(root, n))
-        urls.sort()
-        return {"urls": urls}
+        return {"urls": public_urls(os.path.join(d, "public"))}
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+def public_urls(public):
+    """Every sitemap.xml entry below an output folder (a language's own included), sorted."""
+    urls = []
+    for root, _, names in os.walk(public):
+        for n in names:
+            if n == "sitemap.xml":
+                urls += read_sitemap(os.path.join(root, n))
+    return sorted(urls)
 
 def read_sitemap(path):
     x = open(path, encoding="utf-8").read()
@@ -616,13 +619,7 @@ def run_zola(files, config):
             named = sorted(set(re.findall(r"(content/[^\s\"':`]+\.md)", out)))
             lines = [l for l in out.splitlines() if "Error" in l or "ERROR" in l]
             return {"error": (lines[-1] if lines else out.strip()[-300:])[:400], "files": named}
-        urls = []
-        for root, _, names in os.walk(os.path.join(d, "public")):
-            for n in names:
-                if n == "sitemap.xml":
-                    urls += read_sitemap(os.path.join(root, n))
-        urls.sort()
-        return {"urls": urls}
+        return {"urls": public_urls(os.path.join(d, "public"))}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
