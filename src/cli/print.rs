@@ -124,6 +124,18 @@ fn skipped_line(s: &Skipped) -> String {
 
 /// `; the audit left out 3 URLs (2 not built, 1 noindex)` (empty when it left none out).
 fn audit_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    left_out_by("the audit", counts)
+}
+
+/// `; the host's rules and robots.txt left out 3 URLs (2 redirecting, 1 disallowed)` (empty
+/// when they left none out).
+fn host_phrase(counts: &BTreeMap<Reason, usize>) -> String {
+    left_out_by("the host's rules and robots.txt", counts)
+}
+
+/// `; WHO left out 3 URLs (2 not built, 1 redirecting)`, each reason in words (empty when
+/// none were left out).
+fn left_out_by(who: &str, counts: &BTreeMap<Reason, usize>) -> String {
     let total: usize = counts.values().sum();
     if total == 0 {
         return String::new();
@@ -134,34 +146,12 @@ fn audit_phrase(counts: &BTreeMap<Reason, usize>) -> String {
             Reason::NotBuilt => format!("{} not built", thousands(*n)),
             Reason::Redirect => format!("{} redirecting", thousands(*n)),
             Reason::Canonical => format!("{} canonical elsewhere", thousands(*n)),
-            r => format!("{} {r}", thousands(*n)),
-        })
-        .collect();
-    format!(
-        "; the audit left out {} URL{} ({})",
-        thousands(total),
-        if total == 1 { "" } else { "s" },
-        parts.join(", ")
-    )
-}
-
-/// `; the host's rules and robots.txt left out 3 URLs (2 redirecting, 1 disallowed)` (empty
-/// when they left none out).
-fn host_phrase(counts: &BTreeMap<Reason, usize>) -> String {
-    let total: usize = counts.values().sum();
-    if total == 0 {
-        return String::new();
-    }
-    let parts: Vec<String> = counts
-        .iter()
-        .map(|(r, n)| match r {
-            Reason::Redirect => format!("{} redirecting", thousands(*n)),
             Reason::RobotsDisallowed => format!("{} disallowed", thousands(*n)),
             r => format!("{} {r}", thousands(*n)),
         })
         .collect();
     format!(
-        "; the host's rules and robots.txt left out {} URL{} ({})",
+        "; {who} left out {} URL{} ({})",
         thousands(total),
         if total == 1 { "" } else { "s" },
         parts.join(", ")
