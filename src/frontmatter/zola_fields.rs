@@ -62,6 +62,9 @@ const SECTION: &[(&str, Ty, bool)] = &[
             "title_bytes",
             "weight",
             "slug",
+            // Zola 0.22.1's `SortBy` (components/content/src/types.rs) has it too: the Rust
+            // blog sorts by it.
+            "permalink",
             "none",
         ]),
         false,
