@@ -759,7 +759,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
 
 /// The build options' key and value, `_build` first, as the reading Hugo takes them: `build`
 /// from 0.123.0; `_build` deprecated from 0.145.0 (a warning) and refused from 0.160.0.
-fn build_key<'n, 'a>(
+pub(super) fn build_key<'n, 'a>(
     [underscore, plain]: [Option<&'n N<'a>>; 2],
     cx: &Ctx<'_>,
 ) -> Result<Option<(&'static str, &'n N<'a>)>> {

@@ -128,34 +128,10 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
         }
     }
 
-    // Build options: `_build` before 0.123; from 0.123 `build` too, `_build` first.
-    let underscore = root.get("_build");
-    let plain = root.get("build").filter(|_| rules.build_key);
-    if let Some(n) = underscore {
-        const GONE: &str = "the `_build` front matter key was deprecated in Hugo 0.145.0";
-        match rules.underscore_build {
-            UnderscoreBuild::Read => {}
-            UnderscoreBuild::Deprecated => cx.warn(
-                &["_build"],
-                n,
-                format!("{GONE} and will be removed: use `build`"),
-            ),
-            UnderscoreBuild::Refused => {
-                return Err(cx.err(
-                    &["_build"],
-                    n,
-                    format!(
-                        "{GONE} and removed (Hugo {} stops the build here): use `build`",
-                        rules.version
-                    ),
-                ))
-            }
-        }
-    }
-    if let Some((name, n)) = underscore
-        .map(|n| ("_build", n))
-        .or(plain.map(|n| ("build", n)))
-    {
+    // Build options: `_build` before 0.123; from 0.123 `build` too, `_build` first (and
+    // deprecated, then refused), read as for a cascade.
+    let build = [root.get("_build"), root.get("build")];
+    if let Some((name, n)) = super::fields::build_key(build, cx)? {
         more.build = build_options(&[name], n, cx, h)?;
     }
 
