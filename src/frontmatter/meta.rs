@@ -24,8 +24,6 @@ pub struct PageMeta {
     pub(crate) flags: Flags,
     /// `slug` and Zola `path`, boxed together: most pages set neither.
     pub names: Option<Box<Names>>,
-    /// Where its taxonomy terms lie among its pages' packed terms ([`crate::route::Pages`]).
-    pub(crate) terms: (u32, u32),
     /// Hugo: which of the site's date keys ([`super::HugoDates::keys`], the first 16) the
     /// page sets to a date, so a cascade fills only the others. Lies in padding.
     pub(crate) date_keys: u16,
@@ -379,7 +377,9 @@ mod tests {
                 assert_eq!(got, (draft, render, on(0), on(1), on(2), on(3)));
             }
         }
-        assert!(std::mem::size_of::<PageMeta>() <= 64);
+        // A Hugo site holds one a page through routing (its taxonomy terms lie apart, in
+        // `route::Pages`).
+        assert!(std::mem::size_of::<PageMeta>() <= 48);
     }
 
     #[test]

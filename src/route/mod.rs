@@ -38,6 +38,10 @@ pub struct Pages<'a> {
     /// Every page's packed taxonomy terms ([`Terms::pack`]), one after another: most pages
     /// of a blog have tags, and a string each would be a million allocations.
     terms: String,
+    /// Where each page's packed terms end in `terms` (a page's start where the one before
+    /// it ends): kept here rather than in [`PageMeta`], so routing's last step, which needs
+    /// only the front matter, can free them with the terms ([`Pages::drop_terms`]).
+    term_ends: Vec<u32>,
 }
 
 impl<'a> Pages<'a> {
@@ -47,18 +51,14 @@ impl<'a> Pages<'a> {
             files,
             meta: Vec::with_capacity(files.len()),
             terms: String::new(),
+            term_ends: Vec::with_capacity(files.len()),
         }
     }
 
     /// Adds the next file's front matter and its packed terms; an error once the packed
     /// terms of all pages pass 4 GiB.
-    pub fn push(&mut self, mut meta: PageMeta, terms: &str) -> Result<()> {
-        let fits = |n: usize| u32::try_from(n).ok();
-        let (Some(start), Some(len), Some(_)) = (
-            fits(self.terms.len()),
-            fits(terms.len()),
-            fits(self.terms.len() + terms.len()),
-        ) else {
+    pub fn push(&mut self, meta: PageMeta, terms: &str) -> Result<()> {
+        let Some(end) = u32::try_from(self.terms.len() + terms.len()).ok() else {
             let next = self.meta.len();
             let file = (next < self.files.len()).then(|| self.files.get(next).path());
             return Err(Error::input(
@@ -68,7 +68,7 @@ impl<'a> Pages<'a> {
             ));
         };
         self.terms.push_str(terms);
-        meta.terms = (start, len);
+        self.term_ends.push(end);
         self.meta.push(meta);
         Ok(())
     }
@@ -77,6 +77,14 @@ impl<'a> Pages<'a> {
     pub fn shrink_to_fit(&mut self) {
         self.meta.shrink_to_fit();
         self.terms.shrink_to_fit();
+        self.term_ends.shrink_to_fit();
+    }
+
+    /// Frees every page's terms once routing no longer needs them: the pages read as
+    /// having none from then on.
+    pub fn drop_terms(&mut self) {
+        self.terms = String::new();
+        self.term_ends = Vec::new();
     }
 
     /// How many pages.
@@ -92,11 +100,15 @@ impl<'a> Pages<'a> {
     /// Page `i`; panics past the end, as slice indexing does.
     pub fn get(&self, i: usize) -> Page<'_> {
         let fm = &self.meta[i];
-        let (start, len) = (fm.terms.0 as usize, fm.terms.1 as usize);
+        let end = self.term_ends.get(i).map_or(0, |&e| e as usize);
+        let start = match i {
+            0 => 0,
+            _ => self.term_ends.get(i - 1).map_or(0, |&e| e as usize),
+        };
         Page {
             file: self.files.get(i),
             fm,
-            terms: Terms::from_packed(self.terms.get(start..start + len).unwrap_or("")),
+            terms: Terms::from_packed(self.terms.get(start..end).unwrap_or("")),
         }
     }
 
@@ -568,18 +580,19 @@ pub fn router<'a>(files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 
 }
 
 /// A router whose rules need every page at once: it holds the pages as they come and routes
-/// them all in [`Router::finish`] with `rules`, then frees them.
+/// them all in [`Router::finish`] with `rules` (which may free what they are done with, as
+/// the terms), then frees them.
 struct Buffered<'a> {
     pages: Pages<'a>,
     ctx: RouteContext<'a>,
-    rules: fn(&Pages, &RouteContext) -> Result<Routing>,
+    rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
 }
 
 impl<'a> Buffered<'a> {
     fn new(
         files: &'a Files,
         ctx: &RouteContext<'a>,
-        rules: fn(&Pages, &RouteContext) -> Result<Routing>,
+        rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
     ) -> Buffered<'a> {
         Buffered {
             pages: Pages::new(files),
@@ -607,7 +620,7 @@ impl Router for Buffered<'_> {
 
     fn finish(mut self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing> {
         self.pages.shrink_to_fit();
-        let routing = (self.rules)(&self.pages, &self.ctx)?;
+        let routing = (self.rules)(&mut self.pages, &self.ctx)?;
         for (k, r) in routing.routes.iter().enumerate() {
             if let Some(p) = r.page() {
                 sink.made(&routing, k, p, self.pages.get(p).fm);
@@ -1032,7 +1045,7 @@ mod tests {
             ..Default::default()
         };
         let mut files = Files::new();
-        for r in ["a.md", "b.md", "c.md"] {
+        for r in ["a.md", "b.md", "c.md", "d.md"] {
             files.push(&root, r).unwrap();
         }
         let mut pages = Pages::new(&files);
@@ -1054,6 +1067,14 @@ mod tests {
             .collect();
         assert_eq!(got, [vec!["x"], vec![], vec!["y", "z"]]);
         assert_eq!(pages.get(1).file.rel(), "b.md");
+        // Once routing is done with them, every page reads as having none; the front matter
+        // stays.
+        let mut meta = PageMeta::default();
+        meta.set_draft(Some(true));
+        pages.push(meta, &tags(&["w"])).unwrap();
+        pages.drop_terms();
+        assert!(pages.iter().all(|p| p.terms.packed().is_empty()));
+        assert_eq!(pages.get(3).fm.draft(), Some(true));
     }
 
     #[test]

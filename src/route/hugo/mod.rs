@@ -29,15 +29,27 @@ use std::collections::{HashMap, HashSet};
 /// Maps the pages to routes by Hugo's rules; the order of the routes is part of the result
 /// (later stages refer to routes by index). Hugo's rules look across pages (cascades,
 /// bundles, translations), so the pipeline holds every page until it is done reading
-/// ([`super::Buffered`]) and then calls this.
-pub(crate) fn route(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+/// ([`super::Buffered`]) and then calls this. The pages' terms are indexed first and then
+/// freed ([`Pages::drop_terms`]): the index is a fraction of their size, and the main pass,
+/// when a large site's memory peaks, needs neither.
+pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
+    let settings = ctx.settings;
+    let index = terms::TermIndex::new(
+        pages,
+        permalinks::Paths {
+            config: &settings.site,
+            rules: &settings.hugo,
+            tz: &settings.timezone,
+        },
+    );
+    pages.drop_terms();
     let site = Site::new(pages, *ctx);
     let bundles = placement::Bundles::new(&site);
     let mut built = decide::decide_all(&site, &bundles)?;
     sections::add_homes(&site, &bundles, &mut built);
     sections::add_implicit_sections(&site, &bundles, &mut built);
     sections::roll_up(&site, &mut built);
-    terms::add_taxonomies(&site, &mut built);
+    terms::add_taxonomies(&site, &mut built, &index);
     hide_disabled_kinds(&site, &mut built.out);
     hide_no_html(&site, &mut built.out);
     Ok(built.out)

@@ -6,7 +6,7 @@ use super::permalinks::{
 };
 use super::{Built, Site};
 use crate::frontmatter::BuildRender;
-use crate::route::{Kind, RouteList};
+use crate::route::{Kind, Pages, RouteList};
 use crate::siteconfig::Taxonomy;
 use std::collections::BTreeMap;
 
@@ -21,12 +21,59 @@ pub(super) fn term_key(term: &str, site: Paths) -> String {
     }
 }
 
+/// Every page's terms, by taxonomy and term key, taken from the pages before routing starts
+/// so that their packed terms need not be held through it: a list of page indices a term
+/// (about a byte a page, [`RouteList`]) instead of every page's terms in full.
+pub(super) struct TermIndex {
+    /// For each of the site's taxonomies (in its order), each term key's pages, in page
+    /// order (a page once for each of its terms with that key).
+    by_tax: Vec<BTreeMap<String, RouteList>>,
+    /// The terms holding a `/`, which are warned about once their page is routed: (page,
+    /// taxonomy, term as written), in page order.
+    slashed: Vec<(usize, usize, String)>,
+}
+
+impl TermIndex {
+    /// Indexes the terms of `pages` for the site's taxonomies.
+    pub(super) fn new(pages: &Pages, paths: Paths) -> TermIndex {
+        let taxonomies = &paths.config.taxonomies;
+        let mut index = TermIndex {
+            by_tax: vec![BTreeMap::new(); taxonomies.len()],
+            slashed: Vec::new(),
+        };
+        for (i, page) in pages.iter().enumerate() {
+            if page.terms.packed().is_empty() {
+                continue;
+            }
+            for (t, tax) in taxonomies.iter().enumerate() {
+                let Some(taxon) = page.terms.get(&tax.name, false) else {
+                    continue;
+                };
+                for v in taxon.terms {
+                    if v.contains('/') {
+                        index.slashed.push((i, t, v.to_string()));
+                    }
+                    let k = term_key(v, paths);
+                    if !k.is_empty() {
+                        // Page indices are far below u32::MAX (see `Route`).
+                        index.by_tax[t].entry(k).or_default().push(i as u32);
+                    }
+                }
+            }
+        }
+        index
+    }
+}
+
 /// Adds each language's taxonomy lists and term pages, taxonomy by taxonomy, terms in order.
-pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
+pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) {
     for lang in &site.langs {
         let prefix = site.prefix(lang);
-        for tax in &site.config.taxonomies {
-            let mut terms = terms_of(site, &mut *built, lang, tax);
+        // Whether each page counts for the terms of this language: 0 not asked yet, 1 yes,
+        // 2 no (asked once a page, whatever its number of terms).
+        let mut counts = vec![0u8; site.pages.len()];
+        for (t, tax) in site.config.taxonomies.iter().enumerate() {
+            let mut terms = terms_of(site, &mut *built, lang, (t, tax), index, &mut counts);
             // A term page Hugo makes from its `_index.md` alone (an author's profile).
             for (l, t, term) in built.tax_files.keys() {
                 if l == lang && *t == tax.name && !term.is_empty() {
@@ -47,49 +94,63 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built) {
     }
 }
 
-/// The routed pages of `lang` with terms of `tax`, by term key; a term holding a `/` is
-/// warned about, naming its file.
+/// Page `i`'s route, when the page counts for the terms of `lang`: routed, in that
+/// language, and rendered (or counted all the same by the version's rules).
+fn counted_route(site: &Site, built: &Built, lang: &str, i: usize) -> Option<usize> {
+    let r = built.route_of(i)?;
+    let pl = site.at(i);
+    if pl.lang != lang {
+        return None;
+    }
+    // Later Hugo makes no term pages from a page it does not render (`render: never`, a
+    // headless bundle).
+    let more = site.pages.get(i).fm.more();
+    let unrendered = more.build.render == Some(BuildRender::Never) || (pl.is_leaf && more.headless);
+    (!unrendered || site.rules().unrendered_terms_count).then_some(r)
+}
+
+/// The routed pages of `lang` with terms of `tax` (its index among the site's taxonomies,
+/// and itself), by term key; a term holding a `/` is warned about, naming its file.
+/// `counts` caches [`counted_route`]'s answer a page for `lang`.
 fn terms_of(
     site: &Site,
     built: &mut Built,
     lang: &str,
-    tax: &Taxonomy,
+    (t, tax): (usize, &Taxonomy),
+    index: &TermIndex,
+    counts: &mut [u8],
 ) -> BTreeMap<String, RouteList> {
+    let mut counted = |built: &Built, i: usize| -> Option<usize> {
+        if counts[i] == 2 {
+            return None;
+        }
+        let r = counted_route(site, built, lang, i);
+        counts[i] = if r.is_some() { 1 } else { 2 };
+        r
+    };
+    for (i, _, v) in index.slashed.iter().filter(|(_, u, _)| *u == t) {
+        if counted(built, *i).is_none() {
+            continue;
+        }
+        let k = term_key(v, site.paths());
+        built.out.warnings.push(format!(
+            "{}: the {} term '{v}' holds a '/': its page is nested ({}/{k}/), and Hugo's own sitemap dates it (or, from 0.123, writes '//') differently",
+            site.pages.get(*i).file.path().display(),
+            tax.name,
+            tax.name
+        ));
+    }
     let mut terms: BTreeMap<String, RouteList> = BTreeMap::new();
-    for (i, page) in site.pages.iter().enumerate() {
-        let Some(r) = built.route_of(i) else {
-            continue;
-        };
-        // The file is placed only when it has terms of this taxonomy.
-        let Some(taxon) = page.terms.get(&tax.name, false) else {
-            continue;
-        };
-        let pl = site.at(i);
-        if pl.lang != lang {
-            continue;
-        }
-        // Later Hugo makes no term pages from a page it does not render (`render: never`, a
-        // headless bundle).
-        let more = page.fm.more();
-        let unrendered =
-            more.build.render == Some(BuildRender::Never) || (pl.is_leaf && more.headless);
-        if unrendered && !site.rules().unrendered_terms_count {
-            continue;
-        }
-        for v in taxon.terms {
-            let k = term_key(v, site.paths());
-            if v.contains('/') {
-                built.out.warnings.push(format!(
-                    "{}: the {} term '{v}' holds a '/': its page is nested ({}/{k}/), and Hugo's own sitemap dates it (or, from 0.123, writes '//') differently",
-                    page.file.path().display(),
-                    tax.name,
-                    tax.name
-                ));
+    for (k, pages) in &index.by_tax[t] {
+        let mut members = RouteList::new();
+        for i in pages.iter() {
+            // Route indices share the page index's bound (see `Route`).
+            if let Some(r) = counted(built, i as usize) {
+                members.push(r as u32);
             }
-            if !k.is_empty() {
-                // Route indices share the page index's bound (see `Route`).
-                terms.entry(k).or_default().push(r as u32);
-            }
+        }
+        if !members.is_empty() {
+            terms.insert(k.clone(), members);
         }
     }
     terms
