@@ -4,7 +4,9 @@
 //! history was made, for both significance rules; a shallow clone at a random depth must give
 //! each page the full clone's date or none, exactly as far as its history reaches. Every case
 //! must finish within a bound linear in the commits that touch its pages, and the walk's own
-//! work (how often a file waits for a version) must stay within twice those commits.
+//! work (how often a file waits for a version) must stay within twice those commits. A run
+//! that starts from what an earlier run kept (at a random older commit) must read only the
+//! commits since and give every file the same date, by the same commit, as a whole walk.
 //!
 //! `cargo test --test fuzz_git -- --ignored` runs it for `FUZZ_SECONDS` (default 60);
 //! `FUZZ_SEED` replays a run. A short smoke run is part of the normal test suite.
@@ -24,12 +26,18 @@ const BASE_TIME: Duration = Duration::from_secs(20);
 const PER_TOUCH: Duration = Duration::from_millis(10);
 
 fn read(dir: &Path, any_commit: bool) -> GitHistory {
+    read_with(dir, any_commit, true)
+}
+
+/// `read`, starting from what the last run kept (`recall`) or reading the whole history.
+fn read_with(dir: &Path, any_commit: bool, recall: bool) -> GitHistory {
     let opts = GitOptions {
         compare: if any_commit {
             None
         } else {
             GitOptions::default().compare
         },
+        recall,
         ..Default::default()
     };
     match read_history(&dir.join("content"), &opts) {
@@ -116,6 +124,31 @@ fn case(seed: u64, what: &str) -> usize {
         "{what}: {} waits for {touches} commits touching pages",
         h.work().waits
     );
+    assert!(
+        !h.work().recalled,
+        "{what}: nothing was kept before the first run"
+    );
+    if commits > 1 && rng.below(2) == 0 {
+        // A run at an older commit keeps its outcomes; the run at `main` starts from them.
+        let back = 1 + rng.below(commits - 1);
+        repo.git(&["checkout", "-q", "-f", "--detach", &format!("main~{back}")]);
+        let _ = read(&repo.root, any);
+        repo.git(&["checkout", "-q", "-f", "main"]);
+        let h = read(&repo.root, any);
+        let what = format!("{what}, recalled from main~{back}");
+        assert!(h.work().recalled, "{what}: the kept outcomes were not used");
+        assert_eq!(h.work().commits, back, "{what}: commits read");
+        check(&what, &h, &repo.root, &history, None, any);
+        let whole = read_with(&repo.root, any, false);
+        assert!(!whole.work().recalled);
+        for p in &history.pages {
+            let path = repo.root.join(&p.path);
+            assert_eq!(h.state(&path), whole.state(&path), "{what}: {}", p.path);
+            assert_eq!(h.commit(&path), whole.commit(&path), "{what}: {}", p.path);
+        }
+        assert_eq!(h.depth_needed(), whole.depth_needed(), "{what}: depth");
+        assert_eq!(h.passed(), whole.passed(), "{what}: passed over");
+    }
     if rng.below(3) == 0 {
         let depth = 1 + rng.below(commits + 1);
         let clone = repo.root.parent().unwrap().join("clone");

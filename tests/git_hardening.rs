@@ -77,8 +77,13 @@ fn unseen_edits_and_renames_are_walked_in_linear_work() {
             "https://example.com/a/"
         };
         assert_eq!(listed(&r, url), "2020-09-13 git", "rename: {rename}");
-        let Ok(GitProbe::Ready(h)) = read_history(&r.root.join("content"), &GitOptions::default())
-        else {
+        // The whole walk's work: `list` above kept its outcomes, which a second run would
+        // recall instead of walking.
+        let opts = GitOptions {
+            recall: false,
+            ..GitOptions::default()
+        };
+        let Ok(GitProbe::Ready(h)) = read_history(&r.root.join("content"), &opts) else {
             panic!("no history read");
         };
         let work = h.work();

@@ -9,6 +9,7 @@
 //! the same again for each submodule below the content dir.
 
 use super::blobs::{Blobs, Fetches, Oid, Version};
+use super::recall::{self, Kept};
 use super::shallow::{self, Fetched};
 use super::visible::{fingerprint, Compare};
 use super::walk::{passed, GitPath, Rules, Walk, WalkError};
@@ -57,6 +58,9 @@ pub struct GitOptions {
     pub fetch: bool,
     /// How long that fetch may take ([`shallow::FETCH_LIMIT`]).
     pub fetch_limit: std::time::Duration,
+    /// Keep what the walk found in the repository's git folder, and start from what the last
+    /// run kept there: only the commits made since are read.
+    pub recall: bool,
 }
 
 impl Default for GitOptions {
@@ -68,6 +72,7 @@ impl Default for GitOptions {
             ignore_revs: crate::config::IgnoreRevs::default(),
             fetch: false,
             fetch_limit: shallow::FETCH_LIMIT,
+            recall: true,
         }
     }
 }
@@ -202,6 +207,8 @@ pub struct Work {
     pub versions: usize,
     /// Times a file waited for a version to be read (at most one a version its edits need).
     pub waits: usize,
+    /// The walk read only the commits since the last run's and recalled the rest.
+    pub recalled: bool,
 }
 
 impl Work {
@@ -209,6 +216,7 @@ impl Work {
         self.commits += o.commits;
         self.versions += o.versions;
         self.waits += o.waits;
+        self.recalled |= o.recalled;
     }
 }
 
@@ -471,34 +479,72 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
             reached_after: None,
         });
     }
-    // Started first so that git is already walking while the status is taken.
-    // The whole repository's log, not one limited to the content dir: a pathspec hides where
-    // a file moved in from (git then shows an add), and a move must not date a page.
-    let log = dates.then(|| spawn_log(root, opts)).transpose()?;
-    let status = uncommitted(root, &prefix)?;
     let (ignored, warnings) = if dates {
         ignore_revs(root, &opts.ignore_revs)
     } else {
         Default::default()
     };
-    let starts = start_names(&files, &status);
     let comparing = opts.compare.filter(|_| dates);
-    let mut blobs = match comparing {
-        Some(how) => Some(Blobs::start(root, how)?),
-        None => None,
+    // A shallow clone's walk ends at its boundary, which moves with every fetch: not kept.
+    let keeping = dates && opts.recall && !found.shallow;
+    let key = recall_key(&prefix, opts, &ignored);
+    let recalled = keeping
+        .then(|| recall::load(&found.git_dir, &key))
+        .flatten()
+        .filter(|r| descends_by_line(root, &r.head, &found.head));
+    // Started first so that git is already walking while the status is taken.
+    // The whole repository's log, not one limited to the content dir: a pathspec hides where
+    // a file moved in from (git then shows an add), and a move must not date a page.
+    let range = recalled
+        .as_ref()
+        .map(|r| format!("{}..{}", r.head, found.head));
+    let log = dates
+        .then(|| spawn_log(root, opts, range.as_deref()))
+        .transpose()?;
+    let status = uncommitted(root, &prefix)?;
+    let changes = changes_by_path(&status);
+    let starts = files
+        .iter()
+        .map(|(p, _)| start_name(p, &changes).map(Box::from))
+        .collect();
+    let rules = |recall| Rules {
+        compare: comparing,
+        ignored: &ignored,
+        comparable: is_page_path,
+        boundary,
+        recall,
     };
-    let mut walk = Walk::new(
-        files,
-        starts,
-        Rules {
-            compare: comparing,
-            ignored: &ignored,
-            comparable: is_page_path,
-            boundary,
-        },
-    );
+    let start_blobs = || -> Result<Option<Blobs>> {
+        match comparing {
+            Some(how) => Ok(Some(Blobs::start(root, how)?)),
+            None => Ok(None),
+        }
+    };
+    let mut blobs = start_blobs()?;
+    let mut walk = Walk::new(files, starts, rules(recalled.as_ref()));
     if let Some(log) = log {
         log.walk(&mut walk, blobs.as_mut())?;
+    }
+    let missed = walk.missed;
+    if missed {
+        // A file the last run did not date by its name here: read the whole history after all.
+        let files = std::mem::take(&mut walk.files)
+            .into_iter()
+            .map(|(p, _)| (p, GitFileState::Unknown))
+            .collect::<TrackedFiles>();
+        let starts = files
+            .iter()
+            .map(|(p, _)| start_name(p, &changes).map(Box::from))
+            .collect();
+        blobs = start_blobs()?;
+        walk = Walk::new(files, starts, rules(None));
+        spawn_log(root, opts, None)?.walk(&mut walk, blobs.as_mut())?;
+    }
+    let recalled = recalled.is_some() && !missed;
+    // Nothing new to keep when the walk read no commit since the kept one.
+    if keeping && !(recalled && walk.read == 0) {
+        // Best effort: a git folder we may not write to only costs the next run time.
+        let _ = keep(&found.git_dir, &found.head, &key, &walk, &changes);
     }
     if let Some(s) = shallow.as_mut() {
         s.reached_after = walk.cut.then(|| walk.read.saturating_sub(1));
@@ -508,6 +554,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         commits: walk.read,
         versions: 0,
         waits: walk.waits,
+        recalled,
     };
     let commits = std::mem::take(&mut walk.commits);
     let places = std::mem::take(&mut walk.places);
@@ -578,6 +625,8 @@ struct Found {
     shallow: bool,
     /// `.git/shallow`, relative to the content dir (as `--git-path` gives it).
     shallow_file: Vec<u8>,
+    /// The repository's git folder (a worktree's own), where the walk's outcomes are kept.
+    git_dir: PathBuf,
     /// `HEAD`'s commit (empty when there is none yet).
     head: String,
     has_commits: bool,
@@ -606,6 +655,7 @@ fn locate(dir: &Path) -> Result<Located> {
             "--is-shallow-repository",
             "--git-path",
             "shallow",
+            "--absolute-git-dir",
             "--verify",
             "--quiet",
             "HEAD",
@@ -619,7 +669,7 @@ fn locate(dir: &Path) -> Result<Located> {
     let lines: Vec<&[u8]> = out.stdout.split(|b| *b == b'\n').collect();
     // `--verify --quiet HEAD` exits 1, silently, in a repository without commits.
     let has_commits = out.status.success();
-    let unborn = out.status.code() == Some(1) && out.stderr.is_empty() && lines.len() >= 4;
+    let unborn = out.status.code() == Some(1) && out.stderr.is_empty() && lines.len() >= 5;
     if !has_commits && !unborn {
         let said = String::from_utf8_lossy(&out.stderr);
         if said.contains("not a git repository") {
@@ -627,15 +677,16 @@ fn locate(dir: &Path) -> Result<Located> {
         }
         return Err(failed(dir, "rev-parse --show-toplevel", &out));
     }
-    if lines.len() < 4 {
+    if lines.len() < 5 {
         return Err(failed(dir, "rev-parse --show-toplevel", &out));
     }
     let root = bytes_to_path(lines[0]);
     let prefix = lines[1].to_vec();
     let shallow = lines[2] == b"true";
     let shallow_file = lines[3].to_vec();
+    let git_dir = bytes_to_path(lines[4]);
     let head = lines
-        .get(4)
+        .get(5)
         .map(|h| String::from_utf8_lossy(h).into_owned())
         .unwrap_or_default();
     if root.as_os_str().is_empty() {
@@ -646,6 +697,7 @@ fn locate(dir: &Path) -> Result<Located> {
         prefix,
         shallow,
         shallow_file,
+        git_dir,
         head,
         has_commits,
     }))
@@ -816,18 +868,21 @@ fn parse_status(out: &[u8]) -> Vec<(GitPath, Change)> {
     found
 }
 
-/// The name each tracked file has in `HEAD`, where the walk starts looking for it: its own,
-/// the one it had before a staged move, or none for a file new in the index.
-fn start_names(files: &TrackedFiles, status: &[(GitPath, Change)]) -> Vec<Option<GitPath>> {
-    let changes: HashMap<&[u8], &Change> = status.iter().map(|(p, c)| (&p[..], c)).collect();
-    files
-        .iter()
-        .map(|(path, _)| match changes.get(&path[..]) {
-            Some(Change::New) => None,
-            Some(Change::Moved { from, .. }) => Some(from.clone()),
-            _ => Some(path.clone()),
-        })
-        .collect()
+/// The uncommitted changes by path.
+type Changes<'a> = HashMap<&'a [u8], &'a Change>;
+
+fn changes_by_path(status: &[(GitPath, Change)]) -> Changes<'_> {
+    status.iter().map(|(p, c)| (&p[..], c)).collect()
+}
+
+/// The name a tracked file has in `HEAD`, where the walk starts looking for it: its own, the
+/// one it had before a staged move, or none for a file new in the index.
+fn start_name<'a>(path: &'a [u8], changes: &Changes<'a>) -> Option<&'a [u8]> {
+    match changes.get(path) {
+        Some(Change::New) => None,
+        Some(Change::Moved { from, .. }) => Some(from),
+        _ => Some(path),
+    }
 }
 
 /// The page extensions of every style: their edits are judged by what a reader sees.
@@ -969,6 +1024,84 @@ fn parse_ignore_revs(text: &str, path: &Path) -> (HashSet<Box<[u8]>>, Vec<String
     (revs, warnings)
 }
 
+/// What the walk's outcomes depend on besides the history, as [`recall`] keys them.
+fn recall_key(prefix: &[u8], opts: &GitOptions, ignored: &HashSet<Box<[u8]>>) -> recall::Key {
+    let date = match opts.date {
+        GitDate::Committer => "committer",
+        GitDate::Author => "author",
+    };
+    let compare = match opts.compare {
+        Some(Compare::Reader) => "reader",
+        Some(Compare::Bytes) => "bytes",
+        None => "any",
+    };
+    let ignored: Vec<&[u8]> = ignored.iter().map(|r| &r[..]).collect();
+    recall::Key::new(prefix, date, compare, &ignored)
+}
+
+/// Whether `head` is `kept` or descends from it by a line of ordinary commits (each with one
+/// parent, at most [`recall::MAX_RANGE`]): then `git log kept..head` lists exactly the commits
+/// a whole log lists before `kept`, in the same order, and the rest of the whole log is the
+/// one the kept walk read. A merge in between could interleave older commits by date.
+fn descends_by_line(root: &Path, kept: &str, head: &str) -> bool {
+    if kept == head {
+        return true;
+    }
+    let out = git(root)
+        .args(["rev-list", "--parents", "--max-count"])
+        .arg((recall::MAX_RANGE + 1).to_string())
+        .arg(format!("{kept}..{head}"))
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        return false;
+    };
+    let mut expect = head.as_bytes();
+    let mut lines = 0;
+    for line in out.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let mut f = line.split(|b| *b == b' ');
+        let (Some(commit), Some(parent), None) = (f.next(), f.next(), f.next()) else {
+            return false;
+        };
+        if commit != expect {
+            return false;
+        }
+        expect = parent;
+        lines += 1;
+    }
+    lines > 0 && lines <= recall::MAX_RANGE && expect == kept.as_bytes()
+}
+
+/// Keeps every file's outcome as the walk from `HEAD` found it, under the name it has in
+/// `HEAD` ([`start_name`]). A file the history at hand could not date
+/// for sure (a version a partial clone lacks) is left out, so the next run reads its history.
+fn keep(
+    git_dir: &Path,
+    head: &str,
+    key: &recall::Key,
+    walk: &Walk<'_>,
+    changes: &Changes<'_>,
+) -> io::Result<()> {
+    let kept = walk.files.iter().enumerate().filter_map(|(k, (path, _))| {
+        let name = start_name(path, changes)?;
+        if walk.unreached[k] {
+            return None;
+        }
+        let stamp = match walk.files[k].1 {
+            GitFileState::Committed(date) => Some(super::walk::Stamp {
+                date,
+                commit: walk.dated_by[k],
+            }),
+            _ => None,
+        };
+        Some(Kept {
+            name,
+            stamp,
+            passed: walk.passed[k],
+        })
+    });
+    recall::save(git_dir, key, head, &walk.commits, &walk.places, kept)
+}
+
 /// How many hex digits of a commit's name `list` shows.
 pub const SHORT_HASH: usize = 10;
 
@@ -1014,8 +1147,10 @@ pub(super) fn log_command(root: &Path, opts: &GitOptions) -> Command {
     cmd
 }
 
-fn spawn_log(root: &Path, opts: &GitOptions) -> Result<LogRun> {
+/// Starts the log: the whole history, or only `range` (`C..HEAD`).
+fn spawn_log(root: &Path, opts: &GitOptions, range: Option<&str>) -> Result<LogRun> {
     let mut cmd = log_command(root, opts);
+    cmd.args(range);
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

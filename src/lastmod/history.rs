@@ -195,6 +195,7 @@ pub fn start(settings: &Settings) -> PendingHistory {
         ignore_revs: settings.git_ignore_revs.clone(),
         fetch: settings.git_fetch == config::GitFetch::Auto,
         fetch_limit: super::shallow::FETCH_LIMIT,
+        recall: true,
     };
     let thread_dir = dir.clone();
     let thread_opts = opts.clone();

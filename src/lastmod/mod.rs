@@ -5,6 +5,7 @@
 mod blobs;
 pub mod git;
 pub mod history;
+mod recall;
 pub mod shallow;
 pub mod visible;
 mod walk;

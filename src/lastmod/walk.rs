@@ -16,6 +16,7 @@
 
 use super::blobs::{Blobs, Oid, Version};
 use super::git::GitFileState;
+use super::recall::Recall;
 use super::visible::Compare;
 use crate::date::W3cDate;
 use chrono::DateTime;
@@ -59,6 +60,10 @@ enum Step {
     /// Where the history at hand ends for it (a shallow clone's boundary), or an edit whose
     /// versions could not be read: no date can be given.
     Unreached,
+    /// Where the log's range begins: what the walk from there found for the name the file
+    /// had (`None`: it found no date, as when the log runs out), with why it passed commits
+    /// over on the way.
+    Recalled { stamp: Option<Stamp>, passed: u8 },
 }
 
 /// Where a file is in the walk.
@@ -110,6 +115,7 @@ impl Default for Track {
 /// What [`Walk::advance`] does next with a file.
 enum Next {
     Finish(Option<Stamp>),
+    Recalled(Option<Stamp>, u8),
     Unreached,
     Pass(u8),
     Compare(Stamp, Oid, Oid),
@@ -127,6 +133,9 @@ pub struct Rules<'r> {
     /// In a shallow clone, the committer time (seconds) of the newest boundary commit `HEAD`
     /// reaches: the walk stops at the first commit no newer than it.
     pub boundary: Option<i64>,
+    /// The log is the range from an earlier walk's commit (`git log C..HEAD`, ordinary commits
+    /// only): a file still waiting where it ends takes what that walk found for its name.
+    pub recall: Option<&'r Recall>,
 }
 
 /// The walk over one log.
@@ -151,6 +160,11 @@ pub struct Walk<'r> {
     pub waits: usize,
     /// How many commits of the log were read.
     pub read: usize,
+    /// A file still waiting where the range ended had a name the recalled walk did not date:
+    /// the walk is incomplete and the whole history must be read instead.
+    pub missed: bool,
+    /// Recalled commits already in `commits`: their index there.
+    recalled: HashMap<u32, u32>,
     phase: Vec<Phase>,
     /// The name a file has at this point of the walk -> the file.
     waiting: HashMap<GitPath, u32>,
@@ -226,6 +240,8 @@ impl<'r> Walk<'r> {
             cut: false,
             waits: 0,
             read: 0,
+            missed: false,
+            recalled: HashMap::new(),
             wanting: waiting.len(),
             phase,
             waiting,
@@ -292,7 +308,15 @@ impl<'r> Walk<'r> {
         };
         self.end_commit();
         if complete {
-            self.ran_out(blobs.as_deref_mut())?;
+            match self.rules.recall {
+                Some(recall) => {
+                    self.recall(recall, blobs.as_deref_mut())?;
+                    if self.missed {
+                        return Ok(true);
+                    }
+                }
+                None => self.ran_out(blobs.as_deref_mut())?,
+            }
         }
         if let Some(b) = blobs {
             while self.deciding > 0 && b.pending() > 0 {
@@ -315,6 +339,55 @@ impl<'r> Walk<'r> {
             .copied()
             .filter(|&i| self.phase[i as usize] == Phase::Wanting)
             .collect()
+    }
+
+    /// The range ends at the recalled walk's commit: every file still waiting takes what that
+    /// walk found for the name it has here, as if the walk went on (its steps so far come
+    /// first). A name it did not keep sets [`Walk::missed`].
+    fn recall(&mut self, recall: &Recall, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        let mut left: Vec<(GitPath, u32)> = self
+            .waiting
+            .iter()
+            .filter(|(_, &i)| self.phase[i as usize] == Phase::Wanting)
+            .map(|(name, &i)| (name.clone(), i))
+            .collect();
+        left.sort_unstable_by_key(|(_, i)| *i);
+        for (name, i) in left {
+            let Some(outcome) = recall.get(&name) else {
+                self.missed = true;
+                return Ok(());
+            };
+            let stamp = match outcome.commit {
+                Some(c) => {
+                    let Some(dater) = recall.commits.get(c as usize) else {
+                        self.missed = true;
+                        return Ok(());
+                    };
+                    let next = self.commits.len() as u32;
+                    let commit = *self.recalled.entry(c).or_insert(next);
+                    if commit == next {
+                        self.commits.push(dater.name.clone());
+                        self.places.push(dater.place + self.read as u32);
+                    }
+                    Some(Stamp {
+                        date: dater.date,
+                        commit,
+                    })
+                }
+                None => None,
+            };
+            let track = self.tracks.entry(i).or_default();
+            track.steps.push_back(Step::Recalled {
+                stamp,
+                passed: outcome.passed,
+            });
+            let blocked = track.blocked;
+            self.stop_wanting(i);
+            if !blocked {
+                self.advance(i, blobs.as_deref_mut())?;
+            }
+        }
+        Ok(())
     }
 
     /// The files still waiting when the log ends were added where the walk cannot see (a
@@ -487,6 +560,7 @@ impl<'r> Walk<'r> {
                     None => return Ok(()),
                     Some(Step::Dates(s)) => Next::Finish(Some(*s)),
                     Some(Step::Unreached) => Next::Unreached,
+                    Some(Step::Recalled { stamp, passed }) => Next::Recalled(*stamp, *passed),
                     Some(Step::Pass(why)) => Next::Pass(*why),
                     Some(Step::Compare { stamp, old, new }) => {
                         Next::Compare(*stamp, old.clone(), new.clone())
@@ -501,6 +575,14 @@ impl<'r> Walk<'r> {
                 Next::Unreached => {
                     self.unreached[i as usize] = true;
                     self.finish(i, None);
+                    return Ok(());
+                }
+                Next::Recalled(stamp, why) => {
+                    self.passed[i as usize] |= why;
+                    // No date found past here: as when the log runs out, the oldest edit no
+                    // reader sees stands in.
+                    let stamp = stamp.or_else(|| self.tracks.get(&i).and_then(|t| t.oldest));
+                    self.finish(i, stamp);
                     return Ok(());
                 }
                 Next::Pass(why) => {
@@ -705,6 +787,7 @@ mod tests {
                 ignored: &ignored,
                 comparable: never,
                 boundary: None,
+                recall: None,
             },
         );
         w.run(input, None).unwrap();
@@ -898,6 +981,7 @@ mod tests {
                 ignored: &none,
                 comparable: never,
                 boundary: None,
+                recall: None,
             },
         );
         assert!(matches!(w.run(&l[..], None), Err(WalkError::BadDate(d)) if d == "yesterday"));
@@ -961,6 +1045,7 @@ mod tests {
                 ignored: &none,
                 comparable: |_| true,
                 boundary: None,
+                recall: None,
             },
         );
         let out = std::io::BufReader::new(log.stdout.take().unwrap());
