@@ -36,8 +36,14 @@
 #      true`, built to public/ by $HUGO first (with a minimal layout, so every page has its
 #      HTML for the audit); then $BENCH_RUNS back-to-back pairs of `$HUGO --renderToMemory`
 #      (git info on, its sitemap only) and sitemapgen with its defaults (git dates by what a
-#      reader sees, the audit of public/); the bar takes the median of the pairs' ratios. The
-#      repository is kept (stamp: $BENCH_DIR/hugo-git-N.stamp) and reused;
+#      reader sees, the audit of public/). sitemapgen keeps what its walk of the history found
+#      in .git/sitemapgen/ and reads only the commits made since, so the step first times one
+#      run with nothing kept (a fresh clone: the whole history is read), then the pairs as a
+#      user's commits make them: before each pair one page is edited and committed (untimed),
+#      so each sitemapgen run reads one new commit. The bar takes the median of the pairs'
+#      ratios; the fresh-clone run is reported beside it against the median Hugo run. The
+#      repository (stamp: $BENCH_DIR/hugo-git-N.stamp) is reset to its generated history
+#      afterwards and reused;
 # then prints one markdown table and the pass/fail of the issue's bars.
 #
 # Environment:
@@ -151,12 +157,14 @@ median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 median_row() { printf '%s\n' "$@" | sort -n -k1,1 | sed -n "$((($# + 1) / 2))p"; }
 
 # Runs $BENCH_RUNS back-to-back pairs: the command in array PAIR_A, then the one in PAIR_B, so
-# a pair sees the same load. Sets PA and PB ("wall cpu rss" of each side's median run) and
+# a pair sees the same load (each pair after the untimed command $PAIR_PREP, when set). Sets PA and PB ("wall cpu rss" of each side's median run) and
 # PX_WALL, PX_CPU (the medians of the pairs' ratios A/B) and PX_LIST (the pairs' wall ratios).
 # Returns 1 when a run fails.
 pairs() {
     local i a=() b=() xw=() xc=()
     for ((i = 0; i < BENCH_RUNS; i++)); do
+        # Untimed set-up before each pair, when asked for (PAIR_PREP: a command).
+        if [[ -n ${PAIR_PREP:-} ]]; then "$PAIR_PREP" >>"$LOG" 2>&1 || return 1; fi
         RUNS=1 measure "${PAIR_A[@]}" || return 1
         a+=("$M_WALL $M_CPU $M_RSS")
         RUNS=1 measure "${PAIR_B[@]}" || return 1
@@ -490,18 +498,57 @@ if [[ $BENCH_GIT == 1 && -n $HUGO_VERSION_OF ]] && ((BENCH_GIT_SIZE <= BENCH_MAX
         say "reusing $repo"
     fi
     find "$repo/content" -type f -print0 | xargs -0 cat >/dev/null
-    say "timing $HUGO (git info on) and sitemapgen (defaults) on $n pages, $commits commits, $BENCH_RUNS pairs"
+    git_in_repo() {
+        GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -C "$repo" \
+            -c user.name=bench -c user.email=bench@example.org -c commit.gpgsign=false "$@"
+    }
+    # The generated history's last commit: every bench run starts from it.
+    base=$(git_in_repo rev-parse --verify -q refs/bench/base || true)
+    if [[ -z $base ]]; then
+        base=$(git_in_repo rev-parse main)
+        git_in_repo update-ref refs/bench/base "$base"
+    fi
+    git_in_repo reset -q --hard "$base"
+    rm -rf "$(git_in_repo rev-parse --absolute-git-dir)/sitemapgen"
+    SG_GIT=(env HUGO_VERSION="$HUGO_VERSION_OF" "$SITEMAPGEN" --site "$repo" --quiet "${SG_ARGS[@]}")
+    say "timing sitemapgen (defaults) with nothing kept, as in a fresh clone: $commits commits read"
+    if RUNS=1 measure "${SG_GIT[@]}"; then
+        fresh="$M_WALL $M_CPU $M_RSS"
+    else
+        fresh=""
+    fi
+    # One page's body edited and committed, as a user does between runs.
+    edit_count=0
+    edit_and_commit() {
+        local page
+        edit_count=$((edit_count + 1))
+        page=$(git_in_repo ls-files 'content/*.md' | sed -n "$((edit_count * 7919 % 90000 + 1))p")
+        printf '\nAn edit a reader sees, number %d.\n' "$edit_count" >>"$repo/$page"
+        # Dated after the generated history (which ends in 2025), an hour apart.
+        local when="$((1767268800 + edit_count * 3600)) +0000"
+        GIT_AUTHOR_DATE=$when GIT_COMMITTER_DATE=$when git_in_repo commit -q -a -m "bench edit $edit_count"
+    }
+    say "timing $HUGO (git info on) and sitemapgen (defaults, one new commit each) on $n pages, $commits commits, $BENCH_RUNS pairs"
     PAIR_A=("$HUGO" --source "$repo" --renderToMemory --quiet)
-    PAIR_B=(env HUGO_VERSION="$HUGO_VERSION_OF" "$SITEMAPGEN" --site "$repo" --quiet "${SG_ARGS[@]}")
+    PAIR_B=("${SG_GIT[@]}")
+    PAIR_PREP=edit_and_commit
     if pairs; then
         read -r w c r <<<"$PA"
+        hugo_wall=$w hugo_cpu=$c
         row "hugo, enableGitInfo (git repo)" "$n" "$(cat "$BENCH_DIR/hugo-git-$n.urls")" "$w" "$c" "$r"
+        if [[ -n $fresh ]]; then
+            read -r w c r <<<"$fresh"
+            row "sitemapgen defaults, nothing kept (fresh clone: whole history)" "$n" "" "$w" "$c" "$r"
+            fresh_x=$(ratio "$hugo_wall" "$w") fresh_cpu_x=$(ratio "$hugo_cpu" "$c")
+        fi
         read -r w c r <<<"$PB"
-        row "sitemapgen defaults (git dates, audit)" "$n" "$(count_urls "$repo/public")" "$w" "$c" "$r"
+        row "sitemapgen defaults (git dates, audit), one commit since the last run" "$n" "$(count_urls "$repo/public")" "$w" "$c" "$r"
         bar "defaults ≥10x faster than Hugo $HUGO_VERSION_OF with enableGitInfo" 'a >= 10' "$PX_WALL" 0 \
-            "median of $BENCH_RUNS pairs: wall ${PX_WALL}x (pairs: $PX_LIST), CPU ${PX_CPU}x"
-        GIT_NOTE="the git repository: $commits commits; sitemapgen's peak RSS there is the largest of its process and its git children"
+            "median of $BENCH_RUNS pairs, one new commit before each: wall ${PX_WALL}x (pairs: $PX_LIST), CPU ${PX_CPU}x"
+        GIT_NOTE="the git repository: $commits commits; sitemapgen's peak RSS there is the largest of its process and its git children; with nothing kept (a fresh clone) it read the whole history once: ${fresh_x:-?}x faster than the median Hugo run by wall time, ${fresh_cpu_x:-?}x by CPU"
     fi
+    unset PAIR_PREP
+    git_in_repo reset -q --hard "$base"
 else
     GIT_NOTE="the run users make skipped (BENCH_GIT=0, $HUGO does not run, or size above BENCH_MAX)"
 fi
