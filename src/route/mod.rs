@@ -33,8 +33,14 @@ use zola::ZolaRouter;
 pub struct Pages<'a> {
     /// The content files.
     pub files: &'a Files,
-    /// Each file's front matter, in the same order.
-    meta: Vec<PageMeta>,
+    /// Each file's front matter, in the same order, [`META_BLOCK`] pages a block: routing's
+    /// last step frees each block once the routes of its pages have taken their dates
+    /// ([`Buffered`]), so their lastmods take its place instead of stacking on it.
+    meta: Vec<Vec<PageMeta>>,
+    /// A block holds `1 << block_shift` pages ([`META_BLOCK`]; tests take fewer).
+    block_shift: u32,
+    /// How many pages.
+    len: usize,
     /// Every page's packed taxonomy terms ([`Terms::pack`]), one after another: most pages
     /// of a blog have tags, and a string each would be a million allocations.
     terms: String,
@@ -49,7 +55,9 @@ impl<'a> Pages<'a> {
     pub fn new(files: &'a Files) -> Pages<'a> {
         Pages {
             files,
-            meta: Vec::with_capacity(files.len()),
+            meta: Vec::new(),
+            block_shift: META_BLOCK.trailing_zeros(),
+            len: 0,
             terms: String::new(),
             term_ends: Vec::with_capacity(files.len()),
         }
@@ -59,7 +67,7 @@ impl<'a> Pages<'a> {
     /// terms of all pages pass 4 GiB.
     pub fn push(&mut self, meta: PageMeta, terms: &str) -> Result<()> {
         let Some(end) = u32::try_from(self.terms.len() + terms.len()).ok() else {
-            let next = self.meta.len();
+            let next = self.len;
             let file = (next < self.files.len()).then(|| self.files.get(next).path());
             return Err(Error::input(
                 file.unwrap_or_default(),
@@ -69,13 +77,24 @@ impl<'a> Pages<'a> {
         };
         self.terms.push_str(terms);
         self.term_ends.push(end);
-        self.meta.push(meta);
+        let full = 1 << self.block_shift;
+        match self.meta.last_mut() {
+            Some(block) if block.len() < full => block.push(meta),
+            _ => {
+                // Every block but the last is full: a page's block is found by a shift.
+                let left = self.files.len().saturating_sub(self.len);
+                let mut block = Vec::with_capacity(left.clamp(1, full));
+                block.push(meta);
+                self.meta.push(block);
+            }
+        }
+        self.len += 1;
         Ok(())
     }
 
     /// Gives back spare capacity once every page is in.
     pub fn shrink_to_fit(&mut self) {
-        self.meta.shrink_to_fit();
+        self.meta.iter_mut().for_each(Vec::shrink_to_fit);
         self.terms.shrink_to_fit();
         self.term_ends.shrink_to_fit();
     }
@@ -89,17 +108,18 @@ impl<'a> Pages<'a> {
 
     /// How many pages.
     pub fn len(&self) -> usize {
-        self.meta.len()
+        self.len
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.meta.is_empty()
+        self.len == 0
     }
 
-    /// Page `i`; panics past the end, as slice indexing does.
+    /// Page `i`; panics past the end, as slice indexing does, or once its block of front
+    /// matter is freed ([`Pages::free_block`]).
     pub fn get(&self, i: usize) -> Page<'_> {
-        let fm = &self.meta[i];
+        let fm = &self.meta[self.block_of(i)][i & ((1 << self.block_shift) - 1)];
         let end = self.term_ends.get(i).map_or(0, |&e| e as usize);
         let start = match i {
             0 => 0,
@@ -116,7 +136,24 @@ impl<'a> Pages<'a> {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Page<'_>> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
+
+    /// The block of front matter that holds page `i`.
+    fn block_of(&self, i: usize) -> usize {
+        i >> self.block_shift
+    }
+
+    /// Frees the front matter of the pages of block `b` ([`Pages::block_of`]); they may not
+    /// be read again.
+    fn free_block(&mut self, b: usize) {
+        if let Some(block) = self.meta.get_mut(b) {
+            *block = Vec::new();
+        }
+    }
 }
+
+/// Pages of front matter a block of [`Pages`] holds: 4,096 pages, about 200 KB, each a
+/// mapping of its own that glibc hands back as soon as it is freed.
+const META_BLOCK: usize = 4096;
 
 /// A content file with its front matter.
 #[derive(Clone, Copy, Debug)]
@@ -621,9 +658,27 @@ impl Router for Buffered<'_> {
     fn finish(mut self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing> {
         self.pages.shrink_to_fit();
         let routing = (self.rules)(&mut self.pages, &self.ctx)?;
+        // The routes take their dates in order, and each block of front matter is freed as
+        // soon as the last route made from its pages has taken them: the lastmods gathered
+        // then take its place rather than stacking on every page's front matter, the run's
+        // peak on a large site.
+        let pages = &mut self.pages;
+        let mut last_use: Vec<Option<usize>> = vec![None; pages.meta.len()];
         for (k, r) in routing.routes.iter().enumerate() {
             if let Some(p) = r.page() {
-                sink.made(&routing, k, p, self.pages.get(p).fm);
+                last_use[pages.block_of(p)] = Some(k);
+            }
+        }
+        for (b, _) in last_use.iter().enumerate().filter(|(_, k)| k.is_none()) {
+            pages.free_block(b);
+        }
+        for (k, r) in routing.routes.iter().enumerate() {
+            if let Some(p) = r.page() {
+                sink.made(&routing, k, p, pages.get(p).fm);
+                let b = pages.block_of(p);
+                if last_use[b] == Some(k) {
+                    pages.free_block(b);
+                }
             }
         }
         Ok(routing)
@@ -1075,6 +1130,91 @@ mod tests {
         pages.drop_terms();
         assert!(pages.iter().all(|p| p.terms.packed().is_empty()));
         assert_eq!(pages.get(3).fm.draft(), Some(true));
+    }
+
+    #[test]
+    fn hugo_routes_take_their_pages_dates_though_each_block_of_front_matter_is_freed_after_its_last_route(
+    ) {
+        // Blocks of two pages: a term's `_index.md` (file 3, in the second block) is routed
+        // after every page, in the taxonomy pass, so its block must outlive the later ones.
+        let d = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = d.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("hugo.toml", "baseURL = \"https://example.org/\"\n");
+        write("content/_index.md", "---\ndate: 2020-01-01\n---\n");
+        write("content/a.md", "---\ndate: 2020-01-02\ntags: [x]\n---\n");
+        write("content/b.md", "---\ndate: 2020-01-03\ndraft: true\n---\n");
+        write("content/tags/x/_index.md", "---\ndate: 2020-01-04\n---\n");
+        for k in 5..12 {
+            write(
+                &format!("content/z/p{k}.md"),
+                &format!("---\ndate: 2020-01-{k:02}\ntags: [x]\n---\n"),
+            );
+        }
+        let settings = crate::config::load(&crate::config::Overrides {
+            site: Some(d.path().to_path_buf()),
+            hugo_version: Some("0.168.0".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        let files = crate::scan::scan_site(&settings).unwrap();
+        assert_eq!(files.get(3).rel(), "tags/x/_index.md");
+        let ctx = RouteContext {
+            settings: &settings,
+            now: chrono::Utc::now(),
+            served: crate::host::Forms::of(crate::host::Platform::Plain),
+        };
+        /// Every route made, with its page and the page's date as the sink was handed it.
+        #[derive(Default)]
+        struct Seen(Vec<(usize, usize, Option<W3cDate>)>);
+        impl RouteSink for Seen {
+            fn made(&mut self, _: &Routing, k: usize, page: usize, meta: &PageMeta) {
+                self.0.push((k, page, meta.date));
+            }
+        }
+        let run = |block_shift: u32| {
+            let mut pages = Pages::new(&files);
+            pages.block_shift = block_shift;
+            let mut router = Box::new(Buffered {
+                pages,
+                ctx,
+                rules: hugo::route,
+            });
+            for i in 0..files.len() {
+                let fm = crate::frontmatter::read(
+                    &files.get(i).path(),
+                    &crate::frontmatter::Options {
+                        lenient: true,
+                        string_terms: true,
+                        hugo: Some(settings.hugo),
+                        dates: Some(settings.site.hugo_dates.clone()),
+                        ..Default::default()
+                    },
+                    false,
+                )
+                .unwrap()
+                .0;
+                let terms = Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
+                router
+                    .add(i, fm.meta, &terms, &mut Seen::default())
+                    .unwrap();
+            }
+            let mut seen = Seen::default();
+            router.finish(&mut seen).unwrap();
+            seen.0
+        };
+        let whole = run(META_BLOCK.trailing_zeros());
+        assert_eq!(whole, run(1));
+        // Every page but the draft dated its route, the term's file last.
+        let dated: Vec<String> = whole
+            .iter()
+            .map(|(_, p, date)| format!("{} {}", files.get(*p).rel(), date.unwrap()))
+            .collect();
+        assert_eq!(dated.len(), files.len() - 1);
+        assert_eq!(dated.last().unwrap(), "tags/x/_index.md 2020-01-04");
     }
 
     #[test]

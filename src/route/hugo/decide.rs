@@ -13,8 +13,8 @@ use rayon::prelude::*;
 
 /// Files decided on every core at once before their routes are made in order: a decision
 /// holds its path apart (about 150 bytes in all), and the chunk in flight is part of the
-/// Hugo run's peak, which comes at the end of this pass; 4,096 keep both cores busy.
-const CHUNK: usize = 1 << 12;
+/// Hugo run's peak, which comes at the end of this pass; 1,024 keep both cores busy.
+const CHUNK: usize = 1 << 10;
 
 /// What the main pass decides for one content file.
 enum Decision {
