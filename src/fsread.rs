@@ -158,6 +158,62 @@ pub fn open_listed(path: &Path) -> Result<(File, u64), ReadError> {
     Ok((file, meta.len()))
 }
 
+/// A folder held open, so that the files the scan listed in it are opened by name alone:
+/// the system then looks up one name a file, not every folder of its path again.
+#[derive(Debug)]
+pub struct OpenDir {
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
+}
+
+impl OpenDir {
+    /// Opens the folder at `path` (only to open files in it: nothing of it is read).
+    pub fn open(path: &Path) -> io::Result<OpenDir> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let dir = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_PATH | libc::O_DIRECTORY)
+                .open(path)?;
+            Ok(OpenDir { fd: dir.into() })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            Err(io::Error::from(io::ErrorKind::Unsupported))
+        }
+    }
+}
+
+/// [`open_listed`] for the file `name` in the open folder `dir`; `path` is the same file's
+/// whole path. Any failure is left to [`open_listed`] on `path`, so a file that cannot be
+/// opened by name is refused, or opened, exactly as it would be by path.
+pub fn open_listed_at(dir: &OpenDir, name: &str, path: &Path) -> Result<(File, u64), ReadError> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        if let Ok(cname) = std::ffi::CString::new(name) {
+            let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+            // SAFETY: `dir.fd` is an open descriptor for the call's duration and `cname` a
+            // NUL-terminated string; a descriptor returned is owned by nothing else.
+            let fd = unsafe { libc::openat(dir.fd.as_raw_fd(), cname.as_ptr(), flags) };
+            if fd >= 0 {
+                // SAFETY: `fd` was just opened and is owned by this `File` alone.
+                let file = unsafe { File::from_raw_fd(fd) };
+                if let Ok(meta) = file.metadata() {
+                    if meta.is_file() {
+                        return Ok((file, meta.len()));
+                    }
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (dir, name);
+    open_listed(path)
+}
+
 /// Reads up to `want` more bytes of a file from [`open_listed`] onto `buf` (which holds the
 /// file from its start); true at the end of the file. `size` is the file's size when opened:
 /// reading stops there without asking again for the end (one `read` a page, not two), as

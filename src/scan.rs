@@ -111,6 +111,13 @@ impl<'a> SourceFile<'a> {
         p
     }
 
+    /// The folder on disk that holds it ([`SourceFile::path`] less the name).
+    pub fn dir_path(&self) -> PathBuf {
+        let mut p = self.path();
+        p.pop();
+        p
+    }
+
     /// The language of the content root it was found in (Hugo per-language `contentDir`).
     pub fn root_lang(&self) -> Option<&'a str> {
         self.root.lang.as_deref()

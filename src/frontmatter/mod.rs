@@ -135,8 +135,18 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 /// [`limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
     // The scan found a regular file; what stands there now may be another (a FIFO would block).
-    let (mut file, size) =
-        crate::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
+    let opened = crate::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
+    read_opened(opened, path, opts, want_body)
+}
+
+/// [`read`] of the file at `path`, already opened with its size
+/// ([`crate::fsread::open_listed`] or [`crate::fsread::open_listed_at`]).
+pub fn read_opened(
+    (mut file, size): (std::fs::File, u64),
+    path: &Path,
+    opts: &Options,
+    want_body: bool,
+) -> Result<(Parsed, Option<String>)> {
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
     let mut eof = false;
     let layout = loop {

@@ -5,9 +5,10 @@ use super::{Progress, RunOptions};
 use crate::config::{Settings, Style};
 use crate::error::{Error, Result};
 use crate::frontmatter::{self, PageMeta};
+use crate::fsread;
 use crate::images;
 use crate::route::{RouteSink, Router};
-use crate::scan::Files;
+use crate::scan::{Files, SourceFile};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -118,9 +119,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads file `i` down to what routing needs.
-    fn read(&self, files: &Files, i: usize) -> Result<ReadPage> {
-        let path = files.get(i).path();
+    /// Reads file `i` down to what routing needs, opening it by name in its folder when
+    /// `dir` holds that folder open (or can be made to).
+    fn read(&self, files: &Files, i: usize, dir: &mut HeldDir) -> Result<ReadPage> {
+        let file = files.get(i);
+        let path = file.path();
         let opts = frontmatter::Options {
             tz: self.settings.timezone,
             lenient: self.lenient,
@@ -131,7 +134,12 @@ impl<'a> Reader<'a> {
             hugo_lastmod: self.settings.hugo_lastmod,
             zola: self.settings.style == Style::Zola,
         };
-        let read = frontmatter::read(&path, &opts, self.want_body);
+        let read = match dir.open_in(&file) {
+            Some(folder) => fsread::open_listed_at(folder, file.name, &path),
+            None => fsread::open_listed(&path),
+        }
+        .map_err(|e| Error::io(&path, e.into()))
+        .and_then(|opened| frontmatter::read_opened(opened, &path, &opts, self.want_body));
         if let Some(p) = self.progress {
             let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
             (p.0)(n, self.total);
@@ -183,14 +191,46 @@ impl<'a> Reader<'a> {
         while which.peek().is_some() {
             chunk.clear();
             chunk.extend(which.by_ref().take(self.chunk.max(1)));
-            let read: Vec<Result<ReadPage>> =
-                chunk.par_iter().map(|&i| self.read(files, i)).collect();
+            let read: Vec<Result<ReadPage>> = chunk
+                .par_iter()
+                .map_init(HeldDir::default, |dir, &i| self.read(files, i, dir))
+                .collect();
             for (&i, page) in chunk.iter().zip(read) {
                 if let Err(e) = page.and_then(|page| sink(i, page)) {
                     errors.push((i, e));
                 }
             }
         }
+    }
+}
+
+/// The folder of the last file a reading thread opened, held open: files come in folder
+/// order, so most are opened by name in it.
+#[derive(Default)]
+struct HeldDir {
+    /// Which folder (its content root and the folder's name, by address and length: the
+    /// scan keeps one copy of each) and the folder, when it could be opened.
+    held: Option<((usize, usize, usize), Option<fsread::OpenDir>)>,
+}
+
+impl HeldDir {
+    /// The open folder of `file`, opened when it is another than the last one's; `None` for
+    /// a file that is its own root (a mounted single file) or a folder that cannot be opened
+    /// (the file is then opened by its path, with that path's error).
+    fn open_in(&mut self, file: &SourceFile<'_>) -> Option<&fsread::OpenDir> {
+        if file.root.single {
+            return None;
+        }
+        let id = (
+            std::ptr::from_ref(file.root) as usize,
+            file.dir.as_ptr() as usize,
+            file.dir.len(),
+        );
+        if self.held.as_ref().is_none_or(|(held, _)| *held != id) {
+            let opened = fsread::OpenDir::open(&file.dir_path()).ok();
+            self.held = Some((id, opened));
+        }
+        self.held.as_ref().and_then(|(_, d)| d.as_ref())
     }
 }
 
