@@ -747,6 +747,7 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
         [
             "args",
             "base-url",
+            "cache-history",
             "check",
             "config",
             "diff",
@@ -764,7 +765,8 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
     assert_eq!(used, declared);
     assert_eq!(action["runs"]["using"], "composite");
     for step in action["runs"]["steps"].as_array().unwrap() {
-        // The one step that runs an action: the cache of a binary built from source.
+        // The steps that run an action: the caches of a binary built from source and of
+        // what a run kept of the git history.
         if let Some(uses) = step["uses"].as_str() {
             assert_eq!(uses, "actions/cache@v4", "{step}");
             continue;
@@ -982,9 +984,21 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
         text(&r.output)
     );
 
+    // The folder the history cache keeps: the repository's own git folder's.
+    let r = run_step(&repo, "history", &[("site", "site")]);
+    assert!(r.output.status.success(), "{}", text(&r.output));
+    let kept = std::path::PathBuf::from(&r.outputs["dir"]);
+    assert_eq!(
+        kept.parent().map(Path::to_path_buf),
+        Some(repo.join(".git").canonicalize().unwrap())
+    );
+    assert!(kept.ends_with("sitemapgen"), "{}", kept.display());
+
     let r = run_step(&repo, "run", &[("site", "site")]);
     assert!(r.output.status.success(), "{}", text(&r.output));
     assert_eq!(r.outputs["sitemap-path"], "site/public/sitemap.xml");
+    // The run kept its walk there, for the cache to save.
+    assert!(kept.is_dir(), "{} not written", kept.display());
     assert_eq!(r.outputs["url-count"], "4");
     assert_eq!(r.outputs["excluded-count"], "1");
     assert!(repo.join("site/public/sitemap.xml").is_file());

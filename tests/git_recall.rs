@@ -214,3 +214,23 @@ fn a_damaged_or_unwanted_keep_is_never_a_failure() {
     // ... and the whole walk kept a sound one again.
     assert!(read(&r.root, true).work().recalled);
 }
+
+#[test]
+fn a_shallow_clone_cut_short_keeps_nothing() {
+    let r = site();
+    let clone = r.root.parent().unwrap().join("clone");
+    let url = format!("file://{}", r.root.display());
+    let out = Repo::command(r.root.parent().unwrap())
+        .args(["clone", "-q", "--depth", "1", &url, "clone"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let h = read(&clone, true);
+    assert!(h.shallow().is_some_and(|s| s.cut));
+    assert!(!h.work().recalled);
+    // Its boundary moves with the next fetch: what it found there is no answer to keep.
+    assert!(!clone.join(".git/sitemapgen").exists());
+    // The whole repository keeps as usual.
+    read(&r.root, true);
+    assert!(r.root.join(".git/sitemapgen").is_dir());
+}

@@ -485,8 +485,9 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         Default::default()
     };
     let comparing = opts.compare.filter(|_| dates);
-    // A shallow clone's walk ends at its boundary, which moves with every fetch: not kept.
-    let keeping = dates && opts.recall && !found.shallow;
+    // A shallow clone's walk ends at its boundary, which moves with every fetch: not kept
+    // while `HEAD`'s history is cut short (once fetched whole, it is kept as any other).
+    let keeping = dates && opts.recall && boundary.is_none();
     let key = recall_key(&prefix, opts, &ignored);
     let recalled = keeping
         .then(|| recall::load(&found.git_dir, &key))
