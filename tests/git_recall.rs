@@ -234,3 +234,35 @@ fn a_shallow_clone_cut_short_keeps_nothing() {
     read(&r.root, true);
     assert!(r.root.join(".git/sitemapgen").is_dir());
 }
+
+#[test]
+fn the_binary_says_when_it_started_from_the_last_run_and_writes_the_same_sitemap() {
+    let r = site();
+    let build = || {
+        let out = common::run(&r.root, &["--verbose"]);
+        assert!(out.status.success(), "{}", common::text(&out));
+        let sitemap = std::fs::read_to_string(r.root.join("public/sitemap.xml")).unwrap();
+        (String::from_utf8_lossy(&out.stderr).into_owned(), sitemap)
+    };
+    let (said, first) = build();
+    assert!(said.contains("(3 commits read, "), "{said}");
+    r.write("content/a.md", &page("A", &long_body("a4")));
+    r.commit("2022-05-06T07:08:09+00:00");
+    let (said, second) = build();
+    assert!(
+        said.contains(
+            "(1 commits read since the last run, the rest as it kept them in .git/sitemapgen, "
+        ),
+        "{said}"
+    );
+    // The new commit dates the edited page (and the home page rolls it up).
+    let a_dated = "<loc>https://example.com/a/</loc>\n    <lastmod>2022-05-06</lastmod>";
+    assert!(
+        !first.contains(a_dated) && second.contains(a_dated),
+        "{second}"
+    );
+    std::fs::remove_dir_all(r.root.join(".git/sitemapgen")).unwrap();
+    let (said, whole) = build();
+    assert!(said.contains("(4 commits read, "), "{said}");
+    assert_eq!(whole, second);
+}

@@ -312,11 +312,16 @@ fn git_history(dir: &Path, opts: &git::GitOptions) -> HistoryRead {
             } else {
                 let work = h.work();
                 format!(
-                    "git: {} of {} tracked content files dated from {} ({} commits read, {} file versions compared)",
+                    "git: {} of {} tracked content files dated from {} ({} commits read{}, {} file versions compared)",
                     h.committed_files(),
                     h.tracked_files(),
                     h.repo_root().display(),
                     work.commits,
+                    if work.recalled {
+                        " since the last run, the rest as it kept them in .git/sitemapgen"
+                    } else {
+                        ""
+                    },
                     work.versions
                 )
             });
