@@ -530,6 +530,37 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_file_opened_by_name_in_its_open_folder_is_the_one_its_path_names() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a"), d.path().join("b"));
+        for (dir, text) in [(&a, "one"), (&b, "two")] {
+            std::fs::create_dir(dir).unwrap();
+            std::fs::write(dir.join("p.md"), text).unwrap();
+        }
+        mkfifo(&a.join("fifo.md"));
+        std::fs::create_dir(a.join("sub.md")).unwrap();
+        let (da, db) = (OpenDir::open(&a).unwrap(), OpenDir::open(&b).unwrap());
+        let read = |dir: &OpenDir, name: &str, path: &Path| -> Result<Vec<u8>, ReadError> {
+            let (mut file, size) = open_listed_at(dir, name, path)?;
+            let mut buf = Vec::new();
+            read_more(&mut file, size, &mut buf, 100)?;
+            Ok(buf)
+        };
+        assert_eq!(read(&da, "p.md", &a.join("p.md")).unwrap(), b"one");
+        assert_eq!(read(&db, "p.md", &b.join("p.md")).unwrap(), b"two");
+        // The name is opened in the folder held (the path is only the fall-back).
+        assert_eq!(read(&da, "p.md", &b.join("p.md")).unwrap(), b"one");
+        // What the name does not open as a file is refused as its path is.
+        let fifo = read(&da, "fifo.md", &a.join("fifo.md"));
+        assert!(matches!(fifo, Err(ReadError::NotAFile(FileKind::Fifo))));
+        let folder = read(&da, "sub.md", &a.join("sub.md"));
+        assert!(matches!(folder, Err(ReadError::NotAFile(FileKind::Folder))));
+        assert!(matches!(read(&da, "gone.md", &a.join("gone.md")), Err(e) if e.is_not_found()));
+        assert!(OpenDir::open(&a.join("p.md")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_listed_path_that_is_no_longer_a_file_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let fifo = d.path().join("page.md");
