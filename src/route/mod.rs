@@ -279,8 +279,11 @@ struct RouteMore {
     key: Box<str>,
     /// A date the generator takes from the file name (Zola's `2024-01-02-post.md`).
     file_date: Option<W3cDate>,
-    /// Routes whose dates roll up into this one when it has none of its own (list pages).
-    rollup: RouteList,
+    /// Routes whose dates roll up into this one when it has none of its own (list pages):
+    /// boxed apart, as few routes have one, and the pages with a file-name date (a Zola
+    /// blog's every post) box this record for that date alone (64 bytes with the
+    /// allocator's header, not 96).
+    rollup: Option<Box<RouteList>>,
     /// Hugo: the page's lastmod key runs once cascades filled the keys it leaves out (only
     /// when a cascade changed them).
     hugo_lastmod: Option<Box<[Option<W3cDate>]>>,
@@ -386,7 +389,7 @@ impl Route {
     pub fn rollup(&self) -> impl Iterator<Item = usize> + '_ {
         self.more
             .iter()
-            .flat_map(|m| m.rollup.iter().map(|r| r as usize))
+            .flat_map(|m| m.rollup.iter().flat_map(|l| l.iter().map(|r| r as usize)))
     }
 
     /// Adds routes to those whose dates roll up into this one.
@@ -395,7 +398,7 @@ impl Route {
         if routes.peek().is_none() {
             return;
         }
-        let list = &mut self.more_mut().rollup;
+        let list = self.more_mut().rollup.get_or_insert_with(Default::default);
         // Route indices share the page index's bound.
         for r in routes {
             list.push(u32::try_from(r).unwrap_or(NO_PAGE));
@@ -409,12 +412,12 @@ impl Route {
         if routes.is_empty() {
             return;
         }
-        let list = &mut self.more_mut().rollup;
-        if list.is_empty() {
-            routes.shrink_to_fit();
-            *list = routes;
-        } else {
-            list.append(&routes);
+        match &mut self.more_mut().rollup {
+            Some(list) => list.append(&routes),
+            none => {
+                routes.shrink_to_fit();
+                *none = Some(Box::new(routes));
+            }
         }
     }
 
@@ -1023,6 +1026,8 @@ mod tests {
         assert!(fresh.more.is_none());
         fresh.add_rollup_list([4, 5].into_iter().collect());
         assert_eq!(fresh.rollup().collect::<Vec<_>>(), [4, 5]);
+        // A file-name date alone boxes no more than that needs.
+        assert!(std::mem::size_of::<RouteMore>() <= 56);
         assert_eq!(r.lang(), "fr");
         // One index per code, whichever thread asks, and every thread reads it back.
         let other = std::thread::spawn(|| LangCode::of("fr")).join().unwrap();
