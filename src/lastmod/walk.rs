@@ -345,11 +345,10 @@ impl<'r> Walk<'r> {
     /// walk found for the name it has here, as if the walk went on (its steps so far come
     /// first). A name it did not keep sets [`Walk::missed`].
     fn recall(&mut self, recall: &Recall, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
-        let mut left: Vec<(GitPath, u32)> = self
-            .waiting
-            .iter()
-            .filter(|(_, &i)| self.phase[i as usize] == Phase::Wanting)
-            .map(|(name, &i)| (name.clone(), i))
+        // Nothing looks a name up past here: the names are taken, not copied.
+        let mut left: Vec<(GitPath, u32)> = std::mem::take(&mut self.waiting)
+            .into_iter()
+            .filter(|&(_, i)| self.phase[i as usize] == Phase::Wanting)
             .collect();
         left.sort_unstable_by_key(|(_, i)| *i);
         for (name, i) in left {
