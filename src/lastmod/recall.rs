@@ -16,7 +16,7 @@
 
 use super::walk::{GitPath, Stamp};
 use crate::date::W3cDate;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -194,30 +194,17 @@ pub fn save<'a>(
     out.extend_from_slice(&key.line);
     out.push(b'\n');
     writeln!(out, "head {head}")?;
-    // Only the commits some kept file names, renumbered in order.
+    // Only the commits some kept file names, in order, each with its date and new number.
     let mut files: Vec<Kept> = files.collect();
-    let mut used: Vec<u32> = files
-        .iter()
-        .filter_map(|f| f.stamp.map(|s| s.commit))
-        .collect();
-    used.sort_unstable();
-    used.dedup();
-    let renumber: HashMap<u32, u32> = used
-        .iter()
-        .enumerate()
-        .map(|(new, &old)| (old, new as u32))
-        .collect();
-    let mut dates: HashMap<u32, W3cDate> = HashMap::with_capacity(used.len());
-    for f in &files {
-        if let Some(s) = f.stamp {
-            dates.entry(s.commit).or_insert(s.date);
-        }
+    let mut used: BTreeMap<u32, (W3cDate, u32)> = BTreeMap::new();
+    for s in files.iter().filter_map(|f| f.stamp) {
+        used.entry(s.commit).or_insert((s.date, 0));
     }
     writeln!(out, "commits {}", used.len())?;
-    for &c in &used {
+    for (new, (&c, (date, number))) in used.iter_mut().enumerate() {
+        *number = new as u32;
         let name = commits.get(c as usize).ok_or_else(bad_index)?;
         let place = places.get(c as usize).ok_or_else(bad_index)?;
-        let date = dates.get(&c).ok_or_else(bad_index)?;
         out.extend_from_slice(name);
         writeln!(out, " {place} {date}")?;
     }
@@ -225,7 +212,10 @@ pub fn save<'a>(
     writeln!(out, "files {}", files.len())?;
     for f in &files {
         match f.stamp {
-            Some(s) => write!(out, "{} ", renumber[&s.commit])?,
+            Some(s) => {
+                let (_, number) = used.get(&s.commit).ok_or_else(bad_index)?;
+                write!(out, "{number} ")?;
+            }
             None => out.extend_from_slice(b"- "),
         }
         write!(out, "{} ", f.passed)?;
