@@ -504,10 +504,13 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         .transpose()?;
     let status = uncommitted(root, &prefix)?;
     let changes = changes_by_path(&status);
-    let starts = files
-        .iter()
-        .map(|(p, _)| start_name(p, &changes).map(Box::from))
-        .collect();
+    let starts_of = |files: &TrackedFiles| -> Vec<Option<GitPath>> {
+        files
+            .iter()
+            .map(|(p, _)| start_name(p, &changes).map(Box::from))
+            .collect()
+    };
+    let starts = starts_of(&files);
     let rules = |recall| Rules {
         compare: comparing,
         ignored: &ignored,
@@ -533,10 +536,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
             .into_iter()
             .map(|(p, _)| (p, GitFileState::Unknown))
             .collect::<TrackedFiles>();
-        let starts = files
-            .iter()
-            .map(|(p, _)| start_name(p, &changes).map(Box::from))
-            .collect();
+        let starts = starts_of(&files);
         blobs = start_blobs()?;
         walk = Walk::new(files, starts, rules(None));
         spawn_log(root, opts, None)?.walk(&mut walk, blobs.as_mut())?;
