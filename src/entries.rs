@@ -6,6 +6,7 @@ pub use locs::{Loc, LocError, LocId, Locs};
 
 use crate::date::W3cDate;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+use rayon::slice::ParallelSliceMut;
 
 /// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
 /// million of them is common, so the loc lies in its list's shared store of locs, not in the
@@ -603,7 +604,8 @@ fn sort(
     let group = |k: u32| groups.get(k as usize).copied().unwrap_or(0);
     let mut order: Vec<u32> = (0..out.entries.len() as u32).collect();
     let loc_of = |k: u32| out.entries.loc(k as usize);
-    order.sort_unstable_by(|&a, &b| (group(a), loc_of(a), a).cmp(&(group(b), loc_of(b), b)));
+    // The index breaks ties: the order is the same on any number of cores.
+    order.par_sort_unstable_by(|&a, &b| (group(a), loc_of(a), a).cmp(&(group(b), loc_of(b), b)));
     let mut start = 0;
     for (k, (lang, base)) in hosts.iter().enumerate() {
         let len = groups.iter().filter(|&&g| usize::from(g) == k).count();

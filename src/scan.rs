@@ -190,9 +190,36 @@ impl Files {
         }
     }
 
-    /// Every file, in order.
+    /// Every file, in order: each file's run and root are found by stepping on from the
+    /// last file's, not searched for.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = SourceFile<'_>> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        let (mut run, mut root) = (0, 0);
+        (0..self.len()).map(move |i| {
+            // The last run and root starting at or before `i`, as `get` finds them.
+            while self
+                .runs
+                .get(run + 1)
+                .is_some_and(|&(first, _)| first as usize <= i)
+            {
+                run += 1;
+            }
+            while self
+                .roots
+                .get(root + 1)
+                .is_some_and(|(first, _)| *first <= i)
+            {
+                root += 1;
+            }
+            let start = match i {
+                0 => 0,
+                _ => self.name_ends[i - 1] as usize,
+            };
+            SourceFile {
+                dir: self.dir(self.runs[run].1),
+                name: &self.names[start..self.name_ends[i] as usize],
+                root: &self.roots[root].1,
+            }
+        })
     }
 
     /// Adds a file at `rel` (relative, `/`-separated) below `root`; an error once the names,
@@ -769,6 +796,8 @@ mod tests {
         for files in [&whole, &parts] {
             let got: Vec<String> = files.iter().map(|f| f.rel().into_owned()).collect();
             assert_eq!(got, rels);
+            // Stepping through the runs finds what searching for each file finds.
+            assert!(files.iter().enumerate().all(|(i, f)| f == files.get(i)));
         }
         assert_eq!(whole.hints, parts.hints);
     }
@@ -816,6 +845,7 @@ mod tests {
         files.append(&Files::new()).unwrap();
         assert_eq!(files.roots.len(), 3);
         assert_eq!(files.get(5).path(), PathBuf::from("content/zz.md"));
+        assert!(files.iter().enumerate().all(|(i, f)| f == files.get(i)));
     }
 
     fn root(dir: &str) -> ContentRoot {

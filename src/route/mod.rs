@@ -17,6 +17,7 @@ use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
 use chrono::{DateTime, Utc};
+use rayon::slice::ParallelSliceMut;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -119,22 +120,36 @@ impl<'a> Pages<'a> {
     /// Page `i`; panics past the end, as slice indexing does, or once its block of front
     /// matter is freed ([`Pages::free_block`]).
     pub fn get(&self, i: usize) -> Page<'_> {
-        let fm = &self.meta[self.block_of(i)][i & ((1 << self.block_shift) - 1)];
+        Page {
+            file: self.files.get(i),
+            fm: self.meta(i),
+            terms: self.terms(i),
+        }
+    }
+
+    /// Page `i`'s taxonomy terms alone.
+    pub fn terms(&self, i: usize) -> Terms<'_> {
         let end = self.term_ends.get(i).map_or(0, |&e| e as usize);
         let start = match i {
             0 => 0,
             _ => self.term_ends.get(i - 1).map_or(0, |&e| e as usize),
         };
-        Page {
-            file: self.files.get(i),
-            fm,
-            terms: Terms::from_packed(self.terms.get(start..end).unwrap_or("")),
-        }
+        Terms::from_packed(self.terms.get(start..end).unwrap_or(""))
+    }
+
+    /// Page `i`'s front matter alone: [`Pages::get`] without finding its file.
+    pub fn meta(&self, i: usize) -> &PageMeta {
+        &self.meta[self.block_of(i)][i & ((1 << self.block_shift) - 1)]
     }
 
     /// Every page, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Page<'_>> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        let files = self.files.iter().take(self.len());
+        files.enumerate().map(|(i, file)| Page {
+            file,
+            fm: self.meta(i),
+            terms: self.terms(i),
+        })
     }
 
     /// The block of front matter that holds page `i`.
@@ -889,7 +904,8 @@ fn by_url(routing: &Routing, ctx: &RouteContext) -> Vec<(u32, u32)> {
         };
         order.push((base, i as u32));
     }
-    order.sort_unstable_by(|a, b| {
+    // The route index breaks ties: the order is the same on any number of cores.
+    order.par_sort_unstable_by(|a, b| {
         (a.0, routing.path(a.1 as usize), a.1).cmp(&(b.0, routing.path(b.1 as usize), b.1))
     });
     order

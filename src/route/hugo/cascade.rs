@@ -9,7 +9,7 @@ use crate::frontmatter::hugo_dates::PageDates;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, HugoDates, PageMeta};
 use crate::hugo_version::HugoRules;
-use crate::route::{off_reason, Pages, Reason, RouteContext};
+use crate::route::{off_reason, Page, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
 use globset::Glob;
 
@@ -115,10 +115,11 @@ pub(super) fn hidden_by(chain: &[usize], i: usize, site: &super::Site) -> Result
             continue;
         }
         // The section's values with the cascades that reach it (its own among them).
-        let pl = site.at(b);
+        let page = site.pages.get(b);
+        let pl = site.place(page);
         let settings = site.ctx.settings;
         let eff = effective(
-            b,
+            page,
             &pl,
             site.pages,
             &chain[j..],
@@ -136,7 +137,7 @@ pub(super) fn hidden_by(chain: &[usize], i: usize, site: &super::Site) -> Result
 /// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
 /// own values.
 pub(super) fn effective(
-    i: usize,
+    page: Page,
     pl: &Placed,
     pages: &Pages,
     chain: &[usize],
@@ -144,7 +145,7 @@ pub(super) fn effective(
     rules: &HugoRules,
     hugo_lastmod: bool,
 ) -> Result<Effective> {
-    let fm: &PageMeta = pages.get(i).fm;
+    let fm: &PageMeta = page.fm;
     let mut e = Effective {
         draft: fm.draft().unwrap_or(false),
         headless: fm.more().headless,
@@ -166,8 +167,8 @@ pub(super) fn effective(
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
     for &b in chain {
-        for c in &pages.get(b).fm.more().cascade {
-            if !cascade_targets(c, pl, pages.get(i).file)? {
+        for c in &pages.meta(b).more().cascade {
+            if !cascade_targets(c, pl, page.file)? {
                 continue;
             }
             apply_cascade(&mut e, fm, c);

@@ -8,7 +8,7 @@ use super::terms::term_key;
 use super::{Built, Site};
 use crate::date::W3cDate;
 use crate::error::Result;
-use crate::route::{Excluded, NewRoute, Reason, Route};
+use crate::route::{Excluded, NewRoute, Page, Reason, Route};
 use rayon::prelude::*;
 
 /// Files decided on every core at once before their routes are made in order: a decision
@@ -23,8 +23,9 @@ enum Decision {
     /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), and the
     /// reason it is withheld (a draft: Hugo then renders no such page at all).
     TaxonomyFile(String, String, String, Option<Reason>),
-    /// A URL, with the reason it is built but not listed, if it is not.
-    Route(NewRoute, Option<Reason>),
+    /// A URL, with the reason it is built but not listed, if it is not, and for a section
+    /// (or home) its (language, folder).
+    Route(NewRoute, Option<Reason>, Option<(String, String)>),
 }
 
 /// Decides every file and assembles the results in page order: the routes of content files,
@@ -45,14 +46,14 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
             .map_init(Memo::default, |memo, i| decider.decide(memo, i))
             .collect();
         for (i, decision) in (start..).zip(decisions) {
-            assemble(&mut built, site, i, decision?);
+            assemble(&mut built, i, decision?);
         }
     }
     Ok(built)
 }
 
 /// Records file `i`'s decision.
-fn assemble(built: &mut Built, site: &Site, i: usize, decision: Decision) {
+fn assemble(built: &mut Built, i: usize, decision: Decision) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
@@ -63,16 +64,12 @@ fn assemble(built: &mut Built, site: &Site, i: usize, decision: Decision) {
             out.excluded.push(Excluded { page: i, reason });
             built.tax_withheld.insert((lang, tax, term));
         }
-        Decision::Route(r, unlisted) => {
+        Decision::Route(r, unlisted, section) => {
             if let Some(reason) = unlisted {
                 out.excluded.push(Excluded { page: i, reason });
             }
-            let pl = site.at(i);
-            if pl.is_branch {
-                built.section_route.insert(
-                    (pl.lang.to_string(), pl.dirs.joined().to_string()),
-                    out.routes.len(),
-                );
+            if let Some(key) = section {
+                built.section_route.insert(key, out.routes.len());
             }
             // Route indices share the page index's bound (see `Route`).
             built.page_route[i] = out.push(r) as u32;
@@ -95,12 +92,13 @@ impl<'a> Decider<'_, 'a> {
     /// File `i`'s fate; `memo` holds what this task last looked up about a folder.
     fn decide(&self, memo: &mut Memo<'a>, i: usize) -> Result<Decision> {
         let (site, pages) = (self.site, self.site.pages);
-        let pl = &site.at(i);
-        if site.off(pl) || site.is_static(i) {
+        // The page is found once: finding a file's folder is a search.
+        let page = pages.get(i);
+        let pl = &site.place(page);
+        if site.off(pl) || site.is_static(page) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
-        let (own_dir_is_leaf, under_leaf) =
-            memo.leaf(self.bundles, pages.get(i).file.root_lang(), pl.dirs);
+        let (own_dir_is_leaf, under_leaf) = memo.leaf(self.bundles, page.file.root_lang(), pl.dirs);
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) || self.bundles.shadows(pl) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
@@ -113,7 +111,7 @@ impl<'a> Decider<'_, 'a> {
         let chain = memo.chain(self.bundles, pl);
         let settings = site.ctx.settings;
         let mut eff = effective(
-            i,
+            page,
             pl,
             pages,
             chain,
@@ -121,7 +119,7 @@ impl<'a> Decider<'_, 'a> {
             site.rules(),
             settings.hugo_lastmod,
         )?;
-        let name_date = self.name_date(i, pl);
+        let name_date = self.name_date(page, pl);
         if let Some(d) = name_date {
             eff.date_from_file_name(d);
         }
@@ -140,9 +138,9 @@ impl<'a> Decider<'_, 'a> {
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
             return Ok(Decision::Skip(reason));
         }
-        let dirs = self.slugged_dirs(pl, chain);
-        let mut decision = self.route(i, pl, &eff, hidden_by, dirs)?;
-        if let Decision::Route(r, _) = &mut decision {
+        let dirs = memo.slugged(|chain| self.slugged_dirs(pl, chain));
+        let mut decision = self.route(i, page, pl, &eff, hidden_by, dirs)?;
+        if let Decision::Route(r, _, _) = &mut decision {
             r.set_file_date(name_date);
         }
         Ok(decision)
@@ -159,20 +157,16 @@ impl<'a> Decider<'_, 'a> {
         let paths = site.paths();
         let mut segs: Option<Vec<String>> = None;
         for &b in chain {
-            let depth = site.at(b).dirs.len();
-            let slug = site
-                .pages
-                .get(b)
-                .fm
-                .slug()
-                .map(|s| section_slug_segment(s, paths));
-            // A slug holding a `/` names no one folder: Hugo's own result is unusable (its
-            // pages vanish from its sitemap); the folder keeps its name (warned on reading).
-            let Some(slug) =
-                slug.filter(|s| depth > 0 && !s.trim_matches('-').is_empty() && !s.contains('/'))
-            else {
+            let Some(slug) = site.pages.meta(b).slug() else {
                 continue;
             };
+            let slug = section_slug_segment(slug, paths);
+            let depth = site.at(b).dirs.len();
+            // A slug holding a `/` names no one folder: Hugo's own result is unusable (its
+            // pages vanish from its sitemap); the folder keeps its name (warned on reading).
+            if depth == 0 || slug.trim_matches('-').is_empty() || slug.contains('/') {
+                continue;
+            }
             let segs =
                 segs.get_or_insert_with(|| pl.dirs.iter().map(|d| sanitize(d, paths)).collect());
             segs[depth - 1] = slug;
@@ -182,13 +176,13 @@ impl<'a> Decider<'_, 'a> {
 
     /// A regular page's date from its file name (`[frontmatter] date = [":filename", …]`),
     /// where Hugo 0.123 and later let it stand in for `date` in the other date orders.
-    fn name_date(&self, i: usize, pl: &Placed) -> Option<W3cDate> {
+    fn name_date(&self, page: Page, pl: &Placed) -> Option<W3cDate> {
         let site = self.site;
         if pl.is_branch || !site.rules().filename_date_feeds_dates {
             return None;
         }
         let name = if pl.is_leaf { pl.dirs.last()? } else { pl.stem };
-        let (date, _) = site.paths().name_date(&site.pages.get(i), name)?;
+        let (date, _) = site.paths().name_date(&page, name)?;
         Some(date)
     }
 
@@ -210,13 +204,13 @@ impl<'a> Decider<'_, 'a> {
     fn route(
         &self,
         i: usize,
+        page: Page,
         pl: &Placed,
         eff: &Effective,
         hidden_by: Option<Reason>,
         dirs: Option<Vec<String>>,
     ) -> Result<Decision> {
         let site = self.site;
-        let page = site.pages.get(i);
         let kind = pl.kind();
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
         let path = page_path(&page, pl, kind, site.paths(), &site.prefix(pl.lang), dirs)?;
@@ -268,6 +262,9 @@ impl<'a> Decider<'_, 'a> {
             }
         }
         r.listed = unlisted.is_none();
-        Ok(Decision::Route(r, unlisted))
+        let section = pl
+            .is_branch
+            .then(|| (pl.lang.to_string(), pl.dirs.joined().to_string()));
+        Ok(Decision::Route(r, unlisted, section))
     }
 }

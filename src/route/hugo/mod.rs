@@ -19,7 +19,7 @@ mod terms;
 
 pub(crate) use permalinks::check_page_permalink;
 
-use super::{Excluded, Kind, NewRoute, Pages, Reason, Route, RouteContext, Routing};
+use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
 use crate::error::Result;
 use crate::hugo_version::HugoRules;
 use crate::siteconfig::SiteConfig;
@@ -97,16 +97,17 @@ impl<'a> Site<'a> {
 
     /// Where page `i` lands.
     fn at(&self, i: usize) -> Placed<'a> {
-        place(
-            self.pages.get(i),
-            &self.suffixes,
-            &self.config.default_language,
-        )
+        self.place(self.pages.get(i))
+    }
+
+    /// Where `page` lands, for a caller that holds the page already.
+    fn place(&self, page: Page<'a>) -> Placed<'a> {
+        place(page, &self.suffixes, &self.config.default_language)
     }
 
     /// Where every page lands, in page order.
     fn all(&self) -> impl Iterator<Item = Placed<'a>> + '_ {
-        (0..self.pages.len()).map(|i| self.at(i))
+        self.pages.iter().map(|page| self.place(page))
     }
 
     /// The file is in a turned-off language, or (Hugo before 0.112, with a
@@ -116,13 +117,12 @@ impl<'a> Site<'a> {
             || (pl.defaulted && self.config.default_language_unmatched)
     }
 
-    /// File `i` is no page: a raw HTML file (no front matter, markup from its first
+    /// The file is no page: a raw HTML file (no front matter, markup from its first
     /// character) that Hugo before 0.123 copies as it is.
-    fn is_static(&self, i: usize) -> bool {
+    fn is_static(&self, page: Page) -> bool {
         if !self.rules().raw_html_is_static {
             return false;
         }
-        let page = self.pages.get(i);
         let ext = page.file.name.rsplit_once('.').map_or("", |(_, e)| e);
         (ext.eq_ignore_ascii_case("html") || ext.eq_ignore_ascii_case("htm"))
             && page.fm.more().raw_markup

@@ -203,35 +203,42 @@ pub(super) struct Bundles<'a> {
 impl<'a> Bundles<'a> {
     /// Finds the bundles among the site's pages.
     pub(super) fn new(site: &Site<'a>) -> Bundles<'a> {
-        let branch_dirs: HashMap<(String, String), usize> = site
-            .all()
-            .enumerate()
-            .filter(|&(i, pl)| pl.is_branch && !site.off(&pl) && !site.is_static(i))
-            .map(|(i, pl)| ((pl.lang.to_string(), pl.dirs.joined().to_string()), i))
-            .collect();
+        // One look at each file (placing a file means finding its folder, a search).
+        let mut branch_dirs: HashMap<(String, String), usize> = HashMap::new();
+        let mut leaves: Vec<(Option<&'a str>, Placed<'a>)> = Vec::new();
+        let mut named = HashSet::new();
+        for i in 0..site.pages.len() {
+            let page = site.pages.get(i);
+            let pl = site.place(page);
+            if site.off(&pl) {
+                continue;
+            }
+            if !pl.defaulted {
+                named.insert((pl.lang, pl.dirs.joined(), pl.stem));
+            }
+            if (pl.is_branch || pl.is_leaf) && !site.is_static(page) {
+                if pl.is_branch {
+                    let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
+                    branch_dirs.insert(key, i);
+                } else {
+                    leaves.push((page.file.root_lang(), pl));
+                }
+            }
+        }
         // Before Hugo 0.123 an `_index` beside an `index` makes the folder a branch.
-        let yields = site.rules().branch_beside_leaf_wins;
-        let leaves: Vec<(usize, Placed<'a>)> = site
-            .all()
-            .enumerate()
-            .filter(|&(i, pl)| pl.is_leaf && !site.off(&pl) && !site.is_static(i))
-            .filter(|(_, pl)| {
+        if site.rules().branch_beside_leaf_wins {
+            leaves.retain(|(_, pl)| {
                 let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
-                !(yields && branch_dirs.contains_key(&key))
-            })
-            .collect();
+                !branch_dirs.contains_key(&key)
+            });
+        }
         let leaf_dirs = leaves
             .iter()
-            .map(|(i, pl)| (site.pages.get(*i).file.root_lang(), pl.dirs.joined()))
+            .map(|(root, pl)| (*root, pl.dirs.joined()))
             .collect();
         let leaf_langs = leaves
             .iter()
             .map(|(_, pl)| (pl.lang, pl.dirs.joined()))
-            .collect();
-        let named = site
-            .all()
-            .filter(|pl| !pl.defaulted && !site.off(pl))
-            .map(|pl| (pl.lang, pl.dirs.joined(), pl.stem))
             .collect();
         Bundles {
             leaf_dirs,
@@ -285,6 +292,8 @@ pub(super) struct Memo<'a> {
     leaf: Option<(Option<&'a str>, Dirs<'a>, bool, bool)>,
     /// (language, folder, branch bundles at and above it).
     chain: Option<(&'a str, Dirs<'a>, Vec<usize>)>,
+    /// That folder's names as its sections' slugs rename them, once worked out.
+    slugged: Option<Option<Vec<String>>>,
 }
 
 impl<'a> Memo<'a> {
@@ -313,8 +322,19 @@ impl<'a> Memo<'a> {
         let known = matches!(&self.chain, Some((l, d, _)) if *l == pl.lang && *d == pl.dirs);
         if !known {
             self.chain = Some((pl.lang, pl.dirs, bundles.branch_chain(pl)));
+            self.slugged = None;
         }
         self.chain.as_ref().map_or(&[], |(_, _, chain)| chain)
+    }
+
+    /// The folder of the last [`Memo::chain`] with its sections' slugs applied: `work`
+    /// (given that chain) once a folder, as every file of the folder gets the same.
+    pub(super) fn slugged(
+        &mut self,
+        work: impl FnOnce(&[usize]) -> Option<Vec<String>>,
+    ) -> Option<Vec<String>> {
+        let chain = self.chain.as_ref().map_or(&[][..], |(_, _, chain)| chain);
+        self.slugged.get_or_insert_with(|| work(chain)).clone()
     }
 }
 

@@ -5,10 +5,11 @@ use super::permalinks::{
     dir_path, expand_term_permalink, sanitize, section_slug_segment, url_path, Paths,
 };
 use super::{Built, Site};
+use crate::compact::LangCode;
 use crate::frontmatter::BuildRender;
 use crate::route::{Kind, Pages, RouteList};
 use crate::siteconfig::Taxonomy;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A term's URL segment: terms that urlize alike are one term.
 pub(super) fn term_key(term: &str, site: Paths) -> String {
@@ -41,22 +42,33 @@ impl TermIndex {
             by_tax: vec![BTreeMap::new(); taxonomies.len()],
             slashed: Vec::new(),
         };
-        for (i, page) in pages.iter().enumerate() {
-            if page.terms.packed().is_empty() {
+        // Sites use few terms on many pages: each is made a key once.
+        let mut keys: HashMap<&str, String> = HashMap::new();
+        for i in 0..pages.len() {
+            let terms = pages.terms(i);
+            if terms.packed().is_empty() {
                 continue;
             }
             for (t, tax) in taxonomies.iter().enumerate() {
-                let Some(taxon) = page.terms.get(&tax.name, false) else {
+                let Some(taxon) = terms.get(&tax.name, false) else {
                     continue;
                 };
                 for v in taxon.terms {
                     if v.contains('/') {
                         index.slashed.push((i, t, v.to_string()));
                     }
-                    let k = term_key(v, paths);
-                    if !k.is_empty() {
-                        // Page indices are far below u32::MAX (see `Route`).
-                        index.by_tax[t].entry(k).or_default().push(i as u32);
+                    let k = keys.entry(v).or_insert_with(|| term_key(v, paths));
+                    if k.is_empty() {
+                        continue;
+                    }
+                    // Page indices are far below u32::MAX (see `Route`).
+                    match index.by_tax[t].get_mut(k.as_str()) {
+                        Some(list) => list.push(i as u32),
+                        None => {
+                            let mut list = RouteList::new();
+                            list.push(i as u32);
+                            index.by_tax[t].insert(k.clone(), list);
+                        }
                     }
                 }
             }
@@ -96,16 +108,17 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
 
 /// Page `i`'s route, when the page counts for the terms of `lang`: routed, in that
 /// language, and rendered (or counted all the same by the version's rules).
-fn counted_route(site: &Site, built: &Built, lang: &str, i: usize) -> Option<usize> {
+fn counted_route(site: &Site, built: &Built, lang: LangCode, i: usize) -> Option<usize> {
     let r = built.route_of(i)?;
-    let pl = site.at(i);
-    if pl.lang != lang {
+    // The route has its page's language: the page need not be placed again.
+    if built.out.routes[r].lang_code() != lang {
         return None;
     }
     // Later Hugo makes no term pages from a page it does not render (`render: never`, a
     // headless bundle).
-    let more = site.pages.get(i).fm.more();
-    let unrendered = more.build.render == Some(BuildRender::Never) || (pl.is_leaf && more.headless);
+    let more = site.pages.meta(i).more();
+    let unrendered =
+        more.build.render == Some(BuildRender::Never) || (more.headless && site.at(i).is_leaf);
     (!unrendered || site.rules().unrendered_terms_count).then_some(r)
 }
 
@@ -120,11 +133,12 @@ fn terms_of(
     index: &TermIndex,
     counts: &mut [u8],
 ) -> BTreeMap<String, RouteList> {
+    let code = LangCode::of(lang);
     let mut counted = |built: &Built, i: usize| -> Option<usize> {
         if counts[i] == 2 {
             return None;
         }
-        let r = counted_route(site, built, lang, i);
+        let r = counted_route(site, built, code, i);
         counts[i] = if r.is_some() { 1 } else { 2 };
         r
     };
