@@ -61,9 +61,9 @@ pub struct Reader<'a> {
     done: AtomicUsize,
     /// Bodies are read too (for their images).
     want_body: bool,
-    /// Hugo accepts sitemap values the protocol forbids: leave them out with a warning there.
-    lenient: bool,
-    keep_title: bool,
+    /// How front matter is read: the same for every page, so made once (its date orders
+    /// are shared, and sharing them anew for each page would make both cores count).
+    opts: frontmatter::Options,
     /// Pages read at once ([`CHUNK`]; tests take fewer).
     chunk: usize,
 }
@@ -71,14 +71,23 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader for a run over `total` files.
     pub fn new(settings: &'a Settings, opts: &'a RunOptions, total: usize) -> Reader<'a> {
+        let lenient = settings.style == Style::Hugo;
         Reader {
             settings,
             progress: opts.progress.as_ref(),
             total,
             done: AtomicUsize::new(0),
             want_body: settings.images,
-            lenient: settings.style == Style::Hugo,
-            keep_title: keeps_titles(settings),
+            opts: frontmatter::Options {
+                tz: settings.timezone,
+                lenient,
+                keep_title: keeps_titles(settings),
+                string_terms: lenient,
+                hugo: lenient.then_some(settings.hugo),
+                dates: lenient.then(|| settings.site.hugo_dates.clone()),
+                hugo_lastmod: settings.hugo_lastmod,
+                zola: settings.style == Style::Zola,
+            },
             chunk: CHUNK,
         }
     }
@@ -124,22 +133,12 @@ impl<'a> Reader<'a> {
     fn read(&self, files: &Files, i: usize, dir: &mut HeldDir) -> Result<ReadPage> {
         let file = files.get(i);
         let path = file.path();
-        let opts = frontmatter::Options {
-            tz: self.settings.timezone,
-            lenient: self.lenient,
-            keep_title: self.keep_title,
-            string_terms: self.lenient,
-            hugo: self.lenient.then_some(self.settings.hugo),
-            dates: self.lenient.then(|| self.settings.site.hugo_dates.clone()),
-            hugo_lastmod: self.settings.hugo_lastmod,
-            zola: self.settings.style == Style::Zola,
-        };
         let read = match dir.open_in(&file) {
             Some(folder) => fsread::open_listed_at(folder, file.name, &path),
             None => fsread::open_listed(&path),
         }
         .map_err(|e| Error::io(&path, e.into()))
-        .and_then(|opened| frontmatter::read_opened(opened, &path, &opts, self.want_body));
+        .and_then(|opened| frontmatter::read_opened(opened, &path, &self.opts, self.want_body));
         if let Some(p) = self.progress {
             let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
             (p.0)(n, self.total);
@@ -187,19 +186,39 @@ impl<'a> Reader<'a> {
         mut sink: impl FnMut(usize, ReadPage) -> Result<()>,
     ) {
         let mut which = which.peekable();
-        let mut chunk = Vec::with_capacity(self.chunk);
-        while which.peek().is_some() {
-            chunk.clear();
-            chunk.extend(which.by_ref().take(self.chunk.max(1)));
-            let read: Vec<Result<ReadPage>> = chunk
+        let read = |chunk: &[usize]| -> Vec<Result<ReadPage>> {
+            chunk
                 .par_iter()
                 .map_init(HeldDir::default, |dir, &i| self.read(files, i, dir))
-                .collect();
-            for (&i, page) in chunk.iter().zip(read) {
+                .collect()
+        };
+        let mut hand = |chunk: &[usize], pages: Vec<Result<ReadPage>>| {
+            for (&i, page) in chunk.iter().zip(pages) {
                 if let Err(e) = page.and_then(|page| sink(i, page)) {
                     errors.push((i, e));
                 }
             }
+        };
+        // The chunk read last, not yet handed on.
+        let mut ready: Option<(Vec<usize>, Vec<Result<ReadPage>>)> = None;
+        while which.peek().is_some() {
+            let chunk: Vec<usize> = which.by_ref().take(self.chunk.max(1)).collect();
+            let pages = match ready.take() {
+                None => read(&chunk),
+                // The cores read this chunk while this thread hands the last one on, so
+                // neither waits for the other.
+                Some((last, last_pages)) => std::thread::scope(|s| {
+                    let reading = s.spawn(|| read(&chunk));
+                    hand(&last, last_pages);
+                    reading
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                }),
+            };
+            ready = Some((chunk, pages));
+        }
+        if let Some((last, last_pages)) = ready {
+            hand(&last, last_pages);
         }
     }
 }
