@@ -242,7 +242,7 @@ impl Files {
             let d = self.folder(dir, limit).ok_or_else(|| too_long(root, rel))?;
             self.runs.push((first, d));
         }
-        if self.roots.last().is_none_or(|(_, r)| r != root) {
+        if self.roots.last().is_none_or(|(_, r)| !r.same(root)) {
             self.roots.push((self.len(), root.clone()));
         }
         self.names.push_str(name);
@@ -306,7 +306,7 @@ impl Files {
         let (first32, names32, dirs32, table32) =
             (first as u32, names as u32, dirs as u32, table as u32);
         for (start, root) in &other.roots {
-            if *start == 0 && self.roots.last().is_some_and(|(_, r)| r == root) {
+            if *start == 0 && self.roots.last().is_some_and(|(_, r)| r.same(root)) {
                 continue;
             }
             self.roots.push((first + start, root.clone()));
@@ -397,6 +397,25 @@ pub struct ContentRoot {
 }
 
 impl ContentRoot {
+    /// The same root as `other`, its folder compared as written: `==` compares paths a
+    /// component at a time, a cost paid for every file the scan lists.
+    fn same(&self, other: &ContentRoot) -> bool {
+        let ContentRoot {
+            dir,
+            lang,
+            target,
+            files,
+            mounted,
+            single,
+            optional,
+        } = self;
+        dir.as_os_str() == other.dir.as_os_str()
+            && *lang == other.lang
+            && *target == other.target
+            && *files == other.files
+            && (*mounted, *single, *optional) == (other.mounted, other.single, other.optional)
+    }
+
     /// A plain folder of `lang` (or of no language of its own).
     pub fn new(dir: PathBuf, lang: Option<String>) -> ContentRoot {
         ContentRoot {
@@ -636,6 +655,28 @@ fn unshadowed(files: &Files) -> Result<Files> {
     Ok(out)
 }
 
+/// `path` relative to `root`: by its bytes when it starts with the root's (as every path
+/// the walk makes does), else component by component (`Path::strip_prefix`, a cost paid for
+/// every file); `path` itself when it is not below `root`.
+fn below<'p>(path: &'p Path, root: &Path) -> &'p Path {
+    if let (Some(p), Some(r)) = (path.to_str(), root.to_str()) {
+        if let Some(rest) = p.strip_prefix(r) {
+            let rest = match rest.strip_prefix('/') {
+                Some(rest) => Some(rest),
+                None if rest.is_empty() || r.ends_with('/') => Some(rest),
+                // `content2/x` is not below `content`.
+                None => None,
+            };
+            // A rest that starts at a separator or a `.` is left to the full comparison,
+            // which reads those as components.
+            if let Some(rest) = rest.filter(|r| !r.starts_with(['/', '.'])) {
+                return Path::new(rest);
+            }
+        }
+    }
+    path.strip_prefix(root).unwrap_or(path)
+}
+
 /// One content root's walk, shared by the tasks that walk its top-level entries.
 struct Walk<'a> {
     root: &'a ContentRoot,
@@ -705,7 +746,7 @@ impl Walk<'_> {
                     .push(format!("skipped {}: {what}", path.display()));
                 continue;
             }
-            let rel_path = path.strip_prefix(&self.root.dir).unwrap_or(path);
+            let rel_path = below(path, &self.root.dir);
             let Some(rel) = rel_path.to_str() else {
                 return Err(Error::input(
                     path,
@@ -800,6 +841,32 @@ mod tests {
             assert!(files.iter().enumerate().all(|(i, f)| f == files.get(i)));
         }
         assert_eq!(whole.hints, parts.hints);
+    }
+
+    #[test]
+    fn a_path_below_its_root_reads_as_strip_prefix_reads_it() {
+        for (root, path) in [
+            ("content", "content/blog/a.md"),
+            ("content/", "content/blog/a.md"),
+            ("./content", "./content/a.md"),
+            ("content", "content"),
+            ("content", "content2/a.md"),
+            ("content", "content//a.md"),
+            ("content", "content/./a.md"),
+            ("content", "content/.well-known/a.md"),
+            ("/abs/site/content", "/abs/site/content/x/y/z.md"),
+            ("content", "elsewhere/a.md"),
+            ("", "a.md"),
+        ] {
+            let (root, path) = (Path::new(root), Path::new(path));
+            let want = path.strip_prefix(root).unwrap_or(path);
+            // As written, not as components (which would read `a//b` as `a/b`).
+            assert_eq!(
+                below(path, root).as_os_str(),
+                want.as_os_str(),
+                "{path:?} below {root:?}"
+            );
+        }
     }
 
     #[test]
