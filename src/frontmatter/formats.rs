@@ -74,6 +74,11 @@ pub(super) fn tree<'t>(
             }
         }
         Format::Yaml => {
+            // Most blocks are a few plain lines, read directly; the rest, and anything the
+            // fast path is unsure of, go to the full parser.
+            if let Some(root) = super::yaml_fast::tree(block, dialect) {
+                return Ok(root);
+            }
             let doc = super::yaml::load_as(block, dialect).map_err(|e| match e {
                 LoadError::Limit(hit) => Error::input(
                     path,
@@ -229,7 +234,7 @@ fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
 /// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they
 /// were: keys as strings (other keys dropped), the last of keys that read alike wins, maps
 /// sorted by key, aliases and bad values null.
-fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
+pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
     use yaml_rust2::Yaml;
     N::new(match y {
         Yaml::Real(s) => V::Float(s.parse().unwrap_or(0.0)),
@@ -245,19 +250,25 @@ fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
                 };
                 m.push((Cow::Owned(key), from_yaml(v)));
             }
-            // Stable: among keys that read alike the last stays last, and is the one kept.
-            m.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut out: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(m.len());
-            for kv in m {
-                match out.last_mut() {
-                    Some(last) if last.0 == kv.0 => *last = kv,
-                    _ => out.push(kv),
-                }
-            }
-            V::Map(out)
+            yaml_map(m)
         }
         _ => V::Null,
     })
+}
+
+/// A YAML mapping's entries (keys already as text) as gray_matter ordered them: sorted by
+/// key, the last of keys that read alike kept.
+pub(super) fn yaml_map<'a>(mut m: Vec<(Cow<'a, str>, N<'a>)>) -> V<'a> {
+    // Stable: among keys that read alike the last stays last, and is the one kept.
+    m.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(Cow<'a, str>, N<'a>)> = Vec::with_capacity(m.len());
+    for kv in m {
+        match out.last_mut() {
+            Some(last) if last.0 == kv.0 => *last = kv,
+            _ => out.push(kv),
+        }
+    }
+    V::Map(out)
 }
 
 fn from_json(j: serde_json::Value) -> N<'static> {

@@ -23,6 +23,7 @@ mod meta;
 pub mod sitemap_values;
 mod terms;
 pub(crate) mod yaml;
+mod yaml_fast;
 mod zola_fields;
 
 use formats::Format;

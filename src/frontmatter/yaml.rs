@@ -523,7 +523,7 @@ impl<'s> Loader<'s> {
 
 /// A scalar's value, as `YamlLoader` reads it: quoted is text; plain is typed by its tag
 /// (the core schema's) or its look.
-fn scalar(v: String, style: TScalarStyle, tag: Option<Tag>, dialect: Dialect) -> Yaml {
+pub(super) fn scalar(v: String, style: TScalarStyle, tag: Option<Tag>, dialect: Dialect) -> Yaml {
     if style != TScalarStyle::Plain {
         return Yaml::String(v);
     }
