@@ -136,7 +136,7 @@ impl<'a> Dirs<'a> {
 /// language.
 pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
     let (dirs, file) = (page.file.dir, page.file.name);
-    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let stem = rsplit_dot(file).map_or(file, |(s, _)| s);
     let (stem, suffix) = split_lang_id(stem, langs);
     let mut defaulted = false;
     let lang: &'a str = match suffix {
@@ -170,13 +170,21 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
     }
 }
 
+/// `s.rsplit_once('.')`, by bytes: names are short, and a general search is a call a name
+/// (placing every file, several times a run).
+fn rsplit_dot(s: &str) -> Option<(&str, &str)> {
+    let at = s.bytes().rposition(|b| b == b'.')?;
+    // `.` is one byte: both sides are whole characters.
+    Some((&s[..at], &s[at + 1..]))
+}
+
 /// Splits a file stem as Hugo (0.123 on) reads its dot-separated identifiers: the rightmost
 /// one that names a language is the language, and the name ends before it (`post.en.md` is
 /// `post` in `en`, `_index.en.md` a section file, `q.fr.en` is `q.fr` in `en`); with none,
 /// the whole stem is the name (`_index.md` is a page called `_index.md`).
 fn split_lang_id<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>) {
     let mut rest = stem;
-    while let Some((head, id)) = rest.rsplit_once('.') {
+    while let Some((head, id)) = rsplit_dot(rest) {
         if langs.iter().any(|l| l.eq_ignore_ascii_case(id)) {
             return (head, Some(id));
         }
@@ -190,8 +198,9 @@ pub(super) struct Bundles<'a> {
     /// Leaf bundle folders by content root language: each owns every file below it (those
     /// files are resources).
     leaf_dirs: HashSet<(Option<&'a str>, &'a str)>,
-    /// Leaf bundles by (language, folder): each shadows a page of its language and name.
-    leaf_langs: HashSet<(&'a str, &'a str)>,
+    /// Leaf bundles by (language, parent folder, folder name): each shadows a page of its
+    /// language and name there (kept apart so a page is looked up without joining them).
+    leaf_langs: HashSet<(&'a str, &'a str, &'a str)>,
     /// Branch bundles (`_index`) by (language, folder), as page indices.
     pub(super) branch_dirs: HashMap<(String, String), usize>,
     /// Files whose name says their language, by (language, folder, stem): each shadows a
@@ -238,7 +247,10 @@ impl<'a> Bundles<'a> {
             .collect();
         let leaf_langs = leaves
             .iter()
-            .map(|(_, pl)| (pl.lang, pl.dirs.joined()))
+            .map(|(_, pl)| {
+                let (parent, name) = pl.dirs.joined().rsplit_once('/').unwrap_or(("", pl.dirs.0));
+                (pl.lang, parent, name)
+            })
             .collect();
         Bundles {
             leaf_dirs,
@@ -262,11 +274,8 @@ impl<'a> Bundles<'a> {
         if pl.is_leaf || pl.is_branch || self.leaf_langs.is_empty() {
             return false;
         }
-        let bundle = match pl.dirs.joined() {
-            "" => pl.stem.to_string(),
-            d => format!("{d}/{}", pl.stem),
-        };
-        self.leaf_langs.contains(&(pl.lang, bundle.as_str()))
+        self.leaf_langs
+            .contains(&(pl.lang, pl.dirs.joined(), pl.stem))
     }
 
     /// The branch bundles at and above a page's folder in its language, nearest first.
@@ -340,7 +349,24 @@ impl<'a> Memo<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{split_lang_id, Dirs};
+    use super::{rsplit_dot, split_lang_id, Dirs};
+
+    #[test]
+    fn a_name_splits_at_its_last_dot_as_rsplit_once_splits_it() {
+        for name in [
+            "a.b.c",
+            ".x",
+            "x.",
+            "日本.md",
+            "",
+            "no-dot",
+            "é.é.é",
+            "..",
+            "a..b",
+        ] {
+            assert_eq!(rsplit_dot(name), name.rsplit_once('.'), "{name:?}");
+        }
+    }
 
     #[test]
     fn file_names_split_as_hugo_reads_their_identifiers() {
