@@ -12,8 +12,9 @@ use crate::route::{Excluded, NewRoute, Page, Reason, Route};
 use rayon::prelude::*;
 
 /// Files decided on every core at once before their routes are made in order: a decision
-/// holds its path apart (about 150 bytes in all), and the chunk in flight is part of the
-/// Hugo run's peak, which comes at the end of this pass; 1,024 keep both cores busy.
+/// holds its path apart (about 150 bytes in all), and the chunks in flight (at most three:
+/// one decided, one waiting, one assembled) are part of the Hugo run's peak, which comes at
+/// the end of this pass; 1,024 keep both cores busy.
 const CHUNK: usize = 1 << 10;
 
 /// What the main pass decides for one content file.
@@ -37,18 +38,33 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
     // Nearly every file is a route: reserved up front, the vector is never doubled.
     built.out.routes.reserve_exact(n);
     // Each file's fate is decided on every core (files of one folder come together, so each
-    // task looks its folder up once), then the results are assembled in order, a chunk of
-    // files at a time: a decision holds its path apart, twice a route's size.
-    for start in (0..n).step_by(CHUNK) {
-        let decisions: Vec<Result<Decision>> = (start..n.min(start + CHUNK))
+    // task looks its folder up once), a chunk of files at a time, on a thread of its own;
+    // this one assembles the results in order meanwhile: a decision holds its path apart,
+    // twice a route's size, so only a chunk or two are ever waiting.
+    let decide = |start: usize| -> Vec<Result<Decision>> {
+        (start..n.min(start + CHUNK))
             .into_par_iter()
             .with_min_len(256)
             .map_init(Memo::default, |memo, i| decider.decide(memo, i))
-            .collect();
-        for (i, decision) in (start..).zip(decisions) {
-            assemble(&mut built, i, decision?);
+            .collect()
+    };
+    std::thread::scope(|s| {
+        let (send, decided) = std::sync::mpsc::sync_channel(1);
+        s.spawn(move || {
+            for start in (0..n).step_by(CHUNK) {
+                // Assembling stopped at an error: nothing more is wanted.
+                if send.send((start, decide(start))).is_err() {
+                    break;
+                }
+            }
+        });
+        for (start, decisions) in decided {
+            for (i, decision) in (start..).zip(decisions) {
+                assemble(&mut built, i, decision?);
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(built)
 }
 
