@@ -9,6 +9,7 @@ use crate::compact::LangCode;
 use crate::frontmatter::BuildRender;
 use crate::route::{Kind, Pages, RouteList};
 use crate::siteconfig::Taxonomy;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 
 /// A term's URL segment: terms that urlize alike are one term.
@@ -34,9 +35,40 @@ pub(super) struct TermIndex {
     slashed: Vec<(usize, usize, String)>,
 }
 
+/// Pages whose terms one task indexes: the parts are indexed on every core, then joined in
+/// page order.
+const PART: usize = 1 << 14;
+
 impl TermIndex {
     /// Indexes the terms of `pages` for the site's taxonomies.
     pub(super) fn new(pages: &Pages, paths: Paths) -> TermIndex {
+        let starts: Vec<usize> = (0..pages.len()).step_by(PART).collect();
+        let parts: Vec<TermIndex> = starts
+            .par_iter()
+            .map(|&start| TermIndex::of(pages, paths, start..pages.len().min(start + PART)))
+            .collect();
+        let mut parts = parts.into_iter();
+        let Some(mut index) = parts.next() else {
+            return TermIndex::of(pages, paths, 0..0);
+        };
+        for part in parts {
+            for (all, more) in index.by_tax.iter_mut().zip(part.by_tax) {
+                for (key, list) in more {
+                    match all.get_mut(&key) {
+                        Some(pages) => pages.append(&list),
+                        None => {
+                            all.insert(key, list);
+                        }
+                    }
+                }
+            }
+            index.slashed.extend(part.slashed);
+        }
+        index
+    }
+
+    /// The index of the pages in `range` alone.
+    fn of(pages: &Pages, paths: Paths, range: std::ops::Range<usize>) -> TermIndex {
         let taxonomies = &paths.config.taxonomies;
         let mut index = TermIndex {
             by_tax: vec![BTreeMap::new(); taxonomies.len()],
@@ -44,7 +76,7 @@ impl TermIndex {
         };
         // Sites use few terms on many pages: each is made a key once.
         let mut keys: HashMap<&str, String> = HashMap::new();
-        for i in 0..pages.len() {
+        for i in range {
             let terms = pages.terms(i);
             if terms.packed().is_empty() {
                 continue;
@@ -260,4 +292,61 @@ fn own_slug(site: &Site, file: Option<usize>) -> Option<String> {
     let slug = site.pages.get(file?).fm.slug()?;
     Some(section_slug_segment(slug, site.paths()))
         .filter(|s| !s.trim_matches('-').is_empty() && !s.contains('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::date::SiteTz;
+    use crate::frontmatter::{PageMeta, Terms};
+    use crate::hugo_version::HugoRules;
+    use crate::scan::{ContentRoot, Files};
+    use crate::siteconfig::SiteConfig;
+
+    #[test]
+    fn terms_indexed_in_parts_are_the_terms_indexed_in_one() {
+        let root = ContentRoot::new("content".into(), None);
+        let n = 2 * PART + PART / 2;
+        let mut files = Files::new();
+        for i in 0..n {
+            files.push(&root, &format!("s{}/p{i}.md", i / 100)).unwrap();
+        }
+        let tax = |name: &str| Taxonomy {
+            name: name.into(),
+            paginate_by: None,
+            paginate_path: "page".into(),
+            render: true,
+        };
+        let config = SiteConfig {
+            taxonomies: vec![tax("tags"), tax("categories")],
+            ..Default::default()
+        };
+        let (rules, tz) = (HugoRules::default(), SiteTz::default());
+        let paths = Paths {
+            config: &config,
+            rules: &rules,
+            tz: &tz,
+        };
+        let mut pages = Pages::new(&files);
+        let words = ["Go", "go", "rust", "a/b", " lead", "", "C++"];
+        for i in 0..n {
+            // Terms that come and go, repeat, read alike (`Go`, `go`) or hold a '/'.
+            let tags: Vec<String> = (0..i % 4).map(|k| words[(i + k) % 7].into()).collect();
+            let cats: Vec<String> = (i % 5 == 0).then(|| "News".into()).into_iter().collect();
+            let lists = [("categories".into(), cats), ("tags".into(), tags)];
+            pages
+                .push(PageMeta::default(), &Terms::pack(&lists, &[]))
+                .unwrap();
+        }
+        let parted = TermIndex::new(&pages, paths);
+        let whole = TermIndex::of(&pages, paths, 0..n);
+        assert_eq!(parted.by_tax, whole.by_tax);
+        assert_eq!(parted.slashed, whole.slashed);
+        // Every part added its pages: the lists reach past the first part.
+        let last = |list: &RouteList| list.iter().last();
+        assert!(parted.by_tax[0]
+            .values()
+            .any(|l| last(l) > Some(2 * PART as u32)));
+        assert_eq!(parted.by_tax[1].len(), 1);
+    }
 }
