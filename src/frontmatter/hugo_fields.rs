@@ -306,11 +306,12 @@ fn read_date(root: &N<'_>, prefix: &[&str], key: &str, cx: &Ctx<'_>, h: Hugo<'_>
     let Some(n) = root.get(key) else {
         return KeyDate::Absent;
     };
-    let keys: Vec<&str> = prefix.iter().copied().chain([key]).collect();
     match h.date(n) {
         Ok(None) if h.rules.blank_date_refused => KeyDate::Bad,
         Ok(None) => KeyDate::Absent,
         Ok(Some(GoDate::Unwritable(t, when))) => {
+            // The key's path, for the warning alone (made here, not for every date read).
+            let keys: Vec<&str> = prefix.iter().copied().chain([key]).collect();
             cx.warn(
                 &keys,
                 n,
