@@ -52,7 +52,12 @@ pub(super) fn tree<'t>(
                     ),
                 ));
             }
-            let table = toml::de::DeTable::parse(block).map_err(|e| {
+            // Most blocks are a few `key = value` lines and a `[table]`, read directly; the
+            // rest, and anything the fast path is unsure of, go to the toml crate.
+            if let Some(root) = super::toml_fast::tree(block) {
+                return Ok(root);
+            }
+            toml_tree(block).map_err(|e| {
                 let line = e.span().map_or(layout.open_line, |s| {
                     layout.block_line + line_of(block.as_bytes(), s.start.min(block.len())) - 1
                 });
@@ -61,17 +66,7 @@ pub(super) fn tree<'t>(
                     Some(line),
                     format!("invalid TOML front matter: {}", e.message().trim()),
                 )
-            })?;
-            let at = Some(table.span().start);
-            let entries = table.into_inner().into_iter();
-            N {
-                v: V::Map(
-                    entries
-                        .map(|(k, v)| (k.into_inner(), from_toml(v)))
-                        .collect(),
-                ),
-                at,
-            }
+            })?
         }
         Format::Yaml => {
             // Most blocks are a few plain lines, read directly; the rest, and anything the
@@ -209,16 +204,28 @@ impl<'a> N<'a> {
     }
 }
 
+/// A TOML block read by the toml crate, as the neutral tree.
+pub(super) fn toml_tree(block: &str) -> std::result::Result<N<'_>, toml::de::Error> {
+    let table = toml::de::DeTable::parse(block)?;
+    let at = Some(table.span().start);
+    let entries = table.into_inner().into_iter();
+    Ok(N {
+        v: V::Map(
+            entries
+                .map(|(k, v)| (k.into_inner(), from_toml(v)))
+                .collect(),
+        ),
+        at,
+    })
+}
+
 fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
     use toml::de::DeValue;
     let at = Some(v.span().start);
     let v = match v.into_inner() {
         DeValue::String(s) => V::Str(s),
-        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
-            Ok(n) => V::Int(n),
-            Err(_) => V::Float(i.as_str().parse().unwrap_or(f64::NAN)),
-        },
-        DeValue::Float(f) => V::Float(f.as_str().parse().unwrap_or(f64::NAN)),
+        DeValue::Integer(i) => toml_int(i.as_str(), i.radix()),
+        DeValue::Float(f) => toml_float(f.as_str()),
         DeValue::Boolean(b) => V::Bool(b),
         DeValue::Datetime(d) => V::Date(d),
         DeValue::Array(a) => V::List(a.into_iter().map(from_toml).collect()),
@@ -229,6 +236,20 @@ fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
         ),
     };
     N { v, at }
+}
+
+/// A TOML integer from its digits (sign included, `_` taken out) in `radix`; one past the
+/// range of `i64` becomes a float.
+pub(super) fn toml_int(digits: &str, radix: u32) -> V<'static> {
+    match i64::from_str_radix(digits, radix) {
+        Ok(n) => V::Int(n),
+        Err(_) => V::Float(digits.parse().unwrap_or(f64::NAN)),
+    }
+}
+
+/// A TOML float from its text (`_` taken out).
+pub(super) fn toml_float(text: &str) -> V<'static> {
+    V::Float(text.parse().unwrap_or(f64::NAN))
 }
 
 /// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they

@@ -22,6 +22,7 @@ pub mod limits;
 mod meta;
 pub mod sitemap_values;
 mod terms;
+mod toml_fast;
 pub(crate) mod yaml;
 mod yaml_fast;
 mod zola_fields;
@@ -571,6 +572,38 @@ mod testing {
     /// A date as text, "" for none.
     pub(super) fn date(fm_date: Option<W3cDate>) -> String {
         fm_date.map(|d| d.to_string()).unwrap_or_default()
+    }
+
+    /// SplitMix64, so every generated block comes again from its seed; `calm` makes the odd
+    /// events ([`Rng::odd`]) that many times rarer.
+    pub(super) struct Rng(pub(super) u64, pub(super) usize);
+
+    impl Rng {
+        pub(super) fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        pub(super) fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        /// True one time in `n`.
+        pub(super) fn one_in(&mut self, n: usize) -> bool {
+            self.below(n) == 0
+        }
+
+        /// True one time in `n` times `calm`: an edge, or something outside the subset.
+        pub(super) fn odd(&mut self, n: usize) -> bool {
+            self.below(n * self.1) == 0
+        }
+
+        pub(super) fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
     }
 
     /// The 1-based line where the body of `bytes` starts.

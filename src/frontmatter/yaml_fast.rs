@@ -455,6 +455,7 @@ fn double_quoted(s: &str) -> Option<(Cow<'_, str>, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontmatter::testing::Rng;
     use crate::frontmatter::yaml::load_as;
 
     const DIALECTS: [Dialect; 3] = [Dialect::Core, Dialect::GoYamlV2, Dialect::Goccy];
@@ -672,38 +673,6 @@ mod tests {
         assert!(agrees(&shallow));
         // So do keys near yaml-rust2's length limit for simple keys.
         assert!(tree(&format!("{}: 1\n", "k".repeat(2000)), Dialect::Core).is_none());
-    }
-
-    /// SplitMix64, so every generated block comes again from its seed; `calm` makes the odd
-    /// events ([`Rng::odd`]) that many times rarer.
-    struct Rng(u64, usize);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        /// True one time in `n`.
-        fn one_in(&mut self, n: usize) -> bool {
-            self.below(n) == 0
-        }
-
-        /// True one time in `n` times `calm`: an edge, or something outside the subset.
-        fn odd(&mut self, n: usize) -> bool {
-            self.below(n * self.1) == 0
-        }
-
-        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-            from[self.below(from.len())]
-        }
     }
 
     const KEYS: &[&str] = &[
