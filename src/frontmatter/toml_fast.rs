@@ -803,4 +803,45 @@ mod tests {
     fn agrees_with_the_toml_crate_on_millions_of_generated_blocks() {
         agrees_on_generated(1 << 32..(1 << 32) + 5_000_000);
     }
+
+    /// Every TOML front matter under `$TOML_FAST_DIR` (real sites): wherever the fast path
+    /// accepts a block, it agrees with the toml crate. Prints how many it read. Run by hand:
+    /// `TOML_FAST_DIR=… cargo test --release --lib toml_fast_dir -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    // A test run by hand, whose counts are its output (the library itself never prints).
+    #[allow(clippy::print_stdout)]
+    fn agrees_with_the_toml_crate_on_the_files_under_toml_fast_dir() {
+        use crate::frontmatter::{scan, Format, Scan};
+        let dir = std::env::var_os("TOML_FAST_DIR").expect("set TOML_FAST_DIR");
+        let (mut blocks, mut accepted, mut refused) = (0, 0, 0);
+        for entry in walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(|e| e.ok())
+        {
+            let path = entry.path();
+            if !entry.file_type().is_file()
+                || !matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("md" | "markdown" | "html")
+                )
+            {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            let Ok(Scan::Done(layout)) = scan(text.as_bytes(), true, path) else {
+                continue;
+            };
+            if layout.format != Some(Format::Toml) {
+                continue;
+            }
+            let block = &text[layout.block.clone()];
+            blocks += 1;
+            refused += usize::from(full(block).is_err());
+            accepted += usize::from(agrees(block));
+        }
+        println!("{blocks} TOML blocks: {accepted} read by the fast path, {refused} refused by the toml crate");
+    }
 }
