@@ -427,11 +427,13 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
     let mut state = vec![0u8; routes.len()]; // 0 new, 1 in progress, 2 done
                                              // The newest date of each route and everything below it.
     let mut newest: Vec<Option<W3cDate>> = vec![None; routes.len()];
+    // One stack for every walk (each ends empty): most walks are one page with nothing below.
+    let mut stack = Vec::new();
     for start in 0..routes.len() {
         if state[start] == 2 {
             continue;
         }
-        let mut stack = vec![(start, false)];
+        stack.push((start, false));
         while let Some((r, children_done)) = stack.pop() {
             if children_done {
                 let below = routes[r].rollup().filter_map(|c| newest[c]).max();

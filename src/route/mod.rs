@@ -692,7 +692,7 @@ impl Router for Buffered<'_> {
         }
         for (k, r) in routing.routes.iter().enumerate() {
             if let Some(p) = r.page() {
-                sink.made(&routing, k, p, pages.get(p).fm);
+                sink.made(&routing, k, p, pages.meta(p));
                 let b = pages.block_of(p);
                 if last_use[b] == Some(k) {
                     pages.free_block(b);
