@@ -28,11 +28,24 @@ pub struct TermIter<'a> {
 impl<'a> Terms<'a> {
     /// Packs the top-level `lists` and the `table`'s taxonomies, in that order ("" for none).
     pub fn pack(lists: &[(String, Vec<String>)], table: &[(String, Vec<String>)]) -> String {
+        use std::fmt::Write;
         // Each string is written as its byte length, `:`, then the string: any text fits.
-        let mut s = String::new();
+        // Sized exactly first (the packed text is kept as it is made), and numbers are written
+        // in place, not as a string apiece.
+        let digits = |n: usize| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        let counted = |text: &str| digits(text.len()) + 1 + text.len();
+        let size: usize = (lists.iter().chain(table))
+            .map(|(name, terms)| {
+                1 + counted(name)
+                    + digits(terms.len())
+                    + 1
+                    + terms.iter().map(|t| counted(t)).sum::<usize>()
+            })
+            .sum();
+        let mut s = String::with_capacity(size);
         let put = |s: &mut String, text: &str| {
-            s.push_str(&text.len().to_string());
-            s.push(':');
+            // Writing to a String cannot fail.
+            let _ = write!(s, "{}:", text.len());
             s.push_str(text);
         };
         let marked = lists
@@ -42,12 +55,12 @@ impl<'a> Terms<'a> {
         for ((name, terms), flag) in marked {
             s.push(flag);
             put(&mut s, name);
-            s.push_str(&terms.len().to_string());
-            s.push(';');
+            let _ = write!(s, "{};", terms.len());
             for t in terms {
                 put(&mut s, t);
             }
         }
+        debug_assert_eq!(s.len(), size);
         s
     }
 
