@@ -138,28 +138,34 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
     // The scan found a regular file; what stands there now may be another (a FIFO would block).
     let opened = crate::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
-    read_opened(opened, path, opts, want_body)
+    let mut buf = Vec::new();
+    let (parsed, body) = read_opened(opened, path, opts, want_body, &mut buf)?;
+    Ok((parsed, body.map(str::to_string)))
 }
 
 /// [`read`] of the file at `path`, already opened with its size
-/// ([`crate::fsread::open_listed`] or [`crate::fsread::open_listed_at`]).
-pub fn read_opened(
+/// ([`crate::fsread::open_listed`] or [`crate::fsread::open_listed_at`]), into `buf` (a
+/// reader's own, used again from page to page: its old contents are dropped); the body is
+/// borrowed from it.
+pub fn read_opened<'b>(
     (mut file, size): (std::fs::File, u64),
     path: &Path,
     opts: &Options,
     want_body: bool,
-) -> Result<(Parsed, Option<String>)> {
-    let mut buf: Vec<u8> = Vec::with_capacity(FIRST_CHUNK);
+    buf: &'b mut Vec<u8>,
+) -> Result<(Parsed, Option<&'b str>)> {
+    buf.clear();
+    buf.reserve(FIRST_CHUNK);
     let mut eof = false;
     let layout = loop {
         if !eof {
             // Each pass asks for at least as much again as already read, so a large front
             // matter costs a logarithmic number of rescans.
             let want = buf.len().max(FIRST_CHUNK);
-            eof = crate::fsread::read_more(&mut file, size, &mut buf, want)
+            eof = crate::fsread::read_more(&mut file, size, buf, want)
                 .map_err(|e| Error::io(path, e))?;
         }
-        match scan(&buf, eof, path)? {
+        match scan(buf, eof, path)? {
             Scan::Done(layout) => break layout,
             Scan::NeedMore if eof => {
                 return Err(Error::input(path, None, "front matter scan did not finish"))
@@ -176,7 +182,7 @@ pub fn read_opened(
         layout.body
     };
     let head = std::str::from_utf8(&buf[..head_end.min(buf.len())])
-        .map_err(|e| not_utf8(path, &buf, e.valid_up_to()))?;
+        .map_err(|e| not_utf8(path, buf, e.valid_up_to()))?;
     let parsed = match layout.format {
         None => Parsed::without_front_matter_before(buf.get(layout.body..).unwrap_or_default()),
         Some(_) => parse_layout(head, &layout, path, opts)?,
@@ -187,8 +193,7 @@ pub fn read_opened(
     if !eof {
         // One byte past the most read tells a body that is too long.
         let room = (layout.body + MAX_IMAGE_BODY + 1).saturating_sub(buf.len());
-        crate::fsread::read_more(&mut file, size, &mut buf, room)
-            .map_err(|e| Error::io(path, e))?;
+        crate::fsread::read_more(&mut file, size, buf, room).map_err(|e| Error::io(path, e))?;
     }
     if buf.len().saturating_sub(layout.body) > MAX_IMAGE_BODY {
         let mut parsed = parsed;
@@ -199,10 +204,9 @@ pub fn read_opened(
         ));
         return Ok((parsed, None));
     }
-    let body = buf.split_off(layout.body.min(buf.len()));
-    let body = String::from_utf8(body).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = layout.body_line + line_of(e.as_bytes(), at) - 1;
+    let body = &buf[layout.body.min(buf.len())..];
+    let body = std::str::from_utf8(body).map_err(|e| {
+        let line = layout.body_line + line_of(body, e.valid_up_to()) - 1;
         Error::input(path, Some(line), NOT_UTF8)
     })?;
     Ok((parsed, Some(body)))

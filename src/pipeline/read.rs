@@ -130,7 +130,8 @@ impl<'a> Reader<'a> {
 
     /// Reads file `i` down to what routing needs, opening it by name in its folder when
     /// `dir` holds that folder open (or can be made to).
-    fn read(&self, files: &Files, i: usize, dir: &mut HeldDir) -> Result<ReadPage> {
+    fn read(&self, files: &Files, i: usize, held: &mut Held) -> Result<ReadPage> {
+        let Held { dir, buf } = held;
         let file = files.get(i);
         let path = file.path();
         let read = match dir.open_in(&file) {
@@ -138,16 +139,19 @@ impl<'a> Reader<'a> {
             None => fsread::open_listed(&path),
         }
         .map_err(|e| Error::io(&path, e.into()))
-        .and_then(|opened| frontmatter::read_opened(opened, &path, &self.opts, self.want_body));
+        .and_then(|opened| {
+            frontmatter::read_opened(opened, &path, &self.opts, self.want_body, buf)
+        });
         if let Some(p) = self.progress {
             let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
             (p.0)(n, self.total);
         }
         let (mut fm, body) = read?;
-        let images = body
-            .as_deref()
-            .map(images::image_sources)
-            .unwrap_or_default();
+        let images = body.map(images::image_sources).unwrap_or_default();
+        // A page far larger than most leaves its buffer: the thread's memory stays small.
+        if buf.capacity() > HELD_BUFFER {
+            *buf = Vec::new();
+        }
         let warnings = std::mem::take(&mut fm.warnings);
         self.add_string_terms(&mut fm);
         let terms = frontmatter::Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
@@ -189,7 +193,7 @@ impl<'a> Reader<'a> {
         let read = |chunk: &[usize]| -> Vec<Result<ReadPage>> {
             chunk
                 .par_iter()
-                .map_init(HeldDir::default, |dir, &i| self.read(files, i, dir))
+                .map_init(Held::default, |held, &i| self.read(files, i, held))
                 .collect()
         };
         let mut hand = |chunk: &[usize], pages: Vec<Result<ReadPage>>| {
@@ -221,6 +225,17 @@ impl<'a> Reader<'a> {
             hand(&last, last_pages);
         }
     }
+}
+
+/// The most a reading thread's buffer keeps between pages.
+const HELD_BUFFER: usize = 1 << 20;
+
+/// What a reading thread keeps from page to page: the folder it last opened a file in, and
+/// the buffer pages are read into (not allocated again for every page).
+#[derive(Default)]
+struct Held {
+    dir: HeldDir,
+    buf: Vec<u8>,
 }
 
 /// The folder of the last file a reading thread opened, held open: files come in folder
