@@ -610,6 +610,27 @@ mod testing {
         }
     }
 
+    /// How many generated blocks the fast paths' tests check in every build.
+    pub(super) fn generated_seeds() -> std::ops::Range<u64> {
+        0..if cfg!(debug_assertions) {
+            4_000
+        } else {
+            20_000
+        }
+    }
+
+    /// Holds a fast path to its full path over generated blocks: `agrees` checks the block
+    /// of one seed and says whether the fast path read it. Enough must be read for the
+    /// comparison to say something, and not all (the grammar reaches past the subset).
+    pub(super) fn agrees_on_generated(seeds: std::ops::Range<u64>, agrees: impl Fn(u64) -> bool) {
+        let n = seeds.end - seeds.start;
+        let accepted = seeds.filter(|&s| agrees(s)).count() as u64;
+        assert!(
+            accepted > n / 5 && accepted < n,
+            "{accepted} of {n} accepted"
+        );
+    }
+
     /// The 1-based line where the body of `bytes` starts.
     pub(super) fn body_line(bytes: &[u8]) -> usize {
         match scan(bytes, true, Path::new("p")).unwrap() {
