@@ -12,9 +12,11 @@
 //! leading zero, no `inf`/`nan`), date-times, dates and times written without a space
 //! (judged by the same [`toml::value::Datetime`] parser the toml crate uses), and arrays of
 //! such scalars, on one line or over several with comments between items (a comma may end
-//! them); one-level `[table]` headers with a bare key; blank lines, comments, spaces.
+//! them); `[table]` headers of bare keys, dotted ones too (`[extra.author]`, the tables
+//! passed through made as TOML makes them); blank lines, comments, spaces.
 //! Declined: tabs, CR, control characters, a BOM, multi-line strings, inline tables, nested
-//! arrays, arrays of tables, dotted and quoted keys, other number forms, anything else.
+//! arrays, arrays of tables, dotted keys on key lines, quoted keys, other number forms,
+//! anything else.
 
 use std::borrow::Cow;
 
@@ -29,8 +31,10 @@ pub(super) fn tree(block: &str) -> Option<N<'_>> {
         return None;
     }
     let mut root: Entries<'_> = Vec::new();
-    // The `[table]`s in order: name, offset of the `[`, entries.
-    let mut tables: Vec<(&str, usize, Entries<'_>)> = Vec::new();
+    // Every table a header names or passes through, in the order they first appear.
+    let mut tables: Vec<Table<'_>> = Vec::new();
+    // The table the key lines now go to (an index in `tables`), `None` for the root.
+    let mut current = None;
     // What is left of the block, always at the start of a line.
     let mut rest = block;
     while !rest.is_empty() {
@@ -41,30 +45,110 @@ pub(super) fn tree(block: &str) -> Option<N<'_>> {
             continue;
         }
         if let Some(after) = body.strip_prefix('[') {
-            let (name, after) = bare_key(after)?;
-            rest = end_of_line(after.strip_prefix(']')?)?;
-            tables.push((name, at, Vec::new()));
+            let (path, after) = header_path(after)?;
+            rest = end_of_line(after)?;
+            current = Some(open_table(&mut tables, path, at)?);
             continue;
         }
         let (key, after) = bare_key(body)?;
         let after = after.trim_start_matches(' ').strip_prefix('=')?;
         let (value, after) = value(block, after.trim_start_matches(' '), true)?;
         rest = end_of_line(after)?;
-        let into = match tables.last_mut() {
-            Some((_, _, entries)) => entries,
+        let into = match current {
+            Some(i) => &mut tables[i].entries,
             None => &mut root,
         };
         into.push((Cow::Borrowed(key), value));
     }
-    for (name, at, entries) in tables {
-        let v = sorted(entries)?;
-        root.push((Cow::Borrowed(name), N { v, at: Some(at) }));
-    }
-    // A table named as a key before it, or twice, is an error in TOML: caught here too.
+    // A key given twice, or both a value and a table, is an error in TOML: caught here.
     Some(N {
-        v: sorted(root)?,
+        v: nest(&[], root, &mut tables)?,
         at: Some(0),
     })
+}
+
+/// A table a `[header]` names (`explicit`) or passes through, as the toml crate builds it.
+struct Table<'t> {
+    /// Its keys from the root.
+    path: Vec<&'t str>,
+    /// The offset the toml crate gives it: its header's `[`, or for a table only passed
+    /// through, its key in the first header that does.
+    at: usize,
+    explicit: bool,
+    entries: Entries<'t>,
+}
+
+/// The most keys a header may have here.
+const MAX_HEADER_KEYS: usize = 8;
+
+/// `a.b]` (past the `[`): the header's bare keys and what follows its `]`. `[[`, quoted keys
+/// and spaces inside are declined.
+fn header_path(mut s: &str) -> Option<(Vec<&str>, &str)> {
+    let mut path = Vec::new();
+    loop {
+        let (key, after) = bare_key(s)?;
+        path.push(key);
+        if path.len() > MAX_HEADER_KEYS {
+            return None;
+        }
+        match after.as_bytes().first()? {
+            b'.' => s = &after[1..],
+            b']' => return Some((path, &after[1..])),
+            _ => return None,
+        }
+    }
+}
+
+/// Opens the table `path` whose header's `[` is at `at`, as the toml crate does: the tables
+/// it passes through are made (implicitly) when missing, and the table itself may have been
+/// made that way but not named by a header before. Gives its index in `tables`.
+fn open_table<'t>(tables: &mut Vec<Table<'t>>, path: Vec<&'t str>, at: usize) -> Option<usize> {
+    let mut key_at = at + 1;
+    for n in 1..path.len() {
+        if !tables.iter().any(|t| t.path[..] == path[..n]) {
+            tables.push(Table {
+                path: path[..n].to_vec(),
+                at: key_at,
+                explicit: false,
+                entries: Vec::new(),
+            });
+        }
+        key_at += path[n - 1].len() + 1;
+    }
+    match tables.iter().position(|t| t.path == path) {
+        Some(i) if tables[i].explicit => None,
+        Some(i) => {
+            tables[i].explicit = true;
+            tables[i].at = at;
+            Some(i)
+        }
+        None => {
+            tables.push(Table {
+                path,
+                at,
+                explicit: true,
+                entries: Vec::new(),
+            });
+            Some(tables.len() - 1)
+        }
+    }
+}
+
+/// The table at `path` as a map: its own `entries` and the tables one key below it, sorted
+/// by key; `None` when a key comes twice (also as a value and a table).
+fn nest<'t>(path: &[&'t str], mut entries: Entries<'t>, tables: &mut [Table<'t>]) -> Option<V<'t>> {
+    for i in 0..tables.len() {
+        let t = &tables[i];
+        if t.path.len() != path.len() + 1 || t.path[..path.len()] != *path {
+            continue;
+        }
+        let (key, at) = (t.path[path.len()], t.at);
+        let own = std::mem::take(&mut tables[i].entries);
+        let sub = tables[i].path.clone();
+        let v = nest(&sub, own, tables)?;
+        entries.push((Cow::Borrowed(key), N { v, at: Some(at) }));
+    }
+    sorted(entries)
 }
 
 /// What follows the end of the line `s` is on.
@@ -382,6 +466,12 @@ mod tests {
             "[a]\n",
             "x = 1\n[a]\nx = 2\n[b]\n[c]\nx = 3\n  [d]  # c\n  x = 4\n",
             "[a]\na = 1\n",
+            // Dotted headers: the tables they pass through made as TOML makes them.
+            "[a.b]\n",
+            "x = 1\n[extra]\nx = 1\n[extra.author]\nname = \"n\"\n",
+            "[extra.author]\nname = 1\n[extra]\nx = 1\n[other]\n",
+            "[a.b.c]\n[a.b.d]\nx = 1\n  [a]\ny = 2\n[a.b]\nz = 3\n[a.e]\n",
+            "x = 1\n[a.b]\n[c.d]\n[a.c]\n",
             // Arrays over several lines, comments and blank lines between their items.
             "tags = [\n  \"a\",\n  \"b\",\n]\nx = 1\n",
             "a = [ # c\n  1, # d\n  # e\n\n  2\n  ]  # f\nb = [\n]\n[t]\nc = [\n1\n,\n'x'\n]",
@@ -402,8 +492,20 @@ mod tests {
             "a.b = 1\n",
             "\"a\" = 1\n",
             "'a' = 1\n",
-            "[a.b]\n",
             "[ a ]\n",
+            "[a. b]\n",
+            "[a .b]\n",
+            "[a.]\n",
+            "[.a]\n",
+            "[a..b]\n",
+            // Dotted headers over a value, a table named twice, or a key both.
+            "a = 1\n[a.b]\n",
+            "[a]\nb = 1\n[a.b]\n",
+            "[a.b]\n[a]\nb = 1\n",
+            "[a.b]\n[a.b]\n",
+            "[a]\n[a.b]\n[a]\n",
+            "[a.b]\n[a]\n[a]\n",
+            "[a.b]\nc = 1\n[a.b.c]\n",
             "[[a]]\n",
             "[a] x\n",
             "a = {b = 1}\n",
@@ -783,11 +885,14 @@ mod tests {
                     .to_string()
             } else if r.odd(4) {
                 // Names that may be keys already, or tables twice.
-                format!("[{}]", r.pick(&["a", "b", "title", "c"]))
+                format!(
+                    "[{}]",
+                    r.pick(&["a", "b", "title", "c", "a.b", "a.c", "a.b.c", "b.a"])
+                )
             } else {
                 format!(
                     "[{}]",
-                    r.pick(&["sitemap", "extra", "params", "taxonomies"])
+                    r.pick(&["sitemap", "extra", "params", "extra.author", "extra.a.b"])
                 )
             });
             out.push_str(line_end(&mut r));
