@@ -212,11 +212,15 @@ impl<'a> Reader<'a> {
                 // The cores read this chunk while this thread hands the last one on, so
                 // neither waits for the other.
                 Some((last, last_pages)) => std::thread::scope(|s| {
-                    let reading = s.spawn(|| read(&chunk));
+                    let reading = std::thread::Builder::new().spawn_scoped(s, || read(&chunk));
                     hand(&last, last_pages);
-                    reading
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    match reading {
+                        Ok(reading) => reading
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                        // No thread to spare (a process limit): one after the other.
+                        Err(_) => read(&chunk),
+                    }
                 }),
             };
             ready = Some((chunk, pages));

@@ -48,9 +48,15 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
             .map_init(Memo::default, |memo, i| decider.decide(memo, i))
             .collect()
     };
+    let mut assemble_from = |start: usize, decisions: Vec<Result<Decision>>| -> Result<()> {
+        for (i, decision) in (start..).zip(decisions) {
+            assemble(&mut built, i, decision?);
+        }
+        Ok(())
+    };
     std::thread::scope(|s| {
         let (send, decided) = std::sync::mpsc::sync_channel(1);
-        s.spawn(move || {
+        let deciding = std::thread::Builder::new().spawn_scoped(s, move || {
             for start in (0..n).step_by(CHUNK) {
                 // Assembling stopped at an error: nothing more is wanted.
                 if send.send((start, decide(start))).is_err() {
@@ -58,10 +64,14 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
                 }
             }
         });
-        for (start, decisions) in decided {
-            for (i, decision) in (start..).zip(decisions) {
-                assemble(&mut built, i, decision?);
+        if deciding.is_err() {
+            // No thread to spare (a process limit): one chunk after the other, here.
+            for start in (0..n).step_by(CHUNK) {
+                assemble_from(start, decide(start))?;
             }
+        }
+        for (start, decisions) in decided {
+            assemble_from(start, decisions)?;
         }
         Ok(())
     })?;
