@@ -120,6 +120,23 @@ pub(super) fn tree<'t>(
     Ok(root)
 }
 
+/// The character of a `\x`, `\u` or `\U` escape (`esc`) whose 2, 4 or 8 hex digits start
+/// `rest` (which is moved past them), as both YAML and TOML write them; `None` for too few
+/// digits or no character.
+pub(super) fn hex_escape(esc: u8, rest: &mut &str) -> Option<char> {
+    let n = match esc {
+        b'x' => 2,
+        b'u' => 4,
+        _ => 8,
+    };
+    let hex = rest.get(..n)?;
+    if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+        return None;
+    }
+    *rest = &rest[n..];
+    char::from_u32(u32::from_str_radix(hex, 16).ok()?)
+}
+
 /// A parsed front matter value, the same shape whatever the format.
 #[derive(Debug)]
 pub(super) enum V<'a> {

@@ -433,19 +433,7 @@ fn double_quoted(s: &str) -> Option<(Cow<'_, str>, &str)> {
             b'_' => '\u{a0}',
             b'L' => '\u{2028}',
             b'P' => '\u{2029}',
-            b'x' | b'u' | b'U' => {
-                let n = match esc {
-                    b'x' => 2,
-                    b'u' => 4,
-                    _ => 8,
-                };
-                let hex = rest.get(..n)?;
-                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
-                    return None;
-                }
-                rest = &rest[n..];
-                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
-            }
+            b'x' | b'u' | b'U' => super::formats::hex_escape(esc, &mut rest)?,
             _ => return None,
         };
         out.push(c);
