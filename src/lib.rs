@@ -67,6 +67,8 @@ pub mod frontmatter;
 #[doc(hidden)]
 pub mod fsread;
 #[doc(hidden)]
+pub mod fswrite;
+#[doc(hidden)]
 pub mod host;
 #[doc(hidden)]
 pub mod hugo_version;
