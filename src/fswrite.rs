@@ -42,13 +42,21 @@ pub fn create_new(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// A hidden temporary path for `name` in `dir` (`.NAME.tmp-PID.RANDOM`), for [`create_new`].
+pub fn temp_name(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!(
+        ".{name}{TEMP_TAG}{}.{}",
+        std::process::id(),
+        random()
+    ))
+}
+
 /// Creates a new hidden temporary file for `name` in `dir` (`.NAME.tmp-PID.RANDOM`) and
 /// returns it with its path.
 pub fn create_temp(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
-    let pid = std::process::id();
     let mut last = io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name");
     for _ in 0..TRIES {
-        let path = dir.join(format!(".{name}{TEMP_TAG}{pid}.{}", random()));
+        let path = temp_name(dir, name);
         match create_new(&path) {
             Ok(file) => return Ok((file, path)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = e,

@@ -166,8 +166,9 @@ fn a_fifo_page_is_not_read_and_stays_listed_with_a_warning() {
     }
 }
 
-/// audit-fifo-hang: a FIFO where the sitemap goes is replaced by `build` (`check` calls it
-/// stale); a FIFO as robots.txt is an error naming it, with `robots_txt = true`.
+/// audit-fifo-hang: a FIFO where the sitemap goes is refused by `build`, which never writes
+/// over what it did not make (`check` calls it stale); a FIFO as robots.txt is an error
+/// naming it, with `robots_txt = true`.
 #[test]
 fn a_fifo_sitemap_or_robots_txt_does_not_hang() {
     let d = tempfile::tempdir().unwrap();
@@ -176,6 +177,16 @@ fn a_fifo_sitemap_or_robots_txt_does_not_hang() {
     mkfifo(&site.join("public/sitemap.xml"));
     let o = run_bounded(site, &["check"], 10);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = run_bounded(site, &["build"], 10);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "public/sitemap.xml: a FIFO, socket or device sitemapgen did not write stands where it would write a sitemap file"
+        ),
+        "{}",
+        text(&o)
+    );
+    std::fs::remove_file(site.join("public/sitemap.xml")).unwrap();
     let o = run_bounded(site, &["build"], 10);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(locs(site), BOTH);

@@ -231,10 +231,7 @@ fn a_committed_sitemap_never_depends_on_untracked_pages() {
     let site = r.root.as_path();
     built_blog(site, 3);
     r.write("sitemap.toml", "lastmod = [\"published\"]\n");
-    r.write(
-        ".gitignore",
-        "/public/*\n!/public/sitemap.xml\n!/public/.sitemapgen-files\n",
-    );
+    r.write(".gitignore", "/public/*\n!/public/sitemap.xml\n");
     // A page the local output lacks.
     write_tree(
         site,

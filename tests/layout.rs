@@ -21,7 +21,7 @@ fn files_below(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let e = e.unwrap();
-        if !e.file_type().is_file() || e.file_name() == ".sitemapgen-files" {
+        if !e.file_type().is_file() {
             continue;
         }
         let rel = e.path().strip_prefix(dir).unwrap();

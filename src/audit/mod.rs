@@ -164,11 +164,10 @@ fn committed_without_pages(
 ) -> Option<String> {
     let git = fresh::Checkout::find(&settings.output_dir)?;
     let gz = format!("{}.gz", settings.file_name);
-    let mut ours: Vec<PathBuf> = roots
+    let ours: Vec<PathBuf> = roots
         .iter()
         .flat_map(|r| [r.dir.join(&settings.file_name), r.dir.join(&gz)])
         .collect();
-    ours.push(settings.output_dir.join(crate::sitemap::owned::RECORD_NAME));
     let tracked = git.tracked(&[ours.as_slice(), homes].concat());
     let (sitemaps, pages) = tracked.split_at(ours.len());
     let committed = sitemaps.iter().position(|&t| t)?;

@@ -814,6 +814,7 @@ pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::U
 pub fn write(settings: &Settings, outcome: &mut Outcome) -> Result<WriteReport> {
     let set = sitemap_set(settings, outcome);
     let report = setwrite::write_set(outcome.entries.view(), &set)?;
+    outcome.warnings.extend(report.warnings.iter().cloned());
     let foreign = foreign_warnings(settings, outcome, &set);
     outcome.warnings.extend(foreign);
     Ok(report)

@@ -12,29 +12,21 @@
 //! disk names parts of its own run only. Temporary and interim files that a killed run
 //! left behind are removed by the next run (see [`sweep`]).
 
-use super::owned::{Stamp, StampWriter, RECORD_NAME};
+use super::owned::{Stamp, StampWriter, LEGACY_RECORD_NAME};
 use super::read::{Gzip, Sitemap, SitemapKind};
 use super::write::{OutputFile, Plan};
 use crate::error::{Error, Result};
 use flate2::{Compression, GzBuilder};
 use std::collections::{HashSet, VecDeque};
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime};
 
-/// Marks a hidden temporary file: `.NAME` + this + the writer's PID (+ `.K` for a second one).
-const TEMP_TAG: &str = ".tmp-";
+/// Marks a hidden temporary file: `.NAME` + this + the writer's PID + `.` + a random number.
+use crate::fswrite::TEMP_TAG;
 /// Marks an interim part name: `PREFIX N` + this + the writer's PID + `SUFFIX`.
 pub(super) const INTERIM_TAG: &str = "-tmp";
-/// Where no process table can be read: a leftover this much older than the run is removed.
-const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
-/// Leeway between a process's start time (clock ticks) and a file's modification time.
-const START_SLACK: Duration = Duration::from_secs(2);
-#[cfg(target_os = "linux")]
-/// Linux reports process start times in these ticks per second (USER_HZ, fixed by its ABI).
-const USER_HZ: u64 = 100;
 
 /// An error writing `dest` (through a temporary file or not): it names `dest`, the file the
 /// user knows, and says what to do.
@@ -53,14 +45,10 @@ fn write_error(dest: &Path, e: io::Error) -> Error {
     )
 }
 
-/// The hidden temporary path for `name` in `dir` (`k` > 0 for a second one of the same name).
-pub(super) fn temp_path(dir: &Path, name: &str, k: usize) -> PathBuf {
-    let pid = std::process::id();
-    if k == 0 {
-        dir.join(format!(".{name}{TEMP_TAG}{pid}"))
-    } else {
-        dir.join(format!(".{name}{TEMP_TAG}{pid}.{k}"))
-    }
+/// A new hidden temporary path for `name` in `dir`, at a name nobody can guess; the file is
+/// created by [`write_file`], which fails rather than open anything already there.
+pub(super) fn temp_path(dir: &Path, name: &str) -> PathBuf {
+    crate::fswrite::temp_name(dir, name)
 }
 
 /// The name and writer PID of a hidden temporary file name made by [`temp_path`].
@@ -263,9 +251,7 @@ impl<'a> DiskSink<'a> {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("sitemap");
-        let tmp = temp_path(self.dir, name, 1);
-        // Left by an earlier process of our PID: hard_link will not replace it.
-        let _ = fs::remove_file(&tmp);
+        let tmp = temp_path(self.dir, name);
         self.scratch.push(tmp.clone());
         tmp
     }
@@ -274,7 +260,7 @@ impl<'a> DiskSink<'a> {
 /// Creates `path` and stores `chunks` in it (see [`encode`]); returns the stamp of the bytes
 /// stored.
 fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<Stamp> {
-    let file = File::create(path)?;
+    let file = crate::fswrite::create_new(path)?;
     let out = encode(
         StampWriter::new(BufWriter::with_capacity(1 << 17, file)),
         compress,
@@ -287,7 +273,7 @@ fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<Stamp
 
 impl Sink for DiskSink<'_> {
     fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()> {
-        let tmp = temp_path(self.dir, name, 0);
+        let tmp = temp_path(self.dir, name);
         let dest = self.dir.join(name);
         // Registered before creation, so a failure half-way still gets cleaned up.
         self.pending.push((tmp.clone(), dest.clone()));
@@ -382,102 +368,34 @@ impl OldOutput {
 
 /// Removes what killed runs of ours left in `dir`: hidden temporary files of the names this
 /// run writes, and interim parts that no index names (`named`: the parts the index on disk
-/// lists, removed as stale parts once the new index replaces it). A file whose writer may
-/// still be running (a second run at the same time) is kept. Call it before writing
-/// anything: a file of our own PID is then an earlier process's. Returns what was removed.
+/// lists, removed as stale parts once the new index replaces it). Call it holding the
+/// folder's lock (see [`super::owned::Lock`]) and before writing anything: no other run is
+/// then writing here, so every such file is a leftover. Returns what was removed.
 pub(super) fn sweep(dir: &Path, plan: &Plan<'_>, named: &[String]) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     let Ok(listing) = fs::read_dir(dir) else {
         return removed;
     };
-    let now = SystemTime::now();
     for entry in listing.flatten() {
         let file = entry.file_name();
         let Some(file) = file.to_str() else {
             continue;
         };
         let path = entry.path();
-        let pid = match parse_temp(file) {
-            Some((name, pid)) if plan.writes_name(name) || name == RECORD_NAME => pid,
-            Some(_) => continue,
-            None => match plan.interim_pid(file) {
-                Some(pid) if !named.iter().any(|n| n == file) && is_urlset(&path) => pid,
-                _ => continue,
-            },
+        let leftover = match parse_temp(file) {
+            Some((name, _)) => plan.writes_name(name) || name == LEGACY_RECORD_NAME,
+            None => {
+                plan.interim_pid(file).is_some()
+                    && !named.iter().any(|n| n == file)
+                    && is_urlset(&path)
+            }
         };
-        if writer_is_gone(&path, pid, now) && fs::remove_file(&path).is_ok() {
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if leftover && is_file && fs::remove_file(&path).is_ok() {
             removed.push(path);
         }
     }
     removed
-}
-
-/// True when the process `pid` that wrote `path` can no longer be writing it.
-fn writer_is_gone(path: &Path, pid: u32, now: SystemTime) -> bool {
-    let Ok(modified) = fs::symlink_metadata(path).and_then(|m| m.modified()) else {
-        return false;
-    };
-    if pid == std::process::id() {
-        return true;
-    }
-    match process_start(pid) {
-        Process::Gone => true,
-        // Started after the file was last written: the PID was reused by another process.
-        Process::Started(start) => start > modified + START_SLACK,
-        Process::Unknown => now
-            .duration_since(modified)
-            .is_ok_and(|age| age > STALE_TEMP_AGE),
-    }
-}
-
-/// What the process table says about a PID.
-enum Process {
-    /// No such process (or a zombie).
-    Gone,
-    /// Running since then.
-    Started(SystemTime),
-    /// No process table to read.
-    Unknown,
-}
-
-/// When process `pid` started, from Linux's `/proc`.
-#[cfg(target_os = "linux")]
-fn process_start(pid: u32) -> Process {
-    let stat = match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && Path::new("/proc/self").exists() => {
-            return Process::Gone
-        }
-        Err(_) => return Process::Unknown,
-    };
-    // The command name in parentheses may hold spaces: fields are counted after it.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
-    if fields.first() == Some(&"Z") || fields.first() == Some(&"X") {
-        return Process::Gone;
-    }
-    // Field 22 of the line, the start time in ticks since boot, is the 20th after the name.
-    let ticks = fields.get(19).and_then(|t| t.parse::<u64>().ok());
-    let boot = fs::read_to_string("/proc/stat").ok().and_then(|s| {
-        s.lines()
-            .find_map(|l| l.strip_prefix("btime "))
-            .and_then(|b| b.trim().parse::<u64>().ok())
-    });
-    match (ticks, boot) {
-        (Some(ticks), Some(boot)) => Process::Started(
-            SystemTime::UNIX_EPOCH
-                + Duration::from_secs(boot)
-                + Duration::from_millis(ticks.saturating_mul(1000) / USER_HZ),
-        ),
-        _ => Process::Unknown,
-    }
-}
-
-/// Elsewhere there is no process table to read.
-#[cfg(not(target_os = "linux"))]
-fn process_start(_pid: u32) -> Process {
-    Process::Unknown
 }
 
 /// `path` below `root`, `/`-separated (`en/sitemap.xml`); `None` when it is not below it or
@@ -492,6 +410,33 @@ pub(super) fn rel_path(root: &Path, path: &Path) -> Option<String> {
         })
         .collect();
     parts.filter(|p| !p.is_empty()).map(|p| p.join("/"))
+}
+
+/// The `<loc>`s of the sitemap at `path`: none for a `<urlset>`, the files an index lists;
+/// `None` when it is no sitemap as generators write them (see [`read_ours`]).
+pub(super) fn sitemap_listing(path: &Path) -> Option<Vec<String>> {
+    let sitemap = read_ours(path)?;
+    if sitemap.root().kind != SitemapKind::SitemapIndex {
+        return Some(Vec::new());
+    }
+    // Anything unreadable ends the list; a loc with a reference or CDATA is none of ours.
+    Some(
+        sitemap
+            .map_while(|e| e.ok())
+            .filter(|e| e.verbatim)
+            .map(|e| e.loc)
+            .collect(),
+    )
+}
+
+/// True when `path` is a `sitemap.txt` of the site at `base`: a regular file within the
+/// protocol's size whose every line is a URL below `base`.
+pub(super) fn is_url_list(path: &Path, base: &str) -> bool {
+    let Ok(text) = crate::fsread::read_string(path, 52_428_800) else {
+        return false;
+    };
+    let mut lines = text.lines().filter(|l| !l.is_empty()).peekable();
+    lines.peek().is_some() && lines.all(|l| l.starts_with(base) && !l.contains(char::is_whitespace))
 }
 
 /// True when `path` is a `<urlset>` as generators write it.

@@ -10,7 +10,7 @@
 //! named like a language (`en`, `pt-br`; Hugo puts a language's sitemap there), the files the
 //! `Sitemap:` lines of `robots.txt` name, and the parts that any index among these lists.
 
-use super::owned::{Ownership, Record, RECORD_NAME};
+use super::owned::{Ownership, Record, LEGACY_RECORD_NAME};
 use super::read::{sniff_kind, Gzip, Sitemap, SitemapKind};
 use super::robots::MAX_ROBOTS;
 use super::write::ROBOTS_NAME;
@@ -104,7 +104,7 @@ pub fn find(
     }
     candidates
         .into_iter()
-        .filter(|rel| !written.contains(rel.as_str()) && !rel.ends_with(RECORD_NAME))
+        .filter(|rel| !written.contains(rel.as_str()) && !rel.ends_with(LEGACY_RECORD_NAME))
         .filter(|rel| {
             // Ours and no longer written: the writer removes it (and `check` names it).
             record.is_none_or(|r| r.ownership(root, rel) != Ownership::Ours)

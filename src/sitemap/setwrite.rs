@@ -12,7 +12,7 @@
 //! writes are removed once the new ones are in place, and nothing else is.
 
 use super::files::{self, DiskSink, Interim, MemSink, OldOutput, Sink};
-use super::owned::{Ownership, Record, Stamp};
+use super::owned::{removable, Lock, Ownership, Record, Stamp};
 use super::text::{self, TXT_NAME};
 use super::write::{
     emit, index_body, push_index_body, Emitted, OutputFile, Plan, WriteOptions, WriteReport,
@@ -368,6 +368,12 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
     {
         create_dir(dir)?;
     }
+    // One writer at a time in this folder, from reading the record to writing the new one.
+    let _lock = Lock::take(root)?;
+    let root_real = root.canonicalize().map_err(|e| Error::io(root, e))?;
+    for dir in member_dirs.iter().chain(&index_dirs) {
+        inside(&root_real, dir)?;
+    }
     let record = Record::read(root);
     // Read before writing: the new index overwrites the old one.
     let olds: Vec<OldOutput> = (member_dirs.iter().zip(&plans))
@@ -387,6 +393,7 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         .collect();
     for dir in &extra_dirs {
         create_dir(dir)?;
+        inside(&root_real, dir)?;
     }
     let dirs: Vec<&Path> = (member_dirs.iter().chain(&index_dirs).chain(&extra_dirs))
         .map(PathBuf::as_path)
@@ -424,12 +431,26 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         .filter_map(|(path, stamp)| Some((files::rel_path(root, path)?, *stamp)))
         .collect();
     distinct(&written.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())?;
+    // Nothing is in place yet: a refusal here leaves the folder as it was.
+    let theirs = gate(set, record.as_ref(), &written)?;
+    let ours = || written.iter().filter(|(rel, _)| !theirs.contains(rel));
     // Until the stale files are gone, the record names the old files and the new ones.
     let mut during = record.clone().unwrap_or_default();
-    for (rel, stamp) in &written {
+    for (rel, stamp) in ours() {
         during.insert(rel, *stamp);
     }
-    during.write(root)?;
+    // Bookkeeping that cannot be kept (a read-only home folder) costs only later removals.
+    let mut warnings = Vec::new();
+    let mut keep = |record: &Record| {
+        if let Err(e) = record.write(root) {
+            if warnings.is_empty() {
+                warnings.push(format!(
+                    "{e}: the record of the files sitemapgen wrote could not be kept, so a later build will not remove the ones it no longer writes; make that folder writable, or set XDG_CACHE_HOME to one that is"
+                ));
+            }
+        }
+    };
+    keep(&during);
 
     // Each member's parts, then its index (through interim names when the old index names
     // parts this run replaces); then the indexes over them; then the rest.
@@ -444,6 +465,10 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
     let names: HashSet<&str> = written.iter().map(|(n, _)| n.as_str()).collect();
     let mut removed = Vec::new();
     let mut remove = |path: PathBuf| -> Result<()> {
+        // Only a name of a kind we write, inside the folder, never through a link.
+        if !files::rel_path(root, &path).is_some_and(|rel| removable(root, &rel)) {
+            return Ok(());
+        }
         match fs::remove_file(&path) {
             Ok(()) => removed.push(path),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -476,10 +501,10 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         }
     }
     let mut after = Record::default();
-    for (rel, stamp) in &written {
+    for (rel, stamp) in ours() {
         after.insert(rel, *stamp);
     }
-    after.write(root)?;
+    keep(&after);
     Ok(WriteReport {
         files: sinks
             .iter()
@@ -489,7 +514,152 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         urls: set.members.iter().map(|m| m.entries.len()).sum(),
         removed,
         robots_updated,
+        warnings,
     })
+}
+
+/// Refuses a folder of the set that leads out of the output folder (a link to a folder
+/// elsewhere): nothing is written or removed through it.
+fn inside(root_real: &Path, dir: &Path) -> Result<()> {
+    match dir.canonicalize() {
+        Ok(real) if real.starts_with(root_real) => Ok(()),
+        _ => Err(Error::input(
+            dir,
+            None,
+            format!(
+                "leads out of the output folder {} (a link to a folder elsewhere): sitemapgen writes only inside it; make it a plain folder, or pick a layout that writes no file there",
+                root_real.display()
+            ),
+        )),
+    }
+}
+
+/// Decides, before anything is in place, whether this run may write each of its files
+/// (`written`, below the output folder) where it goes. It may when no file is there, when
+/// the file there is ours (see [`super::owned`]), or when it is the sitemap this run exists
+/// to replace: a sitemap at an entry point of the set (the generator's own `sitemap.xml`, or
+/// ours from a checkout without a record), what such an index lists, and a `sitemap.txt` of
+/// this site's URLs. A file already holding exactly the bytes this run writes is left as
+/// it is and not taken for ours (the site's own IndexNow key file, say): returned.
+/// Anything else is someone else's: an error naming each such file and the setting that
+/// chose its name, and nothing is written.
+fn gate(
+    set: &SetOptions,
+    record: Option<&Record>,
+    written: &[(String, Stamp)],
+) -> Result<HashSet<String>> {
+    let root = set.output_dir.as_path();
+    let owner = |rel: &str| match record {
+        Some(r) => r.ownership(root, rel),
+        None if fs::symlink_metadata(root.join(rel)).is_ok() => Ownership::Unrecorded,
+        None => Ownership::Missing,
+    };
+    let names: HashSet<&str> = written.iter().map(|(n, _)| n.as_str()).collect();
+    let folders: Vec<(&str, &str)> = (set
+        .members
+        .iter()
+        .map(|m| (m.folder.as_str(), m.opts.base_url.as_str())))
+    .chain(
+        set.indexes
+            .iter()
+            .map(|i| (i.folder.as_str(), i.opts.base_url.as_str())),
+    )
+    .collect();
+    let base_of = |rel: &str| {
+        let folder = rel.rfind('/').map_or("", |k| &rel[..=k]);
+        folders
+            .iter()
+            .find(|(f, _)| *f == folder)
+            .map(|(f, b)| (*f, *b))
+    };
+    // The sitemaps this run replaces: the entry points on disk, ours, and what they list.
+    let mut replaceable: HashSet<String> = HashSet::new();
+    let mut queue: Vec<String> = set
+        .entry_points()
+        .iter()
+        .filter_map(|p| files::rel_path(root, p))
+        .filter(|rel| names.contains(rel.as_str()) && removable(root, rel))
+        .collect();
+    queue.extend(
+        names
+            .iter()
+            .filter(|rel| owner(rel) == Ownership::Ours)
+            .map(|rel| rel.to_string()),
+    );
+    while let Some(rel) = queue.pop() {
+        if replaceable.contains(&rel) {
+            continue;
+        }
+        let Some(listed) = files::sitemap_listing(&root.join(&rel)) else {
+            continue;
+        };
+        replaceable.insert(rel.clone());
+        let Some((folder, base)) = base_of(&rel) else {
+            continue;
+        };
+        for loc in listed {
+            if let Some(name) = loc.strip_prefix(base) {
+                let listed_rel = format!("{folder}{name}");
+                if names.contains(listed_rel.as_str()) && removable(root, &listed_rel) {
+                    queue.push(listed_rel);
+                }
+            }
+        }
+    }
+    let mut theirs = HashSet::new();
+    let mut refused = Vec::new();
+    for (rel, stamp) in written {
+        match owner(rel) {
+            Ownership::Missing | Ownership::Ours => continue,
+            Ownership::Changed | Ownership::Unrecorded => {}
+        }
+        let path = root.join(rel);
+        if replaceable.contains(rel) {
+            continue;
+        }
+        let is_txt = rel.rsplit('/').next() == Some(TXT_NAME)
+            && !set.extra_files.iter().any(|f| f.name == *rel);
+        if is_txt
+            && removable(root, rel)
+            && base_of(rel).is_some_and(|(_, b)| files::is_url_list(&path, b))
+        {
+            continue;
+        }
+        if removable(root, rel) && Stamp::of_file(&path).is_ok_and(|s| s == *stamp) {
+            theirs.insert(rel.clone());
+            continue;
+        }
+        let (what, fix) = if set.extra_files.iter().any(|f| f.name == *rel) {
+            (
+                "the IndexNow key file",
+                "set indexnow_key_location to a free name",
+            )
+        } else if is_txt {
+            ("sitemap.txt (sitemap_txt = true)", "turn sitemap_txt off")
+        } else {
+            (
+                "a sitemap file of its layout",
+                "pick another layout or file_name",
+            )
+        };
+        let thing = match fs::symlink_metadata(&path).map(|m| m.file_type()) {
+            Ok(t) if t.is_symlink() => "a link",
+            Ok(t) if t.is_dir() => "a folder",
+            Ok(t) if t.is_file() => "a file",
+            _ => "a FIFO, socket or device",
+        };
+        refused.push(Error::input(
+            &path,
+            None,
+            format!(
+                "{thing} sitemapgen did not write stands where it would write {what}, and it never writes over such a file: move it away, or {fix}"
+            ),
+        ));
+    }
+    match Error::from_many(refused) {
+        Some(e) => Err(e),
+        None => Ok(theirs),
+    }
 }
 
 /// Creates `dir` (and the folders above it).

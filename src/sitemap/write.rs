@@ -109,6 +109,8 @@ pub struct WriteReport {
     pub removed: Vec<PathBuf>,
     /// True when robots.txt was created or changed.
     pub robots_updated: bool,
+    /// What the user may want to fix, said once each (the record of ours could not be kept).
+    pub warnings: Vec<String>,
 }
 
 /// Serialises `entries` into the files [`write`] would store, in the same order, in memory.
