@@ -9,7 +9,7 @@ use common::http::{Request, Response, Server};
 use common::{text, write_tree};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -516,4 +516,59 @@ fn build_writes_the_key_file_as_one_of_its_own() {
     let o = run(&["build", "--quiet"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(!d.path().join("public/k/key.txt").exists());
+}
+
+/// `submit` with `extra`, the state file at `state`, killed (and the test failed) when it
+/// still runs after 20 s.
+fn submit_bounded(root: &Path, server: &Server, state: &Path, extra: &[&str]) -> Output {
+    let endpoint = format!("{}/indexnow", server.base);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .args(["submit", "--endpoint", &endpoint, "--state"])
+        .arg(state)
+        .args(extra)
+        .current_dir(root)
+        .env_remove("INDEXNOW_KEY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            let o = child.wait_with_output().unwrap();
+            panic!("submit still ran after 20 s (killed): {}", text(&o));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_state_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
+    let (server, _) = start(live_site(Some(KEY)));
+    let d = tempfile::tempdir().unwrap();
+    site(d.path(), &server.base, &["a"]);
+    let fifo = d.path().join("state.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let to_fifo = d.path().join("to-fifo.json");
+    let to_null = d.path().join("null.json");
+    std::os::unix::fs::symlink(&fifo, &to_fifo).unwrap();
+    std::os::unix::fs::symlink("/dev/null", &to_null).unwrap();
+    for (state, kind) in [
+        (&fifo, "a FIFO"),
+        (&to_fifo, "a FIFO"),
+        (&to_null, "a character device"),
+    ] {
+        let started = Instant::now();
+        let o = submit_bounded(d.path(), &server, state, &[]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let says = format!("{}: not a regular file ({kind})", state.display());
+        assert!(stderr(&o).contains(&says), "{}", text(&o));
+        assert!(started.elapsed() < Duration::from_secs(10), "{}", text(&o));
+        assert!(server.requests().is_empty(), "nothing asked or sent");
+    }
 }

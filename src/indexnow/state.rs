@@ -3,6 +3,7 @@
 //! Written whole to a temporary file and renamed into place, like the sitemaps.
 
 use crate::error::{Error, Result};
+use crate::fsread::ReadError;
 use crate::sitemap::set::UrlMap;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -10,6 +11,10 @@ use std::path::{Path, PathBuf};
 
 /// The state file's format version.
 const VERSION: u32 = 1;
+
+/// The most of a state file read: 2,000,000 URLs (the most a sitemap set read holds) at
+/// some 100 bytes each, with room to spare. Past it, a file is not one this tool wrote.
+pub const MAX_STATE: u64 = 256 << 20;
 
 /// The state file as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,12 +73,33 @@ pub fn default_path(host: &str) -> Option<PathBuf> {
     )
 }
 
-/// The state at `path`; `None` when there is no file.
+/// The state at `path`; `None` when there is no file. Only a regular file of at most
+/// [`MAX_STATE`] bytes is read: a FIFO (whose open would wait for a writer) or a device
+/// (`/dev/zero` never ends) there is refused at once, naming it.
 pub fn load(path: &Path) -> Result<Option<State>> {
-    let bytes = match std::fs::read(path) {
+    load_at_most(path, MAX_STATE)
+}
+
+/// [`load`] with a limit of `limit` bytes.
+fn load_at_most(path: &Path, limit: u64) -> Result<Option<State>> {
+    let bytes = match crate::fsread::read(path, limit) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e @ ReadError::NotAFile(_)) => {
+            return Err(Error::input(
+                path,
+                None,
+                format!("{e}: a state file is a regular file sitemapgen writes; remove what is there, or pass --state with another path"),
+            ))
+        }
+        Err(e @ ReadError::TooLarge(_)) => {
+            return Err(Error::input(
+                path,
+                None,
+                format!("{e}: not a sitemapgen state file; delete it, or pass --since with the live sitemap"),
+            ))
+        }
+        Err(e) => return Err(Error::io(path, e.into())),
     };
     let state: State = serde_json::from_slice(&bytes).map_err(|e| {
         Error::input(
@@ -136,6 +162,33 @@ mod tests {
         let err = load(&path).unwrap_err().to_string();
         assert!(
             err.contains("state.json:2: not a sitemapgen state file"),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_device_is_refused_at_once_and_a_large_file_is_not_read() {
+        use std::os::unix::ffi::OsStrExt;
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("state.json");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let zero = d.path().join("zero.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let started = std::time::Instant::now();
+        for (path, kind) in [(&fifo, "a FIFO"), (&zero, "a character device")] {
+            let err = load(path).unwrap_err().to_string();
+            let want = format!("{}: not a regular file ({kind})", path.display());
+            assert!(err.starts_with(&want), "{err}");
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let big = d.path().join("big.json");
+        std::fs::write(&big, "{}").unwrap();
+        let err = load_at_most(&big, 1).unwrap_err().to_string();
+        assert!(
+            err.contains("big.json: larger than 1 bytes (the most read)"),
             "{err}"
         );
     }
