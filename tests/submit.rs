@@ -572,3 +572,40 @@ fn a_state_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
         assert!(server.requests().is_empty(), "nothing asked or sent");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_planted_at_the_state_files_temporary_name_is_not_followed() {
+    let (server, _) = start(live_site(Some(KEY)));
+    let d = tempfile::tempdir().unwrap();
+    site(d.path(), &server.base, &["a"]);
+    std::fs::write(d.path().join("before.xml"), sitemap(&server.base, &[])).unwrap();
+    let shared = d.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    let victim = d.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    // The shell's PID is sitemapgen's after `exec`: the link sits at the name the old code
+    // wrote (`.state.json.tmp-PID`).
+    let endpoint = format!("{}/indexnow", server.base);
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            r#"ln -s "$1" "$2/.state.json.tmp-$$" && exec "$3" submit --endpoint "$4" --state "$2/state.json" --since before.xml"#,
+            "sh",
+        ])
+        .arg(&victim)
+        .arg(&shared)
+        .arg(env!("CARGO_BIN_EXE_sitemapgen"))
+        .arg(&endpoint)
+        .current_dir(d.path())
+        .env_remove("INDEXNOW_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(posted(&server).len(), 1, "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let state = shared.join("state.json");
+    assert!(std::fs::symlink_metadata(&state).unwrap().is_file());
+    let saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    assert_eq!(saved["version"], 1, "{saved}");
+}

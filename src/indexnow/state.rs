@@ -122,6 +122,8 @@ fn load_at_most(path: &Path, limit: u64) -> Result<Option<State>> {
 }
 
 /// Writes `state` to `path` (its folder made when missing), replacing the old one whole.
+/// The temporary file is created new at a random name ([`crate::fswrite::create_temp`]): a
+/// link planted in a shared folder at a name we would use cannot redirect the write.
 pub fn save(path: &Path, state: &State) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -131,9 +133,9 @@ pub fn save(path: &Path, state: &State) -> Result<()> {
     let name = path
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let (file, tmp) = crate::fswrite::create_temp(dir, &name).map_err(|e| Error::io(dir, e))?;
     let written = (|| {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        let mut f = std::io::BufWriter::new(file);
         serde_json::to_writer(&mut f, state).map_err(std::io::Error::other)?;
         f.write_all(b"\n")?;
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
@@ -191,6 +193,33 @@ mod tests {
             err.contains("big.json: larger than 1 bytes (the most read)"),
             "{err}"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn saving_never_writes_through_a_link_in_the_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let victim = d.path().join("victim.txt");
+        std::fs::write(&victim, "precious").unwrap();
+        let path = d.path().join("shared/state.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // The name the old code used: `.NAME.tmp-PID`.
+        let planted = path
+            .parent()
+            .unwrap()
+            .join(format!(".state.json.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let state = State::new(vec!["e.com".into()], UrlMap::new());
+        save(&path, &state).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+        assert_eq!(load(&path).unwrap(), Some(state.clone()));
+        // A failed rename (a folder where the file goes) leaves no temporary file behind.
+        let dir = d.path().join("taken");
+        std::fs::create_dir_all(dir.join("state.json/inner")).unwrap();
+        assert!(save(&dir.join("state.json"), &state).is_err());
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "{left:?}");
     }
 
     #[test]
