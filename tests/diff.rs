@@ -272,3 +272,72 @@ fn a_missing_or_endless_set_is_a_clear_error() {
         text(&o)
     );
 }
+
+#[test]
+fn indexes_that_lead_only_back_to_themselves_are_an_error_not_an_empty_set() {
+    let d = tempfile::tempdir().unwrap();
+    let index = |part: &str| {
+        format!("<sitemapindex xmlns=\"{NS}\"><sitemap><loc>{part}</loc></sitemap></sitemapindex>")
+    };
+    write_tree(
+        d.path(),
+        &[
+            (
+                "old.xml",
+                &format!(
+                    "<urlset xmlns=\"{NS}\"><url><loc>https://example.com/a/</loc></url></urlset>"
+                ),
+            ),
+            ("new/i1.xml", &index("https://example.com/i2.xml")),
+            ("new/i2.xml", &index("https://example.com/i1.xml")),
+            ("new/self.xml", &index("https://example.com/self.xml")),
+        ],
+    );
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let o = run(d.path(), &["diff", "old.xml", "new/i1.xml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(o.stdout.is_empty(), "no verdict: {}", text(&o));
+    assert!(
+        stderr(&o).contains("new/i1.xml lists new/i2.xml, which lists new/i1.xml: "),
+        "{}",
+        text(&o)
+    );
+    let o = run(d.path(), &["diff", "old.xml", "new/self.xml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("new/self.xml lists itself: ") && !stderr(&o).contains("not on disk"),
+        "{}",
+        text(&o)
+    );
+
+    // The same served: an index listing itself, and two listing each other.
+    let server = Server::start(move |req| match req.path.as_str() {
+        "/self.xml" => Response::new(200, index("/self.xml")),
+        "/i1.xml" => Response::new(200, index("/i2.xml")),
+        "/i2.xml" => Response::new(200, index("/i1.xml")),
+        _ => Response::new(404, "not here"),
+    });
+    let url = |p: &str| format!("{}{p}", server.base);
+    let o = run(d.path(), &["diff", "old.xml", &url("/self.xml")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&format!("{} lists itself: ", url("/self.xml"))),
+        "{}",
+        text(&o)
+    );
+    let o = run(
+        d.path(),
+        &["diff", &url("/i1.xml"), "old.xml", "--format", "markdown"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{} lists {}, which lists {}: ",
+            url("/i1.xml"),
+            url("/i2.xml"),
+            url("/i1.xml")
+        )),
+        "{}",
+        text(&o)
+    );
+}

@@ -96,11 +96,19 @@ pub struct SitemapSet {
 /// `https://example.com/en/sitemap.xml` listed by `public/sitemap.xml` is
 /// `public/en/sitemap.xml`, else `public/sitemap.xml`'s folder with fewer leading segments of
 /// the part's path (an index in a subfolder), the longest that exists.
+///
+/// Indexes that lead only back to one another (an index listing itself, two listing each
+/// other) with no sitemap of URLs anywhere are an error naming the cycle: read as a set they
+/// would list no URL, and "every page was removed" would be a false verdict.
 pub fn read_set(from: &Location, fetch: Option<&dyn Fetch>, limits: &Limits) -> Result<SitemapSet> {
     let start = Instant::now();
     let mut set = SitemapSet::default();
-    let mut queued: BTreeSet<Location> = BTreeSet::from([from.clone()]);
+    // Each file queued, by its place in the queue (which is its place in `set.files` once
+    // read); which index lists which file, by those places; how many sitemaps of URLs were read.
+    let mut queued: BTreeMap<Location, usize> = BTreeMap::from([(from.clone(), 0)]);
     let mut queue = VecDeque::from([from.clone()]);
+    let mut listed: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut url_sets = 0usize;
     while let Some(at) = queue.pop_front() {
         if set.files.len() >= limits.max_files {
             return Err(Error::remote(
@@ -123,7 +131,9 @@ pub fn read_set(from: &Location, fetch: Option<&dyn Fetch>, limits: &Limits) -> 
         }
         let sitemap = open(&at, fetch)?;
         let kind = sitemap.root().kind;
+        let here = set.files.len();
         set.files.push(at.clone());
+        url_sets += usize::from(kind == SitemapKind::UrlSet);
         for entry in sitemap {
             let entry = entry.map_err(|e| Error::remote(at.to_string(), e.to_string()))?;
             if entry.loc.is_empty() {
@@ -150,14 +160,88 @@ pub fn read_set(from: &Location, fetch: Option<&dyn Fetch>, limits: &Limits) -> 
                     let part = part_location(&at, &entry.loc).map_err(|m| {
                         Error::remote(at.to_string(), format!("line {}: {m}", entry.line))
                     })?;
-                    if queued.insert(part.clone()) {
-                        queue.push_back(part);
-                    }
+                    let next = queued.len();
+                    let id = *queued.entry(part).or_insert_with_key(|part| {
+                        queue.push_back(part.clone());
+                        next
+                    });
+                    listed.insert((here, id));
                 }
             }
         }
     }
+    if url_sets == 0 {
+        if let Some(files) = cycle(&listed, set.files.len()) {
+            let names: Vec<&Location> = files.iter().map(|&i| &set.files[i]).collect();
+            return Err(Error::remote(from.to_string(), cycle_message(&names)));
+        }
+    }
     Ok(set)
+}
+
+/// A cycle among the files of a set reached from the first one, following `listed` (index ->
+/// part, by place in the set's files, `files` of them): the places along it, its first one
+/// again at the end.
+fn cycle(listed: &BTreeSet<(usize, usize)>, files: usize) -> Option<Vec<usize>> {
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); files];
+    for &(index, part) in listed {
+        if index < files && part < files {
+            parts[index].push(part);
+        }
+    }
+    // Depth first, without recursion: the path from the first file, and for each file on it
+    // the next of its parts to look at. A part already on the path closes a cycle.
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; files];
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    if files > 0 {
+        state[0] = ON_PATH;
+        path.push((0, 0));
+    }
+    while let Some((file, next)) = path.last_mut() {
+        let file = *file;
+        let Some(&part) = parts[file].get(*next) else {
+            state[file] = DONE;
+            path.pop();
+            continue;
+        };
+        *next += 1;
+        match state[part] {
+            NEW => {
+                state[part] = ON_PATH;
+                path.push((part, 0));
+            }
+            ON_PATH => {
+                let from = path.iter().position(|&(f, _)| f == part)?;
+                let mut found: Vec<usize> = path[from..].iter().map(|&(f, _)| f).collect();
+                found.push(part);
+                return Some(found);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What to say of indexes that lead only back to themselves along `files` (a cycle, its
+/// first file again at the end).
+fn cycle_message(files: &[&Location]) -> String {
+    let what = match files {
+        [one, _] => format!("{one} lists itself"),
+        [first, rest @ ..] => {
+            let mut s = format!("{first} lists {}", rest[0]);
+            for f in &rest[1..] {
+                s.push_str(&format!(", which lists {f}"));
+            }
+            s
+        }
+        [] => String::new(),
+    };
+    format!(
+        "{what}: indexes that lead only back to themselves, with no sitemap of URLs, are not a sitemap set; make each index list the sitemaps of the site's URLs"
+    )
 }
 
 /// Opens one file of the set, read up to its root element.
@@ -232,20 +316,30 @@ fn local_part(index: &Path, loc: &str) -> Result<PathBuf, String> {
             .iter()
             .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\\']));
     let dir = index.parent().unwrap_or(Path::new(""));
+    // Whether a shortened path led only to the index itself: that may be the index listing
+    // itself (an index in a subfolder), or a part that is missing.
+    let mut only_itself = false;
     if usable {
         for skip in 0..segments.len() {
             let candidate = segments[skip..]
                 .iter()
                 .fold(dir.to_path_buf(), |p, s| p.join(s));
-            if candidate.is_file() && candidate != index {
+            if candidate == index {
+                // The whole path names the index: it lists itself (`read_set` judges that).
+                if skip == 0 {
+                    return Ok(candidate);
+                }
+                only_itself = true;
+            } else if candidate.is_file() {
                 return Ok(candidate);
             }
         }
     }
     Err(format!(
-        "the index lists {loc}, which is not on disk below {} (looked for {}); diff the deployed index by its URL instead",
+        "the index lists {loc}, which is not on disk below {} (looked for {}{}); diff the deployed index by its URL instead",
         if dir.as_os_str().is_empty() { Path::new(".") } else { dir }.display(),
         segments.last().map_or("a file name".to_string(), |s| format!("…/{s}")),
+        if only_itself { ", and found only this index itself" } else { "" },
     ))
 }
 
@@ -363,19 +457,131 @@ mod tests {
         let from = Location::File(d.path().join("sitemap.xml"));
         let set = read_set(&from, None, &Limits::default()).unwrap();
         assert_eq!(set.urls.keys().collect::<Vec<_>>(), ["/", "/fr/"]);
-        // An index listing itself is read once.
+        // An index listing itself besides its parts is read once.
+        write(
+            &d.path().join("sitemap.xml"),
+            &index(&["https://e.com/sitemap.xml", "fr/sitemap.xml"]),
+        );
+        let set = read_set(&from, None, &Limits::default()).unwrap();
+        assert_eq!(set.urls.keys().collect::<Vec<_>>(), ["/fr/"]);
+        assert_eq!(set.files.len(), 2);
+        // Listing only itself, it is no set, and the error says it lists itself.
         write(
             &d.path().join("sitemap.xml"),
             &index(&["https://e.com/sitemap.xml"]),
         );
-        let err = read_set(
-            &Location::File(d.path().join("sitemap.xml")),
+        let err = read_set(&from, None, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        let me = d.path().join("sitemap.xml");
+        assert!(
+            err.starts_with(&format!("{0}: {0} lists itself: ", me.display())),
+            "{err}"
+        );
+        // A part found only by shortening its path to the index itself is missing, or the
+        // index itself: the error says both.
+        write(
+            &d.path().join("sitemap.xml"),
+            &index(&["https://e.com/blog/sitemap.xml"]),
+        );
+        let err = read_set(&from, None, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("not on disk below") && err.contains("found only this index itself"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn indexes_that_lead_only_back_to_themselves_are_an_error_naming_the_cycle() {
+        let d = tempfile::tempdir().unwrap();
+        let (i1, i2, i3) = (
+            d.path().join("i1.xml"),
+            d.path().join("i2.xml"),
+            d.path().join("i3.xml"),
+        );
+        write(&i1, &index(&["https://e.com/i2.xml"]));
+        write(
+            &i2,
+            &index(&["https://e.com/i3.xml", "https://e.com/i1.xml"]),
+        );
+        write(&i3, &index(&["https://e.com/i2.xml"]));
+        let err = read_set(&Location::File(i1.clone()), None, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        let (i1, i2) = (i1.display(), i2.display());
+        assert!(
+            err.starts_with(&format!(
+                "{i1}: {i1} lists {i2}, which lists {i1}: indexes that lead only back"
+            )),
+            "{err}"
+        );
+        // A longer cycle is named along its whole length.
+        let k = |n: u8| d.path().join(format!("k{n}.xml"));
+        write(&k(1), &index(&["https://e.com/k2.xml"]));
+        write(&k(2), &index(&["https://e.com/k3.xml"]));
+        write(&k(3), &index(&["https://e.com/k1.xml"]));
+        let err = read_set(&Location::File(k(1)), None, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        let (k1, k2, k3) = (k(1), k(2), k(3));
+        let (k1, k2, k3) = (k1.display(), k2.display(), k3.display());
+        assert!(
+            err.contains(&format!(
+                "{k1} lists {k2}, which lists {k3}, which lists {k1}: "
+            )),
+            "{err}"
+        );
+        // Over HTTP, two indexes listing each other.
+        let fake = Fake(
+            BTreeMap::from([
+                (
+                    "https://e.com/a.xml".to_string(),
+                    index(&["/b.xml"]).into_bytes(),
+                ),
+                (
+                    "https://e.com/b.xml".to_string(),
+                    index(&["https://e.com/a.xml"]).into_bytes(),
+                ),
+                (
+                    "https://e.com/self.xml".to_string(),
+                    index(&["https://e.com/self.xml"]).into_bytes(),
+                ),
+            ]),
+            Default::default(),
+        );
+        let a = Location::parse("https://e.com/a.xml").unwrap();
+        let err = read_set(&a, Some(&fake), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("https://e.com/a.xml: https://e.com/a.xml lists https://e.com/b.xml, which lists https://e.com/a.xml: "),
+            "{err}"
+        );
+        let me = Location::parse("https://e.com/self.xml").unwrap();
+        let err = read_set(&me, Some(&fake), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("self.xml lists itself"), "{err}");
+        // Indexes that share a part, or an index with no entry, are no cycle: an empty set.
+        write(
+            d.path().join("j1.xml").as_path(),
+            &index(&["https://e.com/j2.xml", "https://e.com/j3.xml"]),
+        );
+        write(
+            d.path().join("j2.xml").as_path(),
+            &index(&["https://e.com/j3.xml"]),
+        );
+        write(d.path().join("j3.xml").as_path(), &index(&[]));
+        let set = read_set(
+            &Location::File(d.path().join("j1.xml")),
             None,
             &Limits::default(),
         )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("not on disk"), "{err}");
+        .unwrap();
+        assert!(set.urls.is_empty());
+        assert_eq!(set.files.len(), 3);
     }
 
     /// A stand-in for the network: URLs to bodies, and a count of what was opened.
