@@ -323,3 +323,51 @@ fn a_fetch_that_fails_or_hangs_falls_back_to_the_clones_own_history_saying_why()
     );
     assert_eq!(dates(&h, &clone, &want), plain);
 }
+
+#[cfg(unix)]
+#[test]
+fn the_fetch_limit_holds_when_the_fetch_leaves_a_process_holding_its_pipe() {
+    if !Command::new("setsid")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("no setsid here: skipped");
+        return;
+    }
+    let s = Served::new(36, 30);
+    let want = s.expected();
+    let clone = s.clone(5, "depth-5");
+    let plain = dates(&read(&clone, false), &clone, &want);
+    // The remote side leaves a helper behind in a session of its own (as a daemonizing
+    // wrapper would), holding git's standard error for 30 s, and hangs.
+    let hang = clone.parent().unwrap().join("detach.sh");
+    std::fs::write(&hang, "#!/bin/sh\nsetsid sleep 30 &\nsleep 60\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    git(
+        &clone,
+        &["config", "remote.origin.uploadpack", hang.to_str().unwrap()],
+    );
+    let started = std::time::Instant::now();
+    let opts = GitOptions {
+        fetch: true,
+        fetch_limit: Duration::from_secs(2),
+        ..Default::default()
+    };
+    let Ok(GitProbe::Ready(h)) = read_history(&clone.join("content"), &opts) else {
+        panic!("no history");
+    };
+    // The limit and a moment, not the helper's 30 s.
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    let fetched = h.shallow().unwrap().fetched.clone().unwrap();
+    assert_eq!(
+        fetched.failed.as_deref(),
+        Some("`git fetch origin` took longer than 2 s and was stopped")
+    );
+    assert!(fetched.seconds < 15.0, "{fetched:?}");
+    assert_eq!(dates(&h, &clone, &want), plain);
+}

@@ -16,6 +16,8 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long fetching a shallow clone's history may take; and, apart, fetching the file
@@ -24,6 +26,15 @@ pub const FETCH_LIMIT: Duration = Duration::from_secs(60);
 
 /// The most of a `shallow` file read: a million boundary commits.
 const MAX_SHALLOW_FILE: u64 = 64 << 20;
+
+/// The most of a bounded command's standard error kept, to say why it failed.
+const MAX_SAID: usize = 64 << 10;
+
+/// How long the threads feeding and reading a bounded command get to end once it has ended
+/// or been stopped. Its own output is in the pipe by then; a process it left behind in a
+/// session of its own (out of reach of the kill) may keep the pipe open for ever, and the
+/// run does not wait for that.
+const PIPE_GRACE: Duration = Duration::from_secs(1);
 
 /// How the fetch of a shallow clone's history went.
 #[derive(Clone, Debug, PartialEq)]
@@ -287,7 +298,8 @@ impl Stopped {
 }
 
 /// Runs `cmd` (with `input` on its standard input) until it ends or `deadline` passes; then
-/// it is stopped, with every process it started (its own process group).
+/// it is stopped, with every process it started (its own process group). What it wrote to
+/// its standard error by then, and within [`PIPE_GRACE`] after, says why it failed.
 fn run_until(mut cmd: Command, input: Option<Vec<u8>>, deadline: Instant) -> Result<(), Stopped> {
     cmd.stdin(if input.is_some() {
         Stdio::piped()
@@ -308,11 +320,27 @@ fn run_until(mut cmd: Command, input: Option<Vec<u8>>, deadline: Instant) -> Res
         })),
         _ => None,
     };
+    // Read into a shared buffer, so that what was read is at hand even when the pipe stays
+    // open and the thread is left behind.
+    let said = Arc::new(Mutex::new(Vec::new()));
     let reader = child.stderr.take().map(|mut e| {
+        let said = Arc::clone(&said);
         std::thread::spawn(move || {
-            let mut said = Vec::new();
-            let _ = e.by_ref().take(64 << 10).read_to_end(&mut said);
-            said
+            let mut chunk = [0u8; 4096];
+            loop {
+                let n = match e.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                let mut said = said.lock().unwrap_or_else(|p| p.into_inner());
+                let keep = n.min(MAX_SAID.saturating_sub(said.len()));
+                said.extend_from_slice(&chunk[..keep]);
+                if said.len() >= MAX_SAID {
+                    break;
+                }
+            }
         })
     });
     let status = loop {
@@ -329,13 +357,14 @@ fn run_until(mut cmd: Command, input: Option<Vec<u8>>, deadline: Instant) -> Res
             }
         }
     };
-    if let Some(w) = writer {
-        let _ = w.join();
+    let by = Instant::now() + PIPE_GRACE;
+    for thread in [writer, reader].into_iter().flatten() {
+        join_by(thread, by);
     }
-    let said = reader
-        .and_then(|r| r.join().ok())
-        .map(|s| String::from_utf8_lossy(&s).trim().to_string())
-        .unwrap_or_default();
+    let said = {
+        let said = said.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&said).trim().to_string()
+    };
     match status? {
         s if s.success() => Ok(()),
         s => Err(Stopped::Failed(if said.is_empty() {
@@ -343,6 +372,17 @@ fn run_until(mut cmd: Command, input: Option<Vec<u8>>, deadline: Instant) -> Res
         } else {
             said
         })),
+    }
+}
+
+/// Waits for `thread` to end, until `by`; past that it is left to end on its own (a pipe it
+/// waits on may never close).
+fn join_by(thread: JoinHandle<()>, by: Instant) {
+    while !thread.is_finished() && Instant::now() < by {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if thread.is_finished() {
+        let _ = thread.join();
     }
 }
 
@@ -382,6 +422,44 @@ mod tests {
         assert!(
             matches!(&got, Err(Stopped::Failed(s)) if s == "no"),
             "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_process_left_behind_holding_the_pipe_does_not_hold_up_the_run() {
+        if !Command::new("setsid")
+            .arg("true")
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            // No `setsid` here: nothing to leave behind with it.
+            return;
+        }
+        // The helper is in a session of its own: the kill of the group misses it, and it keeps
+        // the command's standard error open for 15 s.
+        let started = Instant::now();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "setsid sleep 15 & sleep 30"]);
+        let got = run_until(cmd, None, Instant::now() + Duration::from_millis(300));
+        assert!(matches!(got, Err(Stopped::TimedOut)), "{got:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        // Ended on its own, what it said before is kept.
+        let started = Instant::now();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo no >&2; setsid sleep 15 & exit 3"]);
+        let got = run_until(cmd, None, Instant::now() + Duration::from_secs(20));
+        assert!(
+            matches!(&got, Err(Stopped::Failed(s)) if s == "no"),
+            "{got:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
         );
     }
 }
