@@ -25,7 +25,7 @@ on PATH (it asks `hugo version`), so any Hugo can be checked; written against Hu
 where 300 seeds gave no difference (Hugo 0.168.0: one in 60, see the README's "Hugo versions").
 Deliberate differences are never generated: `_build.render = "link"`, `%XX` in names, and two
 files claiming one URL (listed once here, with a warning; Hugo lists the URL twice); nor is
-`sitemap.disable` (followed as each version reads it, tests/hugo_versions.rs).
+`sitemap.disable` (followed as each version reads it, tests/it/hugo_versions.rs).
 """
 import os, random, subprocess, shutil, sys, re, urllib.parse, html, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))

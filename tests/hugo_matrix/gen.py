@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Hugo value matrix: every front matter key sitemapgen reads, given every value shape, in
 YAML, TOML and JSON, built by real Hugos; their sitemaps recorded as fixtures that
-`tests/hugo_matrix.rs` replays through sitemapgen without Hugo.
+`tests/it/hugo_matrix.rs` replays through sitemapgen without Hugo.
 
     python3 tests/hugo_matrix/gen.py          # needs hugo-0.111 and hugo-0.168 (HUGO_0111 /
                                               # HUGO_0168 name other binaries)

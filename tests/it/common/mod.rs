@@ -1,0 +1,226 @@
+//! Helpers shared by the integration tests: run the binary, read sitemaps, validate them.
+#![allow(dead_code)]
+
+pub mod gitrepo;
+pub mod history;
+pub mod http;
+pub mod parity;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the sitemapgen binary with `args` in `cwd`.
+pub fn run(cwd: &Path, args: &[&str]) -> Output {
+    run_bin(Path::new(env!("CARGO_BIN_EXE_sitemapgen")), cwd, args)
+}
+
+/// Runs the sitemapgen binary at `bin` (e.g. a release build) with `args` in `cwd`.
+pub fn run_bin(bin: &Path, cwd: &Path, args: &[&str]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("SOURCE_DATE_EPOCH")
+        // CI turns on git_fetch = "auto": a test that wants it sets CI itself.
+        .env_remove("CI")
+        // Hugo's rules depend on its version, which sitemapgen otherwise asks a `hugo` on
+        // PATH for: tests follow the current Hugo unless they name another.
+        .env("HUGO_VERSION", CURRENT_HUGO)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The Hugo version tests follow unless they name one (sitemapgen's default).
+pub const CURRENT_HUGO: &str = "0.168.0";
+
+/// Runs the sitemapgen binary in the site folder `site` with `args` and `--site SITE`.
+pub fn run_site(site: &Path, args: &[&str]) -> Output {
+    let mut all = args.to_vec();
+    all.extend(["--site", site.to_str().expect("a UTF-8 temporary path")]);
+    run(site, &all)
+}
+
+/// Output's standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Output's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Output's stdout and stderr as text, for assertion messages.
+pub fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The mtime every test file gets, so mtime-derived dates are fixed: 2020-01-01T00:00:00Z.
+pub const TEST_MTIME_SECS: u64 = 1_577_836_800;
+
+/// Writes `files` (path, contents) below `root`, each with the mtime [`TEST_MTIME_SECS`].
+pub fn write_tree(root: &Path, files: &[(&str, &str)]) {
+    for (path, body) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, body).unwrap();
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(TEST_MTIME_SECS);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+}
+
+/// Percent-decodes a URL (for comparing URL sets as the parity README asks).
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// XML-unescapes the five predefined entities and numeric references.
+pub fn xml_unescape(s: &str) -> String {
+    quick_xml::escape::unescape(s)
+        .map(|c| c.into_owned())
+        .unwrap_or_else(|_| s.to_string())
+}
+
+/// Every `<loc>` of `<url>` entries in a sitemap file, decoded.
+pub fn url_locs(xml: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find("<url>") {
+        rest = &rest[start..];
+        let end = rest.find("</url>").unwrap_or(rest.len());
+        let block = &rest[..end];
+        if let (Some(a), Some(b)) = (block.find("<loc>"), block.find("</loc>")) {
+            out.insert(percent_decode(&xml_unescape(block[a + 5..b].trim())));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The shared schemas folder, when this checkout sits beside it (CI and developers' machines).
+pub fn shared_dir() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    p.join("schemas/validate.sh").is_file().then_some(p)
+}
+
+/// Validates sitemap files with ../shared/schemas/validate.sh when it and xmllint are there.
+pub fn validate_with_xsd(files: &[PathBuf]) {
+    let Some(shared) = shared_dir() else {
+        eprintln!("note: ../shared/schemas not found: XSD validation skipped");
+        return;
+    };
+    if Command::new("xmllint").arg("--version").output().is_err() {
+        eprintln!("note: xmllint not installed: XSD validation skipped");
+        return;
+    }
+    let out = Command::new(shared.join("schemas/validate.sh"))
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "validate.sh rejected {files:?}:\n{}",
+        text(&out)
+    );
+}
+
+/// `FUZZ_SEED` when set (to replay a run), else one from the clock.
+pub fn seed_from_env() -> u64 {
+    std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+}
+
+/// xorshift64*: enough randomness for the fuzz harnesses, no dependency, repeatable from a
+/// seed (the one generator both use, so a printed seed repeats a run).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// One of `xs`, which must not be empty.
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+/// The `<urlset>` files a sitemap set reaches from `dir/name`: the file itself, or, when it
+/// is an index, the files its `<loc>`s name, followed on disk below `dir` (each loc's path
+/// matched by its longest tail that is a file there, so a base path such as `/docs/` needs no
+/// telling). Panics when an index names a file that is not there.
+pub fn set_files(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let path = dir.join(name);
+    let xml = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if !xml.contains("<sitemapindex") {
+        return vec![path];
+    }
+    let mut out = Vec::new();
+    for block in xml.split("<sitemap>").skip(1) {
+        let (a, b) = (block.find("<loc>").unwrap(), block.find("</loc>").unwrap());
+        let loc = percent_decode(&xml_unescape(block[a + 5..b].trim()));
+        let url_path = loc.splitn(4, '/').nth(3).unwrap_or_default();
+        let segments: Vec<&str> = url_path.split('/').collect();
+        let tail = (0..segments.len())
+            .map(|k| segments[k..].join("/"))
+            .find(|t| dir.join(t).is_file())
+            .unwrap_or_else(|| panic!("{}: {loc} is not below {}", path.display(), dir.display()));
+        out.extend(set_files(dir, &tail));
+    }
+    out
+}
+
+/// The text of every `<urlset>` file of the set `dir/name` reaches (see [`set_files`]),
+/// one after another; the index and each file are validated against the schema.
+pub fn set_text(dir: &Path, name: &str) -> String {
+    let files = set_files(dir, name);
+    let mut all = files.clone();
+    if files != [dir.join(name)] {
+        all.push(dir.join(name));
+    }
+    validate_with_xsd(&all);
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
