@@ -408,6 +408,16 @@ pub struct Settings {
     pub hugo_notes: Vec<String>,
 }
 
+impl Settings {
+    /// The site's language codes, disabled ones too (whose folders may hold a generator's
+    /// sitemap).
+    pub fn language_codes(&self) -> Vec<String> {
+        (self.site.languages.iter().map(|l| l.code.clone()))
+            .chain(self.site.disabled_languages.iter().cloned())
+            .collect()
+    }
+}
+
 /// The protocol's cap on URLs per file.
 pub use crate::sitemap::protocol::MAX_URLS;
 

@@ -2,8 +2,8 @@
 //! moved), plain data out; the binary prints it, `submit` sends it.
 
 use crate::date::{SiteTz, W3cDate, W3cKind};
+use crate::pipeline::Outcome;
 use crate::sitemap::set::UrlMap;
-use crate::Outcome;
 use std::cmp::Ordering;
 
 /// What changed from an old set to a new one; each list sorted by URL.

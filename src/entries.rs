@@ -257,7 +257,7 @@ pub struct Host {
     pub lang: String,
     /// The language's base URL.
     pub base_url: Url,
-    /// Its entries: a range of the run's [`Entries`] ([`Outcome::entries`](crate::Outcome::entries)).
+    /// Its entries: a range of the run's [`Entries`] ([`Outcome::entries`](crate::pipeline::Outcome::entries)).
     pub entries: std::ops::Range<usize>,
 }
 

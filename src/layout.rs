@@ -503,12 +503,12 @@ mod tests {
                 (layout.files[0].max_urls, layout.files[0].index_from),
                 (30_000, 30_000)
             );
-            let outcome = crate::Outcome {
+            let outcome = crate::pipeline::Outcome {
                 entries: b.entries,
                 layout,
                 ..Default::default()
             };
-            let set = crate::sitemap_set(&s, &outcome);
+            let set = crate::pipeline::sitemap_set(&s, &outcome);
             assert_eq!(names(&set, &outcome.entries), want, "{n} URLs");
         }
         // Our own layouts keep the protocol's limit.

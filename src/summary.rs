@@ -3,15 +3,15 @@
 //! by kind. Values only; the binary prints them.
 
 use crate::config::Settings;
+use crate::pipeline::{Outcome, Skipped};
 use crate::route::Reason;
-use crate::{Outcome, Skipped};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The sitemap (or index) files that name what build writes: one, or one per host of a
 /// multihost site.
 pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
-    crate::sitemap_set(settings, outcome).entry_points()
+    crate::pipeline::sitemap_set(settings, outcome).entry_points()
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -56,7 +56,9 @@ pub fn hosted_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
     count(outcome.skipped.iter().filter(|s| s.rule.is_some()))
 }
 
-fn count<'a>(skipped: impl Iterator<Item = &'a crate::Skipped>) -> BTreeMap<Reason, usize> {
+fn count<'a>(
+    skipped: impl Iterator<Item = &'a crate::pipeline::Skipped>,
+) -> BTreeMap<Reason, usize> {
     let mut m = BTreeMap::new();
     for s in skipped {
         *m.entry(s.reason).or_insert(0) += 1;

@@ -126,7 +126,7 @@ fn split_origin(loc: &str) -> (&str, &str) {
     loc.split_at(end)
 }
 
-/// One loc, read from the locs of an [`Entries`](crate::Entries): its origin and the rest,
+/// One loc, read from the locs of an [`Entries`](crate::entries::Entries): its origin and the rest,
 /// which together are the URL. It
 /// displays, compares and orders as that whole URL.
 #[derive(Clone, Copy, Debug)]

@@ -147,7 +147,8 @@ pub(super) fn judge_entries(
         })
         .collect();
     if settings.audit == AuditMode::Strict {
-        if let Some(e) = crate::Error::from_many(skipped.iter().map(super::strict_error).collect())
+        if let Some(e) =
+            crate::error::Error::from_many(skipped.iter().map(super::strict_error).collect())
         {
             return Err(e);
         }

@@ -187,7 +187,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     };
     let between_stages = || opts.between_stages.iter().for_each(|f| f());
     // Scanned paths are relative to where we run; git's are made absolute against it.
-    let cwd = std::env::current_dir().map_err(|e| crate::Error::io(".", e))?;
+    let cwd = std::env::current_dir().map_err(|e| crate::error::Error::io(".", e))?;
     // Git history is read on a thread of its own beside the scan and the reading; the
     // lastmod stage waits for it when the first route needs a date.
     let history = lastmod::history::start(settings);
@@ -395,7 +395,7 @@ fn foreign_warnings(settings: &Settings, outcome: &Outcome, set: &SetOptions) ->
         &written,
         record.as_ref(),
         &settings.file_name,
-        &crate::check::language_codes(settings),
+        &settings.language_codes(),
     );
     let entry: Vec<String> = set
         .entry_points()
@@ -426,7 +426,10 @@ fn emptied(settings: &Settings, outcome: &Outcome, from_files: usize) -> Option<
     if from_files > 0 {
         return None;
     }
-    let before = crate::check::urls_on_disk(settings, outcome);
+    let before = crate::sitemap::on_disk::url_count(
+        &sitemap_set(settings, outcome),
+        &site_roots(settings, outcome),
+    );
     let after = outcome.entries.len();
     (before > after).then(|| {
         format!(
@@ -509,7 +512,7 @@ fn audit_output(
     );
     let stale = fresh.stale.as_ref().map(|s| stale_warning(settings, s));
     if let (Some(w), AuditMode::Strict) = (&stale, settings.audit) {
-        return Err(crate::Error::input(
+        return Err(crate::error::Error::input(
             &settings.output_dir,
             None,
             format!("{w} (audit = \"strict\")"),
@@ -528,7 +531,8 @@ fn audit_output(
         })
         .collect();
     if settings.audit == AuditMode::Strict {
-        if let Some(e) = crate::Error::from_many(skipped.iter().map(strict_error).collect()) {
+        if let Some(e) = crate::error::Error::from_many(skipped.iter().map(strict_error).collect())
+        {
             return Err(e);
         }
     }
@@ -629,7 +633,7 @@ fn disagreeing(
 }
 
 /// `audit = "strict"`: a URL the audit leaves out is an error naming its source and the fix.
-fn strict_error(s: &Skipped) -> crate::Error {
+fn strict_error(s: &Skipped) -> crate::error::Error {
     let url = s.url.as_deref().unwrap_or_default();
     let fix = match s.reason {
         Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
@@ -637,7 +641,7 @@ fn strict_error(s: &Skipped) -> crate::Error {
         _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
     };
     let what = s.file.clone().unwrap_or_else(|| PathBuf::from(url));
-    crate::Error::input(
+    crate::error::Error::input(
         what,
         None,
         format!(
@@ -851,7 +855,7 @@ pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, WriteRe
 pub(crate) mod tests {
     use super::*;
     use crate::config;
-    use crate::Error;
+    use crate::error::Error;
 
     /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
     /// with a sitemap.toml of `sitemap_toml` beside it (none when empty).

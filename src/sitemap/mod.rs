@@ -5,6 +5,7 @@ mod files;
 pub mod foreign;
 mod format;
 pub mod loc;
+pub mod on_disk;
 pub mod owned;
 pub mod protocol;
 pub mod read;
