@@ -1,0 +1,363 @@
+//! Hugo's own config (`hugo.*`/`config.*` and `config/_default/`, merged by
+//! [`super::hugo_files`]) read into a [`SiteConfig`], as the site's Hugo release reads it.
+
+use super::*;
+
+pub(super) fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<SiteConfig> {
+    let merged = hugo_files::load(root_file, config_dir, env)?;
+    let v = merged.value;
+    let raw = v.clone();
+    // The file messages name: the root file, else config/_default's hugo.* or config.*.
+    let config_file = root_file.map(Path::to_path_buf).or_else(|| {
+        let main = merged.layers.iter().find(|l| l.at.is_empty());
+        main.or(merged.layers.first()).map(|l| l.file.clone())
+    });
+    let path = config_file
+        .clone()
+        .unwrap_or_else(|| config_dir.join("_default"));
+    let bad = |m: String| Error::config(&path, None, m);
+    let mut c = SiteConfig {
+        style: Style::Hugo,
+        config_file,
+        base_url: get_str(&v, "baseURL"),
+        base_url_kind: not_text(get(&v, "baseURL")),
+        default_language: get_str(&v, "defaultContentLanguage")
+            .unwrap_or_else(|| "en".into())
+            .to_ascii_lowercase(),
+        default_language_in_subdir: get_bool(&v, "defaultContentLanguageInSubdir").unwrap_or(false),
+        disable_path_to_lower: get_bool(&v, "disablePathToLower").unwrap_or(false),
+        remove_path_accents: get_bool(&v, "removePathAccents").unwrap_or(false),
+        disable_kinds: strings(get(&v, "disableKinds"))
+            .into_iter()
+            .map(|k| k.to_ascii_lowercase())
+            .collect(),
+        timezone: get_str(&v, "timeZone"),
+        content_dir: get_str(&v, "contentDir").map(PathBuf::from),
+        publish_dir: get_str(&v, "publishDir").map(PathBuf::from),
+        build_drafts: get_bool(&v, "buildDrafts").unwrap_or(false),
+        build_future: get_bool(&v, "buildFuture").unwrap_or(false),
+        build_expired: get_bool(&v, "buildExpired").unwrap_or(false),
+        enable_git_info: get_bool(&v, "enableGitInfo").unwrap_or(false),
+        ..Default::default()
+    };
+    c.raw = raw;
+    c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
+    c.no_html_kinds = no_html_kinds(get(&v, "outputs"));
+    (c.ugly_urls, c.ugly_sections) = ugly_urls(get(&v, "uglyURLs"));
+    c.content_mounts = mounts::content_mounts(&v);
+    c.layers = merged.layers;
+    c.notes = hugo_notes(&c, env);
+    let mut warnings = Vec::new();
+    if let Some(fm) = get(&v, "frontmatter") {
+        let lower = |l| -> Vec<String> {
+            strings(Some(l))
+                .into_iter()
+                .map(|s| s.to_ascii_lowercase())
+                .collect()
+        };
+        c.frontmatter_lastmod = get(fm, "lastmod").map(lower);
+        c.frontmatter_date = get(fm, "date").map(lower);
+        c.hugo_dates = std::sync::Arc::new(crate::frontmatter::HugoDates::new(
+            c.frontmatter_date.clone(),
+            c.frontmatter_lastmod.clone(),
+            get(fm, "publishdate").map(lower),
+            get(fm, "expirydate").map(lower),
+        ));
+    }
+    if let Some(sm) = get(&v, "sitemap") {
+        c.sitemap_filename = get_str(sm, "filename");
+        let (cf, pr) = hugo_sitemap_fields(sm, &mut warnings).map_err(bad)?;
+        c.default_changefreq = cf;
+        c.default_priority = pr;
+    }
+    if let Some(Value::Object(p)) = get(&v, "permalinks") {
+        // Hugo refuses a pattern with a token it does not know when it reads its config:
+        // the error names the file and line that set the pattern, not a page using it.
+        let checked = |c: &SiteConfig, keys: &[&str], pattern: &str| {
+            crate::route::check_hugo_permalink(pattern).map_err(|m| c.error_at(keys, m))
+        };
+        for (k, pat) in p {
+            match pat {
+                Value::String(s) => {
+                    checked(&c, &["permalinks", k], s)?;
+                    c.permalinks.push((k.to_ascii_lowercase(), s.clone()));
+                }
+                // Hugo 0.112+ nests by kind (`[permalinks.page]`); take `page` and `term`.
+                Value::Object(inner)
+                    if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") =>
+                {
+                    for (sec, s) in inner {
+                        if let Some(s) = s.as_str() {
+                            checked(&c, &["permalinks", k, sec], s)?;
+                            c.permalinks.push((sec.to_ascii_lowercase(), s.to_string()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        c.permalinks.sort();
+    }
+    c.taxonomies = match get(&v, "taxonomies") {
+        Some(Value::Object(t)) => {
+            let mut names: Vec<String> = t
+                .values()
+                .filter_map(|x| x.as_str().map(str::to_ascii_lowercase))
+                .collect();
+            names.sort();
+            names.into_iter().map(hugo_taxonomy).collect()
+        }
+        _ => vec![
+            hugo_taxonomy("categories".into()),
+            hugo_taxonomy("tags".into()),
+        ],
+    };
+    let disabled_langs: Vec<String> = strings(get(&v, "disableLanguages"))
+        .into_iter()
+        .map(|l| l.to_ascii_lowercase())
+        .collect();
+    if let Some(Value::Object(langs)) = get(&v, "languages") {
+        for (code, l) in langs {
+            let code = code.to_ascii_lowercase();
+            if disabled_langs.contains(&code) || get_bool(l, "disabled").unwrap_or(false) {
+                c.disabled_languages.push(code);
+                continue;
+            }
+            let (changefreq, priority) = match get(l, "sitemap") {
+                Some(sm) => hugo_sitemap_fields(sm, &mut warnings).map_err(bad)?,
+                None => (None, None),
+            };
+            c.languages.push(Language {
+                weight: get(l, "weight").and_then(Value::as_i64).unwrap_or(0),
+                base_url: get_str(l, "baseURL"),
+                content_dir: get_str(l, "contentDir").map(PathBuf::from),
+                hreflang: get_str(l, "languageCode")
+                    .or_else(|| get(l, "params").and_then(|p| get_str(p, "languageCode"))),
+                locale: get_str(l, "locale"),
+                changefreq,
+                sitemap_table_filename: get(l, "sitemap")
+                    .map(|sm| get_str(sm, "filename").unwrap_or_else(|| "sitemap.xml".into())),
+                priority,
+                taxonomies: None,
+                code,
+            });
+        }
+    }
+    // Hugo orders languages by weight, then name; a weight of 0 sorts last.
+    c.languages.sort_by(|a, b| {
+        let w = |l: &Language| if l.weight == 0 { i64::MAX } else { l.weight };
+        w(a).cmp(&w(b)).then_with(|| a.code.cmp(&b.code))
+    });
+    // An empty `defaultContentLanguage` is unset, to Hugo.
+    let explicit_default = get_str(&v, "defaultContentLanguage").is_some_and(|d| !d.is_empty());
+    if !explicit_default {
+        c.default_language = "en".into();
+    }
+    hugo_default_language(&mut c, explicit_default)?;
+    // The top-level `languageCode` and `locale` belong to the default language.
+    if let Some(l) = c
+        .languages
+        .iter_mut()
+        .find(|l| l.code == c.default_language)
+    {
+        if l.hreflang.is_none() {
+            l.hreflang = get_str(&v, "languageCode");
+        }
+        if l.locale.is_none() {
+            l.locale = get_str(&v, "locale");
+        }
+    }
+    // Multihost: every language on a host of its own, each with its own sitemap. Hugo refuses
+    // a config that gives some languages a baseURL and not others.
+    let hosted = c.languages.iter().filter(|l| l.base_url.is_some()).count();
+    if hosted > 0 && hosted < c.languages.len() && c.languages.len() > 1 {
+        let missing: Vec<&str> = c
+            .languages
+            .iter()
+            .filter(|l| l.base_url.is_none())
+            .map(|l| l.code.as_str())
+            .collect();
+        return Err(bad(format!(
+            "baseURL must be set on all or none of the languages (Hugo refuses to build); missing on {}",
+            missing.join(", ")
+        )));
+    }
+    if c.is_multihost() && c.base_url.is_none() {
+        // Hugo needs no top-level baseURL then: the default language's stands for the site.
+        c.base_url = c
+            .language(&c.default_language)
+            .and_then(|l| l.base_url.clone());
+    }
+    check_languages(&mut c, &path, &mut warnings)?;
+    c.warnings = warnings
+        .into_iter()
+        .map(|w| format!("{}: {w}", path.display()))
+        .collect();
+    Ok(c)
+}
+
+/// The default language as Hugo resolves it: the one `defaultContentLanguage` names (Hugo
+/// refuses to build when that is no language, or a turned-off one); unset, `en` when it is
+/// one of the languages, else the first in Hugo's order. With no languages, it is the only one.
+fn hugo_default_language(c: &mut SiteConfig, explicit: bool) -> Result<()> {
+    if c.languages.iter().any(|l| l.code == c.default_language) {
+        return Ok(());
+    }
+    if c.languages.is_empty() {
+        c.languages
+            .push(Language::named(c.default_language.clone()));
+        return Ok(());
+    }
+    if explicit {
+        let why = match c.disabled_languages.contains(&c.default_language) {
+            true => "is turned off",
+            false => "is not one of the languages configured",
+        };
+        let message = format!(
+            "defaultContentLanguage \"{}\" {why} (Hugo refuses to build)",
+            c.default_language
+        );
+        return Err(c.error_at(&["defaultContentLanguage"], message));
+    }
+    let first = c
+        .languages
+        .iter()
+        .find(|l| l.code == "en")
+        .or(c.languages.first());
+    c.default_language = first.map(|l| l.code.clone()).unwrap_or_default();
+    Ok(())
+}
+
+/// What `--verbose` says about a Hugo config: its files and environment, and its mounts.
+fn hugo_notes(c: &SiteConfig, env: &str) -> Vec<String> {
+    let files: Vec<String> = c
+        .layers
+        .iter()
+        .map(|l| l.file.display().to_string())
+        .collect();
+    let mut notes = vec![format!(
+        "Hugo config (environment {env}): {}",
+        files.join(", ")
+    )];
+    for m in &c.content_mounts {
+        let target = match m.target.as_str() {
+            "" => "content".to_string(),
+            t => format!("content/{t}"),
+        };
+        // (`sites.matrix` languages are read from Hugo 0.153, which the run may not follow.)
+        let mut all = m.langs.clone();
+        all.extend(m.sites_langs.iter().cloned());
+        all.sort();
+        all.dedup();
+        let langs = match all.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", all.join(", ")),
+        };
+        notes.push(format!(
+            "content mount: {} -> {target}{langs}",
+            m.source.display()
+        ));
+    }
+    notes
+}
+
+/// A Hugo config boolean as the release reads it: before 0.112 cast's (a string Go's
+/// `ParseBool` cannot read, or a TOML number, is false); from 0.112 decoded (any number,
+/// not zero, is true; a string Go cannot read is refused: `None`).
+pub(super) fn hugo_config_bool(x: &Value, rules: &crate::hugo_version::HugoRules) -> Option<bool> {
+    let parse = |s: &str| match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    };
+    let strict = rules.config_decoded_strictly;
+    match x {
+        Value::Bool(b) => Some(*b),
+        Value::Null => Some(false),
+        Value::String(s) if s.is_empty() => Some(false),
+        Value::String(s) => match (parse(s), strict) {
+            (Some(b), _) => Some(b),
+            (None, true) => None,
+            (None, false) => Some(false),
+        },
+        Value::Number(n) => Some(strict && n.as_f64().is_some_and(|f| f != 0.0)),
+        _ if strict => None,
+        _ => Some(false),
+    }
+}
+
+/// Hugo `uglyURLs`: a boolean (or `"true"`), or a map of sections to booleans.
+fn ugly_urls(v: Option<&Value>) -> (bool, Vec<String>) {
+    let truthy = |v: &Value| v.as_bool().unwrap_or(false) || v.as_str() == Some("true");
+    match v {
+        Some(Value::Object(m)) => {
+            let mut sections: Vec<String> = m
+                .iter()
+                .filter(|(_, on)| truthy(on))
+                .map(|(s, _)| s.to_lowercase())
+                .collect();
+            sections.sort();
+            (false, sections)
+        }
+        Some(other) => (truthy(other), Vec::new()),
+        None => (false, Vec::new()),
+    }
+}
+
+fn hugo_taxonomy(name: String) -> Taxonomy {
+    Taxonomy {
+        name,
+        paginate_by: None,
+        paginate_path: "page".into(),
+        render: true,
+    }
+}
+
+type SitemapFields = (Option<ChangeFreq>, Option<Priority>);
+
+/// A Hugo `[sitemap]` table. Hugo writes whatever it is given, so a changefreq the protocol
+/// does not know, or a priority above 1, is left out with a warning in `warnings` rather than
+/// stopping the run; a negative priority is Hugo's "none".
+fn hugo_sitemap_fields(
+    sm: &Value,
+    warnings: &mut Vec<String>,
+) -> std::result::Result<SitemapFields, String> {
+    let cf = match get_str(sm, "changefreq") {
+        Some(s) if !s.is_empty() => match s.parse::<ChangeFreq>() {
+            Ok(c) => Some(c),
+            Err(m) => {
+                warnings.push(format!("[sitemap] changefreq: {m}; left out"));
+                None
+            }
+        },
+        _ => None,
+    };
+    let pr = match get(sm, "priority") {
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(f) if f < 0.0 => None,
+            Some(f) => match Priority::from_f64(f) {
+                Some(p) => Some(p),
+                None => {
+                    warnings.push(format!(
+                        "[sitemap] priority {f} is above 1.0, the protocol's maximum; left out"
+                    ));
+                    None
+                }
+            },
+            None => None,
+        },
+        // Hugo casts it (a word is 0 to 0.111) or ignores it: never a stop.
+        Some(Value::String(s)) => match s.parse::<Priority>() {
+            Ok(p) => Some(p),
+            Err(_) => {
+                warnings.push(format!(
+                    "[sitemap] priority '{s}' is not a number from 0.0 to 1.0; left out"
+                ));
+                None
+            }
+        },
+        _ => None,
+    };
+    Ok((cf, pr))
+}
+
