@@ -185,7 +185,7 @@ struct Excluded<'a> {
     rule: Option<&'a str>,
     /// Where the built page points (canonical, redirect), when the audit left it out.
     #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<&'a str>,
+    target: Option<String>,
     /// The URL, wherever it is known (a draft has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     url: Option<&'a str>,
@@ -410,7 +410,7 @@ pub fn list(out: &mut dyn Write, outcome: &Outcome, excluded: bool) -> io::Resul
                     file: s.file.as_ref().map(|f| f.display().to_string()),
                     reason: s.reason.as_str(),
                     rule: s.rule.as_deref(),
-                    target: s.target.as_deref(),
+                    target: s.target.as_ref().map(ToString::to_string),
                     url: s.url.as_deref(),
                 },
             )?;
@@ -586,7 +586,7 @@ mod tests {
             file: Some("f".into()),
             reason: "canonical",
             rule: Some("r"),
-            target: Some("t"),
+            target: Some("t".into()),
             url: Some("u"),
         });
         assert_sorted(&Unsourced {

@@ -545,7 +545,7 @@ pub fn list(
                 "{file}\t{}\t{}\t{}\t{}",
                 s.reason,
                 s.url.as_deref().unwrap_or("-"),
-                s.target.as_deref().unwrap_or("-"),
+                s.target.as_ref().map_or("-".into(), ToString::to_string),
                 s.rule.as_deref().map_or("-".into(), shown)
             )?;
         }

@@ -21,7 +21,7 @@ pub mod served;
 mod vercel;
 
 pub use detect::{detect, Detected, HostFiles};
-pub use rules::{Judged, Origin, Request, Rule, RuleSet};
+pub use rules::{Judged, Origin, Request, Rule, RuleSet, Target};
 pub use served::{FileKind, Forms};
 
 use crate::fsread;

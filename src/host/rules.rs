@@ -10,9 +10,12 @@
 
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
 use regex_automata::{util::syntax, Input};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
+use url::Url;
 
 /// Where a rule was read: a file and its 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +50,8 @@ pub struct Rule {
     pub origin: Origin,
     /// Its source pattern, as written.
     pub from: String,
-    /// Its destination, as written.
-    pub to: String,
+    /// Its destination, as written (shared with the [`Target`]s it fills in).
+    pub to: Arc<str>,
     /// The status it answers with: 3xx redirects, 200 rewrites, others are errors.
     pub status: u16,
     /// Netlify's `!` or `force = true`: applied even where a file exists.
@@ -65,7 +68,7 @@ impl Rule {
         Rule {
             origin,
             from: from.to_string(),
-            to: to.to_string(),
+            to: to.into(),
             status,
             force: false,
             conditions: Vec::new(),
@@ -184,7 +187,7 @@ pub enum Judged<'r> {
         /// The rule.
         rule: &'r Rule,
         /// Its destination, placeholders filled in.
-        to: String,
+        to: Target,
     },
     /// A 3xx rule applies only to requests it checks for things a sitemap cannot know.
     MayRedirect {
@@ -323,9 +326,19 @@ impl RuleSet {
             return Some(Judged::Shadowed { rule });
         }
         if rule.redirects() {
+            // Only a destination with a `:placeholder` needs what the match captured.
+            let caps = if rule.to.contains(':') {
+                caps.clone()
+            } else {
+                Vec::new()
+            };
             return Some(Judged::Redirect {
                 rule,
-                to: fill(&rule.to, caps),
+                to: Target {
+                    to: rule.to.clone(),
+                    caps,
+                    base: None,
+                },
             });
         }
         if rule.status >= 400 {
@@ -484,11 +497,65 @@ fn query_matches(wanted: &[(String, String)], query: Option<&str>) -> Option<Cap
     Some(caps)
 }
 
+/// Where a redirect sends a URL: the rule's destination with what the match captured filled
+/// in, made absolute below the site's base URL once [`Target::below`] gives one. It keeps the
+/// rule's own text and the captures, and is written out only when shown, so a long
+/// destination is not copied for every URL it meets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    to: Arc<str>,
+    caps: Captures,
+    base: Option<Arc<Url>>,
+}
+
+impl Target {
+    /// A target known as text (where a built page's canonical link or refresh points).
+    pub fn text(to: &str) -> Target {
+        Target {
+            to: to.into(),
+            caps: Vec::new(),
+            base: None,
+        }
+    }
+
+    /// The target made absolute when shown: a path is below `base`, the site's root (the
+    /// folder the host serves is the output folder, at the base URL).
+    pub fn below(self, base: &Arc<Url>) -> Target {
+        Target {
+            base: Some(Arc::clone(base)),
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let to = fill(&self.to, &self.caps);
+        let Some(base) = &self.base else {
+            return f.write_str(&to);
+        };
+        let absolute = match to.strip_prefix('/') {
+            Some(below) if !to.starts_with("//") => base.join(below).ok(),
+            _ => base.join(&to).ok(),
+        };
+        match absolute {
+            Some(url) => f.write_str(url.as_str()),
+            None => f.write_str(&to),
+        }
+    }
+}
+
+impl PartialEq<&str> for Target {
+    fn eq(&self, other: &&str) -> bool {
+        self.to_string().as_str() == *other
+    }
+}
+
 /// `to` with `:name` placeholders (and `:splat`) replaced by what a match captured; a
 /// placeholder with no capture stays as written.
-fn fill(to: &str, caps: &Captures) -> String {
+fn fill<'t>(to: &'t str, caps: &Captures) -> Cow<'t, str> {
     if caps.is_empty() || !to.contains(':') {
-        return to.to_string();
+        return Cow::Borrowed(to);
     }
     let mut out = String::with_capacity(to.len());
     let mut rest = to;
@@ -519,7 +586,7 @@ fn fill(to: &str, caps: &Captures) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

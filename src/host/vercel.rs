@@ -514,7 +514,9 @@ mod tests {
 
     fn redirected(set: &RuleSet, path: &str) -> Option<(usize, u16, String)> {
         match set.judge(&req(path), true) {
-            Some(Judged::Redirect { rule, to }) => Some((rule.origin.line, rule.status, to)),
+            Some(Judged::Redirect { rule, to }) => {
+                Some((rule.origin.line, rule.status, to.to_string()))
+            }
             _ => None,
         }
     }

@@ -9,6 +9,7 @@ use crate::audit;
 use crate::config::{AuditMode, Settings, Style};
 use crate::entries::{self, Entries};
 use crate::error::Result;
+use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
@@ -16,6 +17,7 @@ use crate::sitemap::setwrite::{self, Member, SetIndex, SetOptions};
 use crate::sitemap::write::{self, WriteReport};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How a run behaves beyond its settings.
 #[derive(Clone, Debug)]
@@ -85,9 +87,10 @@ pub struct Skipped {
     pub url: Option<String>,
     /// Where the built page's canonical link or refresh points, or where a host rule
     /// redirects it.
-    pub target: Option<String>,
-    /// The host rule or robots.txt line that left it out: `file:line (rule)`.
-    pub rule: Option<String>,
+    pub target: Option<Target>,
+    /// The host rule or robots.txt line that left it out: `file:line (rule)`, one string
+    /// shared by every page the rule leaves out.
+    pub rule: Option<Arc<str>>,
 }
 
 impl Skipped {
@@ -95,13 +98,14 @@ impl Skipped {
     /// left out before: its reason says it all).
     pub fn explain(&self) -> Option<String> {
         let url = self.url.as_deref()?;
+        let target = self.target.as_ref().map(Target::to_string);
         Some(match (&self.rule, self.reason) {
             (Some(rule), Reason::RobotsDisallowed) => format!("{url}: {rule} disallows it"),
             (Some(rule), _) => format!(
                 "{url}: the host redirects it to {} ({rule})",
-                self.target.as_deref().unwrap_or("another URL")
+                target.as_deref().unwrap_or("another URL")
             ),
-            (None, reason) if self.audited => audit::explain(reason, url, self.target.as_deref()),
+            (None, reason) if self.audited => audit::explain(reason, url, target.as_deref()),
             (None, _) => return None,
         })
     }
@@ -526,7 +530,7 @@ fn audit_output(
             reason: l.reason,
             audited: true,
             url: Some(built.entries.loc(l.entry).to_string()),
-            target: l.target.clone(),
+            target: l.target.as_deref().map(Target::text),
             rule: None,
         })
         .collect();

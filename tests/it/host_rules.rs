@@ -11,8 +11,13 @@
 //!   `trailingSlash` redirect first, then `redirects` (path-to-regexp, 308 by default) before
 //!   any file.
 
+use sitemapgen::host::judge::{judge, RobotsFile, Root};
+use sitemapgen::host::robots::Robots;
 use sitemapgen::host::{FileKind, Host, Judged, Platform, Request, RuleTexts};
+use sitemapgen::route::Reason;
+use sitemapgen::Entries;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 fn fixture(name: &str) -> (PathBuf, String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -302,4 +307,67 @@ fn xarvex_vercel_serves_clean_urls_without_a_slash() {
     assert_eq!(f.served("/about.html", FileKind::HtmlFile), "/about");
     assert_eq!(f.served("/", FileKind::FolderIndex), "/");
     assert_eq!(f.served("/feed.xml", FileKind::Other), "/feed.xml");
+}
+
+#[test]
+fn a_long_rule_is_one_string_shared_by_every_url_it_leaves_out() {
+    // A 20 KB destination and a robots.txt rule of 20,000 `*`, each meeting 200 pages: every
+    // page points at its rule's one name, and a redirect's target is written out when shown.
+    let long = "x".repeat(20_000);
+    let host = Host::from_texts(
+        Platform::Netlify,
+        &RuleTexts {
+            redirects: Some((
+                PathBuf::from("_redirects"),
+                format!("/blog/*  /{long}/:splat  301!\n"),
+            )),
+            ..Default::default()
+        },
+        "https://e.org",
+    );
+    let stars = "*".repeat(20_000);
+    let robots = RobotsFile {
+        path: PathBuf::from("robots.txt"),
+        robots: Robots::parse(format!("User-agent: *\nDisallow: /docs/{stars}\n").as_bytes()),
+    };
+    let mut entries = Entries::new();
+    for section in ["blog", "docs"] {
+        for k in 0..200 {
+            entries
+                .push(&format!("https://e.org/{section}/p{k}/"))
+                .unwrap();
+        }
+    }
+    let base = url::Url::parse("https://e.org/").unwrap();
+    let roots = [Root {
+        base: &base,
+        entries: 0..entries.len(),
+        robots: Some(&robots),
+    }];
+    let found = judge(&host, &roots, &entries, &|_| true);
+    assert_eq!(found.left_out.len(), 400);
+    let (redirected, disallowed) = found.left_out.split_at(200);
+    for (group, reason) in [
+        (redirected, Reason::Redirect),
+        (disallowed, Reason::RobotsDisallowed),
+    ] {
+        assert!(group.iter().all(|l| l.reason == reason));
+        assert!(
+            group.iter().all(|l| Arc::ptr_eq(&l.rule, &group[0].rule)),
+            "{reason:?}: each page holds its own copy of the rule"
+        );
+    }
+    // What is shown is what it was: the rule as written, the target filled in and absolute.
+    assert_eq!(
+        &*redirected[7].rule,
+        format!("_redirects:1 (/blog/* /{long}/:splat 301!)")
+    );
+    assert_eq!(
+        redirected[7].target.as_ref().map(ToString::to_string),
+        Some(format!("https://e.org/{long}/p7"))
+    );
+    assert_eq!(
+        &*disallowed[0].rule,
+        format!("robots.txt:2 (Disallow: /docs/{stars})")
+    );
 }
