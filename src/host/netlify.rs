@@ -308,7 +308,10 @@ fn cloudflare_regex(path: &str) -> Result<Compiled, String> {
     let b = path.as_bytes();
     let mut i = 0;
     let mut literal = String::new();
-    let flush = |re: &mut String, literal: &mut String| {
+    // The text before the first `*` or placeholder: every match starts with it.
+    let mut prefix = None;
+    let mut flush = |re: &mut String, literal: &mut String| {
+        prefix.get_or_insert_with(|| literal.clone());
         re.push_str(&regex_escape(literal));
         literal.clear();
     };
@@ -343,7 +346,7 @@ fn cloudflare_regex(path: &str) -> Result<Compiled, String> {
     flush(&mut re, &mut literal);
     re.push('$');
     let first = first_literal_segment(path);
-    Compiled::new(&re, false, first)
+    Compiled::new(&re, false, first, &prefix.unwrap_or_default())
 }
 
 /// The first segment of a source when it is plain text and ends at a `/` (every path the

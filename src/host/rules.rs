@@ -8,9 +8,13 @@
 //! their literal path or first segment, so a thousand rules cost a hash lookup and a few
 //! comparisons per URL, not a thousand.
 
-use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
+use regex_automata::nfa::thompson::{
+    self,
+    pikevm::{self, PikeVM},
+};
 use regex_automata::{util::syntax, Input};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -133,21 +137,35 @@ pub(crate) enum Seg {
 
 /// A compiled source: the regular expression and the names its groups fill in the target.
 ///
-/// Each rule keeps only its Thompson NFA, run by a PikeVM: about 1.8 KB a rule, where a
+/// Each rule keeps only its Thompson NFA, run by a PikeVM: about 1.4 KB a rule, where a
 /// `meta::Regex` (its lazy DFAs, reverse NFA, one-pass table and prefilter besides) took
 /// some 10 KB, 5.75 GB for the 320,000 sources of a 16 MiB `vercel.json`. One NFA for all
 /// the rules of a file is no cheaper to run: a PikeVM's cache holds every group's slots for
 /// every state, which grows with the square of the rules.
+///
+/// A PikeVM search costs more than the meta engine's, so the literal text every match starts
+/// with is compared first: on 20,000 pages under `/blog/` and 1,000 Cloudflare rules
+/// `/blog/qN/*` that meet none of them, 0.17 s of CPU with the comparison, 7.4 s without it
+/// (the meta engine: 3.0 s). Where the text matches, the PikeVM decides: 1,000 rules
+/// `/blog/:slug/aN` on the same pages take 7.5 s of CPU (the meta engine: 4.2 to 5.5 s).
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled {
     pub re: PikeVM,
     /// The literal first segment every match starts with, if there is one.
     pub first: Option<String>,
+    /// The literal text every match starts with (lowercased where matching folds case).
+    pub prefix: Box<str>,
 }
 
 impl Compiled {
-    /// Compiles `pattern` (anchored by the caller); `fold` matches without regard to case.
-    pub fn new(pattern: &str, fold: bool, first: Option<String>) -> Result<Compiled, String> {
+    /// Compiles `pattern` (anchored by the caller); `fold` matches without regard to case;
+    /// every match starts with `prefix`.
+    pub fn new(
+        pattern: &str,
+        fold: bool,
+        first: Option<String>,
+        prefix: &str,
+    ) -> Result<Compiled, String> {
         let re = PikeVM::builder()
             .syntax(
                 syntax::Config::new()
@@ -164,7 +182,11 @@ impl Compiled {
             )
             .build(pattern)
             .map_err(|e| e.to_string())?;
-        Ok(Compiled { re, first })
+        Ok(Compiled {
+            re,
+            first,
+            prefix: prefix.into(),
+        })
     }
 }
 
@@ -428,12 +450,17 @@ fn matches(pattern: &Pattern, req: &Request<'_>, path: &str) -> Option<Captures>
         Pattern::Exact(_) => Some(Vec::new()),
         Pattern::Segments(s) => s.matches(req),
         Pattern::Regex(c) => {
-            let mut caps = c.re.create_captures();
-            c.re.search(
-                &mut c.re.create_cache(),
-                &Input::new(path).anchored(regex_automata::Anchored::Yes),
-                &mut caps,
-            );
+            if !path.starts_with(&*c.prefix) {
+                return None;
+            }
+            let input = Input::new(path).anchored(regex_automata::Anchored::Yes);
+            // Whether it matches first, without the groups: most rules tried do not.
+            let caps = with_cache(&c.re, |cache| {
+                c.re.search_slots(cache, &input, &mut [])?;
+                let mut caps = c.re.create_captures();
+                c.re.search(cache, &input, &mut caps);
+                Some(caps)
+            })?;
             if !caps.is_match() {
                 return None;
             }
@@ -450,6 +477,28 @@ fn matches(pattern: &Pattern, req: &Request<'_>, path: &str) -> Option<Captures>
             Some(out)
         }
     }
+}
+
+thread_local! {
+    /// One PikeVM cache a thread, moved to each rule's NFA in turn (`reset` keeps what it
+    /// allocated): making a cache for each search cost more than the search (13 s of CPU
+    /// against 7.5 s for the 1,000 rules `/blog/:slug/aN` on 20,000 pages).
+    static CACHE: RefCell<Option<pikevm::Cache>> = const { RefCell::new(None) };
+}
+
+/// Calls `f` with this thread's PikeVM cache, made ready for `re`.
+fn with_cache<R>(re: &PikeVM, f: impl FnOnce(&mut pikevm::Cache) -> R) -> R {
+    CACHE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let cache = match slot.as_mut() {
+            Some(cache) => {
+                cache.reset(re);
+                cache
+            }
+            None => slot.insert(re.create_cache()),
+        };
+        f(cache)
+    })
 }
 
 impl Segments {

@@ -427,7 +427,12 @@ fn compile_source(source: &str) -> Result<Pattern, String> {
     }
     re.push('$');
     let first = first_literal_segment(source).map(|s| s.to_ascii_lowercase());
-    Compiled::new(&re, true, first).map(Pattern::Regex)
+    // Matched against the lowercased path: the leading text, lowercased.
+    let prefix = match tokens.first() {
+        Some(Token::Text(t)) => t.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    Compiled::new(&re, true, first, &prefix).map(Pattern::Regex)
 }
 
 /// The 1-based line of each element of the top-level array `key`, in order: the line of its
