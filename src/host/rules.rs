@@ -139,9 +139,10 @@ pub(crate) enum Seg {
 ///
 /// Each rule keeps only its Thompson NFA, run by a PikeVM: about 1.4 KB a rule, where a
 /// `meta::Regex` (its lazy DFAs, reverse NFA, one-pass table and prefilter besides) took
-/// some 10 KB, 5.75 GB for the 320,000 sources of a 16 MiB `vercel.json`. One NFA for all
-/// the rules of a file is no cheaper to run: a PikeVM's cache holds every group's slots for
-/// every state, which grows with the square of the rules.
+/// some 10 KB: 3.7 to 5.75 GB for the 324,000 sources of a 16 MiB `vercel.json`, now 0.9 GB
+/// (docs/performance.md, "Host rules at the read limits"). One NFA for all the rules of a
+/// file is no cheaper to run: a PikeVM's cache holds every group's slots for every state,
+/// which grows with the square of the rules.
 ///
 /// A PikeVM search costs more than the meta engine's, so the literal text every match starts
 /// with is compared first: on 20,000 pages under `/blog/` and 1,000 Cloudflare rules
