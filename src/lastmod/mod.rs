@@ -6,6 +6,7 @@ mod blobs;
 pub mod git;
 pub mod history;
 mod recall;
+mod repo;
 pub mod shallow;
 pub mod visible;
 mod walk;
