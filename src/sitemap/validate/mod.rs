@@ -19,6 +19,8 @@
 //!   `<lastmod>`, `<changefreq>`, `<priority>` is not checked (the XSD wants that order;
 
 mod checker;
+mod elements;
+mod fields;
 mod namespaces;
 mod urls;
 mod values;
