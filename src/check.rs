@@ -166,9 +166,9 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
         let want = crate::sitemap::write::robots_txt(existing.as_deref(), &opts)?;
         diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
     }
-    let foreign_hosts: Vec<foreign::Host<'_>> = hosts
+    let foreign_hosts: Vec<foreign::SiteRoot<'_>> = hosts
         .iter()
-        .map(|(folder, base)| foreign::Host { folder, base })
+        .map(|(folder, base)| foreign::SiteRoot { folder, base })
         .collect();
     let mut known: HashSet<&str> = written.iter().copied().collect();
     known.extend(diff.extra.iter().map(String::as_str));

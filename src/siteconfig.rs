@@ -10,13 +10,13 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-mod hugo;
+mod hugo_config;
 mod hugo_files;
 mod mounts;
-mod zola;
+mod zola_config;
 
-use hugo::{hugo_config_bool, read_hugo};
-use zola::read_zola;
+use hugo_config::{hugo_config_bool, read_hugo};
+use zola_config::read_zola;
 
 pub use hugo_files::{environment, Layer};
 pub use mounts::ContentMount;

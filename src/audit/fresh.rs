@@ -26,7 +26,7 @@
 //! Pages with no source of their own (terms, pagers) are judged unless another page shows the
 //! output to be stale.
 
-use super::{LeftOut, Plan};
+use super::{AuditPlan, LeftOut};
 use crate::route::Reason;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ pub struct Freshness {
 /// `source(entry)` is the content file behind an entry (`None` for a generated page);
 /// `config` the site's own config file.
 pub fn judge(
-    plan: &Plan,
+    plan: &AuditPlan,
     found: Vec<LeftOut>,
     source: &dyn Fn(usize) -> Option<PathBuf>,
     config: Option<&Path>,
@@ -366,9 +366,9 @@ mod tests {
     }
 
     /// An output folder (not in git) built at t=100, with `n` URLs audited.
-    fn plan(dir: &Path, n: usize) -> Plan {
+    fn plan(dir: &Path, n: usize) -> AuditPlan {
         touch(&dir.join("public/index.html"), 100);
-        Plan {
+        AuditPlan {
             roots: vec![Root {
                 dir: dir.join("public"),
                 base: url::Url::parse("https://e.org/").unwrap(),

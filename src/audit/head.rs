@@ -325,24 +325,24 @@ impl HeadReader {
         }
         let n = read_some(&mut input, &mut self.buf)?;
         // Too few bytes to tell a byte order mark: read on (a trickling reader, a tiny page).
-        let mut outcome = plain::Outcome::NeedMore;
+        let mut outcome = plain::ScanEnd::NeedMore;
         if (n >= 3 || n == 0) && utf16(&self.buf[..n]).is_none() {
             outcome = scan_plain(&mut self.rules, &mut self.name, &self.buf[..n], n == 0);
         }
-        if outcome == plain::Outcome::Done {
+        if outcome == plain::ScanEnd::Done {
             return Ok(self.rules.take_facts());
         }
         // The head goes on past the first read: read on, three times as much each time.
         let mut all = self.buf[..n].to_vec();
         let mut eof = n == 0;
-        while outcome == plain::Outcome::NeedMore && !eof && utf16(&all).is_none() {
+        while outcome == plain::ScanEnd::NeedMore && !eof && utf16(&all).is_none() {
             let want = 2 * all.len().max(FIRST_READ) as u64;
             eof = (&mut input).take(want).read_to_end(&mut all)? < want as usize;
             if utf16(&all).is_none() {
                 outcome = scan_plain(&mut self.rules, &mut self.name, &all, eof);
             }
         }
-        if outcome == plain::Outcome::Done {
+        if outcome == plain::ScanEnd::Done {
             return Ok(self.rules.take_facts());
         }
         input.read_to_end(&mut all)?;
@@ -351,7 +351,7 @@ impl HeadReader {
             let text = decode_utf16(&all[2..], big_endian);
             self.rules.reset();
             if plain::scan(&mut self.rules, &mut self.name, text.as_bytes(), true)
-                != plain::Outcome::Done
+                != plain::ScanEnd::Done
             {
                 self.rules.reset();
                 self.tokenize(text.as_bytes());
@@ -377,7 +377,7 @@ impl HeadReader {
 
 /// The plain tokenizer's scan of `bytes` (a page's first bytes, all of them when `eof`), from
 /// fresh rules.
-fn scan_plain(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> plain::Outcome {
+fn scan_plain(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> plain::ScanEnd {
     rules.reset();
     plain::scan(rules, name, page_bytes(bytes), eof)
 }

@@ -41,7 +41,7 @@ pub struct Root {
 
 /// An audit to run: on when the output folder holds a built site and `audit` is not off.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct AuditPlan {
     /// One root, or one per host of a multihost site.
     pub roots: Vec<Root>,
     /// Look for built pages no content file accounts for (a walk of the whole output).
@@ -116,7 +116,7 @@ pub fn plan(
     hosts: &[Host],
     entries: usize,
     unsourced: bool,
-) -> (Option<Plan>, Option<String>) {
+) -> (Option<AuditPlan>, Option<String>) {
     if settings.audit == AuditMode::Off {
         return (None, None);
     }
@@ -146,7 +146,7 @@ pub fn plan(
         }
     }
     (
-        Some(Plan {
+        Some(AuditPlan {
             roots,
             unsourced,
             served: Forms::of(Platform::Plain),
@@ -185,7 +185,7 @@ fn committed_without_pages(
 /// `unlisted` are the locs of pages that are built but not listed (`sitemap = false`, an
 /// `exclude` rule): they account for their files.
 pub fn run(
-    plan: &Plan,
+    plan: &AuditPlan,
     entries: &Entries,
     vouched: &(dyn Fn(usize) -> bool + Sync),
     unlisted: &[String],
@@ -420,7 +420,7 @@ fn same_url(a: &Url, b: &Url) -> bool {
 
 /// Built pages below each root that no URL accounts for, leaving out 404 pages, pagers,
 /// redirects, `noindex` pages and pages whose canonical URL is another.
-fn find_unsourced(plan: &Plan, served: &HashSet<u64>, settings: &Settings) -> Vec<Unsourced> {
+fn find_unsourced(plan: &AuditPlan, served: &HashSet<u64>, settings: &Settings) -> Vec<Unsourced> {
     let dated =
         settings.lastmod.contains(&LastmodSource::Mtime) && !in_checkout(&settings.output_dir);
     let cap = crate::lastmod::source_date_epoch();

@@ -13,7 +13,7 @@ use serde::Serialize;
 use sitemapgen::config::{self, Settings};
 use sitemapgen::diff::{diff, outcome_urls};
 use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
-use sitemapgen::indexnow::{self, state, Host, Plan};
+use sitemapgen::indexnow::{self, state, Submission, SubmitHost};
 use sitemapgen::net::Client;
 use sitemapgen::sitemap::set::{read_set, Limits, Location, UrlMap};
 use sitemapgen::{Error, Result};
@@ -74,11 +74,11 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         .into_iter()
         .map(|(_, base)| base)
         .collect();
-    let hosts: Vec<Host> = bases
+    let hosts: Vec<SubmitHost> = bases
         .iter()
-        .filter_map(|b| Host::new(b, &settings.indexnow))
+        .filter_map(|b| SubmitHost::new(b, &settings.indexnow))
         .collect();
-    let names: Vec<String> = hosts.iter().map(Host::name).collect();
+    let names: Vec<String> = hosts.iter().map(SubmitHost::name).collect();
     let client = Client::default();
 
     let state_path = match opts.state {
@@ -269,7 +269,7 @@ fn baseline(
 }
 
 /// Each key file the plan's batches rely on, once.
-fn unique_key_files(plan: &Plan) -> Vec<Url> {
+fn unique_key_files(plan: &Submission) -> Vec<Url> {
     let mut seen = BTreeSet::new();
     plan.batches
         .iter()
@@ -279,7 +279,7 @@ fn unique_key_files(plan: &Plan) -> Vec<Url> {
 }
 
 /// Warns of changed URLs on no host of the site; notes (verbose) those the audit left out.
-fn report_left_out(plan: &Plan, verbose: bool) {
+fn report_left_out(plan: &Submission, verbose: bool) {
     if !plan.foreign.is_empty() {
         let first: Vec<&str> = plan.foreign.iter().take(3).map(String::as_str).collect();
         labelled(
@@ -336,7 +336,7 @@ use std::io::Write;
 
 fn json(
     out: &mut dyn Write,
-    plan: &Plan,
+    plan: &Submission,
     endpoint: &Url,
     from: &str,
     dry_run: bool,

@@ -1,9 +1,9 @@
 //! `sitemap.toml` as written: its keys, their types and how each is read from TOML. What
 //! they mean once resolved against the site and the command line is [`super::Settings`].
 
-use crate::siteconfig::Style;
 use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::host::HostSetting;
+use crate::siteconfig::Style;
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -320,4 +320,3 @@ fn de_changefreq<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Change
         Some(s) => s.parse().map(Some).map_err(serde::de::Error::custom),
     }
 }
-

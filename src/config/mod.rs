@@ -16,8 +16,8 @@ use url::Url;
 
 mod file;
 pub use file::{
-    AuditMode, ExtraUrl, FileConfig, GitDateKind, GitFetch, IgnoreRevs, LastmodSource,
-    LayoutMode, Precision, Rule, Significance,
+    AuditMode, ExtraUrl, FileConfig, GitDateKind, GitFetch, IgnoreRevs, LastmodSource, LayoutMode,
+    Precision, Rule, Significance,
 };
 
 /// Values given on the command line; each one, when set, wins over the files.
@@ -130,7 +130,7 @@ pub struct Settings {
     pub include_unsourced: bool,
     /// IndexNow: the key, its file, the endpoint.
     #[doc(hidden)]
-    pub indexnow: crate::indexnow::Settings,
+    pub indexnow: crate::indexnow::IndexNowSettings,
     /// The platform that serves the site (`auto`: detected from its files).
     pub host: HostSetting,
     /// What the site's own config says.
@@ -571,7 +571,7 @@ pub fn resolve(
             }
         }
     }
-    let indexnow = crate::indexnow::Settings::resolve(
+    let indexnow = crate::indexnow::IndexNowSettings::resolve(
         file.indexnow_key.clone(),
         std::env::var(crate::indexnow::KEY_ENV).ok(),
         file.indexnow_key_location.clone(),

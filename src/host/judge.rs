@@ -4,7 +4,7 @@
 
 use super::robots::{deciding, Robots, RobotsRule};
 use super::rules::{Judged, Request, Rule, Target};
-use super::Host;
+use super::HostRules;
 use crate::entries::Entries;
 use crate::route::Reason;
 use crate::sitemap::loc;
@@ -82,7 +82,7 @@ struct Blocked<'a> {
 /// then robots.txt. `file_exists(k)` says whether a built file serves entry `k` (asked only
 /// where a Netlify rule without `!` meets it).
 pub fn judge(
-    host: &Host,
+    host: &HostRules,
     roots: &[Root<'_>],
     entries: &Entries,
     file_exists: &(dyn Fn(usize) -> bool + Sync),
@@ -339,8 +339,8 @@ mod tests {
         }
     }
 
-    fn netlify(redirects: &str) -> Host {
-        Host::from_texts(
+    fn netlify(redirects: &str) -> HostRules {
+        HostRules::from_texts(
             Platform::Netlify,
             &RuleTexts {
                 redirects: Some((PathBuf::from("_redirects"), redirects.to_string())),

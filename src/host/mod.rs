@@ -102,7 +102,7 @@ pub const MAX_RULE_FILE_BYTES: u64 = 16 << 20;
 
 /// What the host does with a site's URLs: its redirect rules and the forms it serves them in.
 #[derive(Clone, Debug)]
-pub struct Host {
+pub struct HostRules {
     /// The platform.
     pub platform: Platform,
     /// Its redirect rules, in the order it tries them.
@@ -126,10 +126,15 @@ pub struct RuleTexts {
     pub vercel_json: Option<(PathBuf, String)>,
 }
 
-impl Host {
+impl HostRules {
     /// The host `setting` names (or the detected one) for a site, with its rules read from
     /// the files found. `origin` is the site's `scheme://host[:port]`.
-    pub fn load(setting: HostSetting, site_dir: &Path, output_dir: &Path, origin: &str) -> Host {
+    pub fn load(
+        setting: HostSetting,
+        site_dir: &Path,
+        output_dir: &Path,
+        origin: &str,
+    ) -> HostRules {
         let found = detect(site_dir, output_dir);
         let (platform, why) = match setting {
             HostSetting::Auto => (found.platform, found.why.clone()),
@@ -164,7 +169,7 @@ impl Host {
             },
             Platform::GithubPages | Platform::Plain => RuleTexts::default(),
         };
-        let mut host = Host::from_texts(platform, &texts, origin);
+        let mut host = HostRules::from_texts(platform, &texts, origin);
         host.notes.insert(0, format!("host: {platform} ({why})"));
         warnings.append(&mut host.warnings);
         host.warnings = warnings;
@@ -172,7 +177,7 @@ impl Host {
     }
 
     /// The host `platform` with the rules of `texts`.
-    pub fn from_texts(platform: Platform, texts: &RuleTexts, origin: &str) -> Host {
+    pub fn from_texts(platform: Platform, texts: &RuleTexts, origin: &str) -> HostRules {
         let mut rules = Vec::new();
         let mut warnings = Vec::new();
         let mut notes = Vec::new();
@@ -222,7 +227,7 @@ impl Host {
             }
             Platform::GithubPages | Platform::Plain => Dialect::Cloudflare,
         };
-        Host {
+        HostRules {
             platform,
             rules: RuleSet::new(dialect, rules),
             forms,
@@ -292,8 +297,8 @@ mod tests {
         d
     }
 
-    fn load(d: &Path, setting: HostSetting) -> Host {
-        Host::load(setting, d, &d.join("public"), "https://e.org")
+    fn load(d: &Path, setting: HostSetting) -> HostRules {
+        HostRules::load(setting, d, &d.join("public"), "https://e.org")
     }
 
     #[test]
@@ -328,10 +333,10 @@ mod tests {
             netlify_toml: Some((PathBuf::from("netlify.toml"), toml.to_string())),
             ..Default::default()
         };
-        let host = Host::from_texts(Platform::Netlify, &texts, "https://e.org");
+        let host = HostRules::from_texts(Platform::Netlify, &texts, "https://e.org");
         assert!(!host.forms.pretty_urls);
         assert_eq!(host.forms.served("/a", FileKind::FolderIndex), "/a");
-        let host = Host::from_texts(Platform::Netlify, &RuleTexts::default(), "https://e.org");
+        let host = HostRules::from_texts(Platform::Netlify, &RuleTexts::default(), "https://e.org");
         assert_eq!(host.forms.served("/a", FileKind::FolderIndex), "/a/");
     }
 

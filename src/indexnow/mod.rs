@@ -32,7 +32,7 @@ pub const KEY_ENV: &str = "INDEXNOW_KEY";
 /// The IndexNow settings (`indexnow_key`, `indexnow_key_location`, `indexnow_endpoint` in
 /// sitemap.toml; the key also from `INDEXNOW_KEY`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
+pub struct IndexNowSettings {
     /// The key, checked against the protocol's form; `None` when none is set.
     pub key: Option<String>,
     /// Where the key file goes below the output folder (and so below the base URL), when
@@ -42,7 +42,7 @@ pub struct Settings {
     pub endpoint: Option<Url>,
 }
 
-impl Settings {
+impl IndexNowSettings {
     /// Checks the values read: `key` from `INDEXNOW_KEY` (when set and not empty) or the file,
     /// the others from the file. Errors name the key to fix.
     pub fn resolve(
@@ -50,7 +50,7 @@ impl Settings {
         env_key: Option<String>,
         key_location: Option<String>,
         endpoint: Option<String>,
-    ) -> Result<Settings, (&'static str, String)> {
+    ) -> Result<IndexNowSettings, (&'static str, String)> {
         let key = match env_key.filter(|k| !k.trim().is_empty()) {
             Some(k) => Some(check_key(k.trim()).map_err(|m| (KEY_ENV, m))?),
             None => match file_key {
@@ -66,7 +66,7 @@ impl Settings {
             .map(|e| check_endpoint(&e))
             .transpose()
             .map_err(|m| ("indexnow_endpoint", m))?;
-        Ok(Settings {
+        Ok(IndexNowSettings {
             key,
             key_location,
             endpoint,
@@ -136,20 +136,20 @@ pub fn check_endpoint(endpoint: &str) -> Result<Url, String> {
 
 /// One host of the site, as IndexNow sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Host {
+pub struct SubmitHost {
     /// The base URL of the host's share of the site (ending in `/`).
     pub base: Url,
     /// Where its key file is served.
     pub key_file: Url,
 }
 
-impl Host {
+impl SubmitHost {
     /// A host of the site at `base` (a multihost site has one per language) with its key file
     /// where `build` writes it: `<key>.txt` or the key location, below the base URL.
-    pub fn new(base: &Url, settings: &Settings) -> Option<Host> {
+    pub fn new(base: &Url, settings: &IndexNowSettings) -> Option<SubmitHost> {
         let name = settings.key_file_name()?;
         let key_file = base.join(&name).ok()?;
-        Some(Host {
+        Some(SubmitHost {
             base: base.clone(),
             key_file,
         })
@@ -211,7 +211,7 @@ pub struct Batch {
 
 /// What a submission sends, and what it leaves out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Plan {
+pub struct Submission {
     /// The requests, host by host.
     pub batches: Vec<Batch>,
     /// Changed URLs on no host of the site (a baseline from another site or an old domain):
@@ -222,7 +222,7 @@ pub struct Plan {
     pub audited: Vec<String>,
 }
 
-impl Plan {
+impl Submission {
     /// Every URL to send, in all.
     pub fn urls(&self) -> usize {
         self.batches.iter().map(|b| b.urls.len()).sum()
@@ -234,13 +234,13 @@ impl Plan {
 /// 10,000). `audited` are the URLs the audit left out, never sent.
 pub fn plan(
     diff: &Diff,
-    hosts: &[Host],
+    hosts: &[SubmitHost],
     key: &str,
     audited: &BTreeSet<String>,
     per_request: usize,
-) -> Plan {
+) -> Submission {
     let per_request = per_request.clamp(1, MAX_URLS_PER_REQUEST);
-    let mut out = Plan::default();
+    let mut out = Submission::default();
     let mut by_host: Vec<Vec<String>> = vec![Vec::new(); hosts.len()];
     let changed: BTreeSet<&String> = diff
         .added
@@ -323,8 +323,8 @@ mod tests {
     use super::*;
     use crate::diff::Moved;
 
-    fn settings(key: &str, location: Option<&str>) -> Settings {
-        Settings::resolve(Some(key.into()), None, location.map(Into::into), None).unwrap()
+    fn settings(key: &str, location: Option<&str>) -> IndexNowSettings {
+        IndexNowSettings::resolve(Some(key.into()), None, location.map(Into::into), None).unwrap()
     }
 
     #[test]
@@ -334,29 +334,30 @@ mod tests {
         assert!(check_key(&"a".repeat(129)).is_err());
         assert!(check_key("has space1").unwrap_err().contains("' '"));
         // The environment wins over the file, and is checked as strictly.
-        let s = Settings::resolve(
+        let s = IndexNowSettings::resolve(
             Some("file-key-1".into()),
             Some("env-key-12".into()),
             None,
             None,
         );
         assert_eq!(s.unwrap().key.as_deref(), Some("env-key-12"));
-        let s = Settings::resolve(Some("file-key-1".into()), Some("bad".into()), None, None);
+        let s =
+            IndexNowSettings::resolve(Some("file-key-1".into()), Some("bad".into()), None, None);
         assert_eq!(s.unwrap_err().0, "INDEXNOW_KEY");
-        let s = Settings::resolve(Some("file-key-1".into()), Some(" ".into()), None, None);
+        let s = IndexNowSettings::resolve(Some("file-key-1".into()), Some(" ".into()), None, None);
         assert_eq!(s.unwrap().key.as_deref(), Some("file-key-1"));
         for bad in ["../k.txt", "k.html", "a//k.txt", ""] {
-            let s = Settings::resolve(None, None, Some(bad.into()), None);
+            let s = IndexNowSettings::resolve(None, None, Some(bad.into()), None);
             assert_eq!(s.unwrap_err().0, "indexnow_key_location", "{bad}");
         }
-        let s = Settings::resolve(None, None, None, Some("ftp://x".into()));
+        let s = IndexNowSettings::resolve(None, None, None, Some("ftp://x".into()));
         assert_eq!(s.unwrap_err().0, "indexnow_endpoint");
     }
 
     #[test]
     fn the_key_file_is_below_the_base_url_and_scopes_what_it_vouches_for() {
         let root = Url::parse("https://e.com/").unwrap();
-        let h = Host::new(&root, &settings("abcdefgh", None)).unwrap();
+        let h = SubmitHost::new(&root, &settings("abcdefgh", None)).unwrap();
         assert_eq!(h.key_file.as_str(), "https://e.com/abcdefgh.txt");
         assert!(!h.needs_key_location("abcdefgh"));
         assert!(h.covers("https://e.com/a/b/"));
@@ -364,7 +365,7 @@ mod tests {
         assert!(!h.covers("https://e.com:8443/x"));
         assert!(!h.covers("https://www.e.com/x"));
         let blog = Url::parse("https://e.com:8443/blog/").unwrap();
-        let h = Host::new(&blog, &settings("abcdefgh", Some("/keys/k.txt"))).unwrap();
+        let h = SubmitHost::new(&blog, &settings("abcdefgh", Some("/keys/k.txt"))).unwrap();
         assert_eq!(h.key_file.as_str(), "https://e.com:8443/blog/keys/k.txt");
         assert!(h.needs_key_location("abcdefgh"));
         assert_eq!(h.name(), "e.com:8443");
@@ -377,8 +378,8 @@ mod tests {
     fn plans_only_changes_on_the_hosts_in_batches() {
         let s = settings("abcdefgh", None);
         let hosts = [
-            Host::new(&Url::parse("https://e.com/").unwrap(), &s).unwrap(),
-            Host::new(&Url::parse("https://fr.e.com/").unwrap(), &s).unwrap(),
+            SubmitHost::new(&Url::parse("https://e.com/").unwrap(), &s).unwrap(),
+            SubmitHost::new(&Url::parse("https://fr.e.com/").unwrap(), &s).unwrap(),
         ];
         let d = Diff {
             added: vec![

@@ -66,7 +66,7 @@ impl Key {
 
 /// One file's outcome as of the recalled commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct FileOutcome {
     /// The commit that dated it (index into [`Recall::commits`]), or none.
     pub commit: Option<u32>,
     /// Why commits were passed over on the way ([`super::walk::passed`] bits).
@@ -91,12 +91,12 @@ pub struct Recall {
     pub head: String,
     /// The commits that dated files.
     pub commits: Vec<Dater>,
-    outcomes: HashMap<GitPath, Outcome>,
+    outcomes: HashMap<GitPath, FileOutcome>,
 }
 
 impl Recall {
     /// The outcome for the file that had the name `name` at [`Recall::head`].
-    pub fn get(&self, name: &[u8]) -> Option<Outcome> {
+    pub fn get(&self, name: &[u8]) -> Option<FileOutcome> {
         self.outcomes.get(name).copied()
     }
 }
@@ -152,7 +152,7 @@ fn parse(bytes: &[u8], key: &Key) -> Option<Recall> {
             }
         };
         let passed = number(passed)?;
-        outcomes.insert(name.into(), Outcome { commit, passed });
+        outcomes.insert(name.into(), FileOutcome { commit, passed });
     }
     if rest != b"end\n" {
         return None;
@@ -287,7 +287,7 @@ mod tests {
         assert_eq!((&*c.name, c.place, c.date), (&b"c1"[..], 9, d1));
         assert_eq!(
             r.get(b"content/new\nline.md"),
-            Some(Outcome {
+            Some(FileOutcome {
                 commit: None,
                 passed: 1
             })

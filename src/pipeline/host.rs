@@ -20,20 +20,20 @@ use crate::error::Result;
 use crate::fsread;
 use crate::host::judge::{self, RobotsFile, Root};
 use crate::host::robots::{Robots, MAX_ROBOTS_BYTES};
-use crate::host::{detect, Host};
+use crate::host::{detect, HostRules};
 use crate::scan::Files;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The host of a run, its rules read, for the routes (its URL forms) and this stage.
-pub(super) fn load(settings: &Settings) -> Host {
+pub(super) fn load(settings: &Settings) -> HostRules {
     let origin = settings.base_url.origin().ascii_serialization();
     let output = if output_trusted(settings) {
         settings.output_dir.clone()
     } else {
         settings.site_dir.join("static")
     };
-    Host::load(settings.host, &settings.site_dir, &output, &origin)
+    HostRules::load(settings.host, &settings.site_dir, &output, &origin)
 }
 
 /// Whether the built output's own files (`_redirects`, robots.txt) may be read: the audit is
@@ -62,8 +62,8 @@ pub(super) struct Judged {
 /// disallows (an error each in strict mode).
 pub(super) fn judge_entries(
     settings: &Settings,
-    host: &Host,
-    plan: Option<&audit::Plan>,
+    host: &HostRules,
+    plan: Option<&audit::AuditPlan>,
     built: &mut Built,
     files: &Files,
 ) -> Result<Judged> {

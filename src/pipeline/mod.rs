@@ -385,9 +385,9 @@ fn foreign_warnings(settings: &Settings, outcome: &Outcome, set: &SetOptions) ->
     let root = set.output_dir.as_path();
     let record = crate::sitemap::owned::Record::read(root);
     let hosts = site_roots(settings, outcome);
-    let foreign_hosts: Vec<crate::sitemap::foreign::Host<'_>> = hosts
+    let foreign_hosts: Vec<crate::sitemap::foreign::SiteRoot<'_>> = hosts
         .iter()
-        .map(|(folder, base)| crate::sitemap::foreign::Host { folder, base })
+        .map(|(folder, base)| crate::sitemap::foreign::SiteRoot { folder, base })
         .collect();
     let written: std::collections::HashSet<&str> = record
         .as_ref()
@@ -464,7 +464,7 @@ struct Audited {
 /// `include_unsourced`, lists) the built pages no content file accounts for.
 fn audit_output(
     settings: &Settings,
-    mut plan: audit::Plan,
+    mut plan: audit::AuditPlan,
     built: &mut entries::Built,
     files: &scan::Files,
 ) -> Result<Audited> {

@@ -218,4 +218,3 @@ fn duplicate_warning(
         (None, None) => return None,
     })
 }
-

@@ -22,7 +22,7 @@ use url::Url;
 /// One site root in the output folder: its folder below it (empty, or a multihost
 /// language's `en/`) and the URL that folder is served at.
 #[derive(Clone, Debug)]
-pub struct Host<'a> {
+pub struct SiteRoot<'a> {
     /// Empty, or ending in `/`.
     pub folder: &'a str,
     /// The URL of the folder.
@@ -34,7 +34,7 @@ pub struct Host<'a> {
 /// name; `languages` the site's language codes (their folders are looked in too).
 pub fn find(
     root: &Path,
-    hosts: &[Host<'_>],
+    hosts: &[SiteRoot<'_>],
     written: &HashSet<&str>,
     record: Option<&Record>,
     file_name: &str,
@@ -157,7 +157,7 @@ fn robots_sitemaps(robots: &[u8]) -> Vec<Url> {
 
 /// The path below the output folder of a URL served from `host`'s folder, when it names a
 /// file there (no query, no fragment, nothing above the folder).
-fn below(host: &Host<'_>, url: &Url) -> Option<String> {
+fn below(host: &SiteRoot<'_>, url: &Url) -> Option<String> {
     if url.origin() != host.base.origin() || url.query().is_some() || url.fragment().is_some() {
         return None;
     }
@@ -210,7 +210,7 @@ mod tests {
         put("sitemap-notes.xml", "not a sitemap");
         put("robots.txt", "User-agent: *\nSitemap: https://e.org/news.xml\nSitemap: https://elsewhere.org/x.xml\n");
         let base = Url::parse("https://e.org/").unwrap();
-        let hosts = [Host {
+        let hosts = [SiteRoot {
             folder: "",
             base: &base,
         }];
@@ -245,7 +245,7 @@ mod tests {
             super::super::owned::Stamp::of(b"what we wrote"),
         );
         let base = Url::parse("https://e.org/").unwrap();
-        let hosts = [Host {
+        let hosts = [SiteRoot {
             folder: "",
             base: &base,
         }];

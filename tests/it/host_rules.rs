@@ -13,7 +13,7 @@
 
 use sitemapgen::host::judge::{judge, RobotsFile, Root};
 use sitemapgen::host::robots::Robots;
-use sitemapgen::host::{FileKind, Host, Judged, Platform, Request, RuleTexts};
+use sitemapgen::host::{FileKind, HostRules, Judged, Platform, Request, RuleTexts};
 use sitemapgen::route::Reason;
 use sitemapgen::Entries;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ fn fixture(name: &str) -> (PathBuf, String) {
 
 /// What the host answers for a URL path: `redirect <line> <to>`, `may <line>`, `file <line>`
 /// (an unforced rule, the file served), `status <line>`, or `200`.
-fn answer(host: &Host, origin: &str, path: &str, file_exists: bool) -> String {
+fn answer(host: &HostRules, origin: &str, path: &str, file_exists: bool) -> String {
     let req = Request {
         path,
         query: None,
@@ -48,7 +48,7 @@ fn answer(host: &Host, origin: &str, path: &str, file_exists: bool) -> String {
 
 #[test]
 fn fluxcd_forced_netlify_rules_redirect_built_pages() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Netlify,
         &RuleTexts {
             redirects: Some(fixture("netlify-fluxcd._redirects")),
@@ -94,7 +94,7 @@ fn fluxcd_forced_netlify_rules_redirect_built_pages() {
 
 #[test]
 fn kubernetes_unforced_rules_yield_to_built_pages() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Netlify,
         &RuleTexts {
             redirects: Some(fixture("netlify-kubernetes._redirects")),
@@ -145,7 +145,7 @@ fn kubernetes_unforced_rules_yield_to_built_pages() {
 
 #[test]
 fn letsencrypt_custom_404s_never_touch_built_pages() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Netlify,
         &RuleTexts {
             netlify_toml: Some(fixture("netlify-letsencrypt.toml")),
@@ -166,7 +166,7 @@ fn letsencrypt_custom_404s_never_touch_built_pages() {
 
 #[test]
 fn opentelemetry_domain_rules_meet_their_old_hosts_only() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Netlify,
         &RuleTexts {
             netlify_toml: Some(fixture("netlify-opentelemetry.toml")),
@@ -192,7 +192,7 @@ fn opentelemetry_domain_rules_meet_their_old_hosts_only() {
 
 #[test]
 fn cloudflare_docs_rules_are_exact_and_always_applied() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::CloudflarePages,
         &RuleTexts {
             redirects: Some(fixture("cloudflare-docs._redirects")),
@@ -243,7 +243,7 @@ fn cloudflare_docs_rules_are_exact_and_always_applied() {
 
 #[test]
 fn sharpapi_vercel_rules_meet_the_served_form_only() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Vercel,
         &RuleTexts {
             vercel_json: Some(fixture("vercel-sharpapi.json")),
@@ -289,7 +289,7 @@ fn sharpapi_vercel_rules_meet_the_served_form_only() {
 
 #[test]
 fn xarvex_vercel_serves_clean_urls_without_a_slash() {
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Vercel,
         &RuleTexts {
             vercel_json: Some(fixture("vercel-xarvex.json")),
@@ -314,7 +314,7 @@ fn a_long_rule_is_one_string_shared_by_every_url_it_leaves_out() {
     // A 20 KB destination and a robots.txt rule of 20,000 `*`, each meeting 200 pages: every
     // page points at its rule's one name, and a redirect's target is written out when shown.
     let long = "x".repeat(20_000);
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Netlify,
         &RuleTexts {
             redirects: Some((
@@ -382,7 +382,7 @@ fn a_compiled_rule_costs_its_nfa_alone() {
         .map(|k| format!(r#"{{"source": "/blog/:p{k}*", "destination": "/x{k}"}}"#))
         .collect();
     let json = format!(r#"{{"redirects": [{}]}}"#, sources.join(",\n"));
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::Vercel,
         &RuleTexts {
             vercel_json: Some((PathBuf::from("vercel.json"), json)),
@@ -400,7 +400,7 @@ fn a_compiled_rule_costs_its_nfa_alone() {
     let lines: Vec<String> = (0..n)
         .map(|k| format!("/blog/p{k}/*  /y{k}  301"))
         .collect();
-    let host = Host::from_texts(
+    let host = HostRules::from_texts(
         Platform::CloudflarePages,
         &RuleTexts {
             redirects: Some((PathBuf::from("_redirects"), lines.join("\n"))),

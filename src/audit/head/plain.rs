@@ -15,7 +15,7 @@ use memchr::{memchr, memchr2};
 
 /// How a scan ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Outcome {
+pub(super) enum ScanEnd {
     /// The head ended, or the input did in plain text: the rules have seen everything.
     Done,
     /// The input ran out before the head ended, and more may follow.
@@ -38,19 +38,19 @@ type Step<T> = Result<T, Stop>;
 
 /// Scans `bytes` (the page from its start, decoded as a browser would: no byte order mark)
 /// into `rules`; `eof` when no bytes follow them. `name` is a buffer for tag names.
-pub(super) fn scan(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> Outcome {
+pub(super) fn scan(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> ScanEnd {
     let mut scanner = Scanner {
         b: bytes,
         rules,
         name,
     };
     match scanner.run() {
-        Ok(()) => Outcome::Done,
-        Err(Stop::EndOfText) if eof => Outcome::Done,
+        Ok(()) => ScanEnd::Done,
+        Err(Stop::EndOfText) if eof => ScanEnd::Done,
         // At the end of the input inside markup html5gum knows what each state makes of it.
-        Err(Stop::NeedMore) if eof => Outcome::NotPlain,
-        Err(Stop::EndOfText | Stop::NeedMore) => Outcome::NeedMore,
-        Err(Stop::NotPlain) => Outcome::NotPlain,
+        Err(Stop::NeedMore) if eof => ScanEnd::NotPlain,
+        Err(Stop::EndOfText | Stop::NeedMore) => ScanEnd::NeedMore,
+        Err(Stop::NotPlain) => ScanEnd::NotPlain,
     }
 }
 
@@ -354,7 +354,7 @@ fn lowered<'s>(s: &'s [u8], upper: bool, buf: &'s mut Vec<u8>) -> &'s [u8] {
 #[cfg(test)]
 mod tests {
     use super::super::{page_bytes, read_head, HeadFacts, HeadReader};
-    use super::{scan, Outcome};
+    use super::{scan, ScanEnd};
     use proptest::prelude::*;
     use std::io::Read;
 
@@ -367,7 +367,7 @@ mod tests {
     }
 
     /// How the plain tokenizer's scan of the page's first `len` bytes ends, and what it found.
-    fn plain_scan(page: &[u8], len: usize, eof: bool) -> (Outcome, HeadFacts) {
+    fn plain_scan(page: &[u8], len: usize, eof: bool) -> (ScanEnd, HeadFacts) {
         let mut reader = HeadReader::default();
         reader.rules.reset();
         let r = &mut reader;
@@ -378,7 +378,7 @@ mod tests {
     /// What the plain tokenizer makes of a whole page, when it takes it.
     fn by_plain(page: &[u8]) -> Option<HeadFacts> {
         let (outcome, facts) = plain_scan(page, page.len(), true);
-        (outcome == Outcome::Done).then_some(facts)
+        (outcome == ScanEnd::Done).then_some(facts)
     }
 
     /// A reader that hands out a few bytes at a time, as a pipe may.
@@ -716,7 +716,7 @@ mod tests {
         assert_eq!(got.canonical.as_deref(), Some("https://e.org/a/"));
         assert_eq!(got, by_html5gum(page));
         // A head that goes on past the first read is read on, and taken.
-        assert_eq!(plain_scan(page, 200, false).0, Outcome::NeedMore);
+        assert_eq!(plain_scan(page, 200, false).0, ScanEnd::NeedMore);
     }
 
     #[test]

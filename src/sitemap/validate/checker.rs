@@ -3,7 +3,7 @@
 //!
 //! This file reads the stream (the bytes before the root, XML events, text) and holds the
 //! state; the rule for each element is in `elements.rs`, and the checks of a `<loc>` and a
-//! `<lastmod>` against the site, the other URLs and now are in `fields.rs`.
+//! `<lastmod>` against the site, the other URLs and now are in `url_fields.rs`.
 
 use super::namespaces::{classify, Ns, Resolved, Scopes};
 use super::urls::{ParsedUrl, Site};

@@ -20,8 +20,8 @@
 
 mod checker;
 mod elements;
-mod fields;
 mod namespaces;
+mod url_fields;
 mod urls;
 mod values;
 

@@ -3,7 +3,11 @@
 
 use super::*;
 
-pub(super) fn read_hugo(root_file: Option<&Path>, config_dir: &Path, env: &str) -> Result<SiteConfig> {
+pub(super) fn read_hugo(
+    root_file: Option<&Path>,
+    config_dir: &Path,
+    env: &str,
+) -> Result<SiteConfig> {
     let merged = hugo_files::load(root_file, config_dir, env)?;
     let v = merged.value;
     let raw = v.clone();
@@ -360,4 +364,3 @@ fn hugo_sitemap_fields(
     };
     Ok((cf, pr))
 }
-
