@@ -52,11 +52,6 @@ pub(super) fn tree<'t>(
                     ),
                 ));
             }
-            // Most blocks are a few `key = value` lines and a `[table]`, read directly; the
-            // rest, and anything the fast path is unsure of, go to the toml crate.
-            if let Some(root) = super::toml_fast::tree(block) {
-                return Ok(root);
-            }
             toml_tree(block).map_err(|e| {
                 let line = e.span().map_or(layout.open_line, |s| {
                     layout.block_line + line_of(block.as_bytes(), s.start.min(block.len())) - 1
@@ -222,7 +217,7 @@ impl<'a> N<'a> {
 }
 
 /// A TOML block read by the toml crate, as the neutral tree.
-pub(super) fn toml_tree(block: &str) -> std::result::Result<N<'_>, toml::de::Error> {
+fn toml_tree(block: &str) -> std::result::Result<N<'_>, toml::de::Error> {
     let table = toml::de::DeTable::parse(block)?;
     let at = Some(table.span().start);
     let entries = table.into_inner().into_iter();
@@ -257,7 +252,7 @@ fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
 
 /// A TOML integer from its digits (sign included, `_` taken out) in `radix`; one past the
 /// range of `i64` becomes a float.
-pub(super) fn toml_int(digits: &str, radix: u32) -> V<'static> {
+fn toml_int(digits: &str, radix: u32) -> V<'static> {
     match i64::from_str_radix(digits, radix) {
         Ok(n) => V::Int(n),
         Err(_) => V::Float(digits.parse().unwrap_or(f64::NAN)),
@@ -265,7 +260,7 @@ pub(super) fn toml_int(digits: &str, radix: u32) -> V<'static> {
 }
 
 /// A TOML float from its text (`_` taken out).
-pub(super) fn toml_float(text: &str) -> V<'static> {
+fn toml_float(text: &str) -> V<'static> {
     V::Float(text.parse().unwrap_or(f64::NAN))
 }
 

@@ -22,7 +22,6 @@ pub mod limits;
 mod meta;
 pub mod sitemap_values;
 mod terms;
-mod toml_fast;
 pub(crate) mod yaml;
 mod yaml_fast;
 mod zola_fields;
@@ -610,7 +609,7 @@ mod testing {
         }
     }
 
-    /// How many generated blocks the fast paths' tests check in every build.
+    /// How many generated blocks the fast path's tests check in every build.
     pub(super) fn generated_seeds() -> std::ops::Range<u64> {
         0..if cfg!(debug_assertions) {
             4_000
