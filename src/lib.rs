@@ -68,6 +68,8 @@ pub mod frontmatter;
 pub mod fsread;
 #[doc(hidden)]
 pub mod fswrite;
+// Go's time layouts: Hugo's date forms (front matter) and permalink date tokens (routing).
+mod golayout;
 #[doc(hidden)]
 pub mod host;
 #[doc(hidden)]

@@ -5,56 +5,12 @@
 //! Hugo reads exactly these forms: `2023-01-02T03:04` (no seconds) or `2023-1-2` (one
 //! digit) are no dates to it, while `02 Jan 2023` and `Mon, 02 Jan 2023 15:04:05 MST` are.
 
+use std::sync::LazyLock;
+
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 
 use crate::date::{SiteTz, W3cDate};
-
-/// One element of a Go layout.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Tok {
-    /// `2006`.
-    Year4,
-    /// `06`.
-    Year2,
-    /// `01`.
-    Month2,
-    /// `Jan`.
-    MonthAbbr,
-    /// `02`.
-    Day2,
-    /// `_2`.
-    DayUnder,
-    /// `Mon`.
-    WeekdayAbbr,
-    /// `Monday`.
-    Weekday,
-    /// `15`.
-    Hour24,
-    /// `3`.
-    Hour12,
-    /// `04`.
-    Minute,
-    /// `05`.
-    Second,
-    /// `PM`.
-    Pm,
-    /// `MST`.
-    ZoneName,
-    /// `Z07:00`.
-    ZColon,
-    /// `Z0700`.
-    Z,
-    /// `-07:00`.
-    OffColon,
-    /// `-0700`.
-    Off,
-    /// `.999999999`: an optional fraction.
-    FracOpt,
-    /// `.000`, `.000000`, `.000000000`: exactly so many digits.
-    Frac(usize),
-    /// Text to match (a space matches any run of spaces).
-    Lit(&'static str),
-}
+use crate::golayout::{self, Elements, Std, Tok};
 
 /// How a layout's zone is taken (cast's `timeFormatType`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,388 +25,52 @@ enum Zone {
     TimeOnly,
 }
 
-use Tok::*;
-
 /// cast's `TimeFormats`, in the order it tries them (the same in cast 1.5 and 1.10 but for
 /// `2006-01-02` first in 1.10, which changes no result: no other layout reads that text).
-const LAYOUTS: &[(&[Tok], Zone)] = &[
-    (&[Year4, Lit("-"), Month2, Lit("-"), Day2], Zone::None),
-    // RFC 3339
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit("T"),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            ZColon,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit("T"),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-        ],
-        Zone::None,
-    ),
+const CAST_LAYOUTS: [(&str, Zone); 24] = [
+    ("2006-01-02", Zone::None),
+    // RFC 3339, and without its offset
+    ("2006-01-02T15:04:05Z07:00", Zone::Numeric),
+    ("2006-01-02T15:04:05", Zone::None),
     // RFC 1123Z, RFC 1123
-    (
-        &[
-            WeekdayAbbr,
-            Lit(", "),
-            Day2,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            Year4,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            Off,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            WeekdayAbbr,
-            Lit(", "),
-            Day2,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            Year4,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            ZoneName,
-        ],
-        Zone::Named,
-    ),
+    ("Mon, 02 Jan 2006 15:04:05 -0700", Zone::Numeric),
+    ("Mon, 02 Jan 2006 15:04:05 MST", Zone::Named),
     // RFC 822Z, RFC 822
-    (
-        &[
-            Day2,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            Year2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(" "),
-            Off,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Day2,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            Year2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(" "),
-            ZoneName,
-        ],
-        Zone::Named,
-    ),
+    ("02 Jan 06 15:04 -0700", Zone::Numeric),
+    ("02 Jan 06 15:04 MST", Zone::Named),
     // RFC 850
-    (
-        &[
-            Weekday,
-            Lit(", "),
-            Day2,
-            Lit("-"),
-            MonthAbbr,
-            Lit("-"),
-            Year2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            ZoneName,
-        ],
-        Zone::Named,
-    ),
+    ("Monday, 02-Jan-06 15:04:05 MST", Zone::Named),
     // What Go's Time.String writes.
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            FracOpt,
-            Lit(" "),
-            Off,
-            Lit(" "),
-            ZoneName,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit("T"),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Off,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Z,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-        ],
-        Zone::None,
-    ),
+    ("2006-01-02 15:04:05.999999999 -0700 MST", Zone::Numeric),
+    ("2006-01-02T15:04:05-0700", Zone::Numeric),
+    ("2006-01-02 15:04:05Z0700", Zone::Numeric),
+    ("2006-01-02 15:04:05", Zone::None),
     // ANSIC, Unix date, Ruby date
-    (
-        &[
-            WeekdayAbbr,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            Year4,
-        ],
-        Zone::None,
-    ),
-    (
-        &[
-            WeekdayAbbr,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            ZoneName,
-            Lit(" "),
-            Year4,
-        ],
-        Zone::Named,
-    ),
-    (
-        &[
-            WeekdayAbbr,
-            Lit(" "),
-            MonthAbbr,
-            Lit(" "),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            Off,
-            Lit(" "),
-            Year4,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            ZColon,
-        ],
-        Zone::Numeric,
-    ),
-    (&[Day2, Lit(" "), MonthAbbr, Lit(" "), Year4], Zone::None),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            OffColon,
-        ],
-        Zone::Numeric,
-    ),
-    (
-        &[
-            Year4,
-            Lit("-"),
-            Month2,
-            Lit("-"),
-            Day2,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Lit(" "),
-            Off,
-        ],
-        Zone::Numeric,
-    ),
+    ("Mon Jan _2 15:04:05 2006", Zone::None),
+    ("Mon Jan _2 15:04:05 MST 2006", Zone::Named),
+    ("Mon Jan 02 15:04:05 -0700 2006", Zone::Numeric),
+    ("2006-01-02 15:04:05Z07:00", Zone::Numeric),
+    ("02 Jan 2006", Zone::None),
+    ("2006-01-02 15:04:05 -07:00", Zone::Numeric),
+    ("2006-01-02 15:04:05 -0700", Zone::Numeric),
     // Kitchen and the stamps: a time of day.
-    (&[Hour12, Lit(":"), Minute, Pm], Zone::TimeOnly),
-    (
-        &[
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-        ],
-        Zone::TimeOnly,
-    ),
-    (
-        &[
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Frac(3),
-        ],
-        Zone::TimeOnly,
-    ),
-    (
-        &[
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Frac(6),
-        ],
-        Zone::TimeOnly,
-    ),
-    (
-        &[
-            MonthAbbr,
-            Lit(" "),
-            DayUnder,
-            Lit(" "),
-            Hour24,
-            Lit(":"),
-            Minute,
-            Lit(":"),
-            Second,
-            Frac(9),
-        ],
-        Zone::TimeOnly,
-    ),
+    ("3:04PM", Zone::TimeOnly),
+    ("Jan _2 15:04:05", Zone::TimeOnly),
+    ("Jan _2 15:04:05.000", Zone::TimeOnly),
+    ("Jan _2 15:04:05.000000", Zone::TimeOnly),
+    ("Jan _2 15:04:05.000000000", Zone::TimeOnly),
 ];
+
+/// [`CAST_LAYOUTS`] tokenized (once, on first use), each with its zone rule.
+fn layouts() -> &'static [(Vec<Tok<'static>>, Zone)] {
+    static LAYOUTS: LazyLock<Vec<(Vec<Tok<'static>>, Zone)>> = LazyLock::new(|| {
+        CAST_LAYOUTS
+            .iter()
+            .map(|&(layout, zone)| (golayout::tokens(layout, Elements::All), zone))
+            .collect()
+    });
+    &LAYOUTS
+}
 
 /// A date as Hugo reads the text `s`.
 #[derive(Clone, Debug, PartialEq)]
@@ -481,7 +101,7 @@ impl GoDate {
 /// Reads `s` as Hugo (cast's `StringToDateInDefaultLocation`) does; `None` when no layout
 /// reads it.
 pub(crate) fn parse(s: &str, tz: &SiteTz) -> Option<GoDate> {
-    LAYOUTS
+    layouts()
         .iter()
         .find_map(|(layout, zone)| read(layout, s).map(|p| (p, *zone)))
         .and_then(|(p, zone)| place(p, zone, tz))
@@ -570,75 +190,82 @@ fn place(p: Parts, zone: Zone, tz: &SiteTz) -> Option<GoDate> {
 }
 
 /// Reads `s` with one layout, as Go's `time.Parse` does; `None` when it does not fit.
-fn read(layout: &[Tok], s: &str) -> Option<Parts> {
+fn read(layout: &[Tok<'_>], s: &str) -> Option<Parts> {
     let mut v = s.as_bytes();
+    let has = |std: Std| layout.contains(&Tok::Std(std));
     let mut p = Parts {
         month: 1,
         day: 1,
-        date_only: !layout.contains(&Hour24) && !layout.contains(&Hour12),
+        date_only: !has(Std::Hour) && !has(Std::Hour12),
         ..Parts::default()
     };
     for (k, tok) in layout.iter().enumerate() {
-        match *tok {
-            Lit(text) => v = skip(v, text.as_bytes())?,
-            Year4 => {
+        let std = match *tok {
+            Tok::Lit(text) => {
+                v = skip(v, text.as_bytes())?;
+                continue;
+            }
+            Tok::Std(std) => std,
+        };
+        match std {
+            Std::LongYear => {
                 let (n, rest) = fixed_digits(v, 4)?;
                 p.year = n as i32;
                 v = rest;
             }
-            Year2 => {
+            Std::Year => {
                 let (n, rest) = fixed_digits(v, 2)?;
                 p.year = if n >= 69 { 1900 + n } else { 2000 + n } as i32;
                 v = rest;
             }
-            Month2 => {
+            Std::ZeroMonth => {
                 let (n, rest) = num(v, true)?;
                 (1..=12).contains(&n).then_some(())?;
                 p.month = n;
                 v = rest;
             }
-            MonthAbbr => {
+            Std::Month => {
                 let (m, rest) = lookup(v, &MONTHS)?;
                 p.month = m as u32 + 1;
                 v = rest;
             }
-            Day2 | DayUnder => {
-                if *tok == DayUnder && v.first() == Some(&b' ') {
+            Std::ZeroDay | Std::UnderDay => {
+                if std == Std::UnderDay && v.first() == Some(&b' ') {
                     v = &v[1..];
                 }
-                let (n, rest) = num(v, *tok == Day2)?;
+                let (n, rest) = num(v, std == Std::ZeroDay)?;
                 (1..=31).contains(&n).then_some(())?;
                 p.day = n;
                 v = rest;
             }
-            WeekdayAbbr => v = lookup(v, &DAYS)?.1,
-            Weekday => v = lookup(v, &LONG_DAYS)?.1,
-            Hour24 => {
+            Std::WeekDay => v = lookup(v, &DAYS)?.1,
+            Std::LongWeekDay => v = lookup(v, &LONG_DAYS)?.1,
+            Std::Hour => {
                 let (n, rest) = num(v, false)?;
                 (n < 24).then_some(())?;
                 p.hour = n;
                 v = rest;
             }
-            Hour12 => {
+            Std::Hour12 => {
                 let (n, rest) = num(v, false)?;
                 (n <= 12).then_some(())?;
                 p.hour = n;
                 v = rest;
             }
-            Minute => {
+            Std::ZeroMinute => {
                 let (n, rest) = num(v, true)?;
                 (n < 60).then_some(())?;
                 p.minute = n;
                 v = rest;
             }
-            Second => {
+            Std::ZeroSecond => {
                 let (n, rest) = num(v, true)?;
                 (n < 60).then_some(())?;
                 p.second = n;
                 v = rest;
                 // A fraction may follow the seconds though the layout has none, unless the
                 // layout's next element reads it.
-                let next_is_frac = matches!(layout.get(k + 1), Some(FracOpt | Frac(_)));
+                let next_is_frac = matches!(layout.get(k + 1), Some(Tok::Std(Std::Frac { .. })));
                 if !next_is_frac
                     && v.len() >= 2
                     && matches!(v[0], b'.' | b',')
@@ -649,21 +276,27 @@ fn read(layout: &[Tok], s: &str) -> Option<Parts> {
                     v = &v[end..];
                 }
             }
-            FracOpt => {
+            // `.999…`: an optional fraction, of any length.
+            Std::Frac { nines: true, .. } => {
                 if v.len() >= 2 && matches!(v[0], b'.' | b',') && v[1].is_ascii_digit() {
                     let end = 1 + v[1..].iter().take_while(|c| c.is_ascii_digit()).count();
                     p.nanos = nanos(&v[1..end]);
                     v = &v[end..];
                 }
             }
-            Frac(n) => {
+            // `.000…`: exactly so many digits.
+            Std::Frac {
+                digits: n,
+                nines: false,
+                ..
+            } => {
                 if v.len() < n + 1 || v[0] != b'.' || !v[1..=n].iter().all(u8::is_ascii_digit) {
                     return None;
                 }
                 p.nanos = nanos(&v[1..=n]);
                 v = &v[n + 1..];
             }
-            Pm => {
+            Std::Pm => {
                 let two = v.get(..2)?;
                 p.pm = match two {
                     b"PM" => Some(true),
@@ -672,22 +305,38 @@ fn read(layout: &[Tok], s: &str) -> Option<Parts> {
                 };
                 v = &v[2..];
             }
-            ZoneName => {
+            Std::Tz => {
                 let n = zone_name_len(v)?;
                 // Only the length matters: the name's offset is not known.
                 v = &v[n..];
             }
-            ZColon | Z | OffColon | Off => {
-                if matches!(tok, ZColon | Z) && v.first() == Some(&b'Z') {
+            Std::Iso8601Colon | Std::Iso8601 | Std::NumColonTz | Std::NumTz => {
+                if matches!(std, Std::Iso8601Colon | Std::Iso8601) && v.first() == Some(&b'Z') {
                     p.offset = Some(0);
                     v = &v[1..];
                     continue;
                 }
-                let colon = matches!(tok, ZColon | OffColon);
+                let colon = matches!(std, Std::Iso8601Colon | Std::NumColonTz);
                 let (off, rest) = offset(v, colon)?;
                 p.offset = Some(off);
                 v = rest;
             }
+            // Elements none of cast's layouts holds are not read.
+            Std::LongMonth
+            | Std::NumMonth
+            | Std::Day
+            | Std::UnderYearDay
+            | Std::ZeroYearDay
+            | Std::ZeroHour12
+            | Std::Minute
+            | Std::Second
+            | Std::PmLower
+            | Std::Iso8601Seconds
+            | Std::Iso8601Short
+            | Std::Iso8601ColonSeconds
+            | Std::NumShortTz
+            | Std::NumSecondsTz
+            | Std::NumColonSecondsTz => return None,
         }
     }
     v.is_empty().then_some(p)

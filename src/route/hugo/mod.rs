@@ -10,7 +10,6 @@
 mod cascade;
 mod decide;
 mod filename;
-mod golayout;
 mod permalinks;
 pub(crate) use permalinks::unknown_permalink_token;
 mod placement;

@@ -2,10 +2,10 @@
 //! patterns, `uglyURLs`, and path sanitizing and lower-casing.
 
 use super::filename;
-use super::golayout;
 use super::placement::Placed;
 use crate::date::{SiteTz, W3cDate};
 use crate::error::{Error, Result};
+use crate::golayout;
 use crate::hugo_version::HugoRules;
 use crate::route::{normalize, Kind, Page};
 use crate::siteconfig::SiteConfig;
