@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 use sitemapgen::config::{self, Overrides};
-use sitemapgen::sitemap::loc;
+use sitemapgen::vocab::loc;
 use sitemapgen::RunOptions;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -11,9 +11,9 @@
 //! `1 + i % 12`, day `1 + i % 28`), with the time `T10:MM:00+02:00` (minute `i % 60`) added
 //! for two in five entries, as front matter mixes both forms.
 
-use sitemapgen::date::{SiteTz, W3cDate};
 use sitemapgen::entries::Entries;
 use sitemapgen::sitemap::write::{write, WriteOptions};
+use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

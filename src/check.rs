@@ -2,13 +2,13 @@
 //! Plain data out ([`CheckDiff`]); the binary decides how to show it.
 
 use crate::config::Settings;
-use crate::error::{Error, Result};
-use crate::fsread::ReadError;
 use crate::pipeline::Outcome;
 use crate::sitemap::foreign;
 use crate::sitemap::on_disk::{collect_urls, host_of, read_capped};
 use crate::sitemap::owned::{Ownership, Record};
 use crate::sitemap::write::OutputFile;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::fsread::ReadError;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// What `check` found between the sitemap on disk and what `build` would write.

@@ -3,17 +3,17 @@
 //! sets named after the file they came from. It sits below `config`, `siteconfig` and `scan`,
 //! which all use it, so none of them needs another for these.
 
-use crate::error::{Error, Result};
-use crate::frontmatter::limits::MAX_CONFIG;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::limits::MAX_CONFIG;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::de::DeserializeOwned;
 use std::path::Path;
 
 /// The error for a TOML config nested past [`TOML_MAX_DEPTH`], naming its line.
 ///
-/// [`TOML_MAX_DEPTH`]: crate::frontmatter::limits::TOML_MAX_DEPTH
+/// [`TOML_MAX_DEPTH`]: crate::vocab::limits::TOML_MAX_DEPTH
 pub fn toml_too_deep_error(text: &str, path: &Path) -> Error {
-    use crate::frontmatter::limits::{toml_too_deep, TOML_MAX_DEPTH};
+    use crate::vocab::limits::{toml_too_deep, TOML_MAX_DEPTH};
     Error::config(
         path,
         toml_too_deep(text),
@@ -35,7 +35,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 /// parsed but cannot be used. `None` when the file cannot be read or the key is elsewhere
 /// (a Hugo `config/_default/` file, the command line).
 pub fn value_line(path: &Path, keys: &[&str]) -> Option<usize> {
-    let text = crate::fsread::read_string(path, MAX_CONFIG).ok()?;
+    let text = crate::vocab::fsread::read_string(path, MAX_CONFIG).ok()?;
     match path.extension().and_then(|e| e.to_str()) {
         Some("toml") => toml_value_line(&text, keys),
         _ => text_key_line(&text, keys),

@@ -1,9 +1,8 @@
 //! `diff`: what changed between two sitemap sets (URLs added, removed, and whose lastmod
 //! moved), plain data out; the binary prints it, `submit` sends it.
 
-use crate::date::{SiteTz, W3cDate, W3cKind};
-use crate::pipeline::Outcome;
 use crate::sitemap::set::UrlMap;
+use crate::vocab::date::{SiteTz, W3cDate, W3cKind};
 use std::cmp::Ordering;
 
 /// What changed from an old set to a new one; each list sorted by URL.
@@ -92,15 +91,6 @@ pub fn lastmod_moved(old: &str, new: &str) -> bool {
         },
         _ => true,
     }
-}
-
-/// The URLs a run would write, with their lastmods as written.
-pub fn outcome_urls(outcome: &Outcome) -> UrlMap {
-    outcome
-        .entries
-        .iter()
-        .map(|(loc, e)| (loc.to_string(), e.lastmod.map(|d| d.to_string())))
-        .collect()
 }
 
 #[cfg(test)]

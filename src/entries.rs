@@ -4,8 +4,8 @@ mod locs;
 
 pub use locs::{Loc, LocError, LocId, Locs};
 
-use crate::date::W3cDate;
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+use crate::vocab::date::W3cDate;
+use crate::vocab::values::{ChangeFreq, Priority};
 use rayon::slice::ParallelSliceMut;
 
 /// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
@@ -204,12 +204,12 @@ impl<'a> From<&'a Entries> for View<'a> {
 
 use crate::compact::LangCode;
 use crate::config::{ExtraUrl, Settings};
-use crate::error::{Error, Result};
 use crate::lastmod::Lastmod;
 use crate::route::{Excluded, Reason, Route, RoutePaths};
 use crate::scan::Files;
-use crate::sitemap::loc;
-use crate::sitemap::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::loc;
+use crate::vocab::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
 use globset::GlobMatcher;
 use std::collections::{BTreeMap, HashMap};
 use url::Url;
@@ -339,7 +339,7 @@ pub struct Sources<'a> {
     pub page_locs: bool,
     /// The forms the host serves URLs in (routes come in them already; `extra_urls` are put
     /// in them here).
-    pub served: crate::host::Forms,
+    pub served: crate::platform::Forms,
 }
 
 /// Turns the listed routes into entries: absolute locs, fields from front matter, rules and
@@ -833,7 +833,7 @@ fn extra_entry(
     extra: &ExtraUrl,
     settings: &Settings,
     origin: &std::path::Path,
-    served: crate::host::Forms,
+    served: crate::platform::Forms,
     entries: &mut Entries,
 ) -> Result<()> {
     let (raw, lastmod, changefreq, priority) = match extra {
@@ -861,12 +861,12 @@ fn extra_entry(
         }
         let mut u = u;
         let path = u.path().to_string();
-        u.set_path(&served.served(&path, crate::host::FileKind::of_path(&path)));
+        u.set_path(&served.served(&path, crate::platform::FileKind::of_path(&path)));
         u.to_string()
     } else {
         loc::check_path(raw).map_err(bad)?;
         let path = crate::route::normalize(raw);
-        let path = served.served(&path, crate::host::FileKind::of_path(&path));
+        let path = served.served(&path, crate::platform::FileKind::of_path(&path));
         loc::absolute(&settings.base_url, &path)
     };
     if loc.len() > MAX_LOC_LEN {
@@ -877,7 +877,7 @@ fn extra_entry(
     }
     let lastmod = match lastmod {
         Some(s) => Some(
-            crate::date::W3cDate::parse(s, &settings.timezone)
+            crate::vocab::date::W3cDate::parse(s, &settings.timezone)
                 .ok_or_else(|| bad(format!("extra_urls: '{s}' is not a date")))?,
         ),
         None => None,
@@ -938,7 +938,7 @@ mod tests {
             let e = entries
                 .push(&format!("https://example.com/p-{i}/?q={i}"))
                 .unwrap();
-            e.priority = crate::frontmatter::sitemap_values::Priority::from_f64(0.5);
+            e.priority = crate::vocab::values::Priority::from_f64(0.5);
         }
         entries.push("http://other.example:8080/x").unwrap();
         assert_eq!(entries.len(), 6);

@@ -5,9 +5,9 @@
 //! reference of what can be set; a test uncomments them all and parses the result.
 
 use crate::config::{self, Style};
-use crate::error::{Error, Result};
-use crate::hugo_version::HugoVersion;
+use crate::hugo::version::HugoVersion;
 use crate::siteconfig::{self, SiteConfig};
+use crate::vocab::error::{Error, Result};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};

@@ -393,7 +393,7 @@ fn folder_of(
     let (first, more) = rest.split_once('/')?;
     (!first.is_empty()).then(|| {
         (
-            crate::sitemap::loc::decoded(first).into_owned(),
+            crate::vocab::loc::decoded(first).into_owned(),
             !more.is_empty(),
         )
     })
@@ -525,7 +525,7 @@ mod tests {
         );
         let layout = arrange(&s, &mut b);
         assert_eq!(layout.files[0].index_from, usize::MAX);
-        assert_eq!(layout.files[0].max_urls, crate::sitemap::protocol::MAX_URLS);
+        assert_eq!(layout.files[0].max_urls, crate::vocab::protocol::MAX_URLS);
     }
 
     /// `layout = "language"` on a site of one language (a plain site has no languages of its

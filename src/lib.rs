@@ -46,7 +46,8 @@
 pub mod check;
 pub mod config;
 pub mod diff;
-pub mod error;
+/// The error type (the vocabulary's, at the bottom of the house).
+pub use vocab::error;
 #[cfg(feature = "net")]
 pub mod net;
 pub mod pipeline;
@@ -59,21 +60,13 @@ pub mod compact;
 #[doc(hidden)]
 pub mod config_file;
 #[doc(hidden)]
-pub mod date;
-#[doc(hidden)]
 pub mod entries;
 #[doc(hidden)]
 pub mod frontmatter;
 #[doc(hidden)]
-pub mod fsread;
-#[doc(hidden)]
-pub mod fswrite;
-// Go's time layouts: Hugo's date forms (front matter) and permalink date tokens (routing).
-mod golayout;
-#[doc(hidden)]
 pub mod host;
 #[doc(hidden)]
-pub mod hugo_version;
+pub mod hugo;
 #[doc(hidden)]
 pub mod images;
 #[doc(hidden)]
@@ -81,11 +74,11 @@ pub mod indexnow;
 #[doc(hidden)]
 pub mod init;
 #[doc(hidden)]
-pub mod langtag;
-#[doc(hidden)]
 pub mod lastmod;
 #[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
+pub mod platform;
 #[doc(hidden)]
 pub mod route;
 #[doc(hidden)]
@@ -100,6 +93,8 @@ pub mod slugify;
 pub mod suggest;
 #[doc(hidden)]
 pub mod summary;
+#[doc(hidden)]
+pub mod vocab;
 
 pub use check::{check, Changed, CheckDiff};
 pub use config::{Overrides, Settings};
@@ -108,15 +103,15 @@ pub use pipeline::{build, generate, write, Listed, Outcome, Progress, RunOptions
 
 // The types the API above hands out, from the stage modules that define them.
 pub use audit::Unsourced;
-pub use date::{SiteTz, W3cDate, W3cKind};
 pub use entries::{Alternate, Entries, Entry, Host, Loc};
-pub use frontmatter::sitemap_values::{ChangeFreq, Priority};
 pub use lastmod::shallow::Fetched as HistoryFetched;
 pub use lastmod::{Fetches as VersionsFetched, GitReport, Lastmod, Origin as LastmodOrigin};
 pub use layout::{IndexFile, Layout, SitemapFile};
 pub use route::Reason;
 pub use sitemap::set::UrlMap;
 pub use sitemap::write::WriteReport;
+pub use vocab::date::{SiteTz, W3cDate, W3cKind};
+pub use vocab::values::{ChangeFreq, Priority};
 
 // Plumbing the binary shares with the library.
 #[doc(hidden)]

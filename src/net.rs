@@ -3,8 +3,8 @@
 //! TLS by rustls with Mozilla's roots built in; every request has a timeout and every body
 //! read a size cap, so no server can hold a run or its memory.
 
-use crate::error::{Error, Result};
 use crate::sitemap::set::Fetch;
+use crate::vocab::error::{Error, Result};
 use std::io::Read;
 use std::time::Duration;
 use url::Url;
@@ -13,7 +13,7 @@ use url::Url;
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Most bytes of a sitemap download: a little past the protocol's 50 MB (gzip is smaller).
-const MAX_SITEMAP_BYTES: u64 = crate::sitemap::protocol::MAX_BYTES as u64 + (1 << 20);
+const MAX_SITEMAP_BYTES: u64 = crate::vocab::protocol::MAX_BYTES as u64 + (1 << 20);
 
 /// A server's answer, its body read (up to the cap the request gave).
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 
 use crate::config::{Settings, Style};
 use crate::config_file::glob_set;
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use globset::GlobSet;
 use rayon::prelude::*;
 use std::borrow::Cow;

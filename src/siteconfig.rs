@@ -2,10 +2,10 @@
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
 use crate::config_file::{line_of, toml_too_deep_error};
-use crate::error::{Error, Result};
-use crate::frontmatter::limits::MAX_CONFIG;
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
-use crate::langtag;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::langtag;
+use crate::vocab::limits::MAX_CONFIG;
+use crate::vocab::values::{ChangeFreq, Priority};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -263,7 +263,7 @@ impl SiteConfig {
     /// changed between releases: booleans (`"true"`, `1`), `disableKinds`, the default
     /// language's case, `timeZone`, language weights and `[permalinks]` tables. A value the
     /// release refuses is an error naming the file and line.
-    pub fn apply_hugo_rules(&mut self, rules: &crate::hugo_version::HugoRules) -> Result<()> {
+    pub fn apply_hugo_rules(&mut self, rules: &crate::hugo::version::HugoRules) -> Result<()> {
         if self.style != Style::Hugo {
             return Ok(());
         }
@@ -502,7 +502,7 @@ pub fn load(site_dir: &Path, requested: Style, environment: &str) -> Result<Site
 }
 
 fn file_has_key(path: &Path, key: &str) -> bool {
-    crate::fsread::read_string(path, MAX_CONFIG)
+    crate::vocab::fsread::read_string(path, MAX_CONFIG)
         .map(|t| {
             t.lines()
                 .any(|l| l.trim_start().starts_with(key) && l.contains('='))
@@ -512,7 +512,7 @@ fn file_has_key(path: &Path, key: &str) -> bool {
 
 /// Reads a TOML, YAML or JSON file into a generic value, by extension.
 pub fn read_value(path: &Path) -> Result<Value> {
-    let text = crate::fsread::read_text(path, MAX_CONFIG)?;
+    let text = crate::vocab::fsread::read_text(path, MAX_CONFIG)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     parse_value(&text, ext, path)
 }
@@ -520,7 +520,7 @@ pub fn read_value(path: &Path) -> Result<Value> {
 /// Parses config text of the given format (`toml`, `yaml`/`yml`, `json`).
 pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
     match ext {
-        "toml" if crate::frontmatter::limits::toml_too_deep(text).is_some() => {
+        "toml" if crate::vocab::limits::toml_too_deep(text).is_some() => {
             Err(toml_too_deep_error(text, path))
         }
         "toml" => toml::from_str::<toml::Value>(text)

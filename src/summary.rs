@@ -14,14 +14,6 @@ pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
     crate::pipeline::sitemap_set(settings, outcome).entry_points()
 }
 
-/// `a`, `a and b`, `a, b and c`.
-pub fn and_list(items: &[String]) -> String {
-    match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => items.concat(),
-    }
-}
-
 /// Pages left out, bundle resources not counted (they never were pages).
 pub fn left_out_total(outcome: &Outcome) -> usize {
     outcome
@@ -236,7 +228,7 @@ pub fn capped(warnings: &[Warning]) -> Vec<Warning> {
 
 /// The line for `more` warnings of `first`'s kind not shown.
 fn held_back(first: &Warning, more: usize) -> Warning {
-    let n = crate::sitemap::validate::thousands(more as u64);
+    let n = crate::vocab::text::thousands(more as u64);
     let message = if first.is_left_out() {
         let pages = if more == 1 { "page" } else { "pages" };
         format!("… and {n} more {pages} left out (see `sitemapgen list --excluded`)")

@@ -1,8 +1,8 @@
 //! Which file in the output folder serves a URL, and which URL a built file is served at:
 //! the two directions of the mapping static hosts (and the generators' `public/`) follow.
 
-use crate::fsread::{self, FileKind, Folder, ReadError};
-use crate::sitemap::loc;
+use crate::vocab::fsread::{self, FileKind, Folder, ReadError};
+use crate::vocab::loc;
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
 

@@ -375,7 +375,7 @@ mod tests {
                 entries: 0..n,
             }],
             unsourced: false,
-            served: crate::host::Forms::of(crate::host::Platform::Plain),
+            served: crate::platform::Forms::of(crate::platform::Platform::Plain),
         }
     }
 

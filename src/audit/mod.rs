@@ -15,12 +15,12 @@ use files::Lookup;
 pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
 
 use crate::config::{AuditMode, LastmodSource, Settings};
-use crate::date::W3cDate;
 use crate::entries::{Entries, Host, Loc};
-use crate::fsread::Folder;
-use crate::host::{FileKind, Forms, Platform};
+use crate::platform::{FileKind, Forms, Platform};
 use crate::route::Reason;
-use crate::sitemap::loc;
+use crate::vocab::date::W3cDate;
+use crate::vocab::fsread::Folder;
+use crate::vocab::loc;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -457,7 +457,7 @@ fn find_unsourced(plan: &AuditPlan, served: &HashSet<u64>, settings: &Settings) 
                 };
                 let path = plan.served.served(&path, kind).into_owned();
                 let loc = loc::absolute(&root.base, &path);
-                let facts = read_head(crate::fsread::open_in(&file, &folder).ok()?).ok()?;
+                let facts = read_head(crate::vocab::fsread::open_in(&file, &folder).ok()?).ok()?;
                 let judged = served_verdict(verdict(&loc, &facts), &loc, &plan.served).0;
                 if facts.noindex || facts.refresh.is_some() || judged.is_some() {
                     return None;

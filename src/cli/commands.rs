@@ -172,11 +172,7 @@ pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Resu
             if !args.quiet {
                 print::warnings(&outcome, args.verbosity());
             }
-            (
-                sitemapgen::diff::outcome_urls(&outcome),
-                "this build".to_string(),
-                true,
-            )
+            (outcome.urls(), "this build".to_string(), true)
         }
     };
     let d = sitemapgen::diff::diff(&old_set.urls, &new_urls);

@@ -11,7 +11,7 @@ use super::out::{results, say};
 use super::print::{self, labelled, Label};
 use serde::Serialize;
 use sitemapgen::config::{self, Settings};
-use sitemapgen::diff::{diff, outcome_urls};
+use sitemapgen::diff::diff;
 use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
 use sitemapgen::indexnow::{self, state, Submission, SubmitHost};
 use sitemapgen::net::Client;
@@ -69,7 +69,7 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
     if !args.quiet {
         print::warnings(&outcome, args.verbosity());
     }
-    let new = outcome_urls(&outcome);
+    let new = outcome.urls();
     let bases: Vec<Url> = sitemapgen::pipeline::site_roots(&settings, &outcome)
         .into_iter()
         .map(|(_, base)| base)

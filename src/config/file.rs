@@ -1,9 +1,9 @@
 //! `sitemap.toml` as written: its keys, their types and how each is read from TOML. What
 //! they mean once resolved against the site and the command line is [`super::Settings`].
 
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
-use crate::host::HostSetting;
+use crate::platform::HostSetting;
 use crate::siteconfig::Style;
+use crate::vocab::values::{ChangeFreq, Priority};
 use serde::Deserialize;
 use std::path::PathBuf;
 

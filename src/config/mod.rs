@@ -2,15 +2,15 @@
 //! into one [`Settings`] value that every later stage reads.
 
 use crate::config_file::{error_at, toml_too_deep_error, value_line};
-use crate::date::{SiteTz, W3cDate};
-use crate::error::{Error, Result};
-use crate::frontmatter::limits::MAX_CONFIG;
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
-use crate::fsread::FileKind;
-use crate::host::HostSetting;
-use crate::hugo_version::{self, HreflangFrom, HugoRules};
+use crate::hugo::version::{self as hugo_version, HreflangFrom, HugoRules};
+use crate::platform::HostSetting;
 pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, SiteConfig};
+use crate::vocab::date::{SiteTz, W3cDate};
+use crate::vocab::error::{Error, Result};
+use crate::vocab::fsread::FileKind;
+use crate::vocab::limits::MAX_CONFIG;
+use crate::vocab::values::{ChangeFreq, Priority};
 use std::path::{Path, PathBuf};
 use url::Url;
 
@@ -159,7 +159,7 @@ impl Settings {
 }
 
 /// The protocol's cap on URLs per file.
-pub use crate::sitemap::protocol::MAX_URLS;
+pub use crate::vocab::protocol::MAX_URLS;
 
 /// The default `<lastmod>` order.
 pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
@@ -285,13 +285,13 @@ pub fn load(over: &Overrides) -> Result<Settings> {
 
 /// Parses a sitemap.toml, with the line of any mistake.
 pub fn read_file_config(path: &Path) -> Result<FileConfig> {
-    let text = crate::fsread::read_text(path, MAX_CONFIG)?;
+    let text = crate::vocab::fsread::read_text(path, MAX_CONFIG)?;
     parse_file_config(&text, path)
 }
 
 /// Parses sitemap.toml text (`path` is for messages).
 pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
-    if crate::frontmatter::limits::toml_too_deep(text).is_some() {
+    if crate::vocab::limits::toml_too_deep(text).is_some() {
         return Err(toml_too_deep_error(text, path));
     }
     toml::from_str(text).map_err(|e| crate::config_file::toml_error::<FileConfig>(text, path, &e))
@@ -338,7 +338,7 @@ fn check_output_dir(
         .ancestors()
         .filter(|a| !a.as_os_str().is_empty())
         .find(|a| a.exists())
-        .and_then(|a| match crate::fsread::kind(a) {
+        .and_then(|a| match crate::vocab::fsread::kind(a) {
             Some(FileKind::Folder) => None,
             Some(k) => Some((a, k.to_string())),
             None => Some((a, "a file".to_string())),
@@ -515,10 +515,11 @@ pub fn resolve(
         }
         (None, None) => "sitemap.xml".to_string(),
     };
-    if let Some(c) = file.stylesheet.as_deref().and_then(|s| {
-        s.chars()
-            .find(|&c| !crate::sitemap::protocol::is_xml_char(c))
-    }) {
+    if let Some(c) = file
+        .stylesheet
+        .as_deref()
+        .and_then(|s| s.chars().find(|&c| !crate::vocab::protocol::is_xml_char(c)))
+    {
         return Err(error_at(
             &cfg_path,
             &["stylesheet"],
@@ -563,7 +564,9 @@ pub fn resolve(
         site.apply_hugo_rules(&hugo)?;
         // A permalink token the site's Hugo does not know stops its build at the config.
         for (key, pattern) in &site.permalinks {
-            if let Some(token) = crate::route::unknown_permalink_token(pattern, &hugo) {
+            if let Some(token) =
+                crate::hugo::permalink_tokens::unknown_permalink_token(pattern, &hugo)
+            {
                 return Err(site.error_at(
                     &["permalinks", key],
                     format!("the permalink pattern '{pattern}' has the token :{token}, which Hugo {} does not know (it stops the build): see the tokens of your Hugo's release", hugo.version),
@@ -686,9 +689,7 @@ fn resolve_hugo_version(
 fn check_file_name(key: &str, name: &str) -> Result<(), String> {
     let usable = name.len() > ".xml".len()
         && name.ends_with(".xml")
-        && name
-            .bytes()
-            .all(crate::sitemap::protocol::is_file_name_byte);
+        && name.bytes().all(crate::vocab::protocol::is_file_name_byte);
     if usable {
         Ok(())
     } else {
@@ -890,10 +891,10 @@ pub fn parse_base_url(raw: &str) -> Result<Url, String> {
         url.set_path(&path);
     }
     let len = url.as_str().chars().count();
-    if len < crate::sitemap::loc::MIN_LOC_LEN {
+    if len < crate::vocab::loc::MIN_LOC_LEN {
         return Err(format!(
             "base_url '{raw}' makes URLs of {len} characters; the sitemap schema wants at least {}",
-            crate::sitemap::loc::MIN_LOC_LEN
+            crate::vocab::loc::MIN_LOC_LEN
         ));
     }
     Ok(url)
@@ -911,7 +912,7 @@ fn encode_base_path(path: &str) -> Result<String, String> {
                 return Err(path[i..].chars().take(3).collect());
             }
             out.push('%');
-        } else if crate::sitemap::loc::is_path_safe(c) {
+        } else if crate::vocab::loc::is_path_safe(c) {
             out.push(c as char);
         } else {
             out.push_str(&format!("%{c:02X}"));

@@ -4,14 +4,14 @@
 
 use std::path::Path;
 
-use crate::date::W3cDate;
-use crate::error::{Error, Result};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
 
 use super::formats::{N, V};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
-use super::sitemap_values::{ChangeFreq, Priority};
 use super::{line_of, Layout, Options, Parsed};
-use crate::hugo_version::{BadDate, UnderscoreBuild};
+use crate::hugo::version::{BadDate, UnderscoreBuild};
+use crate::vocab::values::{ChangeFreq, Priority};
 
 /// Where a block sits in its file, for error messages that point at the right line.
 pub(super) struct Ctx<'t> {
@@ -804,10 +804,10 @@ fn aliases(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::date::{SiteTz, W3cDate};
-    use crate::frontmatter::sitemap_values::ChangeFreq;
     use crate::frontmatter::testing::*;
     use crate::frontmatter::{parse, BuildList, BuildOptions, BuildRender, Options, Parsed, Terms};
+    use crate::vocab::date::{SiteTz, W3cDate};
+    use crate::vocab::values::ChangeFreq;
     use std::path::Path;
 
     #[test]
@@ -1223,7 +1223,7 @@ mod tests {
     fn a_hugo_publish_date_that_is_the_date_boxes_nothing() {
         let hugo = Options {
             lenient: true,
-            hugo: Some(crate::hugo_version::HugoRules::default()),
+            hugo: Some(crate::hugo::version::HugoRules::default()),
             ..Options::default()
         };
         let read = |text: &str| parse(text, Path::new("p.md"), &hugo).unwrap().0.meta;

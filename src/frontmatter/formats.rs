@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 
 use super::yaml::LoadError;
 use super::{line_of, Layout};
@@ -42,13 +42,13 @@ pub(super) fn tree<'t>(
 ) -> Result<N<'t>> {
     let root = match format {
         Format::Toml => {
-            if let Some(at) = super::limits::toml_too_deep(block) {
+            if let Some(at) = crate::vocab::limits::toml_too_deep(block) {
                 return Err(Error::input(
                     path,
                     Some(layout.block_line + at - 1),
                     format!(
                         "TOML nested more than {} levels deep (the most read)",
-                        super::limits::TOML_MAX_DEPTH
+                        crate::vocab::limits::TOML_MAX_DEPTH
                     ),
                 ));
             }

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 
-use crate::date::{SiteTz, W3cDate};
-use crate::golayout::{self, Elements, Std, Tok};
+use crate::hugo::golayout::{self, Elements, Std, Tok};
+use crate::vocab::date::{SiteTz, W3cDate};
 
 /// How a layout's zone is taken (cast's `timeFormatType`).
 #[derive(Clone, Copy, Debug, PartialEq)]

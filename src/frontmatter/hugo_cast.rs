@@ -6,8 +6,8 @@
 
 use super::formats::{Format, N, V};
 use super::go_time::{self, GoDate};
-use crate::date::SiteTz;
-use crate::hugo_version::HugoRules;
+use crate::hugo::version::HugoRules;
+use crate::vocab::date::SiteTz;
 
 /// The Go value Hugo's decoder makes of a front matter value.
 #[derive(Debug)]

@@ -2,7 +2,7 @@
 //! site's `[frontmatter]` config orders them: each a list of front matter keys and the
 //! handlers `:git`, `:fileModTime` and `:filename`, the first that yields a date winning.
 
-use crate::date::W3cDate;
+use crate::vocab::date::W3cDate;
 
 /// One entry of a date order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 
 use std::sync::OnceLock;
 
-use crate::date::W3cDate;
-use crate::error::{Error, Result};
-use crate::hugo_version::{BadDate, UnderscoreBuild};
+use crate::hugo::version::{BadDate, UnderscoreBuild};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
 
 use super::fields::Ctx;
 use super::formats::{N, V};
@@ -15,8 +15,8 @@ use super::go_time::GoDate;
 use super::hugo_cast::{Go, Hugo};
 use super::hugo_dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
-use super::sitemap_values::{ChangeFreq, Priority};
 use super::Parsed;
+use crate::vocab::values::{ChangeFreq, Priority};
 
 /// Hugo's date orders when the site sets none.
 fn default_dates() -> &'static HugoDates {

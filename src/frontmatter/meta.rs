@@ -1,9 +1,9 @@
 //! The page record the later stages take: what the pipeline keeps of one page's front
 //! matter for the rest of the run, laid out small because a large site holds a million.
 
-use crate::date::W3cDate;
+use crate::vocab::date::W3cDate;
 
-use super::sitemap_values::{ChangeFreq, Priority};
+use crate::vocab::values::{ChangeFreq, Priority};
 
 /// What the pipeline keeps of one page's front matter for the rest of the run, every field
 /// optional: the fields most pages set, inline and small, and the ones few pages set boxed

@@ -8,9 +8,9 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::date::SiteTz;
-use crate::error::{Error, Result};
-use crate::hugo_version::HugoRules;
+use crate::hugo::version::HugoRules;
+use crate::vocab::date::SiteTz;
+use crate::vocab::error::{Error, Result};
 
 mod fields;
 mod formats;
@@ -18,17 +18,15 @@ mod go_time;
 mod hugo_cast;
 pub mod hugo_dates;
 mod hugo_fields;
-pub mod limits;
 mod meta;
-pub mod sitemap_values;
 mod terms;
 pub(crate) mod yaml;
 mod yaml_fast;
 mod zola_fields;
 
+use crate::vocab::limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
 use formats::Format;
 pub use hugo_dates::{DateSource, HugoDates};
-use limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
 pub use terms::{Taxon, TermIter, Terms};
 
@@ -82,7 +80,7 @@ pub struct Parsed {
     /// each where the site declares the key a taxonomy (Hugo).
     pub taxonomy_strings: Vec<(String, String)>,
     /// Values left out in lenient (Hugo) mode, each naming the file and line, and images not
-    /// read from a body past [`limits::MAX_IMAGE_BODY`].
+    /// read from a body past [`crate::vocab::limits::MAX_IMAGE_BODY`].
     pub warnings: Vec<String>,
 }
 
@@ -133,17 +131,17 @@ pub fn parse(text: &str, path: &Path, opts: &Options) -> Result<(Parsed, usize)>
 
 /// Reads `path` and parses its front matter, reading only as far as the front matter
 /// reaches unless `want_body` asks for the body as well. A body past
-/// [`limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
+/// [`crate::vocab::limits::MAX_IMAGE_BODY`] is not read: `None`, and a warning says so.
 pub fn read(path: &Path, opts: &Options, want_body: bool) -> Result<(Parsed, Option<String>)> {
     // The scan found a regular file; what stands there now may be another (a FIFO would block).
-    let opened = crate::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
+    let opened = crate::vocab::fsread::open_listed(path).map_err(|e| Error::io(path, e.into()))?;
     let mut buf = Vec::new();
     let (parsed, body) = read_opened(opened, path, opts, want_body, &mut buf)?;
     Ok((parsed, body.map(str::to_string)))
 }
 
 /// [`read`] of the file at `path`, already opened with its size
-/// ([`crate::fsread::open_listed`] or [`crate::fsread::open_listed_at`]), into `buf` (a
+/// ([`crate::vocab::fsread::open_listed`] or [`crate::vocab::fsread::open_listed_at`]), into `buf` (a
 /// reader's own, used again from page to page: its old contents are dropped); the body is
 /// borrowed from it.
 pub fn read_opened<'b>(
@@ -161,7 +159,7 @@ pub fn read_opened<'b>(
             // Each pass asks for at least as much again as already read, so a large front
             // matter costs a logarithmic number of rescans.
             let want = buf.len().max(FIRST_CHUNK);
-            eof = crate::fsread::read_more(&mut file, size, buf, want)
+            eof = crate::vocab::fsread::read_more(&mut file, size, buf, want)
                 .map_err(|e| Error::io(path, e))?;
         }
         match scan(buf, eof, path)? {
@@ -192,7 +190,8 @@ pub fn read_opened<'b>(
     if !eof {
         // One byte past the most read tells a body that is too long.
         let room = (layout.body + MAX_IMAGE_BODY + 1).saturating_sub(buf.len());
-        crate::fsread::read_more(&mut file, size, buf, room).map_err(|e| Error::io(path, e))?;
+        crate::vocab::fsread::read_more(&mut file, size, buf, room)
+            .map_err(|e| Error::io(path, e))?;
     }
     if buf.len().saturating_sub(layout.body) > MAX_IMAGE_BODY {
         let mut parsed = parsed;
@@ -529,7 +528,7 @@ fn scan_json(
 #[cfg(test)]
 mod testing {
     use super::*;
-    use crate::date::W3cDate;
+    use crate::vocab::date::W3cDate;
 
     /// The options the tests parse with: UTC, strict, titles kept.
     pub(super) fn opts(lenient: bool) -> Options {

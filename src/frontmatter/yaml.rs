@@ -12,9 +12,9 @@ use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, Scanner, TScalarStyle, Token, TokenType};
 use yaml_rust2::yaml::{Hash, Yaml};
 
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 
-use super::limits::{
+use crate::vocab::limits::{
     YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST, YAML_REPARSES,
     YAML_REPARSE_BASE,
 };

@@ -4,7 +4,7 @@
 //! the line, and one it builds never does. `extra` is the site's own: Zola reads nothing
 //! there, so nothing there stops a run.
 
-use crate::error::Result;
+use crate::vocab::error::Result;
 
 use super::fields::Ctx;
 use super::formats::{Format, N, V};

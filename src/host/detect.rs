@@ -143,7 +143,7 @@ fn deploy_workflow(root: &Path) -> Option<(PathBuf, Platform)> {
 
 /// A regular file's text, when it is no larger than [`MAX_DETECT_BYTES`].
 fn read_small(path: &Path) -> Option<String> {
-    let bytes = crate::fsread::read(path, MAX_DETECT_BYTES).ok()?;
+    let bytes = crate::vocab::fsread::read(path, MAX_DETECT_BYTES).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -7,7 +7,7 @@ use super::rules::{Judged, Request, Rule, Target};
 use super::HostRules;
 use crate::entries::Entries;
 use crate::route::Reason;
-use crate::sitemap::loc;
+use crate::vocab::loc;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;

@@ -6,8 +6,8 @@
 //!   `plain`) from the files a site ships, and why;
 //! - [`rules`]: the redirect rules of `_redirects` (Netlify's and Cloudflare's dialects),
 //!   `netlify.toml` and `vercel.json`, one matcher for all;
-//! - [`served`]: the form of a URL the host answers with 200 (`.html` dropped, a folder's
-//!   trailing slash);
+//! - [`served`] (from [`crate::platform`]): the form of a URL the host answers with 200
+//!   (`.html` dropped, a folder's trailing slash);
 //! - [`robots`]: robots.txt as RFC 9309 reads it.
 //!
 //! Plain data in (file texts, paths), plain data out; nothing here prints.
@@ -17,84 +17,15 @@ pub mod judge;
 mod netlify;
 pub mod robots;
 pub mod rules;
-pub mod served;
 mod vercel;
 
+pub use crate::platform::{served, FileKind, Forms, HostSetting, Platform};
 pub use detect::{detect, Detected, HostFiles};
 pub use rules::{Judged, Origin, Request, Rule, RuleSet, Target};
-pub use served::{FileKind, Forms};
 
-use crate::fsread;
+use crate::vocab::fsread;
 use rules::Dialect;
-use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// The platforms whose serving rules sitemapgen knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Platform {
-    /// Netlify: `_redirects` and `netlify.toml`; a file is served before a rule that is not
-    /// forced.
-    Netlify,
-    /// Cloudflare Pages (and Workers static assets): `_redirects`, always applied; `.html`
-    /// dropped from URLs.
-    CloudflarePages,
-    /// Vercel: `vercel.json` `redirects`, `cleanUrls`, `trailingSlash`.
-    Vercel,
-    /// GitHub Pages: no rules; a folder's URL without its trailing slash redirects.
-    GithubPages,
-    /// A server that serves the files as they are.
-    Plain,
-}
-
-impl Platform {
-    /// The name sitemap.toml and messages use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Platform::Netlify => "netlify",
-            Platform::CloudflarePages => "cloudflare-pages",
-            Platform::Vercel => "vercel",
-            Platform::GithubPages => "github-pages",
-            Platform::Plain => "plain",
-        }
-    }
-}
-
-impl fmt::Display for Platform {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// `host` in sitemap.toml: a platform, or `auto` to detect it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum HostSetting {
-    /// Detect the platform from the files the site ships (see [`detect()`]).
-    #[default]
-    Auto,
-    /// This platform, whatever the files say.
-    Fixed(Platform),
-}
-
-impl std::str::FromStr for HostSetting {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let platform = match s.to_ascii_lowercase().as_str() {
-            "auto" => return Ok(HostSetting::Auto),
-            "netlify" => Platform::Netlify,
-            "cloudflare-pages" | "cloudflare" => Platform::CloudflarePages,
-            "vercel" => Platform::Vercel,
-            "github-pages" | "github" => Platform::GithubPages,
-            "plain" => Platform::Plain,
-            _ => {
-                return Err(format!(
-                    "unknown host '{s}': use auto, netlify, cloudflare-pages, vercel, github-pages or plain"
-                ))
-            }
-        };
-        Ok(HostSetting::Fixed(platform))
-    }
-}
 
 /// The largest rule file read (`_redirects`, `netlify.toml`, `vercel.json`): far above what
 /// the hosts accept (Cloudflare takes 2,100 rules of at most 1,000 characters).
@@ -246,7 +177,7 @@ fn count_rules(n: usize) -> String {
     }
 }
 
-/// A rule file's text, read through [`fsread`](crate::fsread) (a regular file only, never
+/// A rule file's text, read through [`fsread`](crate::vocab::fsread) (a regular file only, never
 /// blocking, at most [`MAX_RULE_FILE_BYTES`]; inside `folder` when it lies in the output
 /// folder); bytes that are not UTF-8 replaced.
 fn read_rule_file(

@@ -10,7 +10,7 @@
 //! deploys the site all the same.
 
 use super::rules::{is_redirect, Compiled, Origin, Pattern, Rule, Seg, Segments};
-use crate::sitemap::loc;
+use crate::vocab::loc;
 use std::path::Path;
 
 /// What reading one rule file gave: its rules, and the lines the host ignores.
@@ -399,7 +399,7 @@ pub(crate) fn regex_escape(text: &str) -> String {
 /// `[[redirects]]` of a `netlify.toml` (its rules come after those of `_redirects`).
 pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
     let mut out = Read::default();
-    if let Some(line) = crate::frontmatter::limits::toml_too_deep(text) {
+    if let Some(line) = crate::vocab::limits::toml_too_deep(text) {
         out.warn(file, line, "TOML nested too deeply to read");
         return out;
     }

@@ -382,7 +382,7 @@ fn compile_source(source: &str) -> Result<Pattern, String> {
     let tokens = parse_source(source)?;
     if let [Token::Text(text)] = tokens.as_slice() {
         return Ok(Pattern::Exact(
-            crate::sitemap::loc::decode(text).to_ascii_lowercase(),
+            crate::vocab::loc::decode(text).to_ascii_lowercase(),
         ));
     }
     let mut re = String::from("^");

@@ -113,7 +113,7 @@ fn check_key_location(location: &str) -> Result<(), String> {
             !p.is_empty()
                 && *p != "."
                 && *p != ".."
-                && p.bytes().all(crate::sitemap::protocol::is_file_name_byte)
+                && p.bytes().all(crate::vocab::protocol::is_file_name_byte)
         });
     if ok {
         Ok(())

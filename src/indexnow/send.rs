@@ -3,8 +3,8 @@
 //! bounded retries on 429 and 5xx.
 
 use super::{body, explain, Batch};
-use crate::error::{Error, Result};
 use crate::net::{status_text, Client};
+use crate::vocab::error::{Error, Result};
 use std::time::{Duration, Instant};
 use url::Url;
 

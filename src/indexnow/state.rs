@@ -2,9 +2,9 @@
 //! search engines last heard of it), so the next `submit` sends only what changed since.
 //! Written whole to a temporary file and renamed into place, like the sitemaps.
 
-use crate::error::{Error, Result};
-use crate::fsread::ReadError;
 use crate::sitemap::set::UrlMap;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::fsread::ReadError;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,7 @@ pub fn load(path: &Path) -> Result<Option<State>> {
 
 /// [`load`] with a limit of `limit` bytes.
 fn load_at_most(path: &Path, limit: u64) -> Result<Option<State>> {
-    let bytes = match crate::fsread::read(path, limit) {
+    let bytes = match crate::vocab::fsread::read(path, limit) {
         Ok(b) => b,
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e @ ReadError::NotAFile(_)) => {
@@ -122,7 +122,7 @@ fn load_at_most(path: &Path, limit: u64) -> Result<Option<State>> {
 }
 
 /// Writes `state` to `path` (its folder made when missing), replacing the old one whole.
-/// The temporary file is created new at a random name ([`crate::fswrite::create_temp`]): a
+/// The temporary file is created new at a random name ([`crate::vocab::fswrite::create_temp`]): a
 /// link planted in a shared folder at a name we would use cannot redirect the write.
 pub fn save(path: &Path, state: &State) -> Result<()> {
     let dir = match path.parent() {
@@ -133,7 +133,8 @@ pub fn save(path: &Path, state: &State) -> Result<()> {
     let name = path
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy());
-    let (file, tmp) = crate::fswrite::create_temp(dir, &name).map_err(|e| Error::io(dir, e))?;
+    let (file, tmp) =
+        crate::vocab::fswrite::create_temp(dir, &name).map_err(|e| Error::io(dir, e))?;
     let written = (|| {
         let mut f = std::io::BufWriter::new(file);
         serde_json::to_writer(&mut f, state).map_err(std::io::Error::other)?;

@@ -7,7 +7,7 @@
 //! fetched in batches ([`super::shallow::fetch_objects`]) and asked for again.
 
 use super::visible::{fingerprint, Compare, Fingerprint, Streamed};
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -22,8 +22,8 @@ use super::repo::{
 use super::shallow::{self, Fetched};
 use super::visible::{fingerprint, Compare};
 use super::walk::{passed, GitPath, Rules, Walk, WalkError};
-use crate::date::W3cDate;
-use crate::error::{Error, Result};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufReader, Read};
 use std::path::{Component, Path, PathBuf};

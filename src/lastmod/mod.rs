@@ -12,10 +12,10 @@ pub mod visible;
 mod walk;
 
 use crate::config::{GitDateKind, LastmodSource, Precision};
-use crate::date::W3cDate;
 use crate::frontmatter::PageMeta;
 use crate::route::{Kind, Route, RouteContext, RouteSink, Routing};
 use crate::scan::{Files, SourceFile};
+use crate::vocab::date::W3cDate;
 pub use blobs::Fetches;
 use chrono::{DateTime, NaiveDate, Utc};
 use history::{HistoryRead, PendingHistory};
@@ -621,9 +621,9 @@ pub fn source_date_epoch() -> Option<DateTime<Utc>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::date::SiteTz;
     use crate::frontmatter::MetaMore;
     use crate::route::Page;
+    use crate::vocab::date::SiteTz;
     use chrono::TimeZone;
 
     fn d(s: &str) -> W3cDate {

@@ -15,7 +15,7 @@
 //! other options, a history rewritten since, a merge in between, a name with no outcome.
 
 use super::walk::{GitPath, Stamp};
-use crate::date::W3cDate;
+use crate::vocab::date::W3cDate;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

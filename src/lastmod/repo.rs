@@ -11,7 +11,7 @@
 use super::blobs::Oid;
 use super::recall;
 use super::walk::GitPath;
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::io;
@@ -222,7 +222,7 @@ pub const MAX_IGNORE_REVS: u64 = 4 << 20;
 /// The commits that never date a page: the ignore-revs file's full commit names (as `git
 /// blame --ignore-revs-file` reads them: `#` starts a comment, bytes that are not UTF-8 are
 /// only comments' business), and a warning for each line that is not one. The file is read
-/// as every file a checkout controls is ([`crate::fsread`]): never a FIFO or a device, the
+/// as every file a checkout controls is ([`crate::vocab::fsread`]): never a FIFO or a device, the
 /// repository's own only when it (links resolved) lies inside the checkout, and at most
 /// [`MAX_IGNORE_REVS`]; one that cannot be read is a warning, and no commit is passed over.
 pub(super) fn ignore_revs(
@@ -230,7 +230,7 @@ pub(super) fn ignore_revs(
     which: &crate::config::IgnoreRevs,
 ) -> (HashSet<Box<[u8]>>, Vec<String>) {
     use crate::config::IgnoreRevs;
-    use crate::fsread;
+    use crate::vocab::fsread;
     let read = match which {
         IgnoreRevs::Off => return Default::default(),
         IgnoreRevs::RepoDefault => {

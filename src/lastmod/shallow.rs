@@ -52,7 +52,7 @@ pub struct Fetched {
 /// root commits: a clone as deep as the history lists its first commit too).
 /// `shallow_file` is `.git/shallow` (git's `--git-path shallow`).
 pub fn boundary(root: &Path, shallow_file: &Path) -> io::Result<Option<i64>> {
-    let names = match crate::fsread::read(shallow_file, MAX_SHALLOW_FILE) {
+    let names = match crate::vocab::fsread::read(shallow_file, MAX_SHALLOW_FILE) {
         Ok(bytes) => bytes,
         // Gone: a fetch made the clone whole.
         Err(e) if e.is_not_found() => return Ok(None),

@@ -18,7 +18,7 @@ use super::blobs::{Blobs, Oid, Version};
 use super::git::GitFileState;
 use super::recall::Recall;
 use super::visible::Compare;
-use crate::date::W3cDate;
+use crate::vocab::date::W3cDate;
 use chrono::DateTime;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, BufRead};
@@ -209,7 +209,7 @@ pub enum WalkError {
     /// A commit date git should not have written.
     BadDate(String),
     /// `git cat-file` failed.
-    Blobs(crate::error::Error),
+    Blobs(crate::vocab::error::Error),
 }
 
 impl<'r> Walk<'r> {

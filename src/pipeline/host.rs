@@ -16,12 +16,12 @@ use super::Skipped;
 use crate::audit;
 use crate::config::{AuditMode, Settings};
 use crate::entries::Built;
-use crate::error::Result;
-use crate::fsread;
 use crate::host::judge::{self, RobotsFile, Root};
 use crate::host::robots::{Robots, MAX_ROBOTS_BYTES};
 use crate::host::{detect, HostRules};
 use crate::scan::Files;
+use crate::vocab::error::Result;
+use crate::vocab::fsread;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -148,7 +148,7 @@ pub(super) fn judge_entries(
         .collect();
     if settings.audit == AuditMode::Strict {
         if let Some(e) =
-            crate::error::Error::from_many(skipped.iter().map(super::strict_error).collect())
+            crate::vocab::error::Error::from_many(skipped.iter().map(super::strict_error).collect())
         {
             return Err(e);
         }

@@ -8,13 +8,13 @@ mod read;
 use crate::audit;
 use crate::config::{AuditMode, Settings, Style};
 use crate::entries::{self, Entries};
-use crate::error::Result;
 use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
 use crate::sitemap::setwrite::{self, Member, SetIndex, SetOptions};
 use crate::sitemap::write::{self, WriteReport};
+use crate::vocab::error::Result;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -147,6 +147,17 @@ pub struct Outcome {
     pub git: Option<lastmod::GitReport>,
 }
 
+impl Outcome {
+    /// The URLs this run would write, with their lastmods as written (what `diff` and
+    /// `submit` compare with a sitemap read back).
+    pub fn urls(&self) -> crate::sitemap::set::UrlMap {
+        self.entries
+            .iter()
+            .map(|(loc, e)| (loc.to_string(), e.lastmod.map(|d| d.to_string())))
+            .collect()
+    }
+}
+
 /// Runs config-resolved settings through scan, front matter, routes, lastmod and entries,
 /// and audits the built output when there is one. Writes nothing: see [`write()`].
 ///
@@ -191,7 +202,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     };
     let between_stages = || opts.between_stages.iter().for_each(|f| f());
     // Scanned paths are relative to where we run; git's are made absolute against it.
-    let cwd = std::env::current_dir().map_err(|e| crate::error::Error::io(".", e))?;
+    let cwd = std::env::current_dir().map_err(|e| crate::vocab::error::Error::io(".", e))?;
     // Git history is read on a thread of its own beside the scan and the reading; the
     // lastmod stage waits for it when the first route needs a date.
     let history = lastmod::history::start(settings);
@@ -361,7 +372,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
     if !over.is_empty() {
         what.push_str(&format!(
             "{} over sitemapgen's",
-            crate::summary::and_list(&over)
+            crate::vocab::text::and_list(&over)
         ));
     }
     if !beside.is_empty() {
@@ -370,7 +381,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
         }
         what.push_str(&format!(
             "{} beside them, which sitemapgen does not write",
-            crate::summary::and_list(&beside)
+            crate::vocab::text::and_list(&beside)
         ));
     }
     Some(format!(
@@ -417,7 +428,7 @@ fn foreign_warnings(settings: &Settings, outcome: &Outcome, set: &SetOptions) ->
             format!(
                 "{}: a sitemap sitemapgen did not write (the generator's own, another tool's, or a leftover): search engines that read it get other URLs than {} list; delete it{fix}",
                 root.join(rel).display(),
-                crate::summary::and_list(&entry)
+                crate::vocab::text::and_list(&entry)
             )
         })
         .collect()
@@ -516,7 +527,7 @@ fn audit_output(
     );
     let stale = fresh.stale.as_ref().map(|s| stale_warning(settings, s));
     if let (Some(w), AuditMode::Strict) = (&stale, settings.audit) {
-        return Err(crate::error::Error::input(
+        return Err(crate::vocab::error::Error::input(
             &settings.output_dir,
             None,
             format!("{w} (audit = \"strict\")"),
@@ -535,7 +546,8 @@ fn audit_output(
         })
         .collect();
     if settings.audit == AuditMode::Strict {
-        if let Some(e) = crate::error::Error::from_many(skipped.iter().map(strict_error).collect())
+        if let Some(e) =
+            crate::vocab::error::Error::from_many(skipped.iter().map(strict_error).collect())
         {
             return Err(e);
         }
@@ -582,7 +594,7 @@ fn stale_warning(settings: &Settings, stale: &audit::fresh::Stale) -> String {
             };
             format!(
                 "{dir} is older than {}{more}, changed since it was built: the audit left none of {} out on its word, they stay listed",
-                crate::summary::and_list(&shown),
+                crate::vocab::text::and_list(&shown),
                 count_pages(*pages)
             )
         }
@@ -637,7 +649,7 @@ fn disagreeing(
 }
 
 /// `audit = "strict"`: a URL the audit leaves out is an error naming its source and the fix.
-fn strict_error(s: &Skipped) -> crate::error::Error {
+fn strict_error(s: &Skipped) -> crate::vocab::error::Error {
     let url = s.url.as_deref().unwrap_or_default();
     let fix = match s.reason {
         Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
@@ -645,7 +657,7 @@ fn strict_error(s: &Skipped) -> crate::error::Error {
         _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
     };
     let what = s.file.clone().unwrap_or_else(|| PathBuf::from(url));
-    crate::error::Error::input(
+    crate::vocab::error::Error::input(
         what,
         None,
         format!(
@@ -859,7 +871,7 @@ pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, WriteRe
 pub(crate) mod tests {
     use super::*;
     use crate::config;
-    use crate::error::Error;
+    use crate::vocab::error::Error;
 
     /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
     /// with a sitemap.toml of `sitemap_toml` beside it (none when empty).

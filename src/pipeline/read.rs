@@ -3,12 +3,12 @@
 
 use super::{Progress, RunOptions};
 use crate::config::{Settings, Style};
-use crate::error::{Error, Result};
 use crate::frontmatter::{self, PageMeta};
-use crate::fsread;
 use crate::images;
 use crate::route::{RouteSink, Router};
 use crate::scan::{Files, SourceFile};
+use crate::vocab::error::{Error, Result};
+use crate::vocab::fsread;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -343,7 +343,7 @@ mod tests {
         let ctx = RouteContext {
             settings: &settings,
             now: opts.now,
-            served: crate::host::Forms::of(crate::host::Platform::Plain),
+            served: crate::platform::Forms::of(crate::platform::Platform::Plain),
         };
         let mut router = route::router(&files, &ctx);
         let cwd = std::env::current_dir().unwrap();

@@ -15,7 +15,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
     // Then the host's own forms: what it redirects away from is never a URL to submit.
     if ctx.served.changes_urls() {
         let forms = ctx.served;
-        routing.rewrite_paths(|p| forms.served(p, crate::host::FileKind::of_path(p)));
+        routing.rewrite_paths(|p| forms.served(p, crate::platform::FileKind::of_path(p)));
     }
     if let Some(k) = routing.paths.overflow {
         return Err(Error::input(
@@ -50,7 +50,7 @@ pub fn finish(mut routing: Routing, files: &Files, ctx: &RouteContext) -> Result
 fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
     let mut errors = Vec::new();
     for (i, r) in routing.routes.iter().enumerate() {
-        if let Err(msg) = crate::sitemap::loc::check_path(routing.paths.get(r)) {
+        if let Err(msg) = crate::vocab::loc::check_path(routing.paths.get(r)) {
             errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
         }
     }
@@ -61,7 +61,7 @@ fn check_paths(routing: &Routing, files: &Files) -> Vec<(usize, Error)> {
 /// here, not when the locs are made, so that a generated page (a term) names the page whose
 /// front matter made it.
 fn check_lengths(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(usize, Error)> {
-    use crate::sitemap::protocol::MAX_LOC_CHARS;
+    use crate::vocab::protocol::MAX_LOC_CHARS;
     let settings = ctx.settings;
     let base_of = |lang: &str| -> &str {
         let own = settings
@@ -78,7 +78,7 @@ fn check_lengths(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(u
         if !r.listed || base.len() + 1 + 3 * path.len() <= MAX_LOC_CHARS {
             continue;
         }
-        let len = crate::sitemap::loc::absolute_len(base, path);
+        let len = crate::vocab::loc::absolute_len(base, path);
         if len > MAX_LOC_CHARS {
             let msg = format!("its URL is {len} characters long; the protocol allows {MAX_LOC_CHARS}: shorten its slug or path");
             errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
@@ -174,7 +174,7 @@ fn by_url(routing: &Routing, ctx: &RouteContext) -> Vec<(u32, u32)> {
     let mut order: Vec<(u32, u32)> = Vec::with_capacity(routes.len());
     let mut last_lang: Option<(&str, u32)> = None;
     for (i, r) in routes.iter().enumerate() {
-        if !r.listed || crate::sitemap::loc::check_path(routing.paths.get(r)).is_err() {
+        if !r.listed || crate::vocab::loc::check_path(routing.paths.get(r)).is_err() {
             continue;
         }
         let base = match last_lang {

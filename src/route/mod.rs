@@ -5,18 +5,17 @@
 //! Each generator's rules live in a mapper of their own behind [`Router`], so another
 //! generator can be added without touching the others.
 
-mod hugo;
-pub(crate) use hugo::unknown_permalink_token;
 mod checks;
+mod hugo;
 mod plain;
 mod zola;
 
 use crate::config::{Settings, Style};
-use crate::date::W3cDate;
-use crate::error::{Error, Result};
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::values::{ChangeFreq, Priority};
 use chrono::{DateTime, Utc};
 use rayon::slice::ParallelSliceMut;
 use std::borrow::Cow;
@@ -25,7 +24,6 @@ use std::fmt;
 pub use crate::compact::RouteList;
 use crate::compact::{LangCode, Span, TextArena};
 /// Hugo's check of a `[permalinks]` pattern, for the config reader.
-pub(crate) use hugo::check_page_permalink as check_hugo_permalink;
 use plain::PlainRouter;
 use zola::ZolaRouter;
 
@@ -592,7 +590,7 @@ pub struct RouteContext<'a> {
     pub now: DateTime<Utc>,
     /// The forms the host serves URLs in: every path is written in the one it answers with
     /// 200 (`.html` dropped on Cloudflare Pages, a folder's trailing slash on GitHub Pages).
-    pub served: crate::host::Forms,
+    pub served: crate::platform::Forms,
 }
 
 /// Told of every route as it is made, with the front matter of the page it came from, so a
@@ -974,7 +972,7 @@ mod tests {
         let ctx = RouteContext {
             settings: &settings,
             now: chrono::Utc::now(),
-            served: crate::host::Forms::of(crate::host::Platform::Plain),
+            served: crate::platform::Forms::of(crate::platform::Platform::Plain),
         };
         /// Every route made, with its page and the page's date as the sink was handed it.
         #[derive(Default)]

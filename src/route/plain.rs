@@ -5,9 +5,9 @@ use super::{
     join_path, Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing,
 };
 use crate::config::Settings;
-use crate::error::Result;
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::Files;
+use crate::vocab::error::Result;
 
 /// The plain mapper: each page is routed as it arrives.
 pub struct PlainRouter<'a> {

@@ -6,12 +6,12 @@ use super::{
     join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
 };
 use crate::config::Settings;
-use crate::date::{SiteTz, W3cDate};
-use crate::error::{Error, Result};
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::Files;
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
+use crate::vocab::date::{SiteTz, W3cDate};
+use crate::vocab::error::{Error, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Where a file sits, once its name has been read: slices of the file's path, made again

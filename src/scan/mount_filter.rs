@@ -6,7 +6,7 @@
 //! applies to the folders on the way as well: an inclusion admits only the folders its own
 //! folder part names.
 
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use std::path::Path;
 
 /// One compiled filter entry.

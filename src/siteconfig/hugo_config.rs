@@ -78,7 +78,8 @@ pub(super) fn read_hugo(
         // Hugo refuses a pattern with a token it does not know when it reads its config:
         // the error names the file and line that set the pattern, not a page using it.
         let checked = |c: &SiteConfig, keys: &[&str], pattern: &str| {
-            crate::route::check_hugo_permalink(pattern).map_err(|m| c.error_at(keys, m))
+            crate::hugo::permalink_tokens::check_page_permalink(pattern)
+                .map_err(|m| c.error_at(keys, m))
         };
         for (k, pat) in p {
             match pat {
@@ -268,7 +269,7 @@ fn hugo_notes(c: &SiteConfig, env: &str) -> Vec<String> {
 /// A Hugo config boolean as the release reads it: before 0.112 cast's (a string Go's
 /// `ParseBool` cannot read, or a TOML number, is false); from 0.112 decoded (any number,
 /// not zero, is true; a string Go cannot read is refused: `None`).
-pub(super) fn hugo_config_bool(x: &Value, rules: &crate::hugo_version::HugoRules) -> Option<bool> {
+pub(super) fn hugo_config_bool(x: &Value, rules: &crate::hugo::version::HugoRules) -> Option<bool> {
     let parse = |s: &str| match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),

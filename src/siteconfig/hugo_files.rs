@@ -6,7 +6,7 @@
 //! `params.fr.toml` `languages.fr.params`.
 
 use super::{merge, read_value};
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 

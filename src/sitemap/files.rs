@@ -15,7 +15,7 @@
 use super::owned::{Stamp, StampWriter, LEGACY_RECORD_NAME};
 use super::read::{Gzip, Sitemap, SitemapKind};
 use super::write::{OutputFile, Plan};
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use flate2::{Compression, GzBuilder};
 use std::collections::{HashSet, VecDeque};
 use std::fs;
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
 /// Marks a hidden temporary file: `.NAME` + this + the writer's PID + `.` + a random number.
-use crate::fswrite::TEMP_TAG;
+use crate::vocab::fswrite::TEMP_TAG;
 /// Marks an interim part name: `PREFIX N` + this + the writer's PID + `SUFFIX`.
 pub(super) const INTERIM_TAG: &str = "-tmp";
 
@@ -48,7 +48,7 @@ fn write_error(dest: &Path, e: io::Error) -> Error {
 /// A new hidden temporary path for `name` in `dir`, at a name nobody can guess; the file is
 /// created by [`write_file`], which fails rather than open anything already there.
 pub(super) fn temp_path(dir: &Path, name: &str) -> PathBuf {
-    crate::fswrite::temp_name(dir, name)
+    crate::vocab::fswrite::temp_name(dir, name)
 }
 
 /// The name and writer PID of a hidden temporary file name made by [`temp_path`].
@@ -260,7 +260,7 @@ impl<'a> DiskSink<'a> {
 /// Creates `path` and stores `chunks` in it (see [`encode`]); returns the stamp of the bytes
 /// stored.
 fn write_file(path: &Path, compress: bool, chunks: &[&[u8]]) -> io::Result<Stamp> {
-    let file = crate::fswrite::create_new(path)?;
+    let file = crate::vocab::fswrite::create_new(path)?;
     let out = encode(
         StampWriter::new(BufWriter::with_capacity(1 << 17, file)),
         compress,
@@ -432,7 +432,7 @@ pub(super) fn sitemap_listing(path: &Path) -> Option<Vec<String>> {
 /// True when `path` is a `sitemap.txt` of the site at `base`: a regular file within the
 /// protocol's size whose every line is a URL below `base`.
 pub(super) fn is_url_list(path: &Path, base: &str) -> bool {
-    let Ok(text) = crate::fsread::read_string(path, 52_428_800) else {
+    let Ok(text) = crate::vocab::fsread::read_string(path, 52_428_800) else {
         return false;
     };
     let mut lines = text.lines().filter(|l| !l.is_empty()).peekable();

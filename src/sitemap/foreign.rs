@@ -68,7 +68,7 @@ pub fn find(
                 }
             }
         }
-        if let Ok(robots) = crate::fsread::read(&top.join(ROBOTS_NAME), MAX_ROBOTS) {
+        if let Ok(robots) = crate::vocab::fsread::read(&top.join(ROBOTS_NAME), MAX_ROBOTS) {
             for url in robots_sitemaps(&robots) {
                 if let Some(rel) = below(host, &url) {
                     candidates.insert(rel);
@@ -95,7 +95,7 @@ pub fn find(
         };
         for entry in sitemap
             .map_while(Result::ok)
-            .take(super::protocol::MAX_URLS)
+            .take(crate::vocab::protocol::MAX_URLS)
         {
             if let Some(part) = Url::parse(&entry.loc).ok().and_then(|u| below(host, &u)) {
                 candidates.insert(part);
@@ -137,7 +137,7 @@ fn looks_like_language(name: &str) -> bool {
     (2..=3).contains(&first.len())
         && first.bytes().all(|b| b.is_ascii_alphabetic())
         && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
-        && crate::langtag::is_well_formed(name)
+        && crate::vocab::langtag::is_well_formed(name)
 }
 
 /// The URLs the `Sitemap:` lines of a robots.txt name.
@@ -162,7 +162,7 @@ fn below(host: &SiteRoot<'_>, url: &Url) -> Option<String> {
         return None;
     }
     let rest = url.path().strip_prefix(host.base.path())?;
-    let rel = crate::sitemap::loc::decoded(rest);
+    let rel = crate::vocab::loc::decoded(rest);
     let safe = !rel.is_empty()
         && !rel.ends_with('/')
         && rel

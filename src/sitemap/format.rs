@@ -1,7 +1,7 @@
 //! Bytes of XML values as the writer emits them: escaped text, W3C dates and priorities,
 //! each exactly what the `Display` (or quick-xml) form would give, without its cost.
 
-use crate::date::{W3cDate, W3cKind};
+use crate::vocab::date::{W3cDate, W3cKind};
 use chrono::{Datelike, Timelike};
 use std::io::Write;
 
@@ -132,7 +132,7 @@ pub(super) fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontmatter::sitemap_values::Priority;
+    use crate::vocab::values::Priority;
     use chrono::{FixedOffset, NaiveDate, TimeZone};
 
     #[test]

@@ -4,10 +4,8 @@
 mod files;
 pub mod foreign;
 mod format;
-pub mod loc;
 pub mod on_disk;
 pub mod owned;
-pub mod protocol;
 pub mod read;
 pub mod robots;
 pub mod set;

@@ -4,7 +4,7 @@
 
 use super::read::{Sitemap, SitemapKind};
 use super::setwrite::SetOptions;
-use crate::fsread::ReadError;
+use crate::vocab::fsread::ReadError;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The host a path below the output folder belongs to: the one with the longest folder.
@@ -23,9 +23,9 @@ pub fn host_of<'h>(hosts: &'h [(String, url::Url)], rel: &str) -> (&'h str, &'h 
 /// endless file there costs bounded memory.
 pub fn read_capped(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let cap = super::protocol::MAX_BYTES as u64 + 1;
+    let cap = crate::vocab::protocol::MAX_BYTES as u64 + 1;
     let mut bytes = Vec::new();
-    crate::fsread::open(path)?
+    crate::vocab::fsread::open(path)?
         .take(cap)
         .read_to_end(&mut bytes)?;
     Ok(bytes)

@@ -36,7 +36,7 @@
 //!
 //! [`OutputFile`]: super::write::OutputFile
 
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{self, Read, Write};
@@ -93,7 +93,7 @@ fn git_dir_above(dir: &Path) -> Option<PathBuf> {
             return Some(dot_git);
         }
         if meta.is_file() {
-            let text = crate::fsread::read_string(&dot_git, 4096).ok()?;
+            let text = crate::vocab::fsread::read_string(&dot_git, 4096).ok()?;
             let target = text.strip_prefix("gitdir:")?.trim();
             let target = folder.join(target);
             return target.is_dir().then_some(target);
@@ -192,7 +192,7 @@ impl Stamp {
     pub fn of_file(path: &Path) -> io::Result<Stamp> {
         let mut w = StampWriter::new(io::sink());
         // A FIFO put there since the caller looked would block a plain open.
-        io::copy(&mut crate::fsread::open(path)?, &mut w)?;
+        io::copy(&mut crate::vocab::fsread::open(path)?, &mut w)?;
         Ok(w.stamp())
     }
 }
@@ -330,7 +330,7 @@ impl Record {
             .map_or("files".into(), |n| n.to_string_lossy());
         // What a killed run left: the caller holds the folder's lock, so no other run is
         // writing this record now.
-        let leftover = format!(".{name}{}", crate::fswrite::TEMP_TAG);
+        let leftover = format!(".{name}{}", crate::vocab::fswrite::TEMP_TAG);
         for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
             if entry
                 .file_name()
@@ -341,7 +341,7 @@ impl Record {
             }
         }
         let (mut file, tmp) =
-            crate::fswrite::create_temp(folder, &name).map_err(|e| Error::io(&dest, e))?;
+            crate::vocab::fswrite::create_temp(folder, &name).map_err(|e| Error::io(&dest, e))?;
         let written = file
             .write_all(&self.to_bytes(&real))
             .and_then(|()| file.sync_data())
@@ -419,7 +419,7 @@ fn is_safe_path(path: &str) -> bool {
 /// The text of a record file, when it is a regular file within the size a record may have.
 fn read_capped(path: &Path) -> Option<String> {
     let mut text = String::new();
-    crate::fsread::open(path)
+    crate::vocab::fsread::open(path)
         .ok()?
         .take(MAX_RECORD_BYTES)
         .read_to_string(&mut text)

@@ -45,9 +45,9 @@ pub struct Source {
 }
 
 /// Opens the sitemap file at `path`, decompressing it when `gzip` says it is compressed:
-/// a regular file only, opened without blocking (see [`crate::fsread`]).
+/// a regular file only, opened without blocking (see [`crate::vocab::fsread`]).
 pub fn open(path: &Path, gzip: Gzip) -> io::Result<Source> {
-    source(path, crate::fsread::open(path)?, gzip)
+    source(path, crate::vocab::fsread::open(path)?, gzip)
 }
 
 /// Opens `path` as [`open`] does, but whatever it is: for a file the user names on the
@@ -526,7 +526,7 @@ impl Root {
     pub fn is_standard(&self) -> bool {
         self.prefix.is_none()
             && !self.empty
-            && self.namespace.as_deref() == Some(super::protocol::SITEMAP_NS.as_bytes())
+            && self.namespace.as_deref() == Some(crate::vocab::protocol::SITEMAP_NS.as_bytes())
     }
 }
 
@@ -596,7 +596,7 @@ impl<R: Read> Sitemap<R> {
     pub fn new(input: R) -> Result<Self, ReadError> {
         // No file we write passes the protocol's size: reading stops a little past it, so a
         // huge or endless file on disk costs bounded time and memory.
-        let cap = super::protocol::MAX_BYTES as u64 + 64 * 1024;
+        let cap = crate::vocab::protocol::MAX_BYTES as u64 + 64 * 1024;
         let mut tokens = Tokens::new(Counter::capped(input, cap));
         let mut buf = Vec::new();
         let root = loop {
@@ -764,7 +764,7 @@ fn xml_error<R: Read>(tokens: &mut Tokens<R>, e: quick_xml::Error) -> ReadError 
             line: tokens.line(),
             message: format!(
                 "the file is larger than the protocol's {} bytes; reading stopped there",
-                super::protocol::MAX_BYTES
+                crate::vocab::protocol::MAX_BYTES
             ),
         };
     }

@@ -1,8 +1,8 @@
 //! The `Sitemap:` line of `robots.txt`: added, or updated in place, every other line kept.
 
 use super::write::{Plan, WriteOptions};
-use crate::error::{Error, Result};
-use crate::fsread::ReadError;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::fsread::ReadError;
 use std::path::Path;
 
 /// The name of the robots file.
@@ -16,7 +16,7 @@ pub const MAX_ROBOTS: u64 = 16 << 20;
 /// file past [`MAX_ROBOTS`], is an error naming it: `robots_txt = true` asks for a file
 /// sitemapgen can rewrite.
 pub fn read_robots(path: &Path) -> Result<Option<Vec<u8>>> {
-    match crate::fsread::read(path, MAX_ROBOTS) {
+    match crate::vocab::fsread::read(path, MAX_ROBOTS) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.is_not_found() => Ok(None),
         Err(e @ (ReadError::NotAFile(_) | ReadError::TooLarge(_))) => Err(Error::input(

@@ -5,7 +5,7 @@
 //! bounded in files, URLs and time ([`Limits`]), so a broken or hostile index costs bounded work.
 
 use super::read::{Gzip, Sitemap, SitemapKind};
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -18,9 +18,9 @@ use super::write::{
     emit, index_body, push_index_body, Emitted, OutputFile, Plan, WriteOptions, WriteReport,
     INDEX_END, ROBOTS_NAME,
 };
-use crate::date::W3cDate;
 use crate::entries::View;
-use crate::error::{Error, Result};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -270,7 +270,7 @@ fn plans(set: &SetOptions) -> Result<(Vec<Plan<'_>>, Vec<Plan<'_>>)> {
         let plain = f.name.split('/').all(|part| {
             !part.is_empty()
                 && !part.starts_with('.')
-                && part.bytes().all(super::protocol::is_file_name_byte)
+                && part.bytes().all(crate::vocab::protocol::is_file_name_byte)
         });
         if !plain || f.name == ROBOTS_NAME {
             return Err(Error::config(

@@ -1,10 +1,10 @@
 //! `sitemap.txt`: the plain-text sitemap, one URL per line. It is never split or gzipped: a
 //! site too big for one file gets an error instead.
 
-use super::protocol::{MAX_BYTES, MAX_URLS};
 use super::write::WriteOptions;
 use crate::entries::View;
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
+use crate::vocab::protocol::{MAX_BYTES, MAX_URLS};
 
 /// The name of the plain-text sitemap.
 pub const TXT_NAME: &str = "sitemap.txt";

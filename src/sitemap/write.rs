@@ -24,11 +24,11 @@
 
 use super::files::{Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
-use super::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS};
 use super::setwrite::SetOptions;
-use crate::date::W3cDate;
 use crate::entries::{Entry, Loc, View};
-use crate::error::{Error, Result};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS};
 use std::path::PathBuf;
 
 // The old paths of these names (src/report.rs uses them).
@@ -334,7 +334,7 @@ fn check_name(key: &str, name: &str, pattern: bool) -> Result<()> {
     let ok = !plain.is_empty()
         && plain != "."
         && plain != ".."
-        && plain.bytes().all(super::protocol::is_file_name_byte);
+        && plain.bytes().all(crate::vocab::protocol::is_file_name_byte);
     let reserved = [TXT_NAME, ROBOTS_NAME].contains(&plain.as_str());
     if !ok || reserved {
         return Err(Error::config(
@@ -631,9 +631,9 @@ fn push_url<'a>(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::date::SiteTz;
     use crate::entries::{Alternate, Entries, Extras};
-    use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
+    use crate::vocab::date::SiteTz;
+    use crate::vocab::values::{ChangeFreq, Priority};
 
     /// Default options on `https://example.com/`.
     pub(in crate::sitemap) fn opts() -> WriteOptions {

@@ -10,8 +10,8 @@ use crate::common;
 
 use common::{seed_from_env, Rng};
 
-use sitemapgen::sitemap::protocol::MAX_BYTES;
 use sitemapgen::sitemap::validate::{validate_reader, FileReport, ValidateOptions};
+use sitemapgen::vocab::protocol::MAX_BYTES;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
 use std::path::Path;

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 use sitemapgen::config::{self, Overrides};
-use sitemapgen::date::{SiteTz, W3cDate};
+use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use sitemapgen::{Error, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -486,8 +486,8 @@ fn same_lastmod(hugo: &str, ours: Option<W3cDate>, now: chrono::DateTime<chrono:
                 return !o.is_after(now);
             }
             match o.kind() {
-                sitemapgen::date::W3cKind::Date(d) => hd.date() == d,
-                sitemapgen::date::W3cKind::DateTime(_) => {
+                sitemapgen::vocab::date::W3cKind::Date(d) => hd.date() == d,
+                sitemapgen::vocab::date::W3cKind::DateTime(_) => {
                     hd.instant().timestamp() == o.instant().timestamp()
                 }
             }

@@ -1,10 +1,10 @@
 //! `validate` over the hand-written corpus (tests/validate-corpus/), over files generated past
 //! the protocol limits, and (when ../shared is present) against validate.sh on valid files.
 
-use sitemapgen::sitemap::protocol::MAX_URLS as MAX_ENTRIES;
 use sitemapgen::sitemap::validate::{
     exit_code, print_report, run, validate_file, FileReport, FindingKind, Severity, ValidateOptions,
 };
+use sitemapgen::vocab::protocol::MAX_URLS as MAX_ENTRIES;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 /// The protocol's byte limit, in the type file sizes have.
-const MAX_BYTES: u64 = sitemapgen::sitemap::protocol::MAX_BYTES as u64;
+const MAX_BYTES: u64 = sitemapgen::vocab::protocol::MAX_BYTES as u64;
 
 const NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 

@@ -1,10 +1,10 @@
 //! The output stage against a real folder: atomic writes, stale parts, gzip, robots.txt,
 //! and (when the shared schemas and xmllint are at hand) XSD validation of what was written.
 
-use sitemapgen::date::{SiteTz, W3cDate};
 use sitemapgen::entries::{Alternate, Entries, Extras};
 use sitemapgen::sitemap::owned::{Record, Stamp};
 use sitemapgen::sitemap::write::{self, render, WriteOptions};
+use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,14 +3,14 @@
 
 use super::page_kind_name;
 use super::placement::Placed;
-use crate::date::W3cDate;
-use crate::error::{Error, Result};
 use crate::frontmatter::hugo_dates::PageDates;
-use crate::frontmatter::sitemap_values::{ChangeFreq, Priority};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, HugoDates, PageMeta};
-use crate::hugo_version::HugoRules;
+use crate::hugo::version::HugoRules;
 use crate::route::{off_reason, Page, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::{Error, Result};
+use crate::vocab::values::{ChangeFreq, Priority};
 use globset::Glob;
 
 /// The values that decide publishing, after `cascade` has been applied.
@@ -63,7 +63,7 @@ impl Effective {
         &self,
         is_leaf: bool,
         hidden_by: Option<Reason>,
-        rules: &crate::hugo_version::HugoRules,
+        rules: &crate::hugo::version::HugoRules,
     ) -> Option<Reason> {
         // A headless bundle (from Hugo 0.124 any headless page) is not rendered, but Hugo
         // counts its dates and terms.

@@ -6,9 +6,9 @@ use super::permalinks::{page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::terms::term_key;
 use super::{Built, Site};
-use crate::date::W3cDate;
-use crate::error::Result;
 use crate::route::{Excluded, NewRoute, Page, Reason, Route};
+use crate::vocab::date::W3cDate;
+use crate::vocab::error::Result;
 use rayon::prelude::*;
 
 /// Files decided on every core at once before their routes are made in order: a decision

@@ -2,9 +2,9 @@
 //! `2023-02-14-valentine-post.md` (a leaf bundle: its folder) is dated 2023-02-14 and named
 //! `valentine-post`, unless its front matter sets a `slug`.
 
-use crate::date::{SiteTz, W3cDate};
 use crate::frontmatter::PageMeta;
-use crate::hugo_version::HugoRules;
+use crate::hugo::version::HugoRules;
+use crate::vocab::date::{SiteTz, W3cDate};
 use chrono::{NaiveDate, NaiveDateTime};
 
 /// The date and slug `name` gives, when the site's `[frontmatter] date` order reaches
@@ -55,7 +55,7 @@ fn split(name: &str, datetime: bool, tz: &SiteTz) -> Option<(W3cDate, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hugo_version::HugoVersion;
+    use crate::hugo::version::HugoVersion;
 
     fn rules(v: &str) -> HugoRules {
         HugoRules::of(HugoVersion::parse(v).unwrap())

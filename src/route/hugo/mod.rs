@@ -1,4 +1,4 @@
-//! Hugo's URL rules (as of the version in `Settings::hugo`, see [`crate::hugo_version`]): top-level folders are sections, nested ones need `_index.md`,
+//! Hugo's URL rules (as of the version in `Settings::hugo`, see [`crate::hugo::version`]): top-level folders are sections, nested ones need `_index.md`,
 //! leaf bundles (`index.md`) own the files beside them, paths are sanitized and lower-cased,
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
@@ -11,17 +11,14 @@ mod cascade;
 mod decide;
 mod filename;
 mod permalinks;
-pub(crate) use permalinks::unknown_permalink_token;
 mod placement;
 mod sections;
 mod terms;
 
-pub(crate) use permalinks::check_page_permalink;
-
 use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
-use crate::error::Result;
-use crate::hugo_version::HugoRules;
+use crate::hugo::version::HugoRules;
 use crate::siteconfig::SiteConfig;
+use crate::vocab::error::Result;
 use placement::{place, Placed};
 use std::collections::{HashMap, HashSet};
 

@@ -3,13 +3,14 @@
 
 use super::filename;
 use super::placement::Placed;
-use crate::date::{SiteTz, W3cDate};
-use crate::error::{Error, Result};
-use crate::golayout;
-use crate::hugo_version::HugoRules;
+use crate::hugo::golayout;
+use crate::hugo::permalink_tokens::{each_part, unknown_token, Part};
+use crate::hugo::version::HugoRules;
 use crate::route::{normalize, Kind, Page};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
+use crate::vocab::date::{SiteTz, W3cDate};
+use crate::vocab::error::{Error, Result};
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use std::ops::Deref;
 
@@ -304,8 +305,8 @@ impl<'a> PageTokens<'a> {
 /// fields are what permalinks use).
 fn page_time(d: &W3cDate) -> DateTime<FixedOffset> {
     match d.kind() {
-        crate::date::W3cKind::DateTime(t) => t,
-        crate::date::W3cKind::Date(d) => go_time(d),
+        crate::vocab::date::W3cKind::DateTime(t) => t,
+        crate::vocab::date::W3cKind::Date(d) => go_time(d),
     }
 }
 
@@ -358,109 +359,6 @@ fn slice_join(sections: &[String], cut: &str) -> String {
         .map(String::as_str)
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// The tokens a page's permalink pattern may hold (what [`PageTokens::value`] knows).
-const PAGE_TOKENS: &[&str] = &[
-    "year",
-    "month",
-    "monthname",
-    "day",
-    "yearday",
-    "weekday",
-    "weekdayname",
-    "slug",
-    "title",
-    "filename",
-    "contentbasename",
-    "slugorfilename",
-    "slugorcontentbasename",
-    "section",
-    "sections",
-    "sectionslug",
-    "sectionslugs",
-];
-
-/// A pattern's parts: literal text, and the tokens between, each with `f`. A token is what
-/// Hugo's `:\w+(\[.+?\])?` matches: `:` then ASCII letters, digits and `_`, and a cut in
-/// brackets (`:sections[1:]`); a `:` without a word after it is text.
-fn each_part(
-    pattern: &str,
-    mut f: impl FnMut(Part<'_>) -> std::result::Result<(), String>,
-) -> std::result::Result<(), String> {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let b = pattern.as_bytes();
-    let (mut text_from, mut i) = (0, 0);
-    while i < b.len() {
-        let word_end = (i + 1..b.len())
-            .find(|&k| !is_word(b[k]))
-            .unwrap_or(b.len());
-        if b[i] != b':' || word_end == i + 1 {
-            i += 1;
-            continue;
-        }
-        // `[`, at least one character (no line break), then the first `]`.
-        let cut_end = (b.get(word_end) == Some(&b'['))
-            .then(|| {
-                let body = pattern.get(word_end + 1..)?;
-                let first = body.chars().next().filter(|&c| c != '\n')?;
-                let from = word_end + 1 + first.len_utf8();
-                let close = pattern[from..].find([']', '\n'])?;
-                (b[from + close] == b']').then_some(from + close + 1)
-            })
-            .flatten();
-        let end = cut_end.unwrap_or(word_end);
-        f(Part::Text(&pattern[text_from..i]))?;
-        f(Part::Token(&pattern[i + 1..end]))?;
-        text_from = end;
-        i = end;
-    }
-    f(Part::Text(&pattern[text_from..]))
-}
-
-/// A piece of a permalink pattern.
-enum Part<'a> {
-    Text(&'a str),
-    Token(&'a str),
-}
-
-fn unknown_token(pattern: &str, token: &str) -> String {
-    format!("the permalink pattern '{pattern}' has an unknown token :{token}")
-}
-
-/// Checks that every token of a page's permalink pattern is one Hugo knows: Hugo refuses a
-/// config with another ("permalink ill-formed") whether or not a page uses the pattern.
-pub(crate) fn check_page_permalink(pattern: &str) -> std::result::Result<(), String> {
-    each_part(pattern, |part| match part {
-        Part::Token(t) if !known_token(t, true) => Err(unknown_token(pattern, t)),
-        _ => Ok(()),
-    })
-}
-
-/// Whether Hugo knows a page token: one of [`PAGE_TOKENS`] (`sectionslug(s)` only when
-/// `sectionslug`), a cut of the sections (`sections[1:]`), or a Go time layout (`06`).
-fn known_token(t: &str, sectionslug: bool) -> bool {
-    match t.split_once('[') {
-        Some(("sections", _)) => true,
-        Some(("sectionslugs", _)) if sectionslug => true,
-        _ => PAGE_TOKENS.contains(&t) || golayout::is_layout(t),
-    }
-}
-
-/// The first token of a `[permalinks]` pattern the site's Hugo release does not know, if
-/// any: [`check_page_permalink`] knows the newest release's tokens, some of which are
-/// younger than the release the site follows.
-pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Option<String> {
-    let known = |t: &str| match t {
-        "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
-        "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
-        t => known_token(t, rules.permalink_sectionslug),
-    };
-    each_part(pattern, |part| match part {
-        Part::Token(t) if !known(t) => Err(t.to_string()),
-        _ => Ok(()),
-    })
-    .err()
 }
 
 /// A page's permalink pattern with its tokens replaced; an unknown token is an error.
@@ -608,24 +506,6 @@ fn go_lower(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Hugo 0.111's output for these slugs under `/:year/:slug/`, and a term under
-    /// `/topic/:slug/`.
-    #[test]
-    fn a_pattern_with_a_token_hugo_does_not_know_is_refused() {
-        for t in PAGE_TOKENS {
-            assert_eq!(check_page_permalink(&format!("/x/:{t}/")), Ok(()), "{t}");
-        }
-        assert_eq!(
-            check_page_permalink("/:year/:yr/"),
-            Err("the permalink pattern '/:year/:yr/' has an unknown token :yr".into())
-        );
-        // A `:` without a word is text, as in Hugo; a cut of the sections and a Go time
-        // layout are tokens.
-        assert_eq!(check_page_permalink("/:/"), Ok(()));
-        assert_eq!(check_page_permalink("/:sections[1:]/:06/:Jan/"), Ok(()));
-        assert_eq!(check_page_permalink("/posts/plain/"), Ok(()));
-    }
 
     #[test]
     fn permalinks_unescape_plus_like_hugo() {

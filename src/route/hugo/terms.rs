@@ -297,11 +297,11 @@ fn own_slug(site: &Site, file: Option<usize>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::date::SiteTz;
     use crate::frontmatter::{PageMeta, Terms};
-    use crate::hugo_version::HugoRules;
+    use crate::hugo::version::HugoRules;
     use crate::scan::{ContentRoot, Files};
     use crate::siteconfig::SiteConfig;
+    use crate::vocab::date::SiteTz;
 
     #[test]
     fn terms_indexed_in_parts_are_the_terms_indexed_in_one() {

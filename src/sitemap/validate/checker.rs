@@ -11,9 +11,9 @@ use super::{
     thousands, FileReport, FindingKind, SitemapKind, MAX_MARKUP_BYTES, MAX_NAMESPACE_BYTES,
     MAX_TEXT_KEPT,
 };
-use crate::error::{Error, Result};
-use crate::sitemap::protocol::{MAX_BYTES, MAX_LOC_CHARS};
 use crate::sitemap::read::{is_xml_ws, Counter, Stop, Tokens};
+use crate::vocab::error::{Error, Result};
+use crate::vocab::protocol::{MAX_BYTES, MAX_LOC_CHARS};
 use chrono::{DateTime, Utc};
 use quick_xml::events::Event;
 use std::borrow::Cow;
@@ -365,7 +365,7 @@ impl Checker<'_> {
             Event::GeneralRef(r) => {
                 let c = if r.is_char_ref() {
                     match r.resolve_char_ref() {
-                        Ok(Some(c)) if crate::sitemap::protocol::is_xml_char(c) => c,
+                        Ok(Some(c)) if crate::vocab::protocol::is_xml_char(c) => c,
                         _ => {
                             let name = String::from_utf8_lossy(&r).into_owned();
                             return fatal(

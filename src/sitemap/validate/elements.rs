@@ -11,8 +11,8 @@ use super::namespaces::{is_qname, Ext, Ns};
 use super::urls::parse_loc;
 use super::values::{valid_priority, CHANGEFREQS};
 use super::{thousands, FileReport, FindingKind, SitemapKind, MAX_DEPTH, MAX_NAME_BYTES};
-use crate::sitemap::protocol::{MAX_URLS, SITEMAP_NS};
 use crate::sitemap::read::{is_xml_ws, own_namespace};
+use crate::vocab::protocol::{MAX_URLS, SITEMAP_NS};
 use quick_xml::events::BytesStart;
 
 impl Checker<'_> {

@@ -25,9 +25,10 @@ mod url_fields;
 mod urls;
 mod values;
 
-use super::protocol::MAX_LOC_CHARS;
 use super::read::{self, Gzip};
-use crate::error::{Error, Result};
+use crate::vocab::error::{Error, Result};
+use crate::vocab::protocol::MAX_LOC_CHARS;
+use crate::vocab::text::thousands;
 use ::url::Url;
 use checker::{check_stream, Context};
 use chrono::Utc;
@@ -308,7 +309,7 @@ pub fn validate_file(path: &Path, opts: &ValidateOptions) -> Result<FileReport> 
 /// how read errors are reported), naming it `path` in the findings.
 ///
 /// Memory stays within the limits above whatever `input` holds, and at most
-/// [`MAX_BYTES`](super::protocol::MAX_BYTES) bytes of it are read.
+/// [`MAX_BYTES`](crate::vocab::protocol::MAX_BYTES) bytes of it are read.
 pub fn validate_reader(
     path: &Path,
     input: impl io::Read,
@@ -434,19 +435,6 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Where the sitemap itself lives: `base_url` + the file's name.
 fn sitemap_url_of(base: &Url, path: &Path) -> Url {
     let name = path
@@ -513,14 +501,6 @@ mod tests {
         assert_eq!(exit_code(std::slice::from_ref(&clean), 0), 0);
         assert_eq!(exit_code(&[clean.clone(), broken.clone()], 0), 1);
         assert_eq!(exit_code(&[clean, broken], 1), 2);
-    }
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(52428800), "52,428,800");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Which namespace each element is in, as far as a sitemap cares: the document's own,
 //! one of Google's extensions, another, or none.
 
-use super::super::protocol::{IMAGE_NS, NEWS_NS, VIDEO_NS, XHTML_NS};
+use crate::vocab::protocol::{IMAGE_NS, NEWS_NS, VIDEO_NS, XHTML_NS};
 use quick_xml::events::BytesStart;
 
 /// Google's sitemap extensions (and XHTML for `<xhtml:link>`).

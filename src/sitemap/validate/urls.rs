@@ -1,7 +1,7 @@
 //! `<loc>` syntax (an absolute http(s) URL in RFC 3986 characters) and the site a URL is on.
 
-use super::super::loc;
-use super::super::protocol::MAX_LOC_CHARS;
+use crate::vocab::loc;
+use crate::vocab::protocol::MAX_LOC_CHARS;
 use std::sync::OnceLock;
 use url::Url;
 

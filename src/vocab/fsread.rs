@@ -270,8 +270,8 @@ pub fn read_string(path: &Path, limit: u64) -> Result<String, ReadError> {
 }
 
 /// [`read_string`] with the library's error, naming `path`.
-pub fn read_text(path: &Path, limit: u64) -> crate::error::Result<String> {
-    read_string(path, limit).map_err(|e| crate::error::Error::io(path, e.into()))
+pub fn read_text(path: &Path, limit: u64) -> crate::vocab::error::Result<String> {
+    read_string(path, limit).map_err(|e| crate::vocab::error::Error::io(path, e.into()))
 }
 
 /// Reads all of `file` when it holds at most `limit` bytes: one byte past the limit tells a

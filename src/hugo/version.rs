@@ -144,7 +144,7 @@ pub struct HugoRules {
     pub unrendered_terms_count: bool,
     /// Before 0.123.0 a `translationKey` lives in the space of paths (`page/<key>` against
     /// `page/<folder>/<name>`), so a key can link a page by its path
-    /// ([`crate::siteconfig::SiteConfig::translation_keys_share_paths`]).
+    /// (`SiteConfig::translation_keys_share_paths`).
     pub translation_keys_share_paths: bool,
     /// 0.123.0: with `disablePathToLower`, a section without `_index.md` keeps its folder's
     /// case (before, it was lower-cased).

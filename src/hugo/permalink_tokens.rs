@@ -1,0 +1,131 @@
+//! The grammar of a Hugo `[permalinks]` pattern: its literal text and its `:tokens`, which
+//! tokens Hugo knows (per release), and the check Hugo makes of a config's patterns. Read by
+//! the config readers (Hugo refuses a config with an unknown token) and by routing, which
+//! expands the tokens.
+
+use super::golayout;
+use super::version::HugoRules;
+
+/// The tokens a page's permalink pattern may hold (what routing's `PageTokens::value` knows).
+pub(crate) const PAGE_TOKENS: &[&str] = &[
+    "year",
+    "month",
+    "monthname",
+    "day",
+    "yearday",
+    "weekday",
+    "weekdayname",
+    "slug",
+    "title",
+    "filename",
+    "contentbasename",
+    "slugorfilename",
+    "slugorcontentbasename",
+    "section",
+    "sections",
+    "sectionslug",
+    "sectionslugs",
+];
+
+/// A pattern's parts: literal text, and the tokens between, each with `f`. A token is what
+/// Hugo's `:\w+(\[.+?\])?` matches: `:` then ASCII letters, digits and `_`, and a cut in
+/// brackets (`:sections[1:]`); a `:` without a word after it is text.
+pub(crate) fn each_part(
+    pattern: &str,
+    mut f: impl FnMut(Part<'_>) -> std::result::Result<(), String>,
+) -> std::result::Result<(), String> {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let b = pattern.as_bytes();
+    let (mut text_from, mut i) = (0, 0);
+    while i < b.len() {
+        let word_end = (i + 1..b.len())
+            .find(|&k| !is_word(b[k]))
+            .unwrap_or(b.len());
+        if b[i] != b':' || word_end == i + 1 {
+            i += 1;
+            continue;
+        }
+        // `[`, at least one character (no line break), then the first `]`.
+        let cut_end = (b.get(word_end) == Some(&b'['))
+            .then(|| {
+                let body = pattern.get(word_end + 1..)?;
+                let first = body.chars().next().filter(|&c| c != '\n')?;
+                let from = word_end + 1 + first.len_utf8();
+                let close = pattern[from..].find([']', '\n'])?;
+                (b[from + close] == b']').then_some(from + close + 1)
+            })
+            .flatten();
+        let end = cut_end.unwrap_or(word_end);
+        f(Part::Text(&pattern[text_from..i]))?;
+        f(Part::Token(&pattern[i + 1..end]))?;
+        text_from = end;
+        i = end;
+    }
+    f(Part::Text(&pattern[text_from..]))
+}
+
+/// A piece of a permalink pattern.
+pub(crate) enum Part<'a> {
+    Text(&'a str),
+    Token(&'a str),
+}
+
+pub(crate) fn unknown_token(pattern: &str, token: &str) -> String {
+    format!("the permalink pattern '{pattern}' has an unknown token :{token}")
+}
+
+/// Checks that every token of a page's permalink pattern is one Hugo knows: Hugo refuses a
+/// config with another ("permalink ill-formed") whether or not a page uses the pattern.
+pub(crate) fn check_page_permalink(pattern: &str) -> std::result::Result<(), String> {
+    each_part(pattern, |part| match part {
+        Part::Token(t) if !known_token(t, true) => Err(unknown_token(pattern, t)),
+        _ => Ok(()),
+    })
+}
+
+/// Whether Hugo knows a page token: one of [`PAGE_TOKENS`] (`sectionslug(s)` only when
+/// `sectionslug`), a cut of the sections (`sections[1:]`), or a Go time layout (`06`).
+fn known_token(t: &str, sectionslug: bool) -> bool {
+    match t.split_once('[') {
+        Some(("sections", _)) => true,
+        Some(("sectionslugs", _)) if sectionslug => true,
+        _ => PAGE_TOKENS.contains(&t) || golayout::is_layout(t),
+    }
+}
+
+/// The first token of a `[permalinks]` pattern the site's Hugo release does not know, if
+/// any: [`check_page_permalink`] knows the newest release's tokens, some of which are
+/// younger than the release the site follows.
+pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Option<String> {
+    let known = |t: &str| match t {
+        "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
+        "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
+        t => known_token(t, rules.permalink_sectionslug),
+    };
+    each_part(pattern, |part| match part {
+        Part::Token(t) if !known(t) => Err(t.to_string()),
+        _ => Ok(()),
+    })
+    .err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_with_a_token_hugo_does_not_know_is_refused() {
+        for t in PAGE_TOKENS {
+            assert_eq!(check_page_permalink(&format!("/x/:{t}/")), Ok(()), "{t}");
+        }
+        assert_eq!(
+            check_page_permalink("/:year/:yr/"),
+            Err("the permalink pattern '/:year/:yr/' has an unknown token :yr".into())
+        );
+        // A `:` without a word is text, as in Hugo; a cut of the sections and a Go time
+        // layout are tokens.
+        assert_eq!(check_page_permalink("/:/"), Ok(()));
+        assert_eq!(check_page_permalink("/:sections[1:]/:06/:Jan/"), Ok(()));
+        assert_eq!(check_page_permalink("/posts/plain/"), Ok(()));
+    }
+}

@@ -1,0 +1,15 @@
+//! The vocabulary every stage may use, which uses nothing of ours: the protocol's limits and
+//! namespaces, its values (`changefreq`, `priority`, W3C dates, language tags), errors and
+//! where they come from, bounded reading and safe creation of files, and how messages write
+//! numbers and lists.
+
+pub mod date;
+pub mod error;
+pub mod fsread;
+pub mod fswrite;
+pub mod langtag;
+pub mod limits;
+pub mod loc;
+pub mod protocol;
+pub mod text;
+pub mod values;
