@@ -111,6 +111,11 @@ fn next_std(layout: &str, elements: Elements) -> Option<(&str, Std, &str)> {
     let all = elements == Elements::All;
     let b = layout.as_bytes();
     for i in 0..b.len() {
+        // Every element starts with an ASCII byte: inside a multi-byte character (`é`,
+        // which a permalink token's cut may hold) there is none to find.
+        if !layout.is_char_boundary(i) {
+            continue;
+        }
         let rest = &layout[i..];
         let hit = |std: Std, len: usize| Some((&layout[..i], std, &layout[i + len..]));
         match b[i] {
@@ -301,6 +306,15 @@ pub(crate) fn is_layout(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_beyond_ascii_is_text_not_a_panic() {
+        assert_eq!(
+            next_std("é-2006", Elements::All).map(|(a, _, c)| (a, c)),
+            Some(("é-", ""))
+        );
+        assert_eq!(next_std("aéb", Elements::All), None);
+    }
 
     fn at(s: &str) -> DateTime<FixedOffset> {
         DateTime::parse_from_rfc3339(s).unwrap()
