@@ -4,8 +4,8 @@ mod locs;
 
 pub use locs::{Loc, LocError, LocId, Locs};
 
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
-use crate::vocab::values::{ChangeFreq, Priority};
 use rayon::slice::ParallelSliceMut;
 
 /// One `<url>` of the sitemap: everything the writer needs and nothing more. 32 bytes: a
@@ -938,7 +938,7 @@ mod tests {
             let e = entries
                 .push(&format!("https://example.com/p-{i}/?q={i}"))
                 .unwrap();
-            e.priority = crate::vocab::values::Priority::from_f64(0.5);
+            e.priority = crate::vocab::crawl_hints::Priority::from_f64(0.5);
         }
         entries.push("http://other.example:8080/x").unwrap();
         assert_eq!(entries.len(), 6);

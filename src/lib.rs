@@ -110,8 +110,8 @@ pub use layout::{IndexFile, Layout, SitemapFile};
 pub use route::Reason;
 pub use sitemap::set::UrlMap;
 pub use sitemap::write::WriteReport;
+pub use vocab::crawl_hints::{ChangeFreq, Priority};
 pub use vocab::date::{SiteTz, W3cDate, W3cKind};
-pub use vocab::values::{ChangeFreq, Priority};
 
 // Plumbing the binary shares with the library.
 #[doc(hidden)]

@@ -2,10 +2,10 @@
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
 use crate::config_file::{line_of, toml_too_deep_error};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::langtag;
 use crate::vocab::limits::MAX_CONFIG;
-use crate::vocab::values::{ChangeFreq, Priority};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -228,7 +228,7 @@ pub fn capped(warnings: &[Warning]) -> Vec<Warning> {
 
 /// The line for `more` warnings of `first`'s kind not shown.
 fn held_back(first: &Warning, more: usize) -> Warning {
-    let n = crate::vocab::text::thousands(more as u64);
+    let n = crate::vocab::prose::thousands(more as u64);
     let message = if first.is_left_out() {
         let pages = if more == 1 { "page" } else { "pages" };
         format!("… and {n} more {pages} left out (see `sitemapgen list --excluded`)")

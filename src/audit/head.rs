@@ -2,10 +2,10 @@
 //! meta refresh. Read with an HTML tokenizer that follows the standard, never a pattern
 //! search, up to the end of the head and never past [`MAX_HEAD_BYTES`]: a `noindex` in the
 //! body, a comment or a script is no `noindex`. Plain markup goes through our own tokenizer
-//! ([`plain`]), which follows the standard's states where it goes and hands everything else
+//! ([`plain_markup`]), which follows the standard's states where it goes and hands everything else
 //! to html5gum; the head's rules ([`Rules`]) are one piece of code both drive.
 
-mod plain;
+mod plain_markup;
 
 use crate::entries::Loc;
 use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
@@ -126,7 +126,7 @@ type Values<'a> = [&'a [u8]; 5];
 
 /// The head's rules over a stream of tokens: keep only what the robots, canonical and refresh
 /// tags say, and note where the head ends. Two tokenizers drive them with the same calls: the
-/// one in [`plain`] for the plain markup most pages have, and html5gum (through [`Gum`]) for
+/// one in [`plain_markup`] for the plain markup most pages have, and html5gum (through [`Gum`]) for
 /// the rest.
 #[derive(Debug, Default)]
 struct Rules {
@@ -325,24 +325,24 @@ impl HeadReader {
         }
         let n = read_some(&mut input, &mut self.buf)?;
         // Too few bytes to tell a byte order mark: read on (a trickling reader, a tiny page).
-        let mut outcome = plain::ScanEnd::NeedMore;
+        let mut outcome = plain_markup::ScanEnd::NeedMore;
         if (n >= 3 || n == 0) && utf16(&self.buf[..n]).is_none() {
             outcome = scan_plain(&mut self.rules, &mut self.name, &self.buf[..n], n == 0);
         }
-        if outcome == plain::ScanEnd::Done {
+        if outcome == plain_markup::ScanEnd::Done {
             return Ok(self.rules.take_facts());
         }
         // The head goes on past the first read: read on, three times as much each time.
         let mut all = self.buf[..n].to_vec();
         let mut eof = n == 0;
-        while outcome == plain::ScanEnd::NeedMore && !eof && utf16(&all).is_none() {
+        while outcome == plain_markup::ScanEnd::NeedMore && !eof && utf16(&all).is_none() {
             let want = 2 * all.len().max(FIRST_READ) as u64;
             eof = (&mut input).take(want).read_to_end(&mut all)? < want as usize;
             if utf16(&all).is_none() {
                 outcome = scan_plain(&mut self.rules, &mut self.name, &all, eof);
             }
         }
-        if outcome == plain::ScanEnd::Done {
+        if outcome == plain_markup::ScanEnd::Done {
             return Ok(self.rules.take_facts());
         }
         input.read_to_end(&mut all)?;
@@ -350,8 +350,8 @@ impl HeadReader {
             // A UTF-16 page: decoded as a whole (within the bound), then read like any other.
             let text = decode_utf16(&all[2..], big_endian);
             self.rules.reset();
-            if plain::scan(&mut self.rules, &mut self.name, text.as_bytes(), true)
-                != plain::ScanEnd::Done
+            if plain_markup::scan(&mut self.rules, &mut self.name, text.as_bytes(), true)
+                != plain_markup::ScanEnd::Done
             {
                 self.rules.reset();
                 self.tokenize(text.as_bytes());
@@ -377,9 +377,14 @@ impl HeadReader {
 
 /// The plain tokenizer's scan of `bytes` (a page's first bytes, all of them when `eof`), from
 /// fresh rules.
-fn scan_plain(rules: &mut Rules, name: &mut Vec<u8>, bytes: &[u8], eof: bool) -> plain::ScanEnd {
+fn scan_plain(
+    rules: &mut Rules,
+    name: &mut Vec<u8>,
+    bytes: &[u8],
+    eof: bool,
+) -> plain_markup::ScanEnd {
     rules.reset();
-    plain::scan(rules, name, page_bytes(bytes), eof)
+    plain_markup::scan(rules, name, page_bytes(bytes), eof)
 }
 
 /// A page's bytes as a browser decodes them: without a UTF-8 byte order mark.

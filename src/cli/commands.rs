@@ -176,7 +176,7 @@ pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Resu
         }
     };
     let d = sitemapgen::diff::diff(&old_set.urls, &new_urls);
-    let sides = super::diff::Sides {
+    let sides = super::diff_report::Sides {
         old,
         new: &new_name,
         new_is_build,
@@ -184,12 +184,12 @@ pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Resu
         new_urls: new_urls.len(),
     };
     results(|out| match args.format {
-        Format::Markdown => super::diff::markdown(out, &d, &sides, max_listed),
-        Format::Json | Format::Jsonl => super::diff::json(out, &d, &sides),
-        Format::Text => super::diff::text(out, &d),
+        Format::Markdown => super::diff_report::markdown(out, &d, &sides, max_listed),
+        Format::Json | Format::Jsonl => super::diff_report::json(out, &d, &sides),
+        Format::Text => super::diff_report::text(out, &d),
     })?;
     if args.format == Format::Text && !args.quiet {
-        say(format_args!("{}", super::diff::summary(&d, &sides)));
+        say(format_args!("{}", super::diff_report::summary(&d, &sides)));
     }
     Ok(if d.is_empty() {
         ExitCode::SUCCESS

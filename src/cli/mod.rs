@@ -3,7 +3,7 @@
 pub mod alloc;
 pub mod args;
 pub mod commands;
-pub mod diff;
+pub mod diff_report;
 pub mod json;
 pub mod out;
 pub mod print;

@@ -98,7 +98,7 @@ pub fn error(e: &Error) {
 
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: usize) -> String {
-    sitemapgen::vocab::text::thousands(n as u64)
+    sitemapgen::vocab::prose::thousands(n as u64)
 }
 
 /// The sitemap files for a message: `a`, `a and b`, `a, b and c`.

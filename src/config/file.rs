@@ -3,7 +3,7 @@
 
 use crate::platform::HostSetting;
 use crate::siteconfig::Style;
-use crate::vocab::values::{ChangeFreq, Priority};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use serde::Deserialize;
 use std::path::PathBuf;
 

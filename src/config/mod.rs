@@ -6,11 +6,11 @@ use crate::hugo::version::{self as hugo_version, HreflangFrom, HugoRules};
 use crate::platform::HostSetting;
 pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, SiteConfig};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::{SiteTz, W3cDate};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fsread::FileKind;
 use crate::vocab::limits::MAX_CONFIG;
-use crate::vocab::values::{ChangeFreq, Priority};
 use std::path::{Path, PathBuf};
 use url::Url;
 

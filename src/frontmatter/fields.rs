@@ -11,7 +11,7 @@ use super::formats::{N, V};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
 use super::{line_of, Layout, Options, Parsed};
 use crate::hugo::version::{BadDate, UnderscoreBuild};
-use crate::vocab::values::{ChangeFreq, Priority};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
 /// Where a block sits in its file, for error messages that point at the right line.
 pub(super) struct Ctx<'t> {
@@ -806,8 +806,8 @@ fn aliases(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
 mod tests {
     use crate::frontmatter::testing::*;
     use crate::frontmatter::{parse, BuildList, BuildOptions, BuildRender, Options, Parsed, Terms};
+    use crate::vocab::crawl_hints::ChangeFreq;
     use crate::vocab::date::{SiteTz, W3cDate};
-    use crate::vocab::values::ChangeFreq;
     use std::path::Path;
 
     #[test]

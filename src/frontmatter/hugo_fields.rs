@@ -16,7 +16,7 @@ use super::hugo_cast::{Go, Hugo};
 use super::hugo_dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
 use super::Parsed;
-use crate::vocab::values::{ChangeFreq, Priority};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
 /// Hugo's date orders when the site sets none.
 fn default_dates() -> &'static HugoDates {

@@ -3,7 +3,7 @@
 
 use crate::vocab::date::W3cDate;
 
-use crate::vocab::values::{ChangeFreq, Priority};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
 /// What the pipeline keeps of one page's front matter for the rest of the run, every field
 /// optional: the fields most pages set, inline and small, and the ones few pages set boxed

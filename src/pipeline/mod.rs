@@ -3,7 +3,7 @@
 //! -> entries -> audit (the built output) -> write.
 
 mod host;
-mod read;
+mod pages;
 
 use crate::audit;
 use crate::config::{AuditMode, Settings, Style};
@@ -218,7 +218,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // front matter -> route, each route's own lastmod taken as it is made
     let mut router = route::router(&files, &ctx);
     let mut dating = lastmod::Dating::new(&files, &ctx, history, cwd, opts.sources);
-    let mut kept = read::Reader::new(settings, opts, files.len()).read_into(
+    let mut kept = pages::Reader::new(settings, opts, files.len()).read_into(
         &files,
         router.as_mut(),
         &mut dating,
@@ -372,7 +372,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
     if !over.is_empty() {
         what.push_str(&format!(
             "{} over sitemapgen's",
-            crate::vocab::text::and_list(&over)
+            crate::vocab::prose::and_list(&over)
         ));
     }
     if !beside.is_empty() {
@@ -381,7 +381,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
         }
         what.push_str(&format!(
             "{} beside them, which sitemapgen does not write",
-            crate::vocab::text::and_list(&beside)
+            crate::vocab::prose::and_list(&beside)
         ));
     }
     Some(format!(
@@ -428,7 +428,7 @@ fn foreign_warnings(settings: &Settings, outcome: &Outcome, set: &SetOptions) ->
             format!(
                 "{}: a sitemap sitemapgen did not write (the generator's own, another tool's, or a leftover): search engines that read it get other URLs than {} list; delete it{fix}",
                 root.join(rel).display(),
-                crate::vocab::text::and_list(&entry)
+                crate::vocab::prose::and_list(&entry)
             )
         })
         .collect()
@@ -594,7 +594,7 @@ fn stale_warning(settings: &Settings, stale: &audit::fresh::Stale) -> String {
             };
             format!(
                 "{dir} is older than {}{more}, changed since it was built: the audit left none of {} out on its word, they stay listed",
-                crate::vocab::text::and_list(&shown),
+                crate::vocab::prose::and_list(&shown),
                 count_pages(*pages)
             )
         }

@@ -12,7 +12,7 @@
 
 use super::owned::{Ownership, Record, LEGACY_RECORD_NAME};
 use super::read::{sniff_kind, Gzip, Sitemap, SitemapKind};
-use super::robots::MAX_ROBOTS;
+use super::robots_line::MAX_ROBOTS;
 use super::write::ROBOTS_NAME;
 use std::collections::{BTreeSet, HashSet};
 use std::fs;

@@ -132,7 +132,7 @@ pub(super) fn push_date(buf: &mut Vec<u8>, date: &W3cDate) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::values::Priority;
+    use crate::vocab::crawl_hints::Priority;
     use chrono::{FixedOffset, NaiveDate, TimeZone};
 
     #[test]

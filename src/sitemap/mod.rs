@@ -1,13 +1,13 @@
 //! Everything about the sitemap files themselves: the protocol's limits and namespaces,
 //! `<loc>` values, writing the files, reading them back, and validating any sitemap.
 
-mod files;
+mod disk;
 pub mod foreign;
 mod format;
 pub mod on_disk;
 pub mod owned;
 pub mod read;
-pub mod robots;
+pub mod robots_line;
 pub mod set;
 pub mod setwrite;
 pub mod text;

@@ -11,7 +11,7 @@
 //! recorded in the output folder (see [`super::owned`]); the files of ours it no longer
 //! writes are removed once the new ones are in place, and nothing else is.
 
-use super::files::{self, DiskSink, Interim, MemSink, OldOutput, Sink};
+use super::disk::{self, DiskSink, Interim, MemSink, OldOutput, Sink};
 use super::owned::{removable, Lock, Ownership, Record, Stamp};
 use super::text::{self, TXT_NAME};
 use super::write::{
@@ -138,7 +138,7 @@ impl SetOptions {
 
 /// `path` below the output folder `root`, `/`-separated (`en/sitemap.xml`).
 pub fn rel_below(root: &Path, path: &Path) -> Option<String> {
-    files::rel_path(root, path)
+    disk::rel_path(root, path)
 }
 
 /// The folder `folder` (empty, or ending in `/`) below `output_dir`.
@@ -381,10 +381,10 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         .collect();
     // Before this run writes anything, so no file of its own PID is taken for its own.
     for ((dir, plan), old) in member_dirs.iter().zip(&plans).zip(&olds) {
-        files::sweep(dir, plan, &old.listed);
+        disk::sweep(dir, plan, &old.listed);
     }
     for (dir, plan) in index_dirs.iter().zip(&index_plans) {
-        files::sweep(dir, plan, &[]);
+        disk::sweep(dir, plan, &[]);
     }
 
     let extra_dirs: Vec<PathBuf> = extra_folders(set)
@@ -411,7 +411,7 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         |_| DiskSink::new(next.next().copied().unwrap_or(root)),
         |plan, folder, sink| {
             let path = dir_of(root, folder).join(ROBOTS_NAME);
-            let existing = super::robots::read_robots(&path)?;
+            let existing = super::robots_line::read_robots(&path)?;
             let new = plan.robots(existing.as_deref());
             if existing.as_deref() != Some(new.as_slice()) {
                 sink.file(ROBOTS_NAME, false, &[&new])?;
@@ -428,7 +428,7 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
         .iter()
         .flat_map(|s| s.stamps.iter())
         .filter(|(path, _)| path.file_name().is_none_or(|n| n != ROBOTS_NAME))
-        .filter_map(|(path, stamp)| Some((files::rel_path(root, path)?, *stamp)))
+        .filter_map(|(path, stamp)| Some((disk::rel_path(root, path)?, *stamp)))
         .collect();
     distinct(&written.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())?;
     // Nothing is in place yet: a refusal here leaves the folder as it was.
@@ -466,7 +466,7 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
     let mut removed = Vec::new();
     let mut remove = |path: PathBuf| -> Result<()> {
         // Only a name of a kind we write, inside the folder, never through a link.
-        if !files::rel_path(root, &path).is_some_and(|rel| removable(root, &rel)) {
+        if !disk::rel_path(root, &path).is_some_and(|rel| removable(root, &rel)) {
             return Ok(());
         }
         match fs::remove_file(&path) {
@@ -577,7 +577,7 @@ fn gate(
     let mut queue: Vec<String> = set
         .entry_points()
         .iter()
-        .filter_map(|p| files::rel_path(root, p))
+        .filter_map(|p| disk::rel_path(root, p))
         .filter(|rel| names.contains(rel.as_str()) && removable(root, rel))
         .collect();
     queue.extend(
@@ -590,7 +590,7 @@ fn gate(
         if replaceable.contains(&rel) {
             continue;
         }
-        let Some(listed) = files::sitemap_listing(&root.join(&rel)) else {
+        let Some(listed) = disk::sitemap_listing(&root.join(&rel)) else {
             continue;
         };
         replaceable.insert(rel.clone());
@@ -621,7 +621,7 @@ fn gate(
             && !set.extra_files.iter().any(|f| f.name == *rel);
         if is_txt
             && removable(root, rel)
-            && base_of(rel).is_some_and(|(_, b)| files::is_url_list(&path, b))
+            && base_of(rel).is_some_and(|(_, b)| disk::is_url_list(&path, b))
         {
             continue;
         }
@@ -676,7 +676,7 @@ fn create_dir(dir: &Path) -> Result<()> {
 }
 
 /// The interim set a split sitemap goes live as first, when the old index names parts this
-/// run replaces (see [`super::files`]).
+/// run replaces (see [`super::disk`]).
 fn interim(plan: &Plan<'_>, old: &OldOutput, emitted: &Emitted, gzip: bool) -> Option<Interim> {
     let replaces_listed = emitted
         .parts

@@ -1,6 +1,6 @@
 //! The output stage: serialises entries into `sitemap.xml` (or an index and its parts),
 //! optionally gzipped, plus `sitemap.txt` ([`super::text`]) and the `Sitemap:` line of
-//! `robots.txt` ([`super::robots`]); `super::files` gets the bytes onto disk.
+//! `robots.txt` ([`super::robots_line`]); `super::disk` gets the bytes onto disk.
 //!
 //! One serialisation path feeds both [`render`] (in memory, for `check` and tests) and
 //! [`write`] (to disk), so what `render` returns is byte for byte what `write` stores.
@@ -20,9 +20,9 @@
 //!   rename), and rename-over-existing is what the common file systems keep across power loss.
 //! - A split sitemap replaces an old one so that the index on disk always names parts of its
 //!   own run, and a killed run's temporary files are removed by the next run (see
-//!   `super::files`).
+//!   `super::disk`).
 
-use super::files::{Sink, INTERIM_TAG};
+use super::disk::{Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
 use super::setwrite::SetOptions;
 use crate::entries::{Entry, Loc, View};
@@ -32,7 +32,7 @@ use crate::vocab::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS
 use std::path::PathBuf;
 
 // The old paths of these names (src/report.rs uses them).
-pub use super::robots::{read_robots, robots_txt, ROBOTS_NAME};
+pub use super::robots_line::{read_robots, robots_txt, ROBOTS_NAME};
 pub use super::text::TXT_NAME;
 
 const XML_DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -264,7 +264,7 @@ impl<'a> Plan<'a> {
             })
     }
 
-    /// The interim name of part file `part` for this process (see `super::files`).
+    /// The interim name of part file `part` for this process (see `super::disk`).
     pub(super) fn interim_name(&self, part: &str) -> String {
         let end = part.len() - self.part_suffix.len() - self.ext.len();
         let n = &part[self.part_prefix.len()..end];
@@ -632,8 +632,8 @@ fn push_url<'a>(
 pub(super) mod tests {
     use super::*;
     use crate::entries::{Alternate, Entries, Extras};
+    use crate::vocab::crawl_hints::{ChangeFreq, Priority};
     use crate::vocab::date::SiteTz;
-    use crate::vocab::values::{ChangeFreq, Priority};
 
     /// Default options on `https://example.com/`.
     pub(in crate::sitemap) fn opts() -> WriteOptions {

@@ -3,6 +3,7 @@
 //! where they come from, bounded reading and safe creation of files, and how messages write
 //! numbers and lists.
 
+pub mod crawl_hints;
 pub mod date;
 pub mod error;
 pub mod fsread;
@@ -10,6 +11,5 @@ pub mod fswrite;
 pub mod langtag;
 pub mod limits;
 pub mod loc;
+pub mod prose;
 pub mod protocol;
-pub mod text;
-pub mod values;

@@ -8,9 +8,9 @@ use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, HugoDate
 use crate::hugo::version::HugoRules;
 use crate::route::{off_reason, Page, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
-use crate::vocab::values::{ChangeFreq, Priority};
 use globset::Glob;
 
 /// The values that decide publishing, after `cascade` has been applied.

@@ -4,7 +4,7 @@
 use super::cascade::{effective, hidden_by, Effective};
 use super::permalinks::{page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
-use super::terms::term_key;
+use super::term_pages::term_key;
 use super::{Built, Site};
 use crate::route::{Excluded, NewRoute, Page, Reason, Route};
 use crate::vocab::date::W3cDate;

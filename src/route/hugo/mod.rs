@@ -5,7 +5,7 @@
 //!
 //! [`route`] runs the passes in order: each content file is decided ([`decide`]), then the
 //! sections Hugo makes without a file are added and dates rolled up ([`sections`]), then the
-//! taxonomy lists and term pages ([`terms`]), and last `disableKinds` is applied.
+//! taxonomy lists and term pages ([`term_pages`]), and last `disableKinds` is applied.
 
 mod cascade;
 mod decide;
@@ -13,7 +13,7 @@ mod filename;
 mod permalinks;
 mod placement;
 mod sections;
-mod terms;
+mod term_pages;
 
 use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
 use crate::hugo::version::HugoRules;
@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 /// when a large site's memory peaks, needs neither.
 pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
     let settings = ctx.settings;
-    let index = terms::TermIndex::new(
+    let index = term_pages::TermIndex::new(
         pages,
         permalinks::Paths {
             config: &settings.site,
@@ -45,7 +45,7 @@ pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
     sections::add_homes(&site, &bundles, &mut built);
     sections::add_implicit_sections(&site, &bundles, &mut built);
     sections::roll_up(&site, &mut built);
-    terms::add_taxonomies(&site, &mut built, &index);
+    term_pages::add_taxonomies(&site, &mut built, &index);
     hide_disabled_kinds(&site, &mut built.out);
     hide_no_html(&site, &mut built.out);
     Ok(built.out)

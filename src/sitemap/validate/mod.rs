@@ -27,8 +27,8 @@ mod values;
 
 use super::read::{self, Gzip};
 use crate::vocab::error::{Error, Result};
+use crate::vocab::prose::thousands;
 use crate::vocab::protocol::MAX_LOC_CHARS;
-use crate::vocab::text::thousands;
 use ::url::Url;
 use checker::{check_stream, Context};
 use chrono::Utc;
