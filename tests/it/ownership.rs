@@ -506,6 +506,8 @@ fn fuzz_ownership_of_the_output_folder() {
         .unwrap_or(60);
     let seed = common::seed_from_env();
     let mut rng = common::Rng(seed | 1);
+    // Said first, so a failure can be repeated with FUZZ_SEED.
+    eprintln!("ownership fuzz: seed {seed}");
     let start = std::time::Instant::now();
     let (mut runs, mut refused) = (0usize, 0usize);
     while start.elapsed().as_secs() < secs {
@@ -530,6 +532,7 @@ fn fuzz_ownership_of_the_output_folder() {
             .filter(|_| rng.below(2) == 0)
             .copied()
             .collect();
+        fs::create_dir_all(&public).unwrap();
         write_tree(&public, &planted);
         write_tree(&outside, &[("fr/sitemap.xml", "outside\n")]);
         if rng.below(3) == 0 {
