@@ -44,16 +44,7 @@ impl State {
 /// Where the state of the site at `host` is kept when `--state` names no file: the user's
 /// cache folder (`$XDG_CACHE_HOME`, else `~/.cache`; `%LOCALAPPDATA%` on Windows).
 pub fn default_path(host: &str) -> Option<PathBuf> {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let cache = if cfg!(windows) {
-        env("LOCALAPPDATA")
-    } else {
-        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
-    }?;
+    let cache = crate::vocab::fswrite::cache_dir()?;
     // A host name is a file name once the port's colon is gone.
     let name: String = host
         .chars()
@@ -65,12 +56,7 @@ pub fn default_path(host: &str) -> Option<PathBuf> {
             }
         })
         .collect();
-    Some(
-        cache
-            .join("sitemapgen")
-            .join("indexnow")
-            .join(format!("{name}.json")),
-    )
+    Some(cache.join("indexnow").join(format!("{name}.json")))
 }
 
 /// The state at `path`; `None` when there is no file. Only a regular file of at most

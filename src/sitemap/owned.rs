@@ -68,17 +68,7 @@ pub fn record_path(output_dir: &Path) -> Option<PathBuf> {
     if let Some(git) = git_dir_above(&real) {
         return Some(git.join("sitemapgen").join(key));
     }
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let cache = if cfg!(windows) {
-        env("LOCALAPPDATA")
-    } else {
-        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
-    }?;
-    Some(cache.join("sitemapgen").join("files").join(key))
+    Some(crate::vocab::fswrite::cache_dir()?.join("files").join(key))
 }
 
 /// The git folder of the checkout `dir` is in: the nearest `.git` folder above it, or the one

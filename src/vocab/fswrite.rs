@@ -30,6 +30,23 @@ fn random() -> u64 {
     h.finish()
 }
 
+/// The user's cache folder, where sitemapgen keeps what must outlive a run but not be
+/// deployed: `$XDG_CACHE_HOME`, else `~/.cache` (`%LOCALAPPDATA%` on Windows), joined with
+/// `sitemapgen`; `None` when the environment names none.
+pub fn cache_dir() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let cache = if cfg!(windows) {
+        env("LOCALAPPDATA")
+    } else {
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
+    }?;
+    Some(cache.join("sitemapgen"))
+}
+
 /// Creates a new file at `path`, failing when anything (a file, a link, a FIFO) is there.
 pub fn create_new(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
