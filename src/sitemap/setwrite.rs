@@ -21,7 +21,7 @@ use super::write::{
 use crate::entries::View;
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::ops::Range;
@@ -549,11 +549,19 @@ fn gate(
     written: &[(String, Stamp)],
 ) -> Result<HashSet<String>> {
     let root = set.output_dir.as_path();
-    let owner = |rel: &str| match record {
-        Some(r) => r.ownership(root, rel),
-        None if fs::symlink_metadata(root.join(rel)).is_ok() => Ownership::Unrecorded,
-        None => Ownership::Missing,
-    };
+    // Whose each file is now (a file the record names is read once, for its stamp).
+    let owners: HashMap<&str, Ownership> = written
+        .iter()
+        .map(|(rel, _)| {
+            let o = match record {
+                Some(r) => r.ownership(root, rel),
+                None if fs::symlink_metadata(root.join(rel)).is_ok() => Ownership::Unrecorded,
+                None => Ownership::Missing,
+            };
+            (rel.as_str(), o)
+        })
+        .collect();
+    let owner = |rel: &str| owners.get(rel).copied().unwrap_or(Ownership::Missing);
     let names: HashSet<&str> = written.iter().map(|(n, _)| n.as_str()).collect();
     let folders: Vec<(&str, &str)> = (set
         .members
