@@ -56,7 +56,8 @@ fn main() -> sitemapgen::Result<()> {
     };
     for _ in 0..rounds {
         let t = Instant::now();
-        let routing = route::route_all(&pages, &ctx)?;
+        let router = sitemapgen::pipeline::generator(settings.style).router(&files, &ctx);
+        let routing = route::route_all(&pages, router, &ctx)?;
         println!(
             "route        {:>8.3} s  {} routes",
             t.elapsed().as_secs_f64(),

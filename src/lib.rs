@@ -64,6 +64,8 @@ pub mod entries;
 #[doc(hidden)]
 pub mod frontmatter;
 #[doc(hidden)]
+pub mod generator;
+#[doc(hidden)]
 pub mod host;
 #[doc(hidden)]
 pub mod hugo;
@@ -77,6 +79,8 @@ pub mod init;
 pub mod lastmod;
 #[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
+pub mod plain;
 #[doc(hidden)]
 pub mod platform;
 #[doc(hidden)]
@@ -95,6 +99,8 @@ pub mod suggest;
 pub mod summary;
 #[doc(hidden)]
 pub mod vocab;
+#[doc(hidden)]
+pub mod zola;
 
 pub use check::{check, Changed, CheckDiff};
 pub use config::{Overrides, Settings};

@@ -8,6 +8,7 @@ mod pages;
 use crate::audit;
 use crate::config::{AuditMode, Settings, Style};
 use crate::entries::{self, Entries};
+use crate::generator::Generator;
 use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
@@ -18,6 +19,16 @@ use crate::vocab::error::Result;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The generator whose rules the site follows: its wing, for the settings' style (a site
+/// whose style is still `auto` had no config to say, so it is plain).
+pub fn generator(style: Style) -> &'static dyn Generator {
+    match style {
+        Style::Zola => &crate::zola::Zola,
+        Style::Hugo => &crate::hugo::Hugo,
+        Style::Plain | Style::Auto => &crate::plain::Plain,
+    }
+}
 
 /// How a run behaves beyond its settings.
 #[derive(Clone, Debug)]
@@ -216,7 +227,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         .extend(settings.site.warnings.iter().cloned());
 
     // front matter -> route, each route's own lastmod taken as it is made
-    let mut router = route::router(&files, &ctx);
+    let mut router = generator(settings.style).router(&files, &ctx);
     let mut dating = lastmod::Dating::new(&files, &ctx, history, cwd, opts.sources);
     let mut kept = pages::Reader::new(settings, opts, files.len()).read_into(
         &files,

@@ -288,7 +288,7 @@ mod tests {
     use super::*;
     use crate::lastmod::{history, Dating};
     use crate::pipeline::tests::zola_site;
-    use crate::route::{self, RouteContext};
+    use crate::route::RouteContext;
 
     #[test]
     fn pages_are_handed_on_in_file_order_across_chunks_and_every_bad_one_is_kept() {
@@ -345,7 +345,7 @@ mod tests {
             now: opts.now,
             served: crate::platform::Forms::of(crate::platform::Platform::Plain),
         };
-        let mut router = route::router(&files, &ctx);
+        let mut router = crate::pipeline::generator(settings.style).router(&files, &ctx);
         let cwd = std::env::current_dir().unwrap();
         let mut dating = Dating::new(&files, &ctx, history::start(&settings), cwd, false);
         reader

@@ -2,15 +2,13 @@
 //! the generator makes on its own (home, taxonomies, pagers), with the reasons for leaving
 //! any page out.
 //!
-//! Each generator's rules live in a mapper of their own behind [`Router`], so another
-//! generator can be added without touching the others.
+//! Each generator's rules live in its wing, behind [`Router`] (see
+//! [`crate::generator::Generator::router`]); this module holds what they share: the pages,
+//! the routes, and the checks every route passes.
 
 mod checks;
-mod hugo;
-mod plain;
-mod zola;
 
-use crate::config::{Settings, Style};
+use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
@@ -23,10 +21,6 @@ use std::fmt;
 
 pub use crate::compact::RouteList;
 use crate::compact::{LangCode, Span, TextArena};
-/// Hugo's check of a `[permalinks]` pattern, for the config reader.
-use plain::PlainRouter;
-use zola::ZolaRouter;
-
 pub use checks::finish;
 
 /// Pages held until routing: the scanned files and, parallel to them, their front matter
@@ -62,6 +56,16 @@ impl<'a> Pages<'a> {
             len: 0,
             terms: String::new(),
             term_ends: Vec::with_capacity(files.len()),
+        }
+    }
+
+    /// [`Pages::new`] with blocks of `1 << block_shift` pages (tests take fewer than
+    /// [`META_BLOCK`]).
+    #[cfg(test)]
+    pub(crate) fn with_block_shift(files: &'a Files, block_shift: u32) -> Pages<'a> {
+        Pages {
+            block_shift,
+            ..Pages::new(files)
         }
     }
 
@@ -169,7 +173,7 @@ impl<'a> Pages<'a> {
 
 /// Pages of front matter a block of [`Pages`] holds: 4,096 pages, about 200 KB, each a
 /// mapping of its own that glibc hands back as soon as it is freed.
-const META_BLOCK: usize = 4096;
+pub(crate) const META_BLOCK: usize = 4096;
 
 /// A content file with its front matter.
 #[derive(Clone, Copy, Debug)]
@@ -626,32 +630,34 @@ pub trait Router {
     fn finish(self: Box<Self>, sink: &mut dyn RouteSink) -> Result<Routing>;
 }
 
-/// The router for the settings' style, over the scanned `files`.
-pub fn router<'a>(files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
-    match ctx.settings.style {
-        Style::Zola => Box::new(ZolaRouter::new(files, ctx)),
-        Style::Hugo => Box::new(Buffered::new(files, ctx, hugo::route)),
-        Style::Plain | Style::Auto => Box::new(PlainRouter::new(files, ctx)),
-    }
-}
-
 /// A router whose rules need every page at once: it holds the pages as they come and routes
 /// them all in [`Router::finish`] with `rules` (which may free what they are done with, as
 /// the terms), then frees them.
-struct Buffered<'a> {
+pub struct Buffered<'a> {
     pages: Pages<'a>,
     ctx: RouteContext<'a>,
     rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
 }
 
 impl<'a> Buffered<'a> {
-    fn new(
+    /// A router that holds the pages of `files` until every one is in, then routes them
+    /// with `rules`.
+    pub fn new(
         files: &'a Files,
         ctx: &RouteContext<'a>,
         rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
     ) -> Buffered<'a> {
+        Buffered::holding(Pages::new(files), ctx, rules)
+    }
+
+    /// [`Buffered::new`] into `pages` (made by the caller: tests take smaller blocks).
+    pub(crate) fn holding(
+        pages: Pages<'a>,
+        ctx: &RouteContext<'a>,
+        rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
+    ) -> Buffered<'a> {
         Buffered {
-            pages: Pages::new(files),
+            pages,
             ctx: *ctx,
             rules,
         }
@@ -704,14 +710,18 @@ impl Router for Buffered<'_> {
     }
 }
 
-/// Routes every page of `pages` with the router for the settings' style (the path the
-/// pipeline takes, fed from memory): for tools and tests that hold the front matter already.
-pub fn route_all(pages: &Pages, ctx: &RouteContext) -> Result<Routing> {
+/// Routes every page of `pages` with `router` (the generator's, over `pages.files`), the
+/// path the pipeline takes fed from memory: for tools and tests that hold the front matter
+/// already.
+pub fn route_all(
+    pages: &Pages,
+    mut router: Box<dyn Router + '_>,
+    ctx: &RouteContext,
+) -> Result<Routing> {
     struct Ignore;
     impl RouteSink for Ignore {
         fn made(&mut self, _: &Routing, _: usize, _: usize, _: &PageMeta) {}
     }
-    let mut router = router(pages.files, ctx);
     let order = router.first();
     let rest = (0..pages.len()).filter(|i| order.binary_search(i).is_err());
     for i in order.iter().copied().chain(rest) {
@@ -937,91 +947,6 @@ mod tests {
         pages.drop_terms();
         assert!(pages.iter().all(|p| p.terms.packed().is_empty()));
         assert_eq!(pages.get(3).fm.draft(), Some(true));
-    }
-
-    #[test]
-    fn hugo_routes_take_their_pages_dates_though_each_block_of_front_matter_is_freed_after_its_last_route(
-    ) {
-        // Blocks of two pages: a term's `_index.md` (file 3, in the second block) is routed
-        // after every page, in the taxonomy pass, so its block must outlive the later ones.
-        let d = tempfile::tempdir().unwrap();
-        let write = |rel: &str, text: &str| {
-            let path = d.path().join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        };
-        write("hugo.toml", "baseURL = \"https://example.org/\"\n");
-        write("content/_index.md", "---\ndate: 2020-01-01\n---\n");
-        write("content/a.md", "---\ndate: 2020-01-02\ntags: [x]\n---\n");
-        write("content/b.md", "---\ndate: 2020-01-03\ndraft: true\n---\n");
-        write("content/tags/x/_index.md", "---\ndate: 2020-01-04\n---\n");
-        for k in 5..12 {
-            write(
-                &format!("content/z/p{k}.md"),
-                &format!("---\ndate: 2020-01-{k:02}\ntags: [x]\n---\n"),
-            );
-        }
-        let settings = crate::config::load(&crate::config::Overrides {
-            site: Some(d.path().to_path_buf()),
-            hugo_version: Some("0.168.0".into()),
-            ..Default::default()
-        })
-        .unwrap();
-        let files = crate::scan::scan_site(&settings).unwrap();
-        assert_eq!(files.get(3).rel(), "tags/x/_index.md");
-        let ctx = RouteContext {
-            settings: &settings,
-            now: chrono::Utc::now(),
-            served: crate::platform::Forms::of(crate::platform::Platform::Plain),
-        };
-        /// Every route made, with its page and the page's date as the sink was handed it.
-        #[derive(Default)]
-        struct Seen(Vec<(usize, usize, Option<W3cDate>)>);
-        impl RouteSink for Seen {
-            fn made(&mut self, _: &Routing, k: usize, page: usize, meta: &PageMeta) {
-                self.0.push((k, page, meta.date));
-            }
-        }
-        let run = |block_shift: u32| {
-            let mut pages = Pages::new(&files);
-            pages.block_shift = block_shift;
-            let mut router = Box::new(Buffered {
-                pages,
-                ctx,
-                rules: hugo::route,
-            });
-            for i in 0..files.len() {
-                let fm = crate::frontmatter::read(
-                    &files.get(i).path(),
-                    &crate::frontmatter::Options {
-                        lenient: true,
-                        string_terms: true,
-                        hugo: Some(settings.hugo),
-                        dates: Some(settings.site.hugo_dates.clone()),
-                        ..Default::default()
-                    },
-                    false,
-                )
-                .unwrap()
-                .0;
-                let terms = Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
-                router
-                    .add(i, fm.meta, &terms, &mut Seen::default())
-                    .unwrap();
-            }
-            let mut seen = Seen::default();
-            router.finish(&mut seen).unwrap();
-            seen.0
-        };
-        let whole = run(META_BLOCK.trailing_zeros());
-        assert_eq!(whole, run(1));
-        // Every page but the draft dated its route, the term's file last.
-        let dated: Vec<String> = whole
-            .iter()
-            .map(|(_, p, date)| format!("{} {}", files.get(*p).rel(), date.unwrap()))
-            .collect();
-        assert_eq!(dated.len(), files.len() - 1);
-        assert_eq!(dated.last().unwrap(), "tags/x/_index.md 2020-01-04");
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use super::{
-    join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
-};
 use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
+use crate::route::{
+    join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
+};
 use crate::scan::Files;
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
@@ -315,7 +315,7 @@ impl<'a> ZolaRouter<'a> {
             return;
         }
         let file = self.files.get(i);
-        let page = super::Page {
+        let page = crate::route::Page {
             file,
             fm,
             terms: page_terms,
@@ -334,7 +334,7 @@ impl<'a> ZolaRouter<'a> {
             } else if fm.render() == Some(false) {
                 Some(Reason::NotRendered)
             } else if fm.sitemap_exclude() {
-                Some(super::off_reason(fm.more().noindex))
+                Some(crate::route::off_reason(fm.more().noindex))
             } else {
                 None
             };
@@ -426,7 +426,7 @@ impl<'a> ZolaRouter<'a> {
         if fm.sitemap_exclude() {
             self.out.excluded.push(Excluded {
                 page: i,
-                reason: super::off_reason(fm.more().noindex),
+                reason: crate::route::off_reason(fm.more().noindex),
             });
             r.listed = false;
         }

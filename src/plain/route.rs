@@ -1,11 +1,11 @@
 //! The plain mapper, for sites that follow neither generator: a file's path is its URL
 //! (`blog/post.md` -> `/blog/post/`, `blog/index.md` -> `/blog/`, `a.html` -> `/a.html`).
 
-use super::{
-    join_path, Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing,
-};
 use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
+use crate::route::{
+    join_path, Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing,
+};
 use crate::scan::Files;
 use crate::vocab::error::Result;
 
@@ -81,7 +81,7 @@ impl Router for PlainRouter<'_> {
         if fm.sitemap_exclude() {
             self.out.excluded.push(Excluded {
                 page: i,
-                reason: super::off_reason(fm.more().noindex),
+                reason: crate::route::off_reason(fm.more().noindex),
             });
             r.listed = false;
         }

@@ -15,8 +15,8 @@ mod placement;
 mod sections;
 mod term_pages;
 
-use super::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
 use crate::hugo::version::HugoRules;
+use crate::route::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
 use crate::siteconfig::SiteConfig;
 use crate::vocab::error::Result;
 use placement::{place, Placed};
@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 /// Maps the pages to routes by Hugo's rules; the order of the routes is part of the result
 /// (later stages refer to routes by index). Hugo's rules look across pages (cascades,
 /// bundles, translations), so the pipeline holds every page until it is done reading
-/// ([`super::Buffered`]) and then calls this. The pages' terms are indexed first and then
+/// ([`crate::route::Buffered`]) and then calls this. The pages' terms are indexed first and then
 /// freed ([`Pages::drop_terms`]): the index is a fraction of their size, and the main pass,
 /// when a large site's memory peaks, needs neither.
 pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
@@ -269,5 +269,93 @@ fn hide_no_html(site: &Site, out: &mut Routing) {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontmatter::{PageMeta, Terms};
+    use crate::route::{Buffered, RouteSink, Router};
+    use crate::vocab::date::W3cDate;
+
+    #[test]
+    fn hugo_routes_take_their_pages_dates_though_each_block_of_front_matter_is_freed_after_its_last_route(
+    ) {
+        // Blocks of two pages: a term's `_index.md` (file 3, in the second block) is routed
+        // after every page, in the taxonomy pass, so its block must outlive the later ones.
+        let d = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = d.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("hugo.toml", "baseURL = \"https://example.org/\"\n");
+        write("content/_index.md", "---\ndate: 2020-01-01\n---\n");
+        write("content/a.md", "---\ndate: 2020-01-02\ntags: [x]\n---\n");
+        write("content/b.md", "---\ndate: 2020-01-03\ndraft: true\n---\n");
+        write("content/tags/x/_index.md", "---\ndate: 2020-01-04\n---\n");
+        for k in 5..12 {
+            write(
+                &format!("content/z/p{k}.md"),
+                &format!("---\ndate: 2020-01-{k:02}\ntags: [x]\n---\n"),
+            );
+        }
+        let settings = crate::config::load(&crate::config::Overrides {
+            site: Some(d.path().to_path_buf()),
+            hugo_version: Some("0.168.0".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        let files = crate::scan::scan_site(&settings).unwrap();
+        assert_eq!(files.get(3).rel(), "tags/x/_index.md");
+        let ctx = RouteContext {
+            settings: &settings,
+            now: chrono::Utc::now(),
+            served: crate::platform::Forms::of(crate::platform::Platform::Plain),
+        };
+        /// Every route made, with its page and the page's date as the sink was handed it.
+        #[derive(Default)]
+        struct Seen(Vec<(usize, usize, Option<W3cDate>)>);
+        impl RouteSink for Seen {
+            fn made(&mut self, _: &Routing, k: usize, page: usize, meta: &PageMeta) {
+                self.0.push((k, page, meta.date));
+            }
+        }
+        let run = |block_shift: u32| {
+            let pages = Pages::with_block_shift(&files, block_shift);
+            let mut router = Box::new(Buffered::holding(pages, &ctx, route));
+            for i in 0..files.len() {
+                let fm = crate::frontmatter::read(
+                    &files.get(i).path(),
+                    &crate::frontmatter::Options {
+                        lenient: true,
+                        string_terms: true,
+                        hugo: Some(settings.hugo),
+                        dates: Some(settings.site.hugo_dates.clone()),
+                        ..Default::default()
+                    },
+                    false,
+                )
+                .unwrap()
+                .0;
+                let terms = Terms::pack(&fm.taxonomies, &fm.taxonomy_table);
+                router
+                    .add(i, fm.meta, &terms, &mut Seen::default())
+                    .unwrap();
+            }
+            let mut seen = Seen::default();
+            router.finish(&mut seen).unwrap();
+            seen.0
+        };
+        let whole = run(crate::route::META_BLOCK.trailing_zeros());
+        assert_eq!(whole, run(1));
+        // Every page but the draft dated its route, the term's file last.
+        let dated: Vec<String> = whole
+            .iter()
+            .map(|(_, p, date)| format!("{} {}", files.get(*p).rel(), date.unwrap()))
+            .collect();
+        assert_eq!(dated.len(), files.len() - 1);
+        assert_eq!(dated.last().unwrap(), "tags/x/_index.md 2020-01-04");
     }
 }

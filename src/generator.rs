@@ -1,0 +1,17 @@
+//! What the pipeline asks of a generator. Each generator's wing ([`crate::hugo`],
+//! [`crate::zola`], [`crate::plain`]) implements [`Generator`]; the pipeline picks one for
+//! the site's style ([`crate::pipeline::generator`]) and drives it, so no stage names a
+//! generator to call it.
+
+use crate::config::Style;
+use crate::route::{RouteContext, Router};
+use crate::scan::Files;
+
+/// One generator's rules, as the pipeline drives them.
+pub trait Generator: Sync {
+    /// The style setting that names this generator.
+    fn style(&self) -> Style;
+
+    /// The router that maps the scanned `files` to the URLs this generator publishes.
+    fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a>;
+}
