@@ -15,7 +15,7 @@
 //! number of URLs.
 
 use rayon::prelude::*;
-use sitemapgen::config::{self, Overrides};
+use sitemapgen::config::Overrides;
 use sitemapgen::vocab::loc;
 use sitemapgen::RunOptions;
 use std::fmt::Write as _;
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn run(site: &Path, output: Option<PathBuf>) -> Result<usize, Box<dyn std::error::Error>> {
-    let settings = config::load(&Overrides {
+    let settings = sitemapgen::load(&Overrides {
         site: Some(site.to_path_buf()),
         output,
         no_audit: true,

@@ -13,7 +13,7 @@ fn main() -> sitemapgen::Result<()> {
     let mut args = std::env::args().skip(1);
     let site = PathBuf::from(args.next().unwrap_or_else(|| ".".into()));
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(3);
-    let settings = config::load(&Overrides {
+    let settings = sitemapgen::load(&Overrides {
         site: Some(site),
         ..Default::default()
     })?;

@@ -75,7 +75,7 @@ impl CheckDiff {
 /// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
 /// use sitemapgen::{build, check, config, generate, Overrides, RunOptions};
 ///
-/// let settings = config::load(&Overrides {
+/// let settings = sitemapgen::load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
 ///     ..Default::default()
 /// })?;

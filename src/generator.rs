@@ -3,15 +3,13 @@
 //! the site's style ([`crate::pipeline::generator`]) and drives it, so no stage names a
 //! generator to call it.
 
-use crate::config::Style;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
+use crate::siteconfig::Reader;
 
-/// One generator's rules, as the pipeline drives them.
-pub trait Generator: Sync {
-    /// The style setting that names this generator.
-    fn style(&self) -> Style;
-
+/// One generator's rules, as the pipeline drives them: finding and reading its config
+/// ([`Reader`], which the config stage takes on its own), and routing.
+pub trait Generator: Reader + Sync {
     /// The router that maps the scanned `files` to the URLs this generator publishes.
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a>;
 }

@@ -6,7 +6,7 @@
 
 use crate::config::{self, Style};
 use crate::hugo::version::HugoVersion;
-use crate::siteconfig::{self, SiteConfig};
+use crate::siteconfig::{self, Reader, SiteConfig};
 use crate::vocab::error::{Error, Result};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -39,8 +39,9 @@ pub struct Detected {
     pub sitemap_disabled: bool,
 }
 
-/// Reads the site in `site_dir` the way a build would, and sums up what matters for the file.
-pub fn detect(site_dir: &Path) -> Result<Detected> {
+/// Reads the site in `site_dir` the way a build would (its config found and read by the
+/// first of `readers` that claims it), and sums up what matters for the file.
+pub fn detect(site_dir: &Path, readers: &[&dyn Reader]) -> Result<Detected> {
     if !site_dir.is_dir() {
         return Err(Error::config(
             site_dir,
@@ -48,7 +49,7 @@ pub fn detect(site_dir: &Path) -> Result<Detected> {
             "is not a folder: point --site at the site's root (where its zola.toml, config.toml or hugo.toml is)",
         ));
     }
-    let site = siteconfig::load(site_dir, Style::Auto, &siteconfig::environment(None))?;
+    let site = siteconfig::load(site_dir, Style::Auto, None, readers)?;
     Ok(from_site(site_dir, &site))
 }
 
@@ -348,8 +349,13 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// Detects the site in `site_dir` and writes `target`; fails, touching nothing, when `target`
 /// already exists. `base_url` (from `--base-url`) wins over the one detected.
-pub fn init(site_dir: &Path, target: &Path, base_url: Option<&str>) -> Result<Detected> {
-    let mut found = detect(site_dir)?;
+pub fn init(
+    site_dir: &Path,
+    target: &Path,
+    base_url: Option<&str>,
+    readers: &[&dyn Reader],
+) -> Result<Detected> {
+    let mut found = detect(site_dir, readers)?;
     if let Some(b) = base_url {
         config::parse_base_url(b).map_err(|m| Error::config("--base-url", None, m))?;
         found.base_url = Some(b.to_string());

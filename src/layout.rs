@@ -430,7 +430,7 @@ pub fn generator_files(settings: &Settings, hosts: &[Host]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{self, Overrides};
+    use crate::config::Overrides;
     use crate::entries::{Entries, NO_ROUTE};
 
     /// Settings for a site made of `files` (path, text), plus `sitemap.toml` when given.
@@ -443,7 +443,7 @@ mod tests {
         }
         std::fs::create_dir_all(d.path().join("content")).unwrap();
         let config = d.path().join("sitemap.toml");
-        let s = config::load(&Overrides {
+        let s = crate::pipeline::load(&Overrides {
             site: Some(d.path().to_path_buf()),
             config: config.is_file().then_some(config),
             style: Some(style),

@@ -4,7 +4,7 @@
 //! engines can trust, exact to the sitemaps.org protocol.
 //!
 //! The library is what the `sitemapgen` command runs, without the terminal: it returns
-//! values and never prints. Load [`Settings`] with [`config::load`] (a site's folder and
+//! values and never prints. Load [`Settings`] with [`load`] (a site's folder and
 //! its `sitemap.toml`, as the command reads them), then [`generate`] an [`Outcome`] (every
 //! URL, what was left out and why, warnings), and [`write()`] it, or do both with [`build`];
 //! [`check()`] compares an outcome with the files on disk.
@@ -17,10 +17,10 @@
 //! # std::fs::write(root.join("content/_index.md"), "+++\n+++\n")?;
 //! # std::fs::write(root.join("content/about.md"), "+++\ntitle = \"About\"\n+++\n")?;
 //! # std::fs::write(root.join("content/draft.md"), "+++\ndraft = true\n+++\n")?;
-//! use sitemapgen::{config, Overrides, Reason, RunOptions};
+//! use sitemapgen::{Overrides, Reason, RunOptions};
 //!
 //! // A Zola site (its config.toml and content/) in `root`.
-//! let settings = config::load(&Overrides {
+//! let settings = sitemapgen::load(&Overrides {
 //!     site: Some(root.to_path_buf()),
 //!     ..Default::default()
 //! })?;
@@ -105,7 +105,7 @@ pub mod zola;
 pub use check::{check, Changed, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
-pub use pipeline::{build, generate, write, Listed, Outcome, Progress, RunOptions, Skipped};
+pub use pipeline::{build, generate, load, write, Listed, Outcome, Progress, RunOptions, Skipped};
 
 // The types the API above hands out, from the stage modules that define them.
 pub use audit::Unsourced;

@@ -10,15 +10,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-mod hugo_config;
-mod hugo_files;
+mod layers;
 mod mounts;
-mod zola_config;
 
-use hugo_config::{hugo_config_bool, read_hugo};
-use zola_config::read_zola;
-
-pub use hugo_files::{environment, Layer};
+pub use layers::{locate, Layer};
 pub use mounts::ContentMount;
 
 /// The site conventions sitemapgen can follow.
@@ -259,163 +254,6 @@ impl Default for SiteConfig {
 }
 
 impl SiteConfig {
-    /// Reads again, as the site's Hugo release reads them, the config values whose reading
-    /// changed between releases: booleans (`"true"`, `1`), `disableKinds`, the default
-    /// language's case, `timeZone`, language weights and `[permalinks]` tables. A value the
-    /// release refuses is an error naming the file and line.
-    pub fn apply_hugo_rules(&mut self, rules: &crate::hugo::version::HugoRules) -> Result<()> {
-        if self.style != Style::Hugo {
-            return Ok(());
-        }
-        let v = std::mem::take(&mut self.raw);
-        let strict = rules.config_decoded_strictly;
-        let (layers, main) = (
-            self.layers.clone(),
-            self.config_file.clone().unwrap_or_default(),
-        );
-        let error_at = |keys: &[&str], m: String| -> Error {
-            let (file, line) = hugo_files::locate(&layers, &main, keys);
-            Error::config(file, line, m)
-        };
-        let bool_of = |key: &str, x: &Value| -> Result<bool> {
-            hugo_config_bool(x, rules).ok_or_else(|| {
-                error_at(
-                    &[key],
-                    format!("`{key}` = {x} is not true or false, and Hugo {} stops at it: write true or false", rules.version),
-                )
-            })
-        };
-        for (key, field) in [
-            ("buildDrafts", 0),
-            ("buildFuture", 1),
-            ("buildExpired", 2),
-            ("disablePathToLower", 3),
-            ("removePathAccents", 4),
-            ("defaultContentLanguageInSubdir", 5),
-            ("enableGitInfo", 6),
-        ] {
-            let Some(x) = get(&v, key) else { continue };
-            let b = bool_of(key, x)?;
-            match field {
-                0 => self.build_drafts = b,
-                1 => self.build_future = b,
-                2 => self.build_expired = b,
-                3 => self.disable_path_to_lower = b,
-                4 => self.remove_path_accents = b,
-                5 => self.default_language_in_subdir = b,
-                _ => self.enable_git_info = b,
-            }
-        }
-        // `uglyURLs` is read as it always was (`true`, `"true"`, or a table): see ugly_urls.
-        // A `[sitemap]` priority that is no number: 0.111 casts it (left out here, warned),
-        // 0.112 and later stop.
-        if let Some(p) = get(&v, "sitemap").and_then(|sm| get(sm, "priority")) {
-            let number = match p {
-                Value::Number(_) | Value::Null | Value::Bool(_) => true,
-                Value::String(s) => s.is_empty() || s.trim().parse::<f64>().is_ok(),
-                _ => false,
-            };
-            if strict && !number {
-                return Err(error_at(
-                    &["sitemap", "priority"],
-                    format!(
-                        "`[sitemap] priority` = {p} is not a number: Hugo {} stops at it",
-                        rules.version
-                    ),
-                ));
-            }
-        }
-        // disableKinds: before 0.112 kinds are matched as written (`Taxonomy` is none), and
-        // `taxonomy` without `term` stops the build (Hugo's ambiguity since 0.73) unless
-        // `ignoreErrors` names it. The old `taxonomyTerm` is the taxonomy list.
-        let kinds: Vec<String> = strings(get(&v, "disableKinds"));
-        self.disable_kinds = kinds
-            .iter()
-            .filter(|k| {
-                strict
-                    || k.chars().all(|c| c.is_ascii_lowercase())
-                    || matches!(k.as_str(), "RSS" | "taxonomyTerm")
-            })
-            .map(|k| match k.to_ascii_lowercase().as_str() {
-                "taxonomyterm" => "taxonomy".to_string(),
-                k => k.to_string(),
-            })
-            .collect();
-        self.generate_sitemap = !self.disable_kinds.iter().any(|k| k == "sitemap");
-        let ignored = strings(get(&v, "ignoreErrors"));
-        if !strict {
-            let has = |k: &str| kinds.iter().any(|x| x == k);
-            if has("taxonomy")
-                && !has("term")
-                && !ignored.iter().any(|e| e == "error-disable-taxonomy")
-            {
-                return Err(error_at(
-                    &["disableKinds"],
-                    format!("`disableKinds` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add \"term\" too, or ignoreErrors = [\"error-disable-taxonomy\"]", rules.version),
-                ));
-            }
-            if let Some(Value::Object(o)) = get(&v, "outputs") {
-                let has = |k: &str| o.keys().any(|x| x.eq_ignore_ascii_case(k));
-                if has("taxonomy")
-                    && !has("term")
-                    && !has("taxonomyterm")
-                    && !ignored.iter().any(|e| e == "error-output-taxonomy")
-                {
-                    return Err(error_at(
-                        &["outputs", "taxonomy"],
-                        format!("`outputs` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add `term` too, or ignoreErrors = [\"error-output-taxonomy\"]", rules.version),
-                    ));
-                }
-            }
-            // A `[permalinks]` table by kind (`[permalinks.page]`) is 0.112's; 0.111 crashes.
-            if let Some(Value::Object(p)) = get(&v, "permalinks") {
-                if let Some((k, _)) = p.iter().find(|(_, x)| x.is_object()) {
-                    return Err(error_at(
-                        &["permalinks", k],
-                        format!("`[permalinks.{k}]` is a table by page kind, which Hugo {} does not read (it stops): write `[permalinks]` `section = \"pattern\"`", rules.version),
-                    ));
-                }
-            }
-            // Before 0.112 the default language is matched as written.
-            let given = get_str(&v, "defaultContentLanguage").unwrap_or_default();
-            self.default_language_unmatched = !given.is_empty()
-                && self.languages.len() > 1
-                && !self.languages.iter().any(|l| l.code == given);
-        } else if let Some(Value::Object(langs)) = get(&v, "languages") {
-            for (code, l) in langs {
-                if let Some(w) = get(l, "weight") {
-                    let ok = match w {
-                        Value::Number(_) | Value::Null => true,
-                        Value::String(s) => s.trim().is_empty() || s.trim().parse::<i64>().is_ok(),
-                        Value::Bool(_) => true,
-                        _ => false,
-                    };
-                    if !ok {
-                        return Err(error_at(
-                            &["languages", code, "weight"],
-                            format!("`languages.{code}.weight` = {w} is not a number: Hugo {} stops at it", rules.version),
-                        ));
-                    }
-                }
-            }
-        }
-        // Go's time.LoadLocation: an IANA name (or UTC, Local); an offset or a number is none.
-        if let Some(tz) = get(&v, "timeZone") {
-            let ok = match tz {
-                Value::String(s) => !s.starts_with(['+', '-']),
-                _ => false,
-            };
-            if !ok {
-                return Err(error_at(
-                    &["timeZone"],
-                    format!("`timeZone` = {tz} is no time zone Hugo reads (it stops the build): write an IANA name like \"Europe/Berlin\""),
-                ));
-            }
-        }
-        self.raw = v;
-        Ok(())
-    }
-
     /// True when more than one language is configured.
     pub fn is_multilingual(&self) -> bool {
         self.languages.len() > 1
@@ -445,7 +283,7 @@ impl SiteConfig {
     /// the one that set it last).
     pub fn locate(&self, keys: &[&str]) -> (PathBuf, Option<usize>) {
         let main = self.config_file.clone().unwrap_or_default();
-        hugo_files::locate(&self.layers, &main, keys)
+        locate(&self.layers, &main, keys)
     }
 
     /// A configuration error about the value at `keys`, naming the file and line that set it.
@@ -455,53 +293,64 @@ impl SiteConfig {
     }
 }
 
-/// Finds and reads the site's config in `site_dir`. `requested` forces a style; `Auto` detects.
-/// `environment` picks Hugo's `config/<environment>/` (see [`environment`]).
-pub fn load(site_dir: &Path, requested: Style, environment: &str) -> Result<SiteConfig> {
-    let zola = ["zola.toml", "config.toml"]
-        .iter()
-        .map(|n| site_dir.join(n))
-        .find(|p| p.is_file() && (requested == Style::Zola || file_has_key(p, "base_url")));
-    let hugo = [
-        "hugo.toml",
-        "hugo.yaml",
-        "hugo.yml",
-        "hugo.json",
-        "config.toml",
-        "config.yaml",
-        "config.yml",
-        "config.json",
-    ]
-    .iter()
-    .map(|n| site_dir.join(n))
-    .find(|p| p.is_file() && Some(p) != zola.as_ref());
-    let config_dir = site_dir.join("config");
-    let hugo_dir = config_dir.join("_default");
-    match requested {
-        Style::Zola => zola.map_or_else(
-            || {
-                Ok(SiteConfig {
-                    style: Style::Zola,
-                    ..Default::default()
-                })
-            },
-            |p| read_zola(&p),
-        ),
-        Style::Hugo => read_hugo(hugo.as_deref(), &config_dir, environment),
-        Style::Plain => Ok(SiteConfig::default()),
-        Style::Auto => {
-            if let Some(p) = zola {
-                read_zola(&p)
-            } else if hugo.is_some() || hugo_dir.is_dir() {
-                read_hugo(hugo.as_deref(), &config_dir, environment)
-            } else {
-                Ok(SiteConfig::default())
-            }
+/// What the config stage asks of a generator: to find its config in a site's folder and
+/// read it. Each generator's wing implements it (as part of
+/// [`crate::generator::Generator`]); [`load`] tries them in the order given.
+pub trait Reader {
+    /// The style this reader's config implies.
+    fn style(&self) -> Style;
+
+    /// The config file this generator would read in `site_dir`, if there is one; `asked`:
+    /// the style was asked for by name; `taken`: the file a generator earlier in the
+    /// order claimed, which this one leaves alone.
+    fn config_file(&self, site_dir: &Path, asked: bool, taken: Option<&Path>) -> Option<PathBuf>;
+
+    /// Whether the site is this generator's though it has no config file
+    /// ([`Reader::config_file`]): Hugo's `config/_default/`.
+    fn claims_folder(&self, _site_dir: &Path) -> bool {
+        false
+    }
+
+    /// Reads the site's config: `file` as [`Reader::config_file`] found it (none when the
+    /// style was asked for and there is none), `environment` as `--environment` gave it.
+    fn read(
+        &self,
+        site_dir: &Path,
+        file: Option<&Path>,
+        environment: Option<&str>,
+    ) -> Result<SiteConfig>;
+}
+
+/// Finds and reads the site's config in `site_dir` with the first of `readers` that claims
+/// it; `requested` forces a style, `Auto` detects. A site none claims is plain.
+pub fn load(
+    site_dir: &Path,
+    requested: Style,
+    environment: Option<&str>,
+    readers: &[&dyn Reader],
+) -> Result<SiteConfig> {
+    let mut taken: Option<PathBuf> = None;
+    let mut found = Vec::with_capacity(readers.len());
+    for r in readers {
+        let file = r.config_file(site_dir, requested == r.style(), taken.as_deref());
+        if taken.is_none() {
+            taken.clone_from(&file);
         }
+        found.push(file);
+    }
+    let mut pairs = readers.iter().zip(&found);
+    let chosen = match requested {
+        Style::Auto => pairs.find(|(r, file)| file.is_some() || r.claims_folder(site_dir)),
+        asked => pairs.find(|(r, _)| r.style() == asked),
+    };
+    match chosen {
+        Some((r, file)) => r.read(site_dir, file.as_deref(), environment),
+        None => Ok(SiteConfig::default()),
     }
 }
 
-fn file_has_key(path: &Path, key: &str) -> bool {
+/// Whether the config file at `path` sets `key`: a line that starts with it and has a `=`.
+pub fn file_has_key(path: &Path, key: &str) -> bool {
     crate::vocab::fsread::read_string(path, MAX_CONFIG)
         .map(|t| {
             t.lines()
@@ -562,7 +411,7 @@ pub fn get<'a>(map: &'a Value, key: &str) -> Option<&'a Value> {
 
 /// The kinds Hugo's `[outputs]` gives no HTML output (`section = ["rss"]`); Hugo's older name
 /// `taxonomyterm` is today's `taxonomy`.
-fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
+pub(crate) fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
     let Some(Value::Object(kinds)) = outputs else {
         return Vec::new();
     };
@@ -583,7 +432,7 @@ fn no_html_kinds(outputs: Option<&Value>) -> Vec<String> {
 }
 
 /// What a value is, in words, when it is there and not text.
-fn not_text(v: Option<&Value>) -> Option<&'static str> {
+pub(crate) fn not_text(v: Option<&Value>) -> Option<&'static str> {
     Some(match v? {
         Value::String(_) => return None,
         Value::Null => "empty",
@@ -594,15 +443,15 @@ fn not_text(v: Option<&Value>) -> Option<&'static str> {
     })
 }
 
-fn get_str(map: &Value, key: &str) -> Option<String> {
+pub(crate) fn get_str(map: &Value, key: &str) -> Option<String> {
     get(map, key).and_then(Value::as_str).map(str::to_string)
 }
 
-fn get_bool(map: &Value, key: &str) -> Option<bool> {
+pub(crate) fn get_bool(map: &Value, key: &str) -> Option<bool> {
     get(map, key).and_then(Value::as_bool)
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
+pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
     match v {
         Some(Value::Array(a)) => a
             .iter()
@@ -613,7 +462,11 @@ fn strings(v: Option<&Value>) -> Vec<String> {
     }
 }
 
-fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) -> Result<()> {
+pub(crate) fn check_languages(
+    c: &mut SiteConfig,
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
     if !c.is_multilingual() {
         return Ok(());
     }
@@ -642,7 +495,7 @@ fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) 
             } else {
                 vec!["languages", l.code.as_str()]
             };
-            let (file, line) = hugo_files::locate(&layers, path, &keys);
+            let (file, line) = locate(&layers, path, &keys);
             return Err(Error::config(
                 file,
                 line,
@@ -657,7 +510,7 @@ fn check_languages(c: &mut SiteConfig, path: &Path, warnings: &mut Vec<String>) 
 }
 
 /// Merges `b` into `a`, key by key (tables recursively), as Hugo merges config files.
-fn merge(a: &mut Value, b: Value) {
+pub(crate) fn merge(a: &mut Value, b: Value) {
     match (a, b) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
@@ -675,6 +528,16 @@ fn merge(a: &mut Value, b: Value) {
 
 #[cfg(test)]
 mod tests {
+    /// The site's config as a run reads it: every generator's reader, in the run's order.
+    fn load(site_dir: &Path, requested: Style, environment: &str) -> Result<SiteConfig> {
+        super::load(
+            site_dir,
+            requested,
+            Some(environment),
+            &crate::pipeline::READERS,
+        )
+    }
+
     use super::*;
 
     fn site(files: &[(&str, &str)]) -> tempfile::TempDir {

@@ -58,7 +58,7 @@ impl Run {
 /// `build` (the default): writes the sitemap and says what it wrote.
 pub fn build(args: &Cli, start: Instant) -> Result<ExitCode> {
     let run = Run::start(args, false);
-    let settings = config::load(&args.overrides())?;
+    let settings = sitemapgen::load(&args.overrides())?;
     let (outcome, written) = run.build(&settings)?;
     if args.format == Format::Json {
         let took = start.elapsed();
@@ -73,7 +73,7 @@ pub fn build(args: &Cli, start: Instant) -> Result<ExitCode> {
 /// `check`: exit 1 when the sitemap on disk differs from what build would write.
 pub fn check(args: &Cli) -> Result<ExitCode> {
     let run = Run::start(args, false);
-    let settings = config::load(&args.overrides())?;
+    let settings = sitemapgen::load(&args.overrides())?;
     let outcome = run.generate(&settings)?;
     let diff = sitemapgen::check::check(&settings, &outcome)?;
     results(|out| {
@@ -95,7 +95,7 @@ pub fn check(args: &Cli) -> Result<ExitCode> {
 pub fn list(args: &Cli, excluded: bool, unsourced: bool, header: bool) -> Result<ExitCode> {
     let mut run = Run::start(args, true);
     run.opts.unsourced = unsourced;
-    let outcome = run.generate(&config::load(&args.overrides())?)?;
+    let outcome = run.generate(&sitemapgen::load(&args.overrides())?)?;
     // Both machine formats print JSON lines here.
     results(|out| match (args.format, unsourced) {
         (Format::Text, false) => print::list(out, &outcome, excluded, header),
@@ -113,7 +113,12 @@ pub fn init(args: &Cli) -> Result<ExitCode> {
         .config
         .clone()
         .unwrap_or_else(|| site.join("sitemap.toml"));
-    let found = sitemapgen::init::init(&site, &target, args.base_url.as_deref())?;
+    let found = sitemapgen::init::init(
+        &site,
+        &target,
+        args.base_url.as_deref(),
+        &sitemapgen::pipeline::READERS,
+    )?;
     if !args.quiet {
         say(format_args!("{}", print::init_summary(&target, &found)));
     }
@@ -167,7 +172,7 @@ pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Resu
         ),
         None => {
             let run = Run::start(args, false);
-            let settings = config::load(&args.overrides())?;
+            let settings = sitemapgen::load(&args.overrides())?;
             let outcome = run.generate(&settings)?;
             if !args.quiet {
                 print::warnings(&outcome, args.verbosity());

@@ -10,7 +10,7 @@ use super::commands::Run;
 use super::out::{results, say};
 use super::print::{self, labelled, Label};
 use serde::Serialize;
-use sitemapgen::config::{self, Settings};
+use sitemapgen::config::Settings;
 use sitemapgen::diff::diff;
 use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
 use sitemapgen::indexnow::{self, state, Submission, SubmitHost};
@@ -36,7 +36,7 @@ pub struct SubmitArgs<'a> {
 
 /// `submit`: exit 0 when everything changed was sent (or nothing had to be), 2 otherwise.
 pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
-    let settings = config::load(&args.overrides())?;
+    let settings = sitemapgen::load(&args.overrides())?;
     let where_set = settings
         .config_file
         .clone()

@@ -5,7 +5,7 @@ use crate::config_file::{error_at, toml_too_deep_error, value_line};
 use crate::hugo::version::{self as hugo_version, HreflangFrom, HugoRules};
 use crate::platform::HostSetting;
 pub use crate::siteconfig::Style;
-use crate::siteconfig::{self, SiteConfig};
+use crate::siteconfig::{self, Reader, SiteConfig};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::{SiteTz, W3cDate};
 use crate::vocab::error::{Error, Result};
@@ -227,37 +227,10 @@ fn hugo_git_info(site: &SiteConfig) -> bool {
 }
 
 /// Reads `sitemap.toml` (the one named, else `SITE/sitemap.toml` with `--site`, else
-/// `./sitemap.toml`, when present), the site's own config, and applies the command-line
-/// overrides: the settings the command would run with.
-///
-/// ```
-/// # let site = tempfile::tempdir()?;
-/// # std::fs::write(site.path().join("hugo.toml"), "baseURL = \"https://example.org/docs/\"\n")?;
-/// # std::fs::write(site.path().join("sitemap.toml"), "gzip = true\n")?;
-/// use sitemapgen::config::{self, Overrides, Style};
-///
-/// // A Hugo site whose sitemap.toml asks for gzip; the command line adds --drafts.
-/// let settings = config::load(&Overrides {
-///     site: Some(site.path().to_path_buf()),
-///     drafts: true,
-///     ..Default::default()
-/// })?;
-/// assert_eq!(settings.style, Style::Hugo);
-/// assert_eq!(settings.base_url.as_str(), "https://example.org/docs/");
-/// assert!(settings.gzip && settings.include_drafts);
-/// assert_eq!(settings.output_dir, site.path().join("public"));
-///
-/// // A mistake names the file and line, and says what to do.
-/// std::fs::write(site.path().join("sitemap.toml"), "gzp = true\n")?;
-/// let err = config::load(&Overrides {
-///     site: Some(site.path().to_path_buf()),
-///     ..Default::default()
-/// })
-/// .unwrap_err();
-/// assert!(err.to_string().ends_with("sitemap.toml:1: unknown key `gzp`: did you mean `gzip`?"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn load(over: &Overrides) -> Result<Settings> {
+/// `./sitemap.toml`, when present), the site's own config (found and read by the first of
+/// `readers` that claims it), and applies the command-line overrides: the settings the
+/// command would run with. [`crate::pipeline::load`] passes every generator's reader.
+pub fn load(over: &Overrides, readers: &[&dyn Reader]) -> Result<Settings> {
     let (file, config_file) = match &over.config {
         Some(path) if !path.exists() => {
             return Err(Error::input(
@@ -280,7 +253,7 @@ pub fn load(over: &Overrides) -> Result<Settings> {
             }
         }
     };
-    resolve(file, config_file, over)
+    resolve(file, config_file, over, readers)
 }
 
 /// Parses a sitemap.toml, with the line of any mistake.
@@ -385,6 +358,7 @@ pub fn resolve(
     file: FileConfig,
     config_file: Option<PathBuf>,
     over: &Overrides,
+    readers: &[&dyn Reader],
 ) -> Result<Settings> {
     // Paths in sitemap.toml are relative to the file; on the command line, to the cwd.
     let rel_base = config_file
@@ -410,8 +384,7 @@ pub fn resolve(
         });
     check_site_dir(&site_dir, over.site.is_some(), &cfg_path)?;
     let requested = over.style.or(file.style).unwrap_or_default();
-    let environment = siteconfig::environment(over.environment.as_deref());
-    let mut site = siteconfig::load(&site_dir, requested, &environment)?;
+    let mut site = siteconfig::load(&site_dir, requested, over.environment.as_deref(), readers)?;
     let style = match requested {
         Style::Auto => site.style,
         s => s,
@@ -561,7 +534,7 @@ pub fn resolve(
     };
     let (hugo, hugo_notes) = resolve_hugo_version(&file, over, style, &cfg_path)?;
     if style == Style::Hugo {
-        site.apply_hugo_rules(&hugo)?;
+        crate::hugo::config::apply_rules(&mut site, &hugo)?;
         // A permalink token the site's Hugo does not know stops its build at the config.
         for (key, pattern) in &site.permalinks {
             if let Some(token) =
@@ -998,7 +971,7 @@ mod tests {
             site: Some(dir.path().to_path_buf()),
             ..over
         };
-        load(&over)
+        load(&over, &crate::pipeline::READERS)
     }
 
     #[test]

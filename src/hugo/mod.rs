@@ -1,26 +1,68 @@
 //! Hugo's wing: what Hugo means, whatever the stage that asks: its rules by release
-//! ([`version`]), Go's time layouts as Hugo uses them for front-matter dates and permalink
-//! tokens ([`golayout`]), the grammar of a `[permalinks]` pattern ([`permalink_tokens`]),
-//! and its routing ([`route`]).
+//! ([`version`]), its config ([`config`], from the files [`config_files`] merges, with the
+//! content [`mounts`]), Go's time layouts as Hugo uses them for front-matter dates and
+//! permalink tokens ([`golayout`]), the grammar of a `[permalinks]` pattern
+//! ([`permalink_tokens`]), and its routing ([`route`]).
 
+pub mod config;
+pub mod config_files;
 pub mod golayout;
+mod mounts;
 pub mod permalink_tokens;
 pub mod route;
 pub mod version;
 
-use crate::config::Style;
 use crate::generator::Generator;
 use crate::route::{Buffered, RouteContext, Router};
 use crate::scan::Files;
+use crate::siteconfig::Style;
+use crate::siteconfig::{Reader, SiteConfig};
+use crate::vocab::error::Result;
+use std::path::{Path, PathBuf};
 
 /// Hugo, as the pipeline drives it.
 pub struct Hugo;
 
-impl Generator for Hugo {
+impl Reader for Hugo {
     fn style(&self) -> Style {
         Style::Hugo
     }
 
+    /// The first of `hugo.toml`, `hugo.yaml`, `hugo.yml`, `hugo.json`, then `config.*` in
+    /// the same order, that Zola has not taken.
+    fn config_file(&self, site_dir: &Path, _: bool, taken: Option<&Path>) -> Option<PathBuf> {
+        [
+            "hugo.toml",
+            "hugo.yaml",
+            "hugo.yml",
+            "hugo.json",
+            "config.toml",
+            "config.yaml",
+            "config.yml",
+            "config.json",
+        ]
+        .iter()
+        .map(|n| site_dir.join(n))
+        .find(|p| p.is_file() && Some(p.as_path()) != taken)
+    }
+
+    /// A site with only `config/_default/` is Hugo's too.
+    fn claims_folder(&self, site_dir: &Path) -> bool {
+        site_dir.join("config").join("_default").is_dir()
+    }
+
+    fn read(
+        &self,
+        site_dir: &Path,
+        file: Option<&Path>,
+        environment: Option<&str>,
+    ) -> Result<SiteConfig> {
+        let environment = config_files::environment(environment);
+        config::read_hugo(file, &site_dir.join("config"), &environment)
+    }
+}
+
+impl Generator for Hugo {
     /// Hugo's rules look across pages (cascades, bundles, translations): its router holds
     /// every page until all are read.
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {

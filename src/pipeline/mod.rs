@@ -6,19 +6,61 @@ mod host;
 mod pages;
 
 use crate::audit;
-use crate::config::{AuditMode, Settings, Style};
+use crate::config::{self, AuditMode, Overrides, Settings, Style};
 use crate::entries::{self, Entries};
 use crate::generator::Generator;
 use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
+use crate::siteconfig::Reader;
 use crate::sitemap::setwrite::{self, Member, SetIndex, SetOptions};
 use crate::sitemap::write::{self, WriteReport};
 use crate::vocab::error::Result;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Every generator's config reader, in the order a site's config is looked for: Zola's
+/// (`zola.toml`, or a `config.toml` that sets `base_url`), then Hugo's; a site neither
+/// claims is plain.
+pub const READERS: [&dyn Reader; 3] =
+    [&crate::zola::Zola, &crate::hugo::Hugo, &crate::plain::Plain];
+
+/// Reads `sitemap.toml` (the one named, else `SITE/sitemap.toml` with `--site`, else
+/// `./sitemap.toml`, when present), the site's own config, and applies the command-line
+/// overrides: the settings the command would run with.
+///
+/// ```
+/// # let site = tempfile::tempdir()?;
+/// # std::fs::write(site.path().join("hugo.toml"), "baseURL = \"https://example.org/docs/\"\n")?;
+/// # std::fs::write(site.path().join("sitemap.toml"), "gzip = true\n")?;
+/// use sitemapgen::config::{Overrides, Style};
+///
+/// // A Hugo site whose sitemap.toml asks for gzip; the command line adds --drafts.
+/// let settings = sitemapgen::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     drafts: true,
+///     ..Default::default()
+/// })?;
+/// assert_eq!(settings.style, Style::Hugo);
+/// assert_eq!(settings.base_url.as_str(), "https://example.org/docs/");
+/// assert!(settings.gzip && settings.include_drafts);
+/// assert_eq!(settings.output_dir, site.path().join("public"));
+///
+/// // A mistake names the file and line, and says what to do.
+/// std::fs::write(site.path().join("sitemap.toml"), "gzp = true\n")?;
+/// let err = sitemapgen::load(&Overrides {
+///     site: Some(site.path().to_path_buf()),
+///     ..Default::default()
+/// })
+/// .unwrap_err();
+/// assert!(err.to_string().ends_with("sitemap.toml:1: unknown key `gzp`: did you mean `gzip`?"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn load(over: &Overrides) -> Result<Settings> {
+    config::load(over, &READERS)
+}
 
 /// The generator whose rules the site follows: its wing, for the settings' style (a site
 /// whose style is still `auto` had no config to say, so it is plain).
@@ -181,7 +223,7 @@ impl Outcome {
 /// # std::fs::write(root.join("content/hidden.md"), "+++\n[extra]\nnoindex = true\n+++\n")?;
 /// use sitemapgen::{config, generate, Overrides, Reason, RunOptions};
 ///
-/// let settings = config::load(&Overrides {
+/// let settings = load(&Overrides {
 ///     site: Some(root.to_path_buf()),
 ///     ..Default::default()
 /// })?;
@@ -829,7 +871,7 @@ pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::U
 /// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
 /// use sitemapgen::{config, generate, write, Overrides, RunOptions};
 ///
-/// let settings = config::load(&Overrides {
+/// let settings = load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
 ///     ..Default::default()
 /// })?;
@@ -862,7 +904,7 @@ pub fn write(settings: &Settings, outcome: &mut Outcome) -> Result<WriteReport> 
 /// # std::fs::write(site.path().join("content/hello.md"), "+++\ntitle = \"Hello\"\n+++\n")?;
 /// use sitemapgen::{build, config, Overrides, RunOptions};
 ///
-/// let settings = config::load(&Overrides {
+/// let settings = load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
 ///     ..Default::default()
 /// })?;
@@ -904,7 +946,7 @@ pub(crate) mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let settings = config::load(&config::Overrides {
+        let settings = load(&config::Overrides {
             site: Some(d.path().to_path_buf()),
             ..Default::default()
         })

@@ -3,19 +3,33 @@
 
 pub mod route;
 
-use crate::config::Style;
 use crate::generator::Generator;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
+use crate::siteconfig::Style;
+use crate::siteconfig::{Reader, SiteConfig};
+use crate::vocab::error::Result;
+use std::path::{Path, PathBuf};
 
 /// Neither generator: a file's path is its URL.
 pub struct Plain;
 
-impl Generator for Plain {
+/// A plain site has no config of its own: sitemap.toml says all there is.
+impl Reader for Plain {
     fn style(&self) -> Style {
         Style::Plain
     }
 
+    fn config_file(&self, _: &Path, _: bool, _: Option<&Path>) -> Option<PathBuf> {
+        None
+    }
+
+    fn read(&self, _: &Path, _: Option<&Path>, _: Option<&str>) -> Result<SiteConfig> {
+        Ok(SiteConfig::default())
+    }
+}
+
+impl Generator for Plain {
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(route::PlainRouter::new(files, ctx))
     }

@@ -1135,7 +1135,7 @@ fn the_progress_hook_hears_of_every_page_read() {
     use std::sync::{Arc, Mutex};
     let d = tempfile::tempdir().unwrap();
     zola_site(d.path());
-    let settings = sitemapgen::config::load(&sitemapgen::config::Overrides {
+    let settings = sitemapgen::load(&sitemapgen::config::Overrides {
         site: Some(d.path().to_path_buf()),
         ..Default::default()
     })

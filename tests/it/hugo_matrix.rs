@@ -11,7 +11,7 @@
 //!   naming that file and the line of its value.
 
 use serde_json::Value;
-use sitemapgen::config::{self, Overrides};
+use sitemapgen::config::Overrides;
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use sitemapgen::{Error, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};
@@ -440,7 +440,7 @@ fn run(dir: &Path, version: &str, now: chrono::DateTime<chrono::Utc>) -> Result<
         no_audit: true,
         ..Default::default()
     };
-    let settings = config::load(&over)?;
+    let settings = sitemapgen::load(&over)?;
     let opts = RunOptions {
         now,
         sources: false,

@@ -88,7 +88,13 @@ fn run(files: &BTreeSet<String>, mode: Mode) -> (tempfile::TempDir, sitemapgen::
             .unwrap();
         }
     }
-    let settings = config::resolve(FileConfig::default(), None, &over).unwrap();
+    let settings = config::resolve(
+        FileConfig::default(),
+        None,
+        &over,
+        &sitemapgen::pipeline::READERS,
+    )
+    .unwrap();
     let opts = RunOptions::default();
     let result = sitemapgen::generate(&settings, &opts).map(|o| {
         assert_eq!(o.listed.len(), o.entries.len());

@@ -1,8 +1,15 @@
 //! Zola's own config (`zola.toml`, or `config.toml` before Zola 0.19) read into a
 //! [`SiteConfig`]: its base URL, languages, taxonomies and the keys that shape its URLs.
 
-use super::*;
 use crate::config_file::error_at;
+use crate::siteconfig::Style;
+use crate::siteconfig::{
+    check_languages, get, get_bool, get_str, not_text, read_value, strings, Language, SiteConfig,
+    Taxonomy,
+};
+use crate::vocab::error::{Error, Result};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
     let v = read_value(path)?;

@@ -1,14 +1,183 @@
 //! Hugo's own config (`hugo.*`/`config.*` and `config/_default/`, merged by
-//! [`super::hugo_files`]) read into a [`SiteConfig`], as the site's Hugo release reads it.
+//! [`super::config_files`]) read into a [`SiteConfig`], as the site's Hugo release reads it.
 
-use super::*;
+use super::config_files;
+use super::mounts;
+use super::version::HugoRules;
+use crate::siteconfig::Style;
+use crate::siteconfig::{
+    check_languages, get, get_bool, get_str, locate, no_html_kinds, not_text, strings, Language,
+    SiteConfig, Taxonomy,
+};
+use crate::vocab::crawl_hints::{ChangeFreq, Priority};
+use crate::vocab::error::{Error, Result};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Reads again, as the site's Hugo release reads them, the config values whose reading
+/// changed between releases: booleans (`"true"`, `1`), `disableKinds`, the default
+/// language's case, `timeZone`, language weights and `[permalinks]` tables. A value the
+/// release refuses is an error naming the file and line.
+pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
+    if site.style != Style::Hugo {
+        return Ok(());
+    }
+    let v = std::mem::take(&mut site.raw);
+    let strict = rules.config_decoded_strictly;
+    let (layers, main) = (
+        site.layers.clone(),
+        site.config_file.clone().unwrap_or_default(),
+    );
+    let error_at = |keys: &[&str], m: String| -> Error {
+        let (file, line) = locate(&layers, &main, keys);
+        Error::config(file, line, m)
+    };
+    let bool_of = |key: &str, x: &Value| -> Result<bool> {
+        hugo_config_bool(x, rules).ok_or_else(|| {
+            error_at(
+                &[key],
+                format!("`{key}` = {x} is not true or false, and Hugo {} stops at it: write true or false", rules.version),
+            )
+        })
+    };
+    for (key, field) in [
+        ("buildDrafts", 0),
+        ("buildFuture", 1),
+        ("buildExpired", 2),
+        ("disablePathToLower", 3),
+        ("removePathAccents", 4),
+        ("defaultContentLanguageInSubdir", 5),
+        ("enableGitInfo", 6),
+    ] {
+        let Some(x) = get(&v, key) else { continue };
+        let b = bool_of(key, x)?;
+        match field {
+            0 => site.build_drafts = b,
+            1 => site.build_future = b,
+            2 => site.build_expired = b,
+            3 => site.disable_path_to_lower = b,
+            4 => site.remove_path_accents = b,
+            5 => site.default_language_in_subdir = b,
+            _ => site.enable_git_info = b,
+        }
+    }
+    // `uglyURLs` is read as it always was (`true`, `"true"`, or a table): see ugly_urls.
+    // A `[sitemap]` priority that is no number: 0.111 casts it (left out here, warned),
+    // 0.112 and later stop.
+    if let Some(p) = get(&v, "sitemap").and_then(|sm| get(sm, "priority")) {
+        let number = match p {
+            Value::Number(_) | Value::Null | Value::Bool(_) => true,
+            Value::String(s) => s.is_empty() || s.trim().parse::<f64>().is_ok(),
+            _ => false,
+        };
+        if strict && !number {
+            return Err(error_at(
+                &["sitemap", "priority"],
+                format!(
+                    "`[sitemap] priority` = {p} is not a number: Hugo {} stops at it",
+                    rules.version
+                ),
+            ));
+        }
+    }
+    // disableKinds: before 0.112 kinds are matched as written (`Taxonomy` is none), and
+    // `taxonomy` without `term` stops the build (Hugo's ambiguity since 0.73) unless
+    // `ignoreErrors` names it. The old `taxonomyTerm` is the taxonomy list.
+    let kinds: Vec<String> = strings(get(&v, "disableKinds"));
+    site.disable_kinds = kinds
+        .iter()
+        .filter(|k| {
+            strict
+                || k.chars().all(|c| c.is_ascii_lowercase())
+                || matches!(k.as_str(), "RSS" | "taxonomyTerm")
+        })
+        .map(|k| match k.to_ascii_lowercase().as_str() {
+            "taxonomyterm" => "taxonomy".to_string(),
+            k => k.to_string(),
+        })
+        .collect();
+    site.generate_sitemap = !site.disable_kinds.iter().any(|k| k == "sitemap");
+    let ignored = strings(get(&v, "ignoreErrors"));
+    if !strict {
+        let has = |k: &str| kinds.iter().any(|x| x == k);
+        if has("taxonomy") && !has("term") && !ignored.iter().any(|e| e == "error-disable-taxonomy")
+        {
+            return Err(error_at(
+                &["disableKinds"],
+                format!("`disableKinds` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add \"term\" too, or ignoreErrors = [\"error-disable-taxonomy\"]", rules.version),
+            ));
+        }
+        if let Some(Value::Object(o)) = get(&v, "outputs") {
+            let has = |k: &str| o.keys().any(|x| x.eq_ignore_ascii_case(k));
+            if has("taxonomy")
+                && !has("term")
+                && !has("taxonomyterm")
+                && !ignored.iter().any(|e| e == "error-output-taxonomy")
+            {
+                return Err(error_at(
+                    &["outputs", "taxonomy"],
+                    format!("`outputs` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add `term` too, or ignoreErrors = [\"error-output-taxonomy\"]", rules.version),
+                ));
+            }
+        }
+        // A `[permalinks]` table by kind (`[permalinks.page]`) is 0.112's; 0.111 crashes.
+        if let Some(Value::Object(p)) = get(&v, "permalinks") {
+            if let Some((k, _)) = p.iter().find(|(_, x)| x.is_object()) {
+                return Err(error_at(
+                    &["permalinks", k],
+                    format!("`[permalinks.{k}]` is a table by page kind, which Hugo {} does not read (it stops): write `[permalinks]` `section = \"pattern\"`", rules.version),
+                ));
+            }
+        }
+        // Before 0.112 the default language is matched as written.
+        let given = get_str(&v, "defaultContentLanguage").unwrap_or_default();
+        site.default_language_unmatched = !given.is_empty()
+            && site.languages.len() > 1
+            && !site.languages.iter().any(|l| l.code == given);
+    } else if let Some(Value::Object(langs)) = get(&v, "languages") {
+        for (code, l) in langs {
+            if let Some(w) = get(l, "weight") {
+                let ok = match w {
+                    Value::Number(_) | Value::Null => true,
+                    Value::String(s) => s.trim().is_empty() || s.trim().parse::<i64>().is_ok(),
+                    Value::Bool(_) => true,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(error_at(
+                        &["languages", code, "weight"],
+                        format!(
+                            "`languages.{code}.weight` = {w} is not a number: Hugo {} stops at it",
+                            rules.version
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    // Go's time.LoadLocation: an IANA name (or UTC, Local); an offset or a number is none.
+    if let Some(tz) = get(&v, "timeZone") {
+        let ok = match tz {
+            Value::String(s) => !s.starts_with(['+', '-']),
+            _ => false,
+        };
+        if !ok {
+            return Err(error_at(
+                &["timeZone"],
+                format!("`timeZone` = {tz} is no time zone Hugo reads (it stops the build): write an IANA name like \"Europe/Berlin\""),
+            ));
+        }
+    }
+    site.raw = v;
+    Ok(())
+}
 
 pub(super) fn read_hugo(
     root_file: Option<&Path>,
     config_dir: &Path,
     env: &str,
 ) -> Result<SiteConfig> {
-    let merged = hugo_files::load(root_file, config_dir, env)?;
+    let merged = config_files::load(root_file, config_dir, env)?;
     let v = merged.value;
     let raw = v.clone();
     // The file messages name: the root file, else config/_default's hugo.* or config.*.
