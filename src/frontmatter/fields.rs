@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
 
-use super::formats::{N, V};
+use super::formats::{Node, NodeValue};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
 use super::{line_of, Layout, Options, Parsed};
 use crate::hugo::version::{BadDate, UnderscoreBuild};
@@ -26,7 +26,7 @@ pub(super) struct Ctx<'t> {
 
 impl Ctx<'_> {
     /// The file line of the value at `keys` (a path of map keys from the top).
-    pub(super) fn line(&self, keys: &[&str], node: &N<'_>) -> usize {
+    pub(super) fn line(&self, keys: &[&str], node: &Node<'_>) -> usize {
         if let Some(at) = node.at {
             return self.block_line + line_of(self.block.as_bytes(), at.min(self.block.len())) - 1;
         }
@@ -43,17 +43,17 @@ impl Ctx<'_> {
         self.block_line + from
     }
 
-    pub(super) fn err(&self, keys: &[&str], node: &N<'_>, message: String) -> Error {
+    pub(super) fn err(&self, keys: &[&str], node: &Node<'_>, message: String) -> Error {
         Error::input(self.path, Some(self.line(keys, node)), message)
     }
 
     /// The date at `keys`; `None` for a value the reading Hugo drops (warned about here).
-    fn date(&self, keys: &[&str], node: &N<'_>) -> Result<Option<W3cDate>> {
+    fn date(&self, keys: &[&str], node: &Node<'_>) -> Result<Option<W3cDate>> {
         let parsed = match &node.v {
-            V::Str(s) => W3cDate::parse(s, &self.opts.tz).or_else(|| self.hugo_date_form(s)),
-            V::Date(d) => W3cDate::parse(&d.to_string(), &self.opts.tz),
+            NodeValue::Str(s) => W3cDate::parse(s, &self.opts.tz).or_else(|| self.hugo_date_form(s)),
+            NodeValue::Date(d) => W3cDate::parse(&d.to_string(), &self.opts.tz),
             // Hugo reads an integer as Unix seconds.
-            V::Int(secs) if self.opts.hugo.is_some() => chrono::DateTime::from_timestamp(*secs, 0)
+            NodeValue::Int(secs) if self.opts.hugo.is_some() => chrono::DateTime::from_timestamp(*secs, 0)
                 .map(|t| W3cDate::from_datetime(t.fixed_offset()))
                 .filter(W3cDate::is_writable),
             _ => None,
@@ -64,7 +64,7 @@ impl Ctx<'_> {
         // Zola builds with what its types let through (a time of day, a year 0, an offset
         // past 14 hours, a YAML timestamp with one-digit parts) and writes it as it is, or
         // not at all: no sitemap reader takes it, so the page gets no date from it (warned).
-        if self.opts.zola && matches!(node.v, V::Date(_) | V::Str(_)) && keys != ["date"] {
+        if self.opts.zola && matches!(node.v, NodeValue::Date(_) | NodeValue::Str(_)) && keys != ["date"] {
             let shown = node.as_text().unwrap_or_default();
             self.warn(
                 keys,
@@ -109,8 +109,8 @@ impl Ctx<'_> {
 
     /// A date value Hugo reads as no date: an empty string or null (from 0.136.0; 0.135
     /// refused them, and before it they were dropped as unparsable).
-    fn hugo_blank_date(&self, node: &N<'_>) -> bool {
-        let blank = node.is_blank() || matches!(node.v, V::Null);
+    fn hugo_blank_date(&self, node: &Node<'_>) -> bool {
+        let blank = node.is_blank() || matches!(node.v, NodeValue::Null);
         blank && self.opts.hugo.is_some_and(|h| !h.blank_date_refused)
     }
 
@@ -118,12 +118,12 @@ impl Ctx<'_> {
     /// valid element for.
     ///
     /// The flag is true for Hugo's negative "not set" priority, which is `None` too.
-    fn priority_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<(Option<Priority>, bool)> {
+    fn priority_lenient(&self, keys: &[&str], node: &Node<'_>) -> Result<(Option<Priority>, bool)> {
         if self.opts.lenient {
             let v = match &node.v {
-                V::Float(f) => Some(*f),
-                V::Int(i) => Some(*i as f64),
-                V::Str(s) => s.trim().parse::<f64>().ok(),
+                NodeValue::Float(f) => Some(*f),
+                NodeValue::Int(i) => Some(*i as f64),
+                NodeValue::Str(s) => s.trim().parse::<f64>().ok(),
                 _ => None,
             };
             // Hugo's default priority is -1, meaning "not set": Hugo omits the element.
@@ -161,9 +161,9 @@ impl Ctx<'_> {
     }
 
     /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
-    fn changefreq_lenient(&self, keys: &[&str], node: &N<'_>) -> Result<Option<ChangeFreq>> {
+    fn changefreq_lenient(&self, keys: &[&str], node: &Node<'_>) -> Result<Option<ChangeFreq>> {
         if self.opts.lenient {
-            if let V::Str(s) = &node.v {
+            if let NodeValue::Str(s) = &node.v {
                 if let Err(m) = s.parse::<ChangeFreq>() {
                     self.warn(keys, node, format!("`{}`: {m}; left out", keys.join(".")));
                     return Ok(None);
@@ -174,18 +174,18 @@ impl Ctx<'_> {
         self.zola_warns(c)
     }
 
-    pub(super) fn warn(&self, keys: &[&str], node: &N<'_>, message: String) {
+    pub(super) fn warn(&self, keys: &[&str], node: &Node<'_>, message: String) {
         let line = self.line(keys, node);
         self.warnings
             .borrow_mut()
             .push(format!("{}:{line}: {message}", self.path.display()));
     }
 
-    fn priority(&self, keys: &[&str], node: &N<'_>) -> Result<Priority> {
+    fn priority(&self, keys: &[&str], node: &Node<'_>) -> Result<Priority> {
         let p = match &node.v {
-            V::Float(f) => Priority::from_f64(*f),
-            V::Int(i) => Priority::from_f64(*i as f64),
-            V::Str(s) => s.parse().ok(),
+            NodeValue::Float(f) => Priority::from_f64(*f),
+            NodeValue::Int(i) => Priority::from_f64(*i as f64),
+            NodeValue::Str(s) => s.parse().ok(),
             _ => None,
         };
         p.ok_or_else(|| {
@@ -201,16 +201,16 @@ impl Ctx<'_> {
         })
     }
 
-    fn changefreq(&self, keys: &[&str], node: &N<'_>) -> Result<ChangeFreq> {
+    fn changefreq(&self, keys: &[&str], node: &Node<'_>) -> Result<ChangeFreq> {
         let text = match &node.v {
-            V::Str(s) => Ok(s.as_ref()),
+            NodeValue::Str(s) => Ok(s.as_ref()),
             _ => Err("it is not a string".to_string()),
         };
         text.and_then(|s| s.parse::<ChangeFreq>())
             .map_err(|m| self.err(keys, node, format!("`{}`: {m}", keys.join("."))))
     }
 
-    fn bool(&self, keys: &[&str], node: &N<'_>) -> Result<bool> {
+    fn bool(&self, keys: &[&str], node: &Node<'_>) -> Result<bool> {
         node.as_bool().ok_or_else(|| {
             self.err(
                 keys,
@@ -220,16 +220,16 @@ impl Ctx<'_> {
         })
     }
 
-    fn text(&self, keys: &[&str], node: &N<'_>) -> Result<String> {
+    fn text(&self, keys: &[&str], node: &Node<'_>) -> Result<String> {
         node.as_text()
             .ok_or_else(|| self.err(keys, node, format!("`{}` must be a string", keys.join("."))))
     }
 
-    fn int(&self, keys: &[&str], node: &N<'_>) -> Result<i64> {
+    fn int(&self, keys: &[&str], node: &Node<'_>) -> Result<i64> {
         let n = match &node.v {
-            V::Int(i) => Some(*i),
-            V::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => Some(*f as i64),
-            V::Str(s) => s.trim().parse().ok(),
+            NodeValue::Int(i) => Some(*i),
+            NodeValue::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => Some(*f as i64),
+            NodeValue::Str(s) => s.trim().parse().ok(),
             _ => None,
         };
         n.ok_or_else(|| {
@@ -274,10 +274,10 @@ const NOT_TAXONOMIES: &[&str] = &[
 /// Date keys seen so far, each group in its precedence order (first found wins).
 #[derive(Default)]
 struct DateSlots<'n, 'a> {
-    updated: [Option<(&'static str, &'n N<'a>)>; 4],
-    date: Option<(&'static str, &'n N<'a>)>,
-    publish: [Option<(&'static str, &'n N<'a>)>; 3],
-    expiry: [Option<(&'static str, &'n N<'a>)>; 2],
+    updated: [Option<(&'static str, &'n Node<'a>)>; 4],
+    date: Option<(&'static str, &'n Node<'a>)>,
+    publish: [Option<(&'static str, &'n Node<'a>)>; 3],
+    expiry: [Option<(&'static str, &'n Node<'a>)>; 2],
 }
 
 /// The dates a block sets: updated, date, publish, expiry.
@@ -285,7 +285,7 @@ type Dates = [Option<W3cDate>; 4];
 
 impl<'n, 'a> DateSlots<'n, 'a> {
     /// Records a date key (lower-cased); false when `key` is not one.
-    fn take(&mut self, key: &str, n: &'n N<'a>) -> bool {
+    fn take(&mut self, key: &str, n: &'n Node<'a>) -> bool {
         let slot = match key {
             "updated" => &mut self.updated[0],
             "lastmod" => &mut self.updated[1],
@@ -319,7 +319,7 @@ impl<'n, 'a> DateSlots<'n, 'a> {
     /// Hugo drops a value (blank, or unparsable before 0.135) the next key of the group is
     /// taken, as Hugo's date handlers fall through.
     fn finish(&self, cx: &Ctx<'_>, prefix: Option<&str>) -> Result<Dates> {
-        let one = |slots: &[Option<(&'static str, &N<'_>)>]| -> Result<Option<W3cDate>> {
+        let one = |slots: &[Option<(&'static str, &Node<'_>)>]| -> Result<Option<W3cDate>> {
             for (name, n) in slots.iter().flatten() {
                 if cx.hugo_blank_date(n) {
                     continue;
@@ -341,7 +341,7 @@ impl<'n, 'a> DateSlots<'n, 'a> {
 
     /// Hugo from 0.135 reads `published` as a date when no `publishDate` or `pubdate` comes
     /// first, so a boolean there fails its build; before, it is the inverse of `draft`.
-    fn refuse_published_flag(&self, cx: &Ctx<'_>, flag: Option<(&N<'_>, bool)>) -> Result<()> {
+    fn refuse_published_flag(&self, cx: &Ctx<'_>, flag: Option<(&Node<'_>, bool)>) -> Result<()> {
         let strict = cx.opts.hugo.is_some_and(|h| h.bad_date == BadDate::Refused);
         match flag {
             Some((n, _)) if strict && self.publish[..2].iter().all(Option::is_none) => Err(cx.err(
@@ -379,10 +379,10 @@ impl SitemapFields {
 pub(super) const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
 
 /// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
-fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
+fn sitemap_fields<'n, 'a>(map: &'n Node<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
     let keys = |k: &'static str| -> Vec<&str> { prefix.iter().copied().chain([k]).collect() };
     let mut out = SitemapFields::default();
-    let map_get = |m: &'n N<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
+    let map_get = |m: &'n Node<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
     if let Some(n) = map_get(map, "priority") {
         (out.priority, out.priority_off) = cx.priority_lenient(&keys("priority"), n)?;
     }
@@ -397,7 +397,7 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
     };
     // Zola reads no `extra`: `extra.sitemap` is ours, `false` or a table; anything else
     // is not ours to read (left alone, warned about).
-    if cx.opts.zola && !matches!(sm.v, V::Bool(_) | V::Map(_)) {
+    if cx.opts.zola && !matches!(sm.v, NodeValue::Bool(_) | NodeValue::Map(_)) {
         let at = keys("sitemap");
         cx.warn(
             &at,
@@ -407,7 +407,7 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
         return Ok(out);
     }
     let sk = keys("sitemap");
-    if let V::Map(_) = sm.v {
+    if let NodeValue::Map(_) = sm.v {
         let sub = |k: &'static str| -> Vec<&str> { sk.iter().copied().chain([k]).collect() };
         // The generators accept any key there, so a stranger is a warning, not an error.
         for (k, v) in sm.entries() {
@@ -462,27 +462,27 @@ fn sitemap_fields<'n, 'a>(map: &'n N<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Resu
 
 /// Hugo `_build.render`: booleans (and the 0/1 they decode to) map to always/never; any
 /// other value falls back to `always`, as Hugo's decoder does.
-fn build_render(n: &N<'_>) -> BuildRender {
+fn build_render(n: &Node<'_>) -> BuildRender {
     match &n.v {
-        V::Bool(false) | V::Int(0) => BuildRender::Never,
-        V::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildRender::Never,
-        V::Str(s) if s.eq_ignore_ascii_case("link") => BuildRender::Link,
+        NodeValue::Bool(false) | NodeValue::Int(0) => BuildRender::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildRender::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("link") => BuildRender::Link,
         _ => BuildRender::Always,
     }
 }
 
 /// Hugo `_build.list`, decoded the same way as `render`.
-fn build_list(n: &N<'_>) -> BuildList {
+fn build_list(n: &Node<'_>) -> BuildList {
     match &n.v {
-        V::Bool(false) | V::Int(0) => BuildList::Never,
-        V::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildList::Never,
-        V::Str(s) if s.eq_ignore_ascii_case("local") => BuildList::Local,
+        NodeValue::Bool(false) | NodeValue::Int(0) => BuildList::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildList::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("local") => BuildList::Local,
         _ => BuildList::Always,
     }
 }
 
-fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>) -> Result<BuildOptions> {
-    if !matches!(n.v, V::Map(_)) {
+fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>) -> Result<BuildOptions> {
+    if !matches!(n.v, NodeValue::Map(_)) {
         return Err(cx.err(
             keys,
             n,
@@ -498,10 +498,10 @@ fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>) -> Result<BuildOptions>
     })
 }
 
-fn cascades(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<Cascade>> {
+fn cascades(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Vec<Cascade>> {
     match &n.v {
-        V::Map(_) => Ok(vec![cascade(n, cx)?]),
-        V::List(items) => items.iter().map(|item| cascade(item, cx)).collect(),
+        NodeValue::Map(_) => Ok(vec![cascade(n, cx)?]),
+        NodeValue::List(items) => items.iter().map(|item| cascade(item, cx)).collect(),
         _ => Err(cx.err(
             &["cascade"],
             n,
@@ -510,8 +510,8 @@ fn cascades(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<Cascade>> {
     }
 }
 
-fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
-    if !matches!(n.v, V::Map(_)) {
+fn cascade(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
+    if !matches!(n.v, NodeValue::Map(_)) {
         return Err(cx.err(
             &["cascade"],
             n,
@@ -526,9 +526,9 @@ fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
         let key = k.to_ascii_lowercase();
         match key.as_str() {
             "_target" | "target" => {
-                c.target_path = v.get("path").and_then(N::as_text);
-                c.target_kind = v.get("kind").and_then(N::as_text);
-                c.target_lang = v.get("lang").and_then(N::as_text);
+                c.target_path = v.get("path").and_then(Node::as_text);
+                c.target_kind = v.get("kind").and_then(Node::as_text);
+                c.target_lang = v.get("lang").and_then(Node::as_text);
             }
             "draft" => c.draft = Some(cx.bool(&["cascade", "draft"], v)?),
             "headless" => c.headless = Some(cx.bool(&["cascade", "headless"], v)?),
@@ -556,7 +556,7 @@ fn cascade(n: &N<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
 
 /// Reads the fields of the block at `layout` from its tree `root`.
 pub(super) fn from_tree(
-    root: &N<'_>,
+    root: &Node<'_>,
     block: &str,
     layout: &Layout,
     path: &Path,
@@ -594,7 +594,7 @@ pub(super) fn from_tree(
 
 /// Reads every field sitemapgen uses from a parsed block, straight into the page record;
 /// the taxonomy terms are handed back apart for packing.
-fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
+fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     let mut out = Parsed::default();
     let meta = &mut out.meta;
     let mut names = Names::default();
@@ -602,10 +602,10 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     let (mut draft, mut render) = (None, None);
     let mut dates = DateSlots::default();
     let mut published = None;
-    let mut build: [Option<&N<'_>>; 2] = [None, None];
+    let mut build: [Option<&Node<'_>>; 2] = [None, None];
     for (k, n) in root.entries() {
         // Zola's optional keys take null as "not set" (its types were checked already).
-        if cx.opts.zola && matches!(n.v, V::Null) {
+        if cx.opts.zola && matches!(n.v, NodeValue::Null) {
             continue;
         }
         let key = k.to_ascii_lowercase();
@@ -677,7 +677,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
             "paginate_path" => more.paginate_path = Some(cx.text(&["paginate_path"], n)?),
             "sort_by" => more.sort_by = Some(cx.text(&["sort_by"], n)?),
             "redirect_to" => more.redirect_to = Some(cx.text(&["redirect_to"], n)?),
-            "taxonomies" if matches!(n.v, V::Map(_)) => {
+            "taxonomies" if matches!(n.v, NodeValue::Map(_)) => {
                 for (name, terms) in n.entries() {
                     let list = terms.as_text_list().ok_or_else(|| {
                         cx.err(
@@ -703,7 +703,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
                 // where the key is a taxonomy (most string keys are not).
                 if let Some(list) = n.as_text_list().filter(|l| !l.is_empty()) {
                     out.taxonomies.push((k.to_string(), list));
-                } else if let (V::Str(term), true) = (&n.v, cx.opts.string_terms) {
+                } else if let (NodeValue::Str(term), true) = (&n.v, cx.opts.string_terms) {
                     out.taxonomy_strings.push((k.to_string(), term.to_string()));
                 }
             }
@@ -723,7 +723,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     let top = sitemap_fields(root, &[], cx)?;
     let extra = match root.get("extra") {
         // Zola reads nothing in `extra`: a value we cannot use there is warned about.
-        Some(e) if matches!(e.v, V::Map(_)) && cx.opts.zola => {
+        Some(e) if matches!(e.v, NodeValue::Map(_)) && cx.opts.zola => {
             match sitemap_fields(e, &["extra"], cx) {
                 Ok(f) => f,
                 Err(err) => {
@@ -742,7 +742,7 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
                 }
             }
         }
-        Some(e) if matches!(e.v, V::Map(_)) => sitemap_fields(e, &["extra"], cx)?,
+        Some(e) if matches!(e.v, NodeValue::Map(_)) => sitemap_fields(e, &["extra"], cx)?,
         _ => SitemapFields::default(),
     };
     meta.priority = top.priority.or(extra.priority);
@@ -760,9 +760,9 @@ fn extract(root: &N<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
 /// The build options' key and value, `_build` first, as the reading Hugo takes them: `build`
 /// from 0.123.0; `_build` deprecated from 0.145.0 (a warning) and refused from 0.160.0.
 pub(super) fn build_key<'n, 'a>(
-    [underscore, plain]: [Option<&'n N<'a>>; 2],
+    [underscore, plain]: [Option<&'n Node<'a>>; 2],
     cx: &Ctx<'_>,
-) -> Result<Option<(&'static str, &'n N<'a>)>> {
+) -> Result<Option<(&'static str, &'n Node<'a>)>> {
     let Some(hugo) = cx.opts.hugo else {
         return Ok(underscore
             .map(|n| ("_build", n))
@@ -794,9 +794,9 @@ pub(super) fn build_key<'n, 'a>(
 }
 
 /// `aliases`: one path or a list of them.
-fn aliases(n: &N<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
+fn aliases(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
     match (&n.v, n.as_text_list()) {
-        (V::Str(s), _) => Ok(vec![s.to_string()]),
+        (NodeValue::Str(s), _) => Ok(vec![s.to_string()]),
         (_, Some(list)) => Ok(list),
         _ => Err(cx.err(&["aliases"], n, "`aliases` must be a list of paths".into())),
     }

@@ -39,7 +39,7 @@ pub(super) fn tree<'t>(
     layout: &Layout,
     path: &Path,
     dialect: super::yaml::Dialect,
-) -> Result<N<'t>> {
+) -> Result<Node<'t>> {
     let root = match format {
         Format::Toml => {
             if let Some(at) = crate::vocab::limits::toml_too_deep(block) {
@@ -86,7 +86,7 @@ pub(super) fn tree<'t>(
                     )
                 }
             })?;
-            doc.map_or_else(|| N::new(V::Null), from_yaml)
+            doc.map_or_else(|| Node::new(NodeValue::Null), from_yaml)
         }
         Format::Json => {
             let value: serde_json::Value = serde_json::from_str(block).map_err(|e| {
@@ -102,7 +102,7 @@ pub(super) fn tree<'t>(
         }
         Format::Org => from_org(block),
     };
-    if !matches!(root.v, V::Map(_) | V::Null) {
+    if !matches!(root.v, NodeValue::Map(_) | NodeValue::Null) {
         return Err(Error::input(
             path,
             Some(layout.open_line),
@@ -134,7 +134,7 @@ pub(super) fn hex_escape(esc: u8, rest: &mut &str) -> Option<char> {
 
 /// A parsed front matter value, the same shape whatever the format.
 #[derive(Debug)]
-pub(super) enum V<'a> {
+pub(super) enum NodeValue<'a> {
     Null,
     Bool(bool),
     Int(i64),
@@ -142,38 +142,38 @@ pub(super) enum V<'a> {
     Str(Cow<'a, str>),
     /// A TOML date-time literal, kept apart from strings so no guessing is needed.
     Date(toml::value::Datetime),
-    List(Vec<N<'a>>),
-    Map(Vec<(Cow<'a, str>, N<'a>)>),
+    List(Vec<Node<'a>>),
+    Map(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
 /// A value and, when the parser reports it, its byte offset in the block.
 #[derive(Debug)]
-pub(super) struct N<'a> {
+pub(super) struct Node<'a> {
     /// The value.
-    pub(super) v: V<'a>,
+    pub(super) v: NodeValue<'a>,
     /// Its byte offset in the block, when known.
     pub(super) at: Option<usize>,
 }
 
-impl<'a> N<'a> {
-    fn new(v: V<'a>) -> N<'a> {
-        N { v, at: None }
+impl<'a> Node<'a> {
+    fn new(v: NodeValue<'a>) -> Node<'a> {
+        Node { v, at: None }
     }
 
     /// True for an empty or blank string, which Hugo treats as "not set".
     pub(super) fn is_blank(&self) -> bool {
-        matches!(&self.v, V::Str(s) if s.trim().is_empty())
+        matches!(&self.v, NodeValue::Str(s) if s.trim().is_empty())
     }
 
-    pub(super) fn entries(&self) -> &[(Cow<'a, str>, N<'a>)] {
+    pub(super) fn entries(&self) -> &[(Cow<'a, str>, Node<'a>)] {
         match &self.v {
-            V::Map(m) => m,
+            NodeValue::Map(m) => m,
             _ => &[],
         }
     }
 
     /// The value of `key` in a map, compared case-insensitively.
-    pub(super) fn get(&self, key: &str) -> Option<&N<'a>> {
+    pub(super) fn get(&self, key: &str) -> Option<&Node<'a>> {
         self.entries()
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
@@ -183,10 +183,10 @@ impl<'a> N<'a> {
     /// A boolean, also written as YAML 1.1 words or a quoted `"true"` (as Hugo casts them).
     pub(super) fn as_bool(&self) -> Option<bool> {
         match &self.v {
-            V::Bool(b) => Some(*b),
-            V::Int(0) => Some(false),
-            V::Int(1) => Some(true),
-            V::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+            NodeValue::Bool(b) => Some(*b),
+            NodeValue::Int(0) => Some(false),
+            NodeValue::Int(1) => Some(true),
+            NodeValue::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
                 "true" | "yes" | "on" | "y" => Some(true),
                 "false" | "no" | "off" | "n" => Some(false),
                 _ => None,
@@ -198,11 +198,11 @@ impl<'a> N<'a> {
     /// A scalar as text (numbers and booleans as written by a formatter).
     pub(super) fn as_text(&self) -> Option<String> {
         match &self.v {
-            V::Str(s) => Some(s.to_string()),
-            V::Int(i) => Some(i.to_string()),
-            V::Float(f) => Some(f.to_string()),
-            V::Bool(b) => Some(b.to_string()),
-            V::Date(d) => Some(d.to_string()),
+            NodeValue::Str(s) => Some(s.to_string()),
+            NodeValue::Int(i) => Some(i.to_string()),
+            NodeValue::Float(f) => Some(f.to_string()),
+            NodeValue::Bool(b) => Some(b.to_string()),
+            NodeValue::Date(d) => Some(d.to_string()),
             _ => None,
         }
     }
@@ -210,19 +210,19 @@ impl<'a> N<'a> {
     /// A list of scalars as text; `None` when this is no list or holds a non-scalar.
     pub(super) fn as_text_list(&self) -> Option<Vec<String>> {
         match &self.v {
-            V::List(items) => items.iter().map(N::as_text).collect(),
+            NodeValue::List(items) => items.iter().map(Node::as_text).collect(),
             _ => None,
         }
     }
 }
 
 /// A TOML block read by the toml crate, as the neutral tree.
-fn toml_tree(block: &str) -> std::result::Result<N<'_>, toml::de::Error> {
+fn toml_tree(block: &str) -> std::result::Result<Node<'_>, toml::de::Error> {
     let table = toml::de::DeTable::parse(block)?;
     let at = Some(table.span().start);
     let entries = table.into_inner().into_iter();
-    Ok(N {
-        v: V::Map(
+    Ok(Node {
+        v: NodeValue::Map(
             entries
                 .map(|(k, v)| (k.into_inner(), from_toml(v)))
                 .collect(),
@@ -231,52 +231,52 @@ fn toml_tree(block: &str) -> std::result::Result<N<'_>, toml::de::Error> {
     })
 }
 
-fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> N<'_> {
+fn from_toml(v: toml::Spanned<toml::de::DeValue<'_>>) -> Node<'_> {
     use toml::de::DeValue;
     let at = Some(v.span().start);
     let v = match v.into_inner() {
-        DeValue::String(s) => V::Str(s),
+        DeValue::String(s) => NodeValue::Str(s),
         DeValue::Integer(i) => toml_int(i.as_str(), i.radix()),
         DeValue::Float(f) => toml_float(f.as_str()),
-        DeValue::Boolean(b) => V::Bool(b),
-        DeValue::Datetime(d) => V::Date(d),
-        DeValue::Array(a) => V::List(a.into_iter().map(from_toml).collect()),
-        DeValue::Table(t) => V::Map(
+        DeValue::Boolean(b) => NodeValue::Bool(b),
+        DeValue::Datetime(d) => NodeValue::Date(d),
+        DeValue::Array(a) => NodeValue::List(a.into_iter().map(from_toml).collect()),
+        DeValue::Table(t) => NodeValue::Map(
             t.into_iter()
                 .map(|(k, v)| (k.into_inner(), from_toml(v)))
                 .collect(),
         ),
     };
-    N { v, at }
+    Node { v, at }
 }
 
 /// A TOML integer from its digits (sign included, `_` taken out) in `radix`; one past the
 /// range of `i64` becomes a float.
-fn toml_int(digits: &str, radix: u32) -> V<'static> {
+fn toml_int(digits: &str, radix: u32) -> NodeValue<'static> {
     match i64::from_str_radix(digits, radix) {
-        Ok(n) => V::Int(n),
-        Err(_) => V::Float(digits.parse().unwrap_or(f64::NAN)),
+        Ok(n) => NodeValue::Int(n),
+        Err(_) => NodeValue::Float(digits.parse().unwrap_or(f64::NAN)),
     }
 }
 
 /// A TOML float from its text (`_` taken out).
-fn toml_float(text: &str) -> V<'static> {
-    V::Float(text.parse().unwrap_or(f64::NAN))
+fn toml_float(text: &str) -> NodeValue<'static> {
+    NodeValue::Float(text.parse().unwrap_or(f64::NAN))
 }
 
 /// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they
 /// were: keys as strings (other keys dropped), the last of keys that read alike wins, maps
 /// sorted by key, aliases and bad values null.
-pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
+pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> Node<'static> {
     use yaml_rust2::Yaml;
-    N::new(match y {
-        Yaml::Real(s) => V::Float(s.parse().unwrap_or(0.0)),
-        Yaml::Integer(i) => V::Int(i),
-        Yaml::String(s) => V::Str(Cow::Owned(s)),
-        Yaml::Boolean(b) => V::Bool(b),
-        Yaml::Array(a) => V::List(a.into_iter().map(from_yaml).collect()),
+    Node::new(match y {
+        Yaml::Real(s) => NodeValue::Float(s.parse().unwrap_or(0.0)),
+        Yaml::Integer(i) => NodeValue::Int(i),
+        Yaml::String(s) => NodeValue::Str(Cow::Owned(s)),
+        Yaml::Boolean(b) => NodeValue::Bool(b),
+        Yaml::Array(a) => NodeValue::List(a.into_iter().map(from_yaml).collect()),
         Yaml::Hash(h) => {
-            let mut m: Vec<(Cow<'static, str>, N<'static>)> = Vec::with_capacity(h.len());
+            let mut m: Vec<(Cow<'static, str>, Node<'static>)> = Vec::with_capacity(h.len());
             for (k, v) in h {
                 let Some(key) = super::yaml::key_text(k) else {
                     continue;
@@ -285,37 +285,37 @@ pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> N<'static> {
             }
             yaml_map(m)
         }
-        _ => V::Null,
+        _ => NodeValue::Null,
     })
 }
 
 /// A YAML mapping's entries (keys already as text) as gray_matter ordered them: sorted by
 /// key, the last of keys that read alike kept.
-pub(super) fn yaml_map<'a>(mut m: Vec<(Cow<'a, str>, N<'a>)>) -> V<'a> {
+pub(super) fn yaml_map<'a>(mut m: Vec<(Cow<'a, str>, Node<'a>)>) -> NodeValue<'a> {
     // Stable: among keys that read alike the last stays last, and is the one kept.
     m.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(Cow<'a, str>, N<'a>)> = Vec::with_capacity(m.len());
+    let mut out: Vec<(Cow<'a, str>, Node<'a>)> = Vec::with_capacity(m.len());
     for kv in m {
         match out.last_mut() {
             Some(last) if last.0 == kv.0 => *last = kv,
             _ => out.push(kv),
         }
     }
-    V::Map(out)
+    NodeValue::Map(out)
 }
 
-fn from_json(j: serde_json::Value) -> N<'static> {
+fn from_json(j: serde_json::Value) -> Node<'static> {
     use serde_json::Value;
-    N::new(match j {
-        Value::Null => V::Null,
-        Value::Bool(b) => V::Bool(b),
+    Node::new(match j {
+        Value::Null => NodeValue::Null,
+        Value::Bool(b) => NodeValue::Bool(b),
         Value::Number(n) => match n.as_i64() {
-            Some(i) => V::Int(i),
-            None => V::Float(n.as_f64().unwrap_or(f64::NAN)),
+            Some(i) => NodeValue::Int(i),
+            None => NodeValue::Float(n.as_f64().unwrap_or(f64::NAN)),
         },
-        Value::String(s) => V::Str(Cow::Owned(s)),
-        Value::Array(a) => V::List(a.into_iter().map(from_json).collect()),
-        Value::Object(o) => V::Map(
+        Value::String(s) => NodeValue::Str(Cow::Owned(s)),
+        Value::Array(a) => NodeValue::List(a.into_iter().map(from_json).collect()),
+        Value::Object(o) => NodeValue::Map(
             o.into_iter()
                 .map(|(k, v)| (Cow::Owned(k), from_json(v)))
                 .collect(),
@@ -325,8 +325,8 @@ fn from_json(j: serde_json::Value) -> N<'static> {
 
 /// Reads `#+KEY: value` lines into a map of strings, as Hugo's Org decoder does: keys
 /// lower-cased, `#+KEY[]:` values split on blanks into a list.
-fn from_org(block: &str) -> N<'static> {
-    let mut entries: Vec<(Cow<'static, str>, N<'static>)> = Vec::new();
+fn from_org(block: &str) -> Node<'static> {
+    let mut entries: Vec<(Cow<'static, str>, Node<'static>)> = Vec::new();
     for (n, line) in block.lines().enumerate() {
         let Some(rest) = line.strip_prefix("#+") else {
             continue;
@@ -341,25 +341,25 @@ fn from_org(block: &str) -> N<'static> {
             Some(k) => {
                 let items = value
                     .split_whitespace()
-                    .map(|w| N::new(V::Str(Cow::Owned(w.to_string()))))
+                    .map(|w| Node::new(NodeValue::Str(Cow::Owned(w.to_string()))))
                     .collect();
                 entries.push((
                     Cow::Owned(k.to_string()),
-                    N {
-                        v: V::List(items),
+                    Node {
+                        v: NodeValue::List(items),
                         at,
                     },
                 ));
                 continue;
             }
-            None => V::Str(Cow::Owned(value.to_string())),
+            None => NodeValue::Str(Cow::Owned(value.to_string())),
         };
         // A later line with the same key wins, as in Go's map.
         entries.retain(|(k, _)| *k != key);
-        entries.push((Cow::Owned(key), N { v, at }));
+        entries.push((Cow::Owned(key), Node { v, at }));
     }
-    N {
-        v: V::Map(entries),
+    Node {
+        v: NodeValue::Map(entries),
         at: Some(0),
     }
 }

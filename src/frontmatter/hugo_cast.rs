@@ -4,7 +4,7 @@
 //! (`draft`, `slug`, `weight`, …; errors read as the zero value) and `mapstructure`'s weak
 //! decoding for the `sitemap` and `build` tables (errors stop the build).
 
-use super::formats::{Format, N, V};
+use super::formats::{Format, Node, NodeValue};
 use super::go_time::{self, GoDate};
 use crate::hugo::version::HugoRules;
 use crate::vocab::date::SiteTz;
@@ -23,7 +23,7 @@ pub(super) enum Go<'n, 'a> {
     Str(&'n str),
     /// A TOML date or time literal.
     Toml(&'n toml::value::Datetime),
-    List(&'n [N<'a>]),
+    List(&'n [Node<'a>]),
     Map,
 }
 
@@ -58,27 +58,27 @@ fn format_float(f: f64) -> String {
 
 impl<'o> Hugo<'o> {
     /// The Go value of `n`.
-    pub(super) fn go<'n, 'a>(&self, n: &'n N<'a>) -> Go<'n, 'a> {
+    pub(super) fn go<'n, 'a>(&self, n: &'n Node<'a>) -> Go<'n, 'a> {
         match &n.v {
-            V::Null => Go::Nil,
-            V::Bool(b) => Go::Bool(*b),
-            V::Int(i) => match self.format {
+            NodeValue::Null => Go::Nil,
+            NodeValue::Bool(b) => Go::Bool(*b),
+            NodeValue::Int(i) => match self.format {
                 // encoding/json makes every number a float64.
                 Format::Json => Go::Float(*i as f64),
                 Format::Yaml if self.rules.yaml_v2 => Go::Int(*i),
                 _ => Go::Int64(*i),
             },
-            V::Float(f) => Go::Float(*f),
-            V::Str(s) => Go::Str(s),
-            V::Date(d) => Go::Toml(d),
-            V::List(items) => Go::List(items),
-            V::Map(_) => Go::Map,
+            NodeValue::Float(f) => Go::Float(*f),
+            NodeValue::Str(s) => Go::Str(s),
+            NodeValue::Date(d) => Go::Toml(d),
+            NodeValue::List(items) => Go::List(items),
+            NodeValue::Map(_) => Go::Map,
         }
     }
 
     /// `cast.ToBoolE`: `None` where cast fails (cast 1.5.0, Hugo before 0.112, reads no
     /// number but a Go `int` as a boolean).
-    pub(super) fn bool_e(&self, n: &N) -> Option<bool> {
+    pub(super) fn bool_e(&self, n: &Node) -> Option<bool> {
         match self.go(n) {
             Go::Bool(b) => Some(b),
             Go::Nil => Some(false),
@@ -91,12 +91,12 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToBool`: a value cast cannot read is false.
-    pub(super) fn bool(&self, n: &N) -> bool {
+    pub(super) fn bool(&self, n: &Node) -> bool {
         self.bool_e(n).unwrap_or(false)
     }
 
     /// `cast.ToStringE`: `None` for a list or a table.
-    pub(super) fn string_e(&self, n: &N) -> Option<String> {
+    pub(super) fn string_e(&self, n: &Node) -> Option<String> {
         Some(match self.go(n) {
             Go::Nil => String::new(),
             Go::Bool(b) => b.to_string(),
@@ -109,13 +109,13 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToString`: a value cast cannot read is "".
-    pub(super) fn string(&self, n: &N) -> String {
+    pub(super) fn string(&self, n: &Node) -> String {
         self.string_e(n).unwrap_or_default()
     }
 
     /// `cast.ToStringSliceE`: a list's items as strings (an item cast cannot read is ""), a
     /// string split on white space, any other scalar as one item.
-    pub(super) fn string_slice_e(&self, n: &N) -> Option<Vec<String>> {
+    pub(super) fn string_slice_e(&self, n: &Node) -> Option<Vec<String>> {
         match self.go(n) {
             Go::List(items) => Some(items.iter().map(|i| self.string(i)).collect()),
             Go::Str(s) => Some(s.split_whitespace().map(str::to_string).collect()),
@@ -125,7 +125,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToFloat64E`.
-    pub(super) fn float_e(&self, n: &N) -> Option<f64> {
+    pub(super) fn float_e(&self, n: &Node) -> Option<f64> {
         match self.go(n) {
             Go::Int(i) | Go::Int64(i) => Some(i as f64),
             Go::Float(f) => Some(f),
@@ -139,7 +139,7 @@ impl<'o> Hugo<'o> {
     /// A date as Hugo's date handlers read it: `Ok(None)` where Hugo finds no date (a null,
     /// an empty string), `Err(())` where it cannot read one (0.111 passes over such a value,
     /// 0.135 and later stop the build).
-    pub(super) fn date(&self, n: &N) -> Result<Option<GoDate>, ()> {
+    pub(super) fn date(&self, n: &Node) -> Result<Option<GoDate>, ()> {
         match self.go(n) {
             Go::Nil => Ok(None),
             Go::Str("") => Ok(None),
@@ -152,7 +152,7 @@ impl<'o> Hugo<'o> {
 
     /// A string field of a table mapstructure decodes weakly (`sitemap`, `build`):
     /// `Ok(None)` for null (left as it was), `Err(())` for what it cannot decode.
-    pub(super) fn weak_string(&self, n: &N) -> Result<Option<String>, ()> {
+    pub(super) fn weak_string(&self, n: &Node) -> Result<Option<String>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Str(s) => s.to_string(),
@@ -165,7 +165,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// A boolean field of such a table.
-    pub(super) fn weak_bool(&self, n: &N) -> Result<Option<bool>, ()> {
+    pub(super) fn weak_bool(&self, n: &Node) -> Result<Option<bool>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Bool(b) => b,
@@ -181,7 +181,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// A float field of such a table.
-    pub(super) fn weak_float(&self, n: &N) -> Result<Option<f64>, ()> {
+    pub(super) fn weak_float(&self, n: &Node) -> Result<Option<f64>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Int(i) | Go::Int64(i) => i as f64,

@@ -10,7 +10,7 @@ use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
 
 use super::fields::Ctx;
-use super::formats::{N, V};
+use super::formats::{Node, NodeValue};
 use super::go_time::GoDate;
 use super::hugo_cast::{Go, Hugo};
 use super::hugo_dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
@@ -63,7 +63,7 @@ const MARKUPS: &[&str] = &[
 ];
 
 /// Reads the fields of a Hugo page's front matter.
-pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
+pub(super) fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
     let rules = h.rules;
     let dates = cx.opts.dates.as_deref().unwrap_or_else(|| default_dates());
     let mut out = Parsed::default();
@@ -215,8 +215,8 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
                 // Hugo builds whatever `draft` holds: what it reads is said, so a page a
                 // user meant to hold back is not listed without a word.
                 let said = match &n.v {
-                    V::Bool(_) => None,
-                    V::Null => Some("has no value".to_string()),
+                    NodeValue::Bool(_) => None,
+                    NodeValue::Null => Some("has no value".to_string()),
                     _ if h.bool_e(n).is_none() => Some(format!(
                         "= {} is not true or false",
                         n.as_text()
@@ -279,10 +279,10 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
                 // Any other key is a param; the router keeps those the site declares as
                 // taxonomies. Hugo reads one string as one term, a list item by item.
                 match &n.v {
-                    V::Str(s) if cx.opts.string_terms => out
+                    NodeValue::Str(s) if cx.opts.string_terms => out
                         .taxonomy_strings
                         .push((other.to_string(), s.to_string())),
-                    V::List(_) | V::Bool(_) | V::Int(_) | V::Float(_) | V::Date(_) => {
+                    NodeValue::List(_) | NodeValue::Bool(_) | NodeValue::Int(_) | NodeValue::Float(_) | NodeValue::Date(_) => {
                         if let Some(list) = h.string_slice_e(n).filter(|l| !l.is_empty()) {
                             out.taxonomies.push((other.to_string(), list));
                         }
@@ -302,7 +302,7 @@ pub(super) fn extract(root: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed>
 }
 
 /// Reads front matter key `key` (lower-cased) as a date.
-fn read_date(root: &N<'_>, prefix: &[&str], key: &str, cx: &Ctx<'_>, h: Hugo<'_>) -> KeyDate {
+fn read_date(root: &Node<'_>, prefix: &[&str], key: &str, cx: &Ctx<'_>, h: Hugo<'_>) -> KeyDate {
     let Some(n) = root.get(key) else {
         return KeyDate::Absent;
     };
@@ -344,7 +344,7 @@ fn read_date(root: &N<'_>, prefix: &[&str], key: &str, cx: &Ctx<'_>, h: Hugo<'_>
 /// warning), later releases stop the build (an error, unless a handler before it in the
 /// order may answer first).
 fn bad_date(
-    root: &N<'_>,
+    root: &Node<'_>,
     prefix: &[&str],
     key: &str,
     cx: &Ctx<'_>,
@@ -386,7 +386,7 @@ fn bad_date(
 }
 
 /// The key as the page writes it (its case), for messages.
-fn display_key(root: &N<'_>, key: &str) -> String {
+fn display_key(root: &Node<'_>, key: &str) -> String {
     root.entries()
         .iter()
         .find(|(k, _)| k.eq_ignore_ascii_case(key))
@@ -395,7 +395,7 @@ fn display_key(root: &N<'_>, key: &str) -> String {
 
 /// `aliases`: redirects, never listed; Hugo stops at one with a protocol (and, before
 /// 0.112, at an item it cannot read as text).
-fn aliases(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<()> {
+fn aliases(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<()> {
     if let Go::List(items) = h.go(n) {
         if h.rules.yaml_v2 && !h.rules.cast_bool_numbers {
             if let Some(bad) = items.iter().find(|i| h.string_e(i).is_none()) {
@@ -421,7 +421,7 @@ fn aliases(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<()> {
 
 /// `outputs`: whether the page has an HTML output (`None` when it names none, so the
 /// site's default holds); a name Hugo does not know stops its build.
-fn outputs(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Option<bool>> {
+fn outputs(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Option<bool>> {
     let list = h.string_slice_e(n).unwrap_or_default();
     if list.is_empty() {
         return Ok(None);
@@ -462,10 +462,10 @@ struct SitemapFields {
 /// A `sitemap` value. Hugo before 0.125 reads `changefreq`, `priority` and `filename` of a
 /// table (anything else is an empty table, values cast, `disable` unknown); later releases
 /// decode it strictly, and a value that does not fit stops the build.
-fn sitemap(n: &N<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<SitemapFields> {
+fn sitemap(n: &Node<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<SitemapFields> {
     let mut out = SitemapFields::default();
     let sub = |k: &'static str| -> Vec<&str> { keys.iter().copied().chain([k]).collect() };
-    let refuse = |k: &'static str, v: &N<'_>, want: &str| -> Error {
+    let refuse = |k: &'static str, v: &Node<'_>, want: &str| -> Error {
         let shown = h.string_e(v).unwrap_or_else(|| "this value".into());
         cx.err(
             &sub(k),
@@ -478,10 +478,10 @@ fn sitemap(n: &N<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Sitema
         )
     };
     let strict = h.rules.sitemap_disable;
-    if !matches!(n.v, V::Map(_)) {
+    if !matches!(n.v, NodeValue::Map(_)) {
         // Hugo reads anything but a table as an empty one. `sitemap: false` is what a user
         // writes to keep a page out, so it does.
-        if matches!(n.v, V::Bool(false)) {
+        if matches!(n.v, NodeValue::Bool(false)) {
             out.exclude = true;
             cx.warn(
                 keys,
@@ -571,7 +571,7 @@ fn sitemap(n: &N<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Sitema
 
 /// `_build`/`build`: decoded weakly, as Hugo does; what does not decode stops the build.
 /// `render` and `list` take Hugo's words exactly (`never`, not `Never`), booleans and 0/1.
-fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<BuildOptions> {
+fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<BuildOptions> {
     let refuse = |what: String| -> Error {
         cx.err(
             keys,
@@ -582,8 +582,8 @@ fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<
     match &n.v {
         // go-toml's date values are structs, which mapstructure decodes field by field:
         // none matches, nothing is set.
-        V::Null | V::Date(_) => return Ok(BuildOptions::default()),
-        V::Map(_) => {}
+        NodeValue::Null | NodeValue::Date(_) => return Ok(BuildOptions::default()),
+        NodeValue::Map(_) => {}
         _ => return Err(refuse("is not a table".into())),
     }
     let field = |name: &str| -> Result<Option<String>> {
@@ -625,11 +625,11 @@ fn build_options(keys: &[&str], n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<
 /// `cascade`: a table, or a list of tables (other items skipped), each with an optional
 /// `_target` (or, from Hugo 0.123, `target`). Anything else cascades nothing before Hugo
 /// 0.112, and stops the build from it.
-fn cascades(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Vec<Cascade>> {
-    let items: Vec<&N<'_>> = match &n.v {
-        V::Map(_) => vec![n],
-        V::List(items) => items.iter().filter(|i| matches!(i.v, V::Map(_))).collect(),
-        V::Null => Vec::new(),
+fn cascades(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Vec<Cascade>> {
+    let items: Vec<&Node<'_>> = match &n.v {
+        NodeValue::Map(_) => vec![n],
+        NodeValue::List(items) => items.iter().filter(|i| matches!(i.v, NodeValue::Map(_))).collect(),
+        NodeValue::Null => Vec::new(),
         _ if h.rules.cascade_strict => {
             return Err(cx.err(
                 &["cascade"],
@@ -644,7 +644,7 @@ fn cascades(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<V
     };
     // Before 0.112 Hugo read a cascade given as one table (not a list) without its
     // `_target`: it applies to every page below, the section itself too.
-    let untargeted = !h.rules.cascade_strict && matches!(n.v, V::Map(_));
+    let untargeted = !h.rules.cascade_strict && matches!(n.v, NodeValue::Map(_));
     items
         .into_iter()
         .map(|c| {
@@ -657,12 +657,12 @@ fn cascades(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<V
         .collect()
 }
 
-fn cascade(n: &N<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Cascade> {
+fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Cascade> {
     let mut c = Cascade::default();
     let target = n
         .get("_target")
         .or_else(|| n.get("target").filter(|_| h.rules.build_key));
-    if let Some(t) = target.filter(|t| matches!(t.v, V::Map(_))) {
+    if let Some(t) = target.filter(|t| matches!(t.v, NodeValue::Map(_))) {
         let text = |k: &str| t.get(k).map(|v| h.string(v)).filter(|s| !s.is_empty());
         c.target_path = text("path").map(|p| p.to_lowercase());
         c.target_kind = text("kind").map(|k| k.to_lowercase());

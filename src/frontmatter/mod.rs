@@ -248,7 +248,7 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
         yaml::Dialect::Core,
     )
     .ok()?;
-    let text_of = |key: &str| root.get(key).and_then(formats::N::as_text);
+    let text_of = |key: &str| root.get(key).and_then(formats::Node::as_text);
     Some(ReaderView {
         title: text_of("title"),
         description: text_of("description"),

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 
 use yaml_rust2::scanner::TScalarStyle;
 
-use super::formats::{from_yaml, yaml_map, N, V};
+use super::formats::{from_yaml, yaml_map, Node, NodeValue};
 use super::yaml::{key_text, scalar, Dialect};
 
 /// The deepest nesting read here (the full parser's limit is far above; past this, decline).
@@ -30,7 +30,7 @@ const MAX_KEY: usize = 128;
 
 /// `block` (a YAML front matter block, its `---` lines already cut off) as the neutral tree,
 /// or `None` when the block is outside the subset this path reads.
-pub(super) fn tree(block: &str, dialect: Dialect) -> Option<N<'_>> {
+pub(super) fn tree(block: &str, dialect: Dialect) -> Option<Node<'_>> {
     if !plain_text(block.as_bytes()) {
         return None;
     }
@@ -80,8 +80,8 @@ fn plain_text(b: &[u8]) -> bool {
     true
 }
 
-fn node(v: V<'_>) -> N<'_> {
-    N { v, at: None }
+fn node(v: NodeValue<'_>) -> Node<'_> {
+    Node { v, at: None }
 }
 
 /// One line with content: its indentation (spaces) and the rest, trailing spaces cut.
@@ -140,12 +140,12 @@ struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     /// The block mapping whose keys stand at `indent`.
-    fn mapping(&mut self, indent: usize) -> Option<V<'t>> {
+    fn mapping(&mut self, indent: usize) -> Option<NodeValue<'t>> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let mut entries: Vec<(Cow<'t, str>, N<'t>)> = Vec::new();
+        let mut entries: Vec<(Cow<'t, str>, Node<'t>)> = Vec::new();
         while let Some(line) = self.lines.peek() {
             if line.indent < indent {
                 break;
@@ -192,19 +192,19 @@ impl<'t> Parser<'t> {
     /// The value of a key at `indent` with nothing after its colon: what the lines below
     /// hold (a deeper mapping or sequence, or a sequence at the key's own indentation), or
     /// null.
-    fn block_value(&mut self, indent: usize) -> Option<N<'t>> {
+    fn block_value(&mut self, indent: usize) -> Option<Node<'t>> {
         let v = match self.lines.peek() {
             Some(l) if l.indent == indent && is_item(l.text) => self.sequence(indent, true)?,
             Some(l) if l.indent > indent && is_item(l.text) => self.sequence(l.indent, false)?,
             Some(l) if l.indent > indent => self.mapping(l.indent)?,
-            _ => V::Null,
+            _ => NodeValue::Null,
         };
         Some(node(v))
     }
 
     /// The block sequence whose `-` stand at `indent`; `indentless` when that is its key's
     /// indentation, so the sequence ends at the next key there.
-    fn sequence(&mut self, indent: usize, indentless: bool) -> Option<V<'t>> {
+    fn sequence(&mut self, indent: usize, indentless: bool) -> Option<NodeValue<'t>> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
@@ -232,17 +232,17 @@ impl<'t> Parser<'t> {
             items.push(self.inline(rest, false)?);
         }
         self.depth -= 1;
-        Some(V::List(items))
+        Some(NodeValue::List(items))
     }
 
     /// A value on the rest of its line (`rest` starts with its first character): a scalar,
     /// or a flow sequence when `flow` allows one.
-    fn inline(&self, rest: &'t str, flow: bool) -> Option<N<'t>> {
+    fn inline(&self, rest: &'t str, flow: bool) -> Option<Node<'t>> {
         let b = rest.as_bytes();
         match b[0] {
             b'"' | b'\'' => {
                 let (s, after) = quoted(rest)?;
-                end_of_line(after).then(|| node(V::Str(s)))
+                end_of_line(after).then(|| node(NodeValue::Str(s)))
             }
             b'[' if flow => self.flow_sequence(&rest[1..]),
             c if starts_other(c, b.get(1).copied()) => None,
@@ -262,11 +262,11 @@ impl<'t> Parser<'t> {
 
     /// `[a, "b", 'c']`, from just past the `[`: scalars on one line, nothing nested, no
     /// empty item (a comma may end the last), then at most a comment.
-    fn flow_sequence(&self, mut rest: &'t str) -> Option<N<'t>> {
+    fn flow_sequence(&self, mut rest: &'t str) -> Option<Node<'t>> {
         let mut items = Vec::new();
         rest = rest.trim_start_matches(' ');
         if let Some(after) = rest.strip_prefix(']') {
-            return end_of_line(after).then(|| node(V::List(items)));
+            return end_of_line(after).then(|| node(NodeValue::List(items)));
         }
         loop {
             rest = rest.trim_start_matches(' ');
@@ -274,7 +274,7 @@ impl<'t> Parser<'t> {
             let (item, after) = match *b.first()? {
                 b'"' | b'\'' => {
                     let (s, after) = quoted(rest)?;
-                    (node(V::Str(s)), after)
+                    (node(NodeValue::Str(s)), after)
                 }
                 c if starts_other(c, b.get(1).copied()) => return None,
                 _ => {
@@ -296,11 +296,11 @@ impl<'t> Parser<'t> {
                     rest = after[1..].trim_start_matches(' ');
                     // A comma before the `]` ends no item (`[a, b,]` is `[a, b]`).
                     if let Some(after) = rest.strip_prefix(']') {
-                        return end_of_line(after).then(|| node(V::List(items)));
+                        return end_of_line(after).then(|| node(NodeValue::List(items)));
                     }
                 }
                 b']' => {
-                    return end_of_line(&after[1..]).then(|| node(V::List(items)));
+                    return end_of_line(&after[1..]).then(|| node(NodeValue::List(items)));
                 }
                 _ => return None,
             }
@@ -308,7 +308,7 @@ impl<'t> Parser<'t> {
     }
 
     /// A plain scalar, typed as the full path types it.
-    fn plain(&self, text: &'t str) -> N<'t> {
+    fn plain(&self, text: &'t str) -> Node<'t> {
         let n = from_yaml(scalar(
             text.to_owned(),
             TScalarStyle::Plain,
@@ -317,7 +317,7 @@ impl<'t> Parser<'t> {
         ));
         // The same text, borrowed from the block rather than copied.
         match n.v {
-            V::Str(_) => node(V::Str(Cow::Borrowed(text))),
+            NodeValue::Str(_) => node(NodeValue::Str(Cow::Borrowed(text))),
             _ => n,
         }
     }
@@ -453,7 +453,7 @@ mod tests {
         match load_as(block, dialect) {
             Ok(doc) => Ok(format!(
                 "{:?}",
-                doc.map_or_else(|| node(V::Null), from_yaml)
+                doc.map_or_else(|| node(NodeValue::Null), from_yaml)
             )),
             Err(e) => Err(format!("{e:?}")),
         }
@@ -479,7 +479,7 @@ mod tests {
         accepted
     }
 
-    fn get<'a>(n: &'a N<'a>, key: &str) -> &'a V<'a> {
+    fn get<'a>(n: &'a Node<'a>, key: &str) -> &'a NodeValue<'a> {
         &n.entries()
             .iter()
             .find(|(k, _)| k == key)
@@ -488,9 +488,9 @@ mod tests {
             .v
     }
 
-    fn texts(v: &V<'_>) -> Vec<String> {
+    fn texts(v: &NodeValue<'_>) -> Vec<String> {
         match v {
-            V::List(items) => items.iter().map(|n| n.as_text().unwrap()).collect(),
+            NodeValue::List(items) => items.iter().map(|n| n.as_text().unwrap()).collect(),
             other => panic!("not a list: {other:?}"),
         }
     }
@@ -500,18 +500,18 @@ mod tests {
         let block = "title: \"Sprite target kernel tracker\"\ndescription: 'About packet and update.'\ndate: 2017-06-18T06:27:16+00:00\ndraft: false\nweight: 3\ntags: [\"index\", \"orbit\", \"query\"]\ncategories:\n  - news\nsitemap:\n  priority: 0.1\n";
         assert!(agrees(block));
         let n = tree(block, Dialect::Goccy).unwrap();
-        assert!(matches!(get(&n, "title"), V::Str(s) if s == "Sprite target kernel tracker"));
-        assert!(matches!(get(&n, "description"), V::Str(s) if s == "About packet and update."));
-        assert!(matches!(get(&n, "date"), V::Str(s) if s == "2017-06-18T06:27:16+00:00"));
-        assert!(matches!(get(&n, "draft"), V::Bool(false)));
-        assert!(matches!(get(&n, "weight"), V::Int(3)));
+        assert!(matches!(get(&n, "title"), NodeValue::Str(s) if s == "Sprite target kernel tracker"));
+        assert!(matches!(get(&n, "description"), NodeValue::Str(s) if s == "About packet and update."));
+        assert!(matches!(get(&n, "date"), NodeValue::Str(s) if s == "2017-06-18T06:27:16+00:00"));
+        assert!(matches!(get(&n, "draft"), NodeValue::Bool(false)));
+        assert!(matches!(get(&n, "weight"), NodeValue::Int(3)));
         assert_eq!(texts(get(&n, "tags")), ["index", "orbit", "query"]);
         assert_eq!(texts(get(&n, "categories")), ["news"]);
-        let V::Map(sitemap) = get(&n, "sitemap") else {
+        let NodeValue::Map(sitemap) = get(&n, "sitemap") else {
             panic!("{n:?}")
         };
         assert!(
-            matches!(sitemap[..], [(ref k, N { v: V::Float(p), .. })] if k == "priority" && p == 0.1)
+            matches!(sitemap[..], [(ref k, Node { v: NodeValue::Float(p), .. })] if k == "priority" && p == 0.1)
         );
         // Keys sorted, as the full path gives them.
         let keys: Vec<&str> = n.entries().iter().map(|(k, _)| k.as_ref()).collect();

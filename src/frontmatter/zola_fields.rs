@@ -7,7 +7,7 @@
 use crate::vocab::error::Result;
 
 use super::fields::Ctx;
-use super::formats::{Format, N, V};
+use super::formats::{Format, Node, NodeValue};
 
 /// What a key must hold.
 #[derive(Clone, Copy)]
@@ -92,7 +92,7 @@ const SECTION: &[(&str, Ty, bool)] = &[
 
 /// Checks a Zola page's (or, with `section`, a section's) front matter as Zola's serde
 /// structs read it. Keys are matched as written (Zola's are lower-case).
-pub(super) fn check(root: &N<'_>, cx: &Ctx<'_>, format: Format, section: bool) -> Result<()> {
+pub(super) fn check(root: &Node<'_>, cx: &Ctx<'_>, format: Format, section: bool) -> Result<()> {
     let keys = if section { SECTION } else { PAGE };
     for (k, n) in root.entries() {
         let Some(&(_, ty, optional)) = keys.iter().find(|(name, ..)| *name == k.as_ref()) else {
@@ -106,7 +106,7 @@ pub(super) fn check(root: &N<'_>, cx: &Ctx<'_>, format: Format, section: bool) -
             continue;
         };
         // An Option field takes null as "not set"; the others refuse it.
-        if matches!(n.v, V::Null) && optional {
+        if matches!(n.v, NodeValue::Null) && optional {
             continue;
         }
         if let Some(want) = refused(n, ty, format) {
@@ -121,29 +121,29 @@ pub(super) fn check(root: &N<'_>, cx: &Ctx<'_>, format: Format, section: bool) -
 }
 
 /// What `n` should have been, when Zola refuses it as `ty`.
-fn refused(n: &N<'_>, ty: Ty, format: Format) -> Option<&'static str> {
+fn refused(n: &Node<'_>, ty: Ty, format: Format) -> Option<&'static str> {
     let yaml = format == Format::Yaml;
     let ok =
         match ty {
             Ty::Str => match &n.v {
-                V::Str(_) => true,
+                NodeValue::Str(_) => true,
                 // serde_yaml reads any scalar as a string where one is wanted.
-                V::Bool(_) | V::Int(_) | V::Float(_) => yaml,
+                NodeValue::Bool(_) | NodeValue::Int(_) | NodeValue::Float(_) => yaml,
                 _ => false,
             },
-            Ty::Bool => matches!(n.v, V::Bool(_)),
-            Ty::Count => matches!(n.v, V::Int(i) if i >= 0),
+            Ty::Bool => matches!(n.v, NodeValue::Bool(_)),
+            Ty::Count => matches!(n.v, NodeValue::Int(i) if i >= 0),
             Ty::Date => match &n.v {
-                V::Date(_) => true,
-                V::Str(s) => zola_date(s),
+                NodeValue::Date(_) => true,
+                NodeValue::Str(s) => zola_date(s),
                 _ => false,
             },
-            Ty::Strings => matches!(&n.v, V::List(items) if items.iter().all(|i| is_str(i, yaml))),
+            Ty::Strings => matches!(&n.v, NodeValue::List(items) if items.iter().all(|i| is_str(i, yaml))),
             Ty::Terms => n.entries().iter().all(
-                |(_, v)| matches!(&v.v, V::List(items) if items.iter().all(|i| is_str(i, yaml))),
-            ) && matches!(n.v, V::Map(_)),
-            Ty::Table => matches!(n.v, V::Map(_)),
-            Ty::Word(words) => matches!(&n.v, V::Str(s) if words.contains(&s.as_ref())),
+                |(_, v)| matches!(&v.v, NodeValue::List(items) if items.iter().all(|i| is_str(i, yaml))),
+            ) && matches!(n.v, NodeValue::Map(_)),
+            Ty::Table => matches!(n.v, NodeValue::Map(_)),
+            Ty::Word(words) => matches!(&n.v, NodeValue::Str(s) if words.contains(&s.as_ref())),
         };
     (!ok).then_some(match ty {
         Ty::Str => "a string",
@@ -157,10 +157,10 @@ fn refused(n: &N<'_>, ty: Ty, format: Format) -> Option<&'static str> {
     })
 }
 
-fn is_str(n: &N<'_>, yaml: bool) -> bool {
+fn is_str(n: &Node<'_>, yaml: bool) -> bool {
     match &n.v {
-        V::Str(_) => true,
-        V::Bool(_) | V::Int(_) | V::Float(_) => yaml,
+        NodeValue::Str(_) => true,
+        NodeValue::Bool(_) | NodeValue::Int(_) | NodeValue::Float(_) => yaml,
         _ => false,
     }
 }
