@@ -2,7 +2,7 @@
 //! `cargo run --release --example stage-times -- SITE_DIR [ROUNDS]`.
 
 use rayon::prelude::*;
-use sitemapgen::config::{self, Overrides};
+use sitemapgen::config::Overrides;
 use sitemapgen::frontmatter::{self, Terms};
 use sitemapgen::route::{self, Pages, RouteContext};
 
@@ -26,16 +26,8 @@ fn main() -> sitemapgen::Result<()> {
         files.heap_bytes() as f64 / files.len().max(1) as f64
     );
     let t = Instant::now();
-    let opts = frontmatter::Options {
-        tz: settings.timezone,
-        lenient: settings.style == config::Style::Hugo,
-        keep_title: true,
-        string_terms: settings.style == config::Style::Hugo,
-        hugo: (settings.style == config::Style::Hugo).then_some(settings.hugo),
-        dates: Some(settings.site.hugo_dates.clone()),
-        hugo_lastmod: settings.hugo_lastmod,
-        zola: settings.style == config::Style::Zola,
-    };
+    let generator = sitemapgen::pipeline::generator(settings.style);
+    let opts = generator.front_matter(&settings);
     let read = (0..files.len())
         .into_par_iter()
         .map(|i| {
@@ -56,7 +48,7 @@ fn main() -> sitemapgen::Result<()> {
     };
     for _ in 0..rounds {
         let t = Instant::now();
-        let router = sitemapgen::pipeline::generator(settings.style).router(&files, &ctx);
+        let router = generator.router(&files, &ctx);
         let routing = route::route_all(&pages, router, &ctx)?;
         println!(
             "route        {:>8.3} s  {} routes",

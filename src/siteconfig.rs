@@ -128,7 +128,7 @@ pub struct SiteConfig {
     /// Hugo `[frontmatter] date`, lower-cased (`:filename` there also names the page).
     pub frontmatter_date: Option<Vec<String>>,
     /// Hugo's four date orders from `[frontmatter]` (its defaults where it sets none).
-    pub hugo_dates: std::sync::Arc<crate::frontmatter::HugoDates>,
+    pub hugo_dates: std::sync::Arc<crate::hugo::dates::HugoDates>,
     /// Zola `[slugify] paths_keep_dates`: a file-name date stays in the slug.
     pub paths_keep_dates: bool,
     /// Zola `exclude_paginated_pages_in_sitemap = "all"`: pagers are left out.

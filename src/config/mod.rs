@@ -183,8 +183,8 @@ pub(crate) struct HugoLastmod {
 ///
 /// Hugo reads git dates only with `enableGitInfo` on, so `:git` is dropped when it is off:
 /// the sitemap then says what the site's own pages say (`.Lastmod`).
-pub(crate) fn hugo_lastmod(dates: &crate::frontmatter::HugoDates, git_info: bool) -> HugoLastmod {
-    use crate::frontmatter::DateSource;
+pub(crate) fn hugo_lastmod(dates: &crate::hugo::dates::HugoDates, git_info: bool) -> HugoLastmod {
+    use crate::hugo::dates::DateSource;
     let mut sources = Vec::new();
     let mut run: Option<u8> = None;
     let mut runs = 0u8;
@@ -743,10 +743,10 @@ fn resolve_lastmod(
         .lastmod
         .iter()
         .filter_map(|s| match s {
-            crate::frontmatter::DateSource::Key(k) => d.keys.get(*k as usize).map(String::as_str),
-            crate::frontmatter::DateSource::Git => git_info.then_some(":git"),
-            crate::frontmatter::DateSource::ModTime => Some(":fileModTime"),
-            crate::frontmatter::DateSource::FileName => Some(":filename"),
+            crate::hugo::dates::DateSource::Key(k) => d.keys.get(*k as usize).map(String::as_str),
+            crate::hugo::dates::DateSource::Git => git_info.then_some(":git"),
+            crate::hugo::dates::DateSource::ModTime => Some(":fileModTime"),
+            crate::hugo::dates::DateSource::FileName => Some(":filename"),
         })
         .collect();
     let notes = vec![format!(
@@ -1090,7 +1090,7 @@ mod tests {
 
     #[test]
     fn hugo_lastmod_maps_hugos_order_and_honours_enable_git_info() {
-        use crate::frontmatter::HugoDates;
+        use crate::hugo::dates::HugoDates;
         use LastmodSource::*;
         let default = HugoDates::default();
         // Hugo's lastmod, modified, date, publishDate, pubdate, published: one run of keys.
@@ -1132,7 +1132,7 @@ mod tests {
         );
         assert!(notes[0].contains("Hugo's default"), "{notes:?}");
         site.frontmatter_lastmod = Some(vec!["date".into(), ":git".into()]);
-        site.hugo_dates = std::sync::Arc::new(crate::frontmatter::HugoDates::new(
+        site.hugo_dates = std::sync::Arc::new(crate::hugo::dates::HugoDates::new(
             None,
             site.frontmatter_lastmod.clone(),
             None,

@@ -14,19 +14,19 @@ use crate::hugo::version::{BadDate, UnderscoreBuild};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
 /// Where a block sits in its file, for error messages that point at the right line.
-pub(super) struct Ctx<'t> {
-    pub(super) path: &'t Path,
-    pub(super) block: &'t str,
-    pub(super) block_line: usize,
+pub struct Ctx<'t> {
+    pub(crate) path: &'t Path,
+    pub(crate) block: &'t str,
+    pub(crate) block_line: usize,
     /// The zone, leniency and whether titles are kept.
-    pub(super) opts: &'t Options,
+    pub(crate) opts: &'t Options,
     /// What lenient mode dropped.
-    pub(super) warnings: std::cell::RefCell<Vec<String>>,
+    pub(crate) warnings: std::cell::RefCell<Vec<String>>,
 }
 
 impl Ctx<'_> {
     /// The file line of the value at `keys` (a path of map keys from the top).
-    pub(super) fn line(&self, keys: &[&str], node: &Node<'_>) -> usize {
+    pub(crate) fn line(&self, keys: &[&str], node: &Node<'_>) -> usize {
         if let Some(at) = node.at {
             return self.block_line + line_of(self.block.as_bytes(), at.min(self.block.len())) - 1;
         }
@@ -43,19 +43,23 @@ impl Ctx<'_> {
         self.block_line + from
     }
 
-    pub(super) fn err(&self, keys: &[&str], node: &Node<'_>, message: String) -> Error {
+    pub(crate) fn err(&self, keys: &[&str], node: &Node<'_>, message: String) -> Error {
         Error::input(self.path, Some(self.line(keys, node)), message)
     }
 
     /// The date at `keys`; `None` for a value the reading Hugo drops (warned about here).
     fn date(&self, keys: &[&str], node: &Node<'_>) -> Result<Option<W3cDate>> {
         let parsed = match &node.v {
-            NodeValue::Str(s) => W3cDate::parse(s, &self.opts.tz).or_else(|| self.hugo_date_form(s)),
+            NodeValue::Str(s) => {
+                W3cDate::parse(s, &self.opts.tz).or_else(|| self.hugo_date_form(s))
+            }
             NodeValue::Date(d) => W3cDate::parse(&d.to_string(), &self.opts.tz),
             // Hugo reads an integer as Unix seconds.
-            NodeValue::Int(secs) if self.opts.hugo.is_some() => chrono::DateTime::from_timestamp(*secs, 0)
-                .map(|t| W3cDate::from_datetime(t.fixed_offset()))
-                .filter(W3cDate::is_writable),
+            NodeValue::Int(secs) if self.opts.hugo.is_some() => {
+                chrono::DateTime::from_timestamp(*secs, 0)
+                    .map(|t| W3cDate::from_datetime(t.fixed_offset()))
+                    .filter(W3cDate::is_writable)
+            }
             _ => None,
         };
         if let Some(d) = parsed {
@@ -64,7 +68,10 @@ impl Ctx<'_> {
         // Zola builds with what its types let through (a time of day, a year 0, an offset
         // past 14 hours, a YAML timestamp with one-digit parts) and writes it as it is, or
         // not at all: no sitemap reader takes it, so the page gets no date from it (warned).
-        if self.opts.zola && matches!(node.v, NodeValue::Date(_) | NodeValue::Str(_)) && keys != ["date"] {
+        if self.opts.zola
+            && matches!(node.v, NodeValue::Date(_) | NodeValue::Str(_))
+            && keys != ["date"]
+        {
             let shown = node.as_text().unwrap_or_default();
             self.warn(
                 keys,
@@ -174,7 +181,7 @@ impl Ctx<'_> {
         self.zola_warns(c)
     }
 
-    pub(super) fn warn(&self, keys: &[&str], node: &Node<'_>, message: String) {
+    pub(crate) fn warn(&self, keys: &[&str], node: &Node<'_>, message: String) {
         let line = self.line(keys, node);
         self.warnings
             .borrow_mut()
@@ -376,10 +383,14 @@ impl SitemapFields {
 
 /// The keys a front matter `sitemap` table takes (Hugo's `filename` is the site's business,
 /// accepted and ignored on a page).
-pub(super) const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
+pub(crate) const SITEMAP_TABLE_KEYS: &[&str] = &["changefreq", "priority", "disable", "filename"];
 
 /// Blank `priority`/`changefreq` strings count as unset (Hugo omits the element for them).
-fn sitemap_fields<'n, 'a>(map: &'n Node<'a>, prefix: &[&str], cx: &Ctx<'_>) -> Result<SitemapFields> {
+fn sitemap_fields<'n, 'a>(
+    map: &'n Node<'a>,
+    prefix: &[&str],
+    cx: &Ctx<'_>,
+) -> Result<SitemapFields> {
     let keys = |k: &'static str| -> Vec<&str> { prefix.iter().copied().chain([k]).collect() };
     let mut out = SitemapFields::default();
     let map_get = |m: &'n Node<'a>, k: &str| m.get(k).filter(|n| !n.is_blank());
@@ -465,7 +476,9 @@ fn sitemap_fields<'n, 'a>(map: &'n Node<'a>, prefix: &[&str], cx: &Ctx<'_>) -> R
 fn build_render(n: &Node<'_>) -> BuildRender {
     match &n.v {
         NodeValue::Bool(false) | NodeValue::Int(0) => BuildRender::Never,
-        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildRender::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => {
+            BuildRender::Never
+        }
         NodeValue::Str(s) if s.eq_ignore_ascii_case("link") => BuildRender::Link,
         _ => BuildRender::Always,
     }
@@ -475,7 +488,9 @@ fn build_render(n: &Node<'_>) -> BuildRender {
 fn build_list(n: &Node<'_>) -> BuildList {
     match &n.v {
         NodeValue::Bool(false) | NodeValue::Int(0) => BuildList::Never,
-        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => BuildList::Never,
+        NodeValue::Str(s) if s.eq_ignore_ascii_case("never") || s.as_ref() == "0" => {
+            BuildList::Never
+        }
         NodeValue::Str(s) if s.eq_ignore_ascii_case("local") => BuildList::Local,
         _ => BuildList::Always,
     }
@@ -555,7 +570,7 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Cascade> {
 }
 
 /// Reads the fields of the block at `layout` from its tree `root`.
-pub(super) fn from_tree(
+pub(crate) fn from_tree(
     root: &Node<'_>,
     block: &str,
     layout: &Layout,
@@ -569,23 +584,8 @@ pub(super) fn from_tree(
         opts,
         warnings: Default::default(),
     };
-    let mut parsed = match (opts.hugo.as_ref(), layout.format) {
-        (Some(rules), Some(format)) => {
-            let hugo = super::hugo_cast::Hugo {
-                format,
-                rules,
-                tz: &opts.tz,
-            };
-            super::hugo_fields::extract(root, &cx, hugo)?
-        }
-        (None, Some(format)) if opts.zola => {
-            let section = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("_index."));
-            super::zola_fields::check(root, &cx, format, section)?;
-            extract(root, &cx)?
-        }
+    let mut parsed = match (opts.dialect, layout.format) {
+        (Some(dialect), Some(format)) => dialect.fields(root, &cx, format)?,
         _ => extract(root, &cx)?,
     };
     parsed.warnings = cx.warnings.into_inner();
@@ -594,7 +594,7 @@ pub(super) fn from_tree(
 
 /// Reads every field sitemapgen uses from a parsed block, straight into the page record;
 /// the taxonomy terms are handed back apart for packing.
-fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
+pub(crate) fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
     let mut out = Parsed::default();
     let meta = &mut out.meta;
     let mut names = Names::default();
@@ -759,7 +759,7 @@ fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
 
 /// The build options' key and value, `_build` first, as the reading Hugo takes them: `build`
 /// from 0.123.0; `_build` deprecated from 0.145.0 (a warning) and refused from 0.160.0.
-pub(super) fn build_key<'n, 'a>(
+pub(crate) fn build_key<'n, 'a>(
     [underscore, plain]: [Option<&'n Node<'a>>; 2],
     cx: &Ctx<'_>,
 ) -> Result<Option<(&'static str, &'n Node<'a>)>> {
@@ -1217,52 +1217,6 @@ mod tests {
         assert_eq!(f.meta.more().build.render, Some(BuildRender::Always));
         assert_eq!(f.meta.more().build.list, None);
         assert_eq!(fails("+++\n_build = \"never\"\n+++\n").0, 2);
-    }
-
-    #[test]
-    fn a_hugo_publish_date_that_is_the_date_boxes_nothing() {
-        let hugo = Options {
-            lenient: true,
-            hugo: Some(crate::hugo::version::HugoRules::default()),
-            ..Options::default()
-        };
-        let read = |text: &str| parse(text, Path::new("p.md"), &hugo).unwrap().0.meta;
-        // Hugo's publishDate order falls back to `date`: most pages, nothing boxed.
-        let m = read(
-            "---
-title: T
-date: 2024-01-02
----
-",
-        );
-        assert!(m.more.is_none(), "{m:?}");
-        assert_eq!(date(m.publish_date()), "2024-01-02");
-        // A publishDate of its own is kept apart, and wins.
-        let m = read(
-            "---
-date: 2024-01-02
-publishDate: 2024-03-04
----
-",
-        );
-        assert_eq!(date(m.publish_date()), "2024-03-04");
-        assert_eq!(date(m.date), "2024-01-02");
-        // The same date written twice reads the same either way.
-        let m = read(
-            "---
-date: 2024-01-02
-publishDate: 2024-01-02
----
-",
-        );
-        assert_eq!(date(m.publish_date()), "2024-01-02");
-        let m = read(
-            "---
-title: T
----
-",
-        );
-        assert_eq!((m.date, m.publish_date()), (None, None));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::{line_of, Layout};
 
 /// The front matter formats a block may be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
+pub enum Format {
     Toml,
     Yaml,
     Json,
@@ -21,7 +21,7 @@ pub(crate) enum Format {
 
 impl Format {
     /// The format's name, for error messages.
-    pub(super) fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Toml => "TOML",
             Format::Yaml => "YAML",
@@ -33,7 +33,7 @@ impl Format {
 
 /// Parses `block`, the front matter `layout` found, into the neutral tree: a table (or
 /// nothing, for an empty block). Syntax errors name the line in the file.
-pub(super) fn tree<'t>(
+pub(crate) fn tree<'t>(
     format: Format,
     block: &'t str,
     layout: &Layout,
@@ -118,7 +118,7 @@ pub(super) fn tree<'t>(
 /// The character of a `\x`, `\u` or `\U` escape (`esc`) whose 2, 4 or 8 hex digits start
 /// `rest` (which is moved past them), as both YAML and TOML write them; `None` for too few
 /// digits or no character.
-pub(super) fn hex_escape(esc: u8, rest: &mut &str) -> Option<char> {
+pub(crate) fn hex_escape(esc: u8, rest: &mut &str) -> Option<char> {
     let n = match esc {
         b'x' => 2,
         b'u' => 4,
@@ -134,7 +134,7 @@ pub(super) fn hex_escape(esc: u8, rest: &mut &str) -> Option<char> {
 
 /// A parsed front matter value, the same shape whatever the format.
 #[derive(Debug)]
-pub(super) enum NodeValue<'a> {
+pub enum NodeValue<'a> {
     Null,
     Bool(bool),
     Int(i64),
@@ -148,11 +148,11 @@ pub(super) enum NodeValue<'a> {
 
 /// A value and, when the parser reports it, its byte offset in the block.
 #[derive(Debug)]
-pub(super) struct Node<'a> {
+pub struct Node<'a> {
     /// The value.
-    pub(super) v: NodeValue<'a>,
+    pub(crate) v: NodeValue<'a>,
     /// Its byte offset in the block, when known.
-    pub(super) at: Option<usize>,
+    pub(crate) at: Option<usize>,
 }
 
 impl<'a> Node<'a> {
@@ -161,11 +161,11 @@ impl<'a> Node<'a> {
     }
 
     /// True for an empty or blank string, which Hugo treats as "not set".
-    pub(super) fn is_blank(&self) -> bool {
+    pub(crate) fn is_blank(&self) -> bool {
         matches!(&self.v, NodeValue::Str(s) if s.trim().is_empty())
     }
 
-    pub(super) fn entries(&self) -> &[(Cow<'a, str>, Node<'a>)] {
+    pub(crate) fn entries(&self) -> &[(Cow<'a, str>, Node<'a>)] {
         match &self.v {
             NodeValue::Map(m) => m,
             _ => &[],
@@ -173,7 +173,7 @@ impl<'a> Node<'a> {
     }
 
     /// The value of `key` in a map, compared case-insensitively.
-    pub(super) fn get(&self, key: &str) -> Option<&Node<'a>> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Node<'a>> {
         self.entries()
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
@@ -181,7 +181,7 @@ impl<'a> Node<'a> {
     }
 
     /// A boolean, also written as YAML 1.1 words or a quoted `"true"` (as Hugo casts them).
-    pub(super) fn as_bool(&self) -> Option<bool> {
+    pub(crate) fn as_bool(&self) -> Option<bool> {
         match &self.v {
             NodeValue::Bool(b) => Some(*b),
             NodeValue::Int(0) => Some(false),
@@ -196,7 +196,7 @@ impl<'a> Node<'a> {
     }
 
     /// A scalar as text (numbers and booleans as written by a formatter).
-    pub(super) fn as_text(&self) -> Option<String> {
+    pub(crate) fn as_text(&self) -> Option<String> {
         match &self.v {
             NodeValue::Str(s) => Some(s.to_string()),
             NodeValue::Int(i) => Some(i.to_string()),
@@ -208,7 +208,7 @@ impl<'a> Node<'a> {
     }
 
     /// A list of scalars as text; `None` when this is no list or holds a non-scalar.
-    pub(super) fn as_text_list(&self) -> Option<Vec<String>> {
+    pub(crate) fn as_text_list(&self) -> Option<Vec<String>> {
         match &self.v {
             NodeValue::List(items) => items.iter().map(Node::as_text).collect(),
             _ => None,
@@ -267,7 +267,7 @@ fn toml_float(text: &str) -> NodeValue<'static> {
 /// A YAML value as gray_matter's YAML engine reads it (its `Pod`), so results stay as they
 /// were: keys as strings (other keys dropped), the last of keys that read alike wins, maps
 /// sorted by key, aliases and bad values null.
-pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> Node<'static> {
+pub(crate) fn from_yaml(y: yaml_rust2::Yaml) -> Node<'static> {
     use yaml_rust2::Yaml;
     Node::new(match y {
         Yaml::Real(s) => NodeValue::Float(s.parse().unwrap_or(0.0)),
@@ -291,7 +291,7 @@ pub(super) fn from_yaml(y: yaml_rust2::Yaml) -> Node<'static> {
 
 /// A YAML mapping's entries (keys already as text) as gray_matter ordered them: sorted by
 /// key, the last of keys that read alike kept.
-pub(super) fn yaml_map<'a>(mut m: Vec<(Cow<'a, str>, Node<'a>)>) -> NodeValue<'a> {
+pub(crate) fn yaml_map<'a>(mut m: Vec<(Cow<'a, str>, Node<'a>)>) -> NodeValue<'a> {
     // Stable: among keys that read alike the last stays last, and is the one kept.
     m.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out: Vec<(Cow<'a, str>, Node<'a>)> = Vec::with_capacity(m.len());

@@ -8,25 +8,22 @@
 use std::ops::Range;
 use std::path::Path;
 
+use crate::hugo::dates::HugoDates;
 use crate::hugo::version::HugoRules;
 use crate::vocab::date::SiteTz;
 use crate::vocab::error::{Error, Result};
 
 mod fields;
 mod formats;
-mod go_time;
-mod hugo_cast;
-pub mod hugo_dates;
-mod hugo_fields;
 mod meta;
 mod terms;
 pub(crate) mod yaml;
 mod yaml_fast;
-mod zola_fields;
 
 use crate::vocab::limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
-use formats::Format;
-pub use hugo_dates::{DateSource, HugoDates};
+pub use fields::Ctx;
+pub(crate) use fields::{build_key, extract, SITEMAP_TABLE_KEYS};
+pub use formats::{Format, Node, NodeValue};
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
 pub use terms::{Taxon, TermIter, Terms};
 
@@ -62,6 +59,17 @@ pub struct Options {
     pub hugo_lastmod: bool,
     /// Zola style: each key is held to the type Zola's front matter structs give it.
     pub zola: bool,
+    /// The generator's own reading of a block ([`Dialect`]); none: the common one
+    /// ([`extract`]), for plain sites.
+    pub dialect: Option<&'static dyn Dialect>,
+}
+
+/// A generator's own reading of a front matter block, where it differs from the common one
+/// ([`extract`]): Hugo casts every value as its release does, Zola holds each key to the
+/// type its structs give it. Each wing implements it; [`Options::dialect`] names it.
+pub trait Dialect: Sync + std::fmt::Debug {
+    /// The fields of the block whose tree is `root`, written in `format`.
+    fn fields(&self, root: &Node<'_>, cx: &Ctx<'_>, format: Format) -> Result<Parsed>;
 }
 
 /// One page's front matter as read: the record the later stages take, and what is handed on

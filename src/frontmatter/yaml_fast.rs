@@ -500,8 +500,12 @@ mod tests {
         let block = "title: \"Sprite target kernel tracker\"\ndescription: 'About packet and update.'\ndate: 2017-06-18T06:27:16+00:00\ndraft: false\nweight: 3\ntags: [\"index\", \"orbit\", \"query\"]\ncategories:\n  - news\nsitemap:\n  priority: 0.1\n";
         assert!(agrees(block));
         let n = tree(block, Dialect::Goccy).unwrap();
-        assert!(matches!(get(&n, "title"), NodeValue::Str(s) if s == "Sprite target kernel tracker"));
-        assert!(matches!(get(&n, "description"), NodeValue::Str(s) if s == "About packet and update."));
+        assert!(
+            matches!(get(&n, "title"), NodeValue::Str(s) if s == "Sprite target kernel tracker")
+        );
+        assert!(
+            matches!(get(&n, "description"), NodeValue::Str(s) if s == "About packet and update.")
+        );
         assert!(matches!(get(&n, "date"), NodeValue::Str(s) if s == "2017-06-18T06:27:16+00:00"));
         assert!(matches!(get(&n, "draft"), NodeValue::Bool(false)));
         assert!(matches!(get(&n, "weight"), NodeValue::Int(3)));

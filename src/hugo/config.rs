@@ -230,7 +230,7 @@ pub(super) fn read_hugo(
         };
         c.frontmatter_lastmod = get(fm, "lastmod").map(lower);
         c.frontmatter_date = get(fm, "date").map(lower);
-        c.hugo_dates = std::sync::Arc::new(crate::frontmatter::HugoDates::new(
+        c.hugo_dates = std::sync::Arc::new(crate::hugo::dates::HugoDates::new(
             c.frontmatter_date.clone(),
             c.frontmatter_lastmod.clone(),
             get(fm, "publishdate").map(lower),

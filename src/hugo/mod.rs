@@ -4,14 +4,20 @@
 //! permalink tokens ([`golayout`]), the grammar of a `[permalinks]` pattern
 //! ([`permalink_tokens`]), and its routing ([`route`]).
 
+mod cast;
 pub mod config;
 pub mod config_files;
+pub mod dates;
+pub mod front_matter;
+mod go_time;
 pub mod golayout;
 mod mounts;
 pub mod permalink_tokens;
 pub mod route;
 pub mod version;
 
+use crate::config::Settings;
+use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{Buffered, RouteContext, Router};
 use crate::scan::Files;
@@ -63,6 +69,27 @@ impl Reader for Hugo {
 }
 
 impl Generator for Hugo {
+    /// Leniently (what Hugo builds with but the protocol forbids is left out, warned), with
+    /// the release's casts and the site's date orders; titles are kept only when a
+    /// permalink is made from them.
+    fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
+        frontmatter::Options {
+            tz: settings.timezone,
+            lenient: true,
+            keep_title: settings
+                .site
+                .permalinks
+                .iter()
+                .any(|(_, p)| p.contains(":title") || p.contains(":slug")),
+            string_terms: true,
+            hugo: Some(settings.hugo),
+            dates: Some(settings.site.hugo_dates.clone()),
+            hugo_lastmod: settings.hugo_lastmod,
+            zola: false,
+            dialect: Some(&front_matter::HugoFrontMatter),
+        }
+    }
+
     /// Hugo's rules look across pages (cascades, bundles, translations): its router holds
     /// every page until all are read.
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {

@@ -2,7 +2,7 @@
 //! the router in the order it asks for, so a million pages are never all in memory as read.
 
 use super::{Progress, RunOptions};
-use crate::config::{Settings, Style};
+use crate::config::Settings;
 use crate::frontmatter::{self, PageMeta};
 use crate::images;
 use crate::route::{RouteSink, Router};
@@ -71,23 +71,13 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader for a run over `total` files.
     pub fn new(settings: &'a Settings, opts: &'a RunOptions, total: usize) -> Reader<'a> {
-        let lenient = settings.style == Style::Hugo;
         Reader {
             settings,
             progress: opts.progress.as_ref(),
             total,
             done: AtomicUsize::new(0),
             want_body: settings.images,
-            opts: frontmatter::Options {
-                tz: settings.timezone,
-                lenient,
-                keep_title: keeps_titles(settings),
-                string_terms: lenient,
-                hugo: lenient.then_some(settings.hugo),
-                dates: lenient.then(|| settings.site.hugo_dates.clone()),
-                hugo_lastmod: settings.hugo_lastmod,
-                zola: settings.style == Style::Zola,
-            },
+            opts: super::generator(settings.style).front_matter(settings),
             chunk: CHUNK,
         }
     }
@@ -270,17 +260,6 @@ impl HeldDir {
         }
         self.held.as_ref().and_then(|(_, d)| d.as_ref())
     }
-}
-
-/// Whether any URL is made from a page title (Hugo `:title`, and `:slug` without a slug), so
-/// titles must be kept past reading.
-fn keeps_titles(settings: &Settings) -> bool {
-    settings.style == Style::Hugo
-        && settings
-            .site
-            .permalinks
-            .iter()
-            .any(|(_, p)| p.contains(":title") || p.contains(":slug"))
 }
 
 #[cfg(test)]

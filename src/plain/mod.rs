@@ -3,6 +3,8 @@
 
 pub mod route;
 
+use crate::config::Settings;
+use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
@@ -30,6 +32,15 @@ impl Reader for Plain {
 }
 
 impl Generator for Plain {
+    /// The common reading, strict: a plain site has no generator to be lenient for.
+    fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
+        frontmatter::Options {
+            tz: settings.timezone,
+            hugo_lastmod: settings.hugo_lastmod,
+            ..Default::default()
+        }
+    }
+
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(route::PlainRouter::new(files, ctx))
     }

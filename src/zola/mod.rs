@@ -3,8 +3,11 @@
 //! 0.22 makes them).
 
 pub mod config;
+pub mod front_matter;
 pub mod route;
 
+use crate::config::Settings;
+use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
@@ -42,6 +45,16 @@ impl Reader for Zola {
 }
 
 impl Generator for Zola {
+    fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
+        frontmatter::Options {
+            tz: settings.timezone,
+            hugo_lastmod: settings.hugo_lastmod,
+            zola: true,
+            dialect: Some(&front_matter::ZolaFrontMatter),
+            ..Default::default()
+        }
+    }
+
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(route::ZolaRouter::new(files, ctx))
     }

@@ -3,8 +3,8 @@
 
 use super::page_kind_name;
 use super::placement::Placed;
-use crate::frontmatter::hugo_dates::PageDates;
-use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, HugoDates, PageMeta};
+use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
+use crate::hugo::dates::{HugoDates, PageDates};
 use crate::hugo::version::HugoRules;
 use crate::route::{off_reason, Page, Pages, Reason, RouteContext};
 use crate::scan::SourceFile;

@@ -276,6 +276,7 @@ fn hide_no_html(site: &Site, out: &mut Routing) {
 mod tests {
     use super::*;
     use crate::frontmatter::{PageMeta, Terms};
+    use crate::generator::Generator;
     use crate::route::{Buffered, RouteSink, Router};
     use crate::vocab::date::W3cDate;
 
@@ -328,13 +329,7 @@ mod tests {
             for i in 0..files.len() {
                 let fm = crate::frontmatter::read(
                     &files.get(i).path(),
-                    &crate::frontmatter::Options {
-                        lenient: true,
-                        string_terms: true,
-                        hugo: Some(settings.hugo),
-                        dates: Some(settings.site.hugo_dates.clone()),
-                        ..Default::default()
-                    },
+                    &crate::hugo::Hugo.front_matter(&settings),
                     false,
                 )
                 .unwrap()

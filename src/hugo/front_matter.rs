@@ -9,13 +9,13 @@ use crate::hugo::version::{BadDate, UnderscoreBuild};
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
 
-use super::fields::Ctx;
-use super::formats::{Node, NodeValue};
+use super::cast::{Go, Hugo};
+use super::dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
 use super::go_time::GoDate;
-use super::hugo_cast::{Go, Hugo};
-use super::hugo_dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
-use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
-use super::Parsed;
+use crate::frontmatter::{
+    build_key, BuildList, BuildOptions, BuildRender, Cascade, Ctx, Dialect, Format, MetaMore,
+    Names, Node, NodeValue, Parsed, SITEMAP_TABLE_KEYS,
+};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
 /// Hugo's date orders when the site sets none.
@@ -62,8 +62,28 @@ const MARKUPS: &[&str] = &[
     "htm",
 ];
 
+/// Hugo's reading of a front matter block: every value cast as the site's release casts it
+/// (the newest release's rules when the options name none).
+#[derive(Debug)]
+pub struct HugoFrontMatter;
+
+impl Dialect for HugoFrontMatter {
+    fn fields(&self, root: &Node<'_>, cx: &Ctx<'_>, format: Format) -> Result<Parsed> {
+        let rules = cx.opts.hugo.unwrap_or_default();
+        extract(
+            root,
+            cx,
+            Hugo {
+                format,
+                rules: &rules,
+                tz: &cx.opts.tz,
+            },
+        )
+    }
+}
+
 /// Reads the fields of a Hugo page's front matter.
-pub(super) fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
+fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
     let rules = h.rules;
     let dates = cx.opts.dates.as_deref().unwrap_or_else(|| default_dates());
     let mut out = Parsed::default();
@@ -131,7 +151,7 @@ pub(super) fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Pars
     // Build options: `_build` before 0.123; from 0.123 `build` too, `_build` first (and
     // deprecated, then refused), read as for a cascade.
     let build = [root.get("_build"), root.get("build")];
-    if let Some((name, n)) = super::fields::build_key(build, cx)? {
+    if let Some((name, n)) = build_key(build, cx)? {
         more.build = build_options(&[name], n, cx, h)?;
     }
 
@@ -282,7 +302,11 @@ pub(super) fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Pars
                     NodeValue::Str(s) if cx.opts.string_terms => out
                         .taxonomy_strings
                         .push((other.to_string(), s.to_string())),
-                    NodeValue::List(_) | NodeValue::Bool(_) | NodeValue::Int(_) | NodeValue::Float(_) | NodeValue::Date(_) => {
+                    NodeValue::List(_)
+                    | NodeValue::Bool(_)
+                    | NodeValue::Int(_)
+                    | NodeValue::Float(_)
+                    | NodeValue::Date(_) => {
                         if let Some(list) = h.string_slice_e(n).filter(|l| !l.is_empty()) {
                             out.taxonomies.push((other.to_string(), list));
                         }
@@ -493,7 +517,7 @@ fn sitemap(n: &Node<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Sit
     }
     // Hugo accepts any key there, so a stranger is a warning, not an error.
     for (k, v) in n.entries() {
-        let known = super::fields::SITEMAP_TABLE_KEYS;
+        let known = SITEMAP_TABLE_KEYS;
         if !known.iter().any(|x| k.eq_ignore_ascii_case(x)) {
             let at: Vec<&str> = keys.iter().copied().chain([k.as_ref()]).collect();
             let hint = match crate::suggest::closest(k, known) {
@@ -628,7 +652,10 @@ fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Resu
 fn cascades(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Vec<Cascade>> {
     let items: Vec<&Node<'_>> = match &n.v {
         NodeValue::Map(_) => vec![n],
-        NodeValue::List(items) => items.iter().filter(|i| matches!(i.v, NodeValue::Map(_))).collect(),
+        NodeValue::List(items) => items
+            .iter()
+            .filter(|i| matches!(i.v, NodeValue::Map(_)))
+            .collect(),
         NodeValue::Null => Vec::new(),
         _ if h.rules.cascade_strict => {
             return Err(cx.err(
@@ -761,4 +788,60 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result
     );
     c.updated = first(&dates.lastmod);
     Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontmatter::{parse, Options};
+    use std::path::Path;
+
+    #[test]
+    fn a_hugo_publish_date_that_is_the_date_boxes_nothing() {
+        let hugo = Options {
+            lenient: true,
+            hugo: Some(crate::hugo::version::HugoRules::default()),
+            dialect: Some(&HugoFrontMatter),
+            ..Options::default()
+        };
+        let read = |text: &str| parse(text, Path::new("p.md"), &hugo).unwrap().0.meta;
+        let date =
+            |d: Option<crate::vocab::date::W3cDate>| d.map(|d| d.to_string()).unwrap_or_default();
+        // Hugo's publishDate order falls back to `date`: most pages, nothing boxed.
+        let m = read(
+            "---
+title: T
+date: 2024-01-02
+---
+",
+        );
+        assert!(m.more.is_none(), "{m:?}");
+        assert_eq!(date(m.publish_date()), "2024-01-02");
+        // A publishDate of its own is kept apart, and wins.
+        let m = read(
+            "---
+date: 2024-01-02
+publishDate: 2024-03-04
+---
+",
+        );
+        assert_eq!(date(m.publish_date()), "2024-03-04");
+        assert_eq!(date(m.date), "2024-01-02");
+        // The same date written twice reads the same either way.
+        let m = read(
+            "---
+date: 2024-01-02
+publishDate: 2024-01-02
+---
+",
+        );
+        assert_eq!(date(m.publish_date()), "2024-01-02");
+        let m = read(
+            "---
+title: T
+---
+",
+        );
+        assert_eq!((m.date, m.publish_date()), (None, None));
+    }
 }

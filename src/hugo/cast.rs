@@ -4,14 +4,14 @@
 //! (`draft`, `slug`, `weight`, …; errors read as the zero value) and `mapstructure`'s weak
 //! decoding for the `sitemap` and `build` tables (errors stop the build).
 
-use super::formats::{Format, Node, NodeValue};
 use super::go_time::{self, GoDate};
+use crate::frontmatter::{Format, Node, NodeValue};
 use crate::hugo::version::HugoRules;
 use crate::vocab::date::SiteTz;
 
 /// The Go value Hugo's decoder makes of a front matter value.
 #[derive(Debug)]
-pub(super) enum Go<'n, 'a> {
+pub(crate) enum Go<'n, 'a> {
     Nil,
     Bool(bool),
     /// Go's `int` (yaml.v2 integers).
@@ -29,14 +29,14 @@ pub(super) enum Go<'n, 'a> {
 
 /// Reads values the way one Hugo release reads one page.
 #[derive(Clone, Copy)]
-pub(super) struct Hugo<'o> {
-    pub(super) format: Format,
-    pub(super) rules: &'o HugoRules,
-    pub(super) tz: &'o SiteTz,
+pub(crate) struct Hugo<'o> {
+    pub(crate) format: Format,
+    pub(crate) rules: &'o HugoRules,
+    pub(crate) tz: &'o SiteTz,
 }
 
 /// Go's `strconv.ParseBool`.
-pub(super) fn parse_bool(s: &str) -> Option<bool> {
+pub(crate) fn parse_bool(s: &str) -> Option<bool> {
     match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
@@ -58,7 +58,7 @@ fn format_float(f: f64) -> String {
 
 impl<'o> Hugo<'o> {
     /// The Go value of `n`.
-    pub(super) fn go<'n, 'a>(&self, n: &'n Node<'a>) -> Go<'n, 'a> {
+    pub(crate) fn go<'n, 'a>(&self, n: &'n Node<'a>) -> Go<'n, 'a> {
         match &n.v {
             NodeValue::Null => Go::Nil,
             NodeValue::Bool(b) => Go::Bool(*b),
@@ -78,7 +78,7 @@ impl<'o> Hugo<'o> {
 
     /// `cast.ToBoolE`: `None` where cast fails (cast 1.5.0, Hugo before 0.112, reads no
     /// number but a Go `int` as a boolean).
-    pub(super) fn bool_e(&self, n: &Node) -> Option<bool> {
+    pub(crate) fn bool_e(&self, n: &Node) -> Option<bool> {
         match self.go(n) {
             Go::Bool(b) => Some(b),
             Go::Nil => Some(false),
@@ -91,12 +91,12 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToBool`: a value cast cannot read is false.
-    pub(super) fn bool(&self, n: &Node) -> bool {
+    pub(crate) fn bool(&self, n: &Node) -> bool {
         self.bool_e(n).unwrap_or(false)
     }
 
     /// `cast.ToStringE`: `None` for a list or a table.
-    pub(super) fn string_e(&self, n: &Node) -> Option<String> {
+    pub(crate) fn string_e(&self, n: &Node) -> Option<String> {
         Some(match self.go(n) {
             Go::Nil => String::new(),
             Go::Bool(b) => b.to_string(),
@@ -109,13 +109,13 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToString`: a value cast cannot read is "".
-    pub(super) fn string(&self, n: &Node) -> String {
+    pub(crate) fn string(&self, n: &Node) -> String {
         self.string_e(n).unwrap_or_default()
     }
 
     /// `cast.ToStringSliceE`: a list's items as strings (an item cast cannot read is ""), a
     /// string split on white space, any other scalar as one item.
-    pub(super) fn string_slice_e(&self, n: &Node) -> Option<Vec<String>> {
+    pub(crate) fn string_slice_e(&self, n: &Node) -> Option<Vec<String>> {
         match self.go(n) {
             Go::List(items) => Some(items.iter().map(|i| self.string(i)).collect()),
             Go::Str(s) => Some(s.split_whitespace().map(str::to_string).collect()),
@@ -125,7 +125,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// `cast.ToFloat64E`.
-    pub(super) fn float_e(&self, n: &Node) -> Option<f64> {
+    pub(crate) fn float_e(&self, n: &Node) -> Option<f64> {
         match self.go(n) {
             Go::Int(i) | Go::Int64(i) => Some(i as f64),
             Go::Float(f) => Some(f),
@@ -139,7 +139,7 @@ impl<'o> Hugo<'o> {
     /// A date as Hugo's date handlers read it: `Ok(None)` where Hugo finds no date (a null,
     /// an empty string), `Err(())` where it cannot read one (0.111 passes over such a value,
     /// 0.135 and later stop the build).
-    pub(super) fn date(&self, n: &Node) -> Result<Option<GoDate>, ()> {
+    pub(crate) fn date(&self, n: &Node) -> Result<Option<GoDate>, ()> {
         match self.go(n) {
             Go::Nil => Ok(None),
             Go::Str("") => Ok(None),
@@ -152,7 +152,7 @@ impl<'o> Hugo<'o> {
 
     /// A string field of a table mapstructure decodes weakly (`sitemap`, `build`):
     /// `Ok(None)` for null (left as it was), `Err(())` for what it cannot decode.
-    pub(super) fn weak_string(&self, n: &Node) -> Result<Option<String>, ()> {
+    pub(crate) fn weak_string(&self, n: &Node) -> Result<Option<String>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Str(s) => s.to_string(),
@@ -165,7 +165,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// A boolean field of such a table.
-    pub(super) fn weak_bool(&self, n: &Node) -> Result<Option<bool>, ()> {
+    pub(crate) fn weak_bool(&self, n: &Node) -> Result<Option<bool>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Bool(b) => b,
@@ -181,7 +181,7 @@ impl<'o> Hugo<'o> {
     }
 
     /// A float field of such a table.
-    pub(super) fn weak_float(&self, n: &Node) -> Result<Option<f64>, ()> {
+    pub(crate) fn weak_float(&self, n: &Node) -> Result<Option<f64>, ()> {
         Ok(Some(match self.go(n) {
             Go::Nil => return Ok(None),
             Go::Int(i) | Go::Int64(i) => i as f64,

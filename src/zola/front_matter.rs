@@ -6,8 +6,7 @@
 
 use crate::vocab::error::Result;
 
-use super::fields::Ctx;
-use super::formats::{Format, Node, NodeValue};
+use crate::frontmatter::{extract, Ctx, Dialect, Format, Node, NodeValue, Parsed};
 
 /// What a key must hold.
 #[derive(Clone, Copy)]
@@ -90,9 +89,26 @@ const SECTION: &[(&str, Ty, bool)] = &[
     ("extra", Ty::Table, false),
 ];
 
+/// Zola's reading of a front matter block: each key held to the type Zola's structs give it
+/// ([`check`]), then the common reading.
+#[derive(Debug)]
+pub struct ZolaFrontMatter;
+
+impl Dialect for ZolaFrontMatter {
+    fn fields(&self, root: &Node<'_>, cx: &Ctx<'_>, format: Format) -> Result<Parsed> {
+        let section = cx
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("_index."));
+        check(root, cx, format, section)?;
+        extract(root, cx)
+    }
+}
+
 /// Checks a Zola page's (or, with `section`, a section's) front matter as Zola's serde
 /// structs read it. Keys are matched as written (Zola's are lower-case).
-pub(super) fn check(root: &Node<'_>, cx: &Ctx<'_>, format: Format, section: bool) -> Result<()> {
+fn check(root: &Node<'_>, cx: &Ctx<'_>, format: Format, section: bool) -> Result<()> {
     let keys = if section { SECTION } else { PAGE };
     for (k, n) in root.entries() {
         let Some(&(_, ty, optional)) = keys.iter().find(|(name, ..)| *name == k.as_ref()) else {
