@@ -45,7 +45,6 @@
 
 pub mod check;
 pub mod config;
-pub mod diff;
 /// The error type (the vocabulary's, at the bottom of the house).
 pub use vocab::error;
 #[cfg(feature = "net")]
@@ -106,6 +105,8 @@ pub use check::{check, Changed, CheckDiff};
 pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
 pub use pipeline::{build, generate, load, write, Listed, Outcome, Progress, RunOptions, Skipped};
+/// What changed between two sitemap sets (what `diff` prints and `submit` sends).
+pub use sitemap::diff;
 
 // The types the API above hands out, from the stage modules that define them.
 pub use audit::Unsourced;

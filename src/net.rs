@@ -3,7 +3,6 @@
 //! TLS by rustls with Mozilla's roots built in; every request has a timeout and every body
 //! read a size cap, so no server can hold a run or its memory.
 
-use crate::sitemap::set::Fetch;
 use crate::vocab::error::{Error, Result};
 use std::io::Read;
 use std::time::Duration;
@@ -79,8 +78,11 @@ impl Client {
     }
 }
 
-impl Fetch for Client {
-    fn open(&self, url: &Url) -> Result<Box<dyn Read + Send>> {
+impl Client {
+    /// The body of a successful (2xx) answer for `url`, after redirects, read up to a
+    /// sitemap's size and a margin; any other answer is an error saying what the server
+    /// answered.
+    pub fn open_sitemap(&self, url: &Url) -> Result<Box<dyn Read + Send>> {
         let answer = self
             .follow
             .get(url.as_str())

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 mod file;
+pub mod indexnow;
 pub use file::{
     AuditMode, ExtraUrl, FileConfig, GitDateKind, GitFetch, IgnoreRevs, LastmodSource, LayoutMode,
     Precision, Rule, Significance,
@@ -130,7 +131,7 @@ pub struct Settings {
     pub include_unsourced: bool,
     /// IndexNow: the key, its file, the endpoint.
     #[doc(hidden)]
-    pub indexnow: crate::indexnow::IndexNowSettings,
+    pub indexnow: indexnow::IndexNowSettings,
     /// The platform that serves the site (`auto`: detected from its files).
     pub host: HostSetting,
     /// What the site's own config says.
@@ -547,14 +548,14 @@ pub fn resolve(
             }
         }
     }
-    let indexnow = crate::indexnow::IndexNowSettings::resolve(
+    let indexnow = indexnow::IndexNowSettings::resolve(
         file.indexnow_key.clone(),
-        std::env::var(crate::indexnow::KEY_ENV).ok(),
+        std::env::var(indexnow::KEY_ENV).ok(),
         file.indexnow_key_location.clone(),
         file.indexnow_endpoint.clone(),
     )
     .map_err(|(key, m)| match key {
-        crate::indexnow::KEY_ENV => Error::config(key, None, m),
+        indexnow::KEY_ENV => Error::config(key, None, m),
         key => error_at(&cfg_path, &[key], m),
     })?;
     if style == Style::Hugo {

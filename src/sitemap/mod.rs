@@ -1,6 +1,7 @@
 //! Everything about the sitemap files themselves: the protocol's limits and namespaces,
 //! `<loc>` values, writing the files, reading them back, and validating any sitemap.
 
+pub mod diff;
 mod disk;
 pub mod foreign;
 mod format;

@@ -78,6 +78,13 @@ pub trait Fetch {
     fn open(&self, url: &Url) -> Result<Box<dyn Read + Send>>;
 }
 
+#[cfg(feature = "net")]
+impl Fetch for crate::net::Client {
+    fn open(&self, url: &Url) -> Result<Box<dyn Read + Send>> {
+        self.open_sitemap(url)
+    }
+}
+
 /// A set as read.
 #[derive(Clone, Debug, Default)]
 pub struct SitemapSet {
