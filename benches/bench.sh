@@ -128,7 +128,7 @@ if [[ $BENCH_GIT == 1 ]]; then
 fi
 WRITE_NOTE=""
 if ! (cd "$REPO" && cargo build --release --quiet --example write-only) >>"$LOG" 2>&1; then
-    WRITE_NOTE="skipped: examples/write-only.rs does not build (is src/write.rs there?), see $LOG"
+    WRITE_NOTE="skipped: examples/write-only.rs does not build (is src/sitemap/urlset.rs there?), see $LOG"
 fi
 read -r -a SG_ARGS <<<"${SITEMAPGEN_ARGS:-}"
 

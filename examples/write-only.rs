@@ -4,7 +4,7 @@
 //! cargo run --release --example write-only -- OUTPUT_DIR [N]
 //! ```
 //!
-//! Builds N entries (default 1,000,000), then times only `sitemapgen::sitemap::write::write` and prints
+//! Builds N entries (default 1,000,000), then times only `sitemapgen::sitemap::urlset::write` and prints
 //! the seconds on stdout. The URLs and dates follow a fixed pattern that `benches/bench.sh`
 //! has `awk` print too, so the two write the same `<url>` records:
 //! `https://example.com/section-{i % 100}/page-{i}/`, and a lastmod of `2024-MM-DD` (month
@@ -12,7 +12,7 @@
 //! for two in five entries, as front matter mixes both forms.
 
 use sitemapgen::entries::Entries;
-use sitemapgen::sitemap::write::{write, WriteOptions};
+use sitemapgen::sitemap::urlset::{write, WriteOptions};
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::path::PathBuf;
 use std::process::ExitCode;

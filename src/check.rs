@@ -6,7 +6,7 @@ use crate::pipeline::Outcome;
 use crate::sitemap::foreign;
 use crate::sitemap::on_disk::{collect_urls, host_of, read_capped};
 use crate::sitemap::owned::{Ownership, Record};
-use crate::sitemap::write::OutputFile;
+use crate::sitemap::urlset::OutputFile;
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fsread::ReadError;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -97,7 +97,7 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
     let hosts = crate::pipeline::site_roots(settings, outcome);
     let record = Record::read(root);
     let files: Vec<OutputFile> =
-        crate::sitemap::setwrite::render_set(outcome.entries.view(), &set)?;
+        crate::sitemap::set_write::render_set(outcome.entries.view(), &set)?;
     let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
     let mut old_parts: BTreeSet<String> = BTreeSet::new();
     for f in &files {
@@ -152,18 +152,18 @@ pub fn check(settings: &Settings, outcome: &Outcome) -> Result<CheckDiff> {
             break;
         }
         let Some(entry) = set.entry_points().into_iter().find(|p| {
-            crate::sitemap::setwrite::rel_below(root, p).is_some_and(|r| {
+            crate::sitemap::set_write::rel_below(root, p).is_some_and(|r| {
                 r.strip_prefix(folder.as_str())
                     .is_some_and(|n| !n.contains('/'))
             })
         }) else {
             continue;
         };
-        let path = entry.with_file_name(crate::sitemap::write::ROBOTS_NAME);
-        let existing = crate::sitemap::write::read_robots(&path)?;
+        let path = entry.with_file_name(crate::sitemap::urlset::ROBOTS_NAME);
+        let existing = crate::sitemap::urlset::read_robots(&path)?;
         let mut opts = crate::pipeline::write_options(settings);
         opts.base_url = base.to_string();
-        let want = crate::sitemap::write::robots_txt(existing.as_deref(), &opts)?;
+        let want = crate::sitemap::urlset::robots_txt(existing.as_deref(), &opts)?;
         diff.robots_stale |= existing.as_deref() != Some(want.as_slice());
     }
     let foreign_hosts: Vec<foreign::SiteRoot<'_>> = hosts

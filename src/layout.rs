@@ -182,7 +182,7 @@ pub fn arrange(settings: &Settings, built: &mut Built) -> Layout {
         settings.max_urls_per_file
     };
     let index_from = if zola { ZOLA_SPLIT } else { usize::MAX };
-    let default_parts = crate::sitemap::write::WriteOptions::default().part_name;
+    let default_parts = crate::sitemap::urlset::WriteOptions::default().part_name;
     let mut layout = Layout::default();
     // Each entry's file (the scheme is the same for every root: with one file a root's
     // entries stay where they are, and need no regrouping).
@@ -471,8 +471,8 @@ mod tests {
         b
     }
 
-    fn names(set: &crate::sitemap::setwrite::SetOptions, entries: &Entries) -> Vec<String> {
-        crate::sitemap::setwrite::render_set(entries.view(), set)
+    fn names(set: &crate::sitemap::set_write::SetOptions, entries: &Entries) -> Vec<String> {
+        crate::sitemap::set_write::render_set(entries.view(), set)
             .unwrap()
             .into_iter()
             .map(|f| f.name)

@@ -115,8 +115,8 @@ pub use lastmod::shallow::Fetched as HistoryFetched;
 pub use lastmod::{Fetches as VersionsFetched, GitReport, Lastmod, Origin as LastmodOrigin};
 pub use layout::{IndexFile, Layout, SitemapFile};
 pub use route::Reason;
-pub use sitemap::set::UrlMap;
-pub use sitemap::write::WriteReport;
+pub use sitemap::set_read::UrlMap;
+pub use sitemap::urlset::WriteReport;
 pub use vocab::crawl_hints::{ChangeFreq, Priority};
 pub use vocab::date::{SiteTz, W3cDate, W3cKind};
 

@@ -6,8 +6,8 @@
 use serde::Serialize;
 use sitemapgen::check::CheckDiff;
 use sitemapgen::config::Settings;
+use sitemapgen::sitemap::urlset::WriteReport;
 use sitemapgen::sitemap::validate::{FileReport, SitemapKind};
-use sitemapgen::sitemap::write::WriteReport;
 use sitemapgen::summary::{
     self, audited_by_reason, left_out_total, sitemap_paths, skipped_by_reason,
 };

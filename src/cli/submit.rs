@@ -15,7 +15,7 @@ use sitemapgen::diff::diff;
 use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
 use sitemapgen::indexnow::{self, state, Submission, SubmitHost};
 use sitemapgen::net::Client;
-use sitemapgen::sitemap::set::{read_set, Limits, Location, UrlMap};
+use sitemapgen::sitemap::set_read::{read_set, Limits, Location, UrlMap};
 use sitemapgen::{Error, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -18,7 +18,7 @@ pub use crate::config::indexnow::{
     check_endpoint, check_key, IndexNowSettings, DEFAULT_ENDPOINT, KEY_ENV,
 };
 use crate::sitemap::diff::Diff;
-use crate::sitemap::set::UrlMap;
+use crate::sitemap::set_read::UrlMap;
 use std::collections::BTreeSet;
 use url::Url;
 

@@ -2,7 +2,7 @@
 //! search engines last heard of it), so the next `submit` sends only what changed since.
 //! Written whole to a temporary file and renamed into place, like the sitemaps.
 
-use crate::sitemap::set::UrlMap;
+use crate::sitemap::set_read::UrlMap;
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fsread::ReadError;
 use serde::{Deserialize, Serialize};

@@ -14,8 +14,8 @@ use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
 use crate::siteconfig::Reader;
-use crate::sitemap::setwrite::{self, Member, SetIndex, SetOptions};
-use crate::sitemap::write::{self, WriteReport};
+use crate::sitemap::set_write::{self, Member, SetIndex, SetOptions};
+use crate::sitemap::urlset::{self, WriteReport};
 use crate::vocab::error::Result;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -203,7 +203,7 @@ pub struct Outcome {
 impl Outcome {
     /// The URLs this run would write, with their lastmods as written (what `diff` and
     /// `submit` compare with a sitemap read back).
-    pub fn urls(&self) -> crate::sitemap::set::UrlMap {
+    pub fn urls(&self) -> crate::sitemap::set_read::UrlMap {
         self.entries
             .iter()
             .map(|(loc, e)| (loc.to_string(), e.lastmod.map(|d| d.to_string())))
@@ -407,7 +407,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
     let ours: Vec<String> = set
         .main_files()
         .iter()
-        .filter_map(|p| setwrite::rel_below(&set.output_dir, p))
+        .filter_map(|p| set_write::rel_below(&set.output_dir, p))
         .collect();
     let theirs = crate::layout::generator_files(settings, &outcome.hosts);
     let shown = |rel: &str| settings.output_dir.join(rel).display().to_string();
@@ -743,8 +743,8 @@ fn disabled(settings: &Settings) -> Option<String> {
 
 /// The write stage's options for these settings.
 #[doc(hidden)]
-pub fn write_options(settings: &Settings) -> write::WriteOptions {
-    write::WriteOptions {
+pub fn write_options(settings: &Settings) -> urlset::WriteOptions {
+    urlset::WriteOptions {
         output_dir: settings.output_dir.clone(),
         base_url: settings.base_url.to_string(),
         file_name: settings.file_name.clone(),
@@ -781,7 +781,7 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
         settings.indexnow.key.as_ref(),
     ) {
         for (folder, _) in site_roots(settings, outcome) {
-            set.extra_files.push(write::OutputFile {
+            set.extra_files.push(urlset::OutputFile {
                 name: format!("{folder}{name}"),
                 bytes: key.clone().into_bytes(),
             });
@@ -816,7 +816,7 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
         .collect();
     for (k, f) in layout.files.iter().enumerate() {
         let mut opts = write_options(settings);
-        opts.output_dir = setwrite::dir_of(&settings.output_dir, &f.folder);
+        opts.output_dir = set_write::dir_of(&settings.output_dir, &f.folder);
         opts.base_url = f.base_url.to_string();
         opts.file_name = f.file_name.clone();
         opts.part_name = f.part_name.clone();
@@ -833,7 +833,7 @@ pub fn sitemap_set(settings: &Settings, outcome: &Outcome) -> SetOptions {
     }
     for i in &layout.indexes {
         let mut opts = write_options(settings);
-        opts.output_dir = setwrite::dir_of(&settings.output_dir, &i.folder);
+        opts.output_dir = set_write::dir_of(&settings.output_dir, &i.folder);
         opts.base_url = i.base_url.to_string();
         opts.file_name = i.file_name.clone();
         set.indexes.push(SetIndex {
@@ -886,7 +886,7 @@ pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::U
 /// ```
 pub fn write(settings: &Settings, outcome: &mut Outcome) -> Result<WriteReport> {
     let set = sitemap_set(settings, outcome);
-    let report = setwrite::write_set(outcome.entries.view(), &set)?;
+    let report = set_write::write_set(outcome.entries.view(), &set)?;
     outcome.warnings.extend(report.warnings.iter().cloned());
     let foreign = foreign_warnings(settings, outcome, &set);
     outcome.warnings.extend(foreign);

@@ -1,7 +1,7 @@
 //! `diff`: what changed between two sitemap sets (URLs added, removed, and whose lastmod
 //! moved), plain data out; the binary prints it, `submit` sends it.
 
-use crate::sitemap::set::UrlMap;
+use crate::sitemap::set_read::UrlMap;
 use crate::vocab::date::{SiteTz, W3cDate, W3cKind};
 use std::cmp::Ordering;
 

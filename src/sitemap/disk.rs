@@ -14,7 +14,7 @@
 
 use super::owned::{Stamp, StampWriter, LEGACY_RECORD_NAME};
 use super::read::{Gzip, Sitemap, SitemapKind};
-use super::write::{OutputFile, Plan};
+use super::urlset::{OutputFile, Plan};
 use crate::vocab::error::{Error, Result};
 use flate2::{Compression, GzBuilder};
 use std::collections::{HashSet, VecDeque};
@@ -67,7 +67,7 @@ fn parse_temp(file: &str) -> Option<(&str, u32)> {
     Some((name, pid.parse().ok()?))
 }
 
-/// Receives finished files; the one place that differs between [`render`](super::write::render) and [`write`](super::write::write).
+/// Receives finished files; the one place that differs between [`render`](super::urlset::render) and [`write`](super::urlset::write).
 pub(super) trait Sink {
     /// Stores file `name` made of `chunks` in order, gzip-compressed when `compress`.
     fn file(&mut self, name: &str, compress: bool, chunks: &[&[u8]]) -> Result<()>;

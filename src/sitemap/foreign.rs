@@ -13,7 +13,7 @@
 use super::owned::{Ownership, Record, LEGACY_RECORD_NAME};
 use super::read::{sniff_kind, Gzip, Sitemap, SitemapKind};
 use super::robots_line::MAX_ROBOTS;
-use super::write::ROBOTS_NAME;
+use super::urlset::ROBOTS_NAME;
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::Path;
@@ -42,7 +42,7 @@ pub fn find(
 ) -> Vec<String> {
     let mut candidates: BTreeSet<String> = BTreeSet::new();
     for host in hosts {
-        let top = super::setwrite::dir_of(root, host.folder);
+        let top = super::set_write::dir_of(root, host.folder);
         let Ok(listing) = fs::read_dir(&top) else {
             continue;
         };

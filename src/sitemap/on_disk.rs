@@ -3,7 +3,7 @@
 //! bound, an index's parts followed below the output folder.
 
 use super::read::{Sitemap, SitemapKind};
-use super::setwrite::SetOptions;
+use super::set_write::SetOptions;
 use crate::vocab::fsread::ReadError;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,7 +37,7 @@ pub fn url_count(set: &SetOptions, hosts: &[(String, url::Url)]) -> usize {
     let root = set.output_dir.as_path();
     let mut urls = BTreeMap::new();
     for entry in set.entry_points() {
-        let Some(rel) = super::setwrite::rel_below(root, &entry) else {
+        let Some(rel) = super::set_write::rel_below(root, &entry) else {
             continue;
         };
         let host = host_of(hosts, &rel);

@@ -1,7 +1,7 @@
 //! The record of the files sitemapgen wrote into an output folder: what makes the set ours.
 //!
 //! **Ours means created by us.** A file is ours when a run of ours created it where no file
-//! was (or took over the generator's own sitemap, see [`super::setwrite`]), and it is still
+//! was (or took over the generator's own sitemap, see [`super::set_write`]), and it is still
 //! byte for byte what we wrote. Every run that writes keeps, per output folder, one line per
 //! file it wrote there (sitemaps, indexes, `sitemap.txt`, the IndexNow key file), each with
 //! its length and CRC-32. A file another tool wrote over since (Hugo's own `sitemap.xml`, say)
@@ -29,12 +29,12 @@
 //!
 //! **Registering a file.** A stage that writes a file of its own into the output folder (the
 //! IndexNow key file) hands it to the writer as an [`OutputFile`] in
-//! [`SetOptions::extra_files`](super::setwrite::SetOptions::extra_files) (the pipeline builds the
+//! [`SetOptions::extra_files`](super::set_write::SetOptions::extra_files) (the pipeline builds the
 //! set in [`crate::pipeline::sitemap_set`]): it is then written with the sitemaps (temporary
 //! file and rename), recorded here, never reported as someone else's, and removed by the first
 //! run that no longer registers it, unless its bytes changed since.
 //!
-//! [`OutputFile`]: super::write::OutputFile
+//! [`OutputFile`]: super::urlset::OutputFile
 
 use crate::vocab::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,6 +1,6 @@
 //! The `Sitemap:` line of `robots.txt`: added, or updated in place, every other line kept.
 
-use super::write::{Plan, WriteOptions};
+use super::urlset::{Plan, WriteOptions};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fsread::ReadError;
 use std::path::Path;
@@ -94,7 +94,7 @@ impl Plan<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::write::tests::opts;
+    use super::super::urlset::tests::opts;
     use super::*;
 
     fn robots(existing: Option<&str>, o: &WriteOptions) -> String {

@@ -1,7 +1,7 @@
 //! `sitemap.txt`: the plain-text sitemap, one URL per line. It is never split or gzipped: a
 //! site too big for one file gets an error instead.
 
-use super::write::WriteOptions;
+use super::urlset::WriteOptions;
 use crate::entries::View;
 use crate::vocab::error::{Error, Result};
 use crate::vocab::protocol::{MAX_BYTES, MAX_URLS};

@@ -128,7 +128,7 @@ fn large_check_binary() -> PathBuf {
 /// `SITEMAPGEN_BIN=target/release/sitemapgen cargo test --test it -- --ignored build::`
 /// (`cargo test --release --test it -- --ignored build::` works too, but rebuilds the release
 /// library with the dev-dependencies' features). The split itself is covered quickly by
-/// write.rs's unit tests and tests/it/write.rs.
+/// sitemap/urlset.rs's unit tests and tests/it/write.rs.
 #[test]
 #[ignore = "large: .ci/run runs it with the release binary"]
 fn a_120000_page_site_is_split_into_valid_parts_and_an_index() {

@@ -3,7 +3,7 @@
 
 use sitemapgen::entries::{Alternate, Entries, Extras};
 use sitemapgen::sitemap::owned::{Record, Stamp};
-use sitemapgen::sitemap::write::{self, render, WriteOptions};
+use sitemapgen::sitemap::urlset::{self, render, WriteOptions};
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -104,7 +104,7 @@ fn disk_holds_exactly_what_render_returns_and_validates() {
         stylesheet: Some("/sitemap.xsl".into()),
         ..opts(dir.path())
     };
-    let report = write::write(&list, &o).unwrap();
+    let report = urlset::write(&list, &o).unwrap();
     let rendered = render(&list, &o).unwrap();
     let names: Vec<_> = rendered.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
@@ -140,7 +140,7 @@ fn disk_holds_exactly_what_render_returns_and_validates() {
 fn many_entries_give_three_parts_and_an_index() {
     let dir = tempfile::tempdir().unwrap();
     let list = entries(120_000);
-    let report = write::write(&list, &opts(dir.path())).unwrap();
+    let report = urlset::write(&list, &opts(dir.path())).unwrap();
     let names: Vec<_> = report
         .files
         .iter()
@@ -180,8 +180,8 @@ fn gzip_output_is_byte_identical_across_runs_and_validates() {
         output_dir: b.path().to_path_buf(),
         ..oa.clone()
     };
-    let ra = write::write(&list, &oa).unwrap();
-    write::write(&list, &ob).unwrap();
+    let ra = urlset::write(&list, &oa).unwrap();
+    urlset::write(&list, &ob).unwrap();
     assert_eq!(listing(a.path()), listing(b.path()));
     for name in listing(a.path()) {
         assert!(name.ends_with(".xml.gz"), "{name}");
@@ -215,7 +215,7 @@ fn a_failed_write_leaves_the_old_sitemap_untouched_and_no_temp_files() {
             gzip,
             ..opts(dir.path())
         };
-        write::write(&entries(3), &o).unwrap();
+        urlset::write(&entries(3), &o).unwrap();
         let main = if gzip {
             "sitemap.xml.gz"
         } else {
@@ -234,7 +234,7 @@ fn a_failed_write_leaves_the_old_sitemap_untouched_and_no_temp_files() {
             max_urls: 1,
             ..o.clone()
         };
-        let err = write::write(&list, &bad).unwrap_err();
+        let err = urlset::write(&list, &bad).unwrap_err();
         assert!(err.to_string().contains(&long), "{err}");
         assert_eq!(fs::read(dir.path().join(main)).unwrap(), before);
         assert_eq!(
@@ -249,7 +249,7 @@ fn a_failed_write_leaves_the_old_sitemap_untouched_and_no_temp_files() {
 fn creates_a_missing_output_folder() {
     let dir = tempfile::tempdir().unwrap();
     let nested = dir.path().join("public/deep");
-    let report = write::write(&entries(1), &opts(&nested)).unwrap();
+    let report = urlset::write(&entries(1), &opts(&nested)).unwrap();
     assert_eq!(report.files, [nested.join("sitemap.xml")]);
     assert!(nested.join("sitemap.xml").is_file());
 }
@@ -258,7 +258,7 @@ fn creates_a_missing_output_folder() {
 fn stale_parts_are_removed_and_foreign_files_survive() {
     let dir = tempfile::tempdir().unwrap();
     let o = split(dir.path());
-    write::write(&entries(5), &o).unwrap();
+    urlset::write(&entries(5), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
         [
@@ -273,7 +273,7 @@ fn stale_parts_are_removed_and_foreign_files_survive() {
     fs::write(dir.path().join("sitemap-news.xml"), news).unwrap();
     fs::write(dir.path().join("sitemap9.xml"), news).unwrap();
 
-    let report = write::write(&entries(2), &o).unwrap();
+    let report = urlset::write(&entries(2), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
         ["sitemap-news.xml", "sitemap.xml", "sitemap9.xml"]
@@ -295,10 +295,10 @@ fn stale_parts_are_removed_and_foreign_files_survive() {
 fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
     let dir = tempfile::tempdir().unwrap();
     let o = split(dir.path());
-    write::write(&entries(5), &o).unwrap();
+    urlset::write(&entries(5), &o).unwrap();
     // Someone replaced part 3 with something else: we cannot prove we wrote it.
     fs::write(dir.path().join("sitemap3.xml"), "hand-made notes\n").unwrap();
-    let report = write::write(&entries(3), &o).unwrap();
+    let report = urlset::write(&entries(3), &o).unwrap();
     assert_eq!(report.removed, Vec::<PathBuf>::new());
     assert_eq!(
         fs::read_to_string(dir.path().join("sitemap3.xml")).unwrap(),
@@ -310,14 +310,14 @@ fn a_listed_part_that_is_not_a_sitemap_is_never_removed() {
 fn switching_compression_replaces_our_set() {
     let dir = tempfile::tempdir().unwrap();
     let plain = split(dir.path());
-    write::write(&entries(3), &plain).unwrap();
+    urlset::write(&entries(3), &plain).unwrap();
     let gz = WriteOptions {
         gzip: true,
         ..plain.clone()
     };
     // The plain set is ours (the record says so, and its bytes are the ones we wrote): gzip
     // on replaces it.
-    let report = write::write(&entries(3), &gz).unwrap();
+    let report = urlset::write(&entries(3), &gz).unwrap();
     let mut removed = report.removed.clone();
     removed.sort();
     assert_eq!(
@@ -329,7 +329,7 @@ fn switching_compression_replaces_our_set() {
         ["sitemap.xml.gz", "sitemap1.xml.gz", "sitemap2.xml.gz"]
     );
     // Back to plain, now small enough for one file: the whole gzip set goes.
-    let report = write::write(&entries(1), &plain).unwrap();
+    let report = urlset::write(&entries(1), &plain).unwrap();
     assert_eq!(report.removed.len(), 3, "{:?}", report.removed);
     assert_eq!(listing(dir.path()), ["sitemap.xml"]);
 }
@@ -338,7 +338,7 @@ fn switching_compression_replaces_our_set() {
 fn a_file_of_ours_written_over_by_another_tool_is_not_removed() {
     let dir = tempfile::tempdir().unwrap();
     let plain = split(dir.path());
-    write::write(&entries(3), &plain).unwrap();
+    urlset::write(&entries(3), &plain).unwrap();
     // The generator's own sitemap, written after ours.
     let theirs = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
     fs::write(dir.path().join("sitemap.xml"), theirs).unwrap();
@@ -346,7 +346,7 @@ fn a_file_of_ours_written_over_by_another_tool_is_not_removed() {
         gzip: true,
         ..plain.clone()
     };
-    let report = write::write(&entries(3), &gz).unwrap();
+    let report = urlset::write(&entries(3), &gz).unwrap();
     let mut removed = report.removed.clone();
     removed.sort();
     assert_eq!(
@@ -367,7 +367,7 @@ fn the_record_names_what_was_written() {
         robots_txt: true,
         ..split(dir.path())
     };
-    let report = write::write(&entries(3), &o).unwrap();
+    let report = urlset::write(&entries(3), &o).unwrap();
     let record = Record::read(dir.path()).expect("a record");
     let mut named: Vec<&str> = record.paths().collect();
     named.sort();
@@ -388,7 +388,7 @@ fn the_record_names_what_was_written() {
         sitemap_txt: false,
         ..o
     };
-    let report = write::write(&entries(3), &o).unwrap();
+    let report = urlset::write(&entries(3), &o).unwrap();
     assert_eq!(report.removed, [dir.path().join("sitemap.txt")]);
     assert!(dir.path().join("robots.txt").exists());
 }
@@ -403,7 +403,7 @@ fn gzip_keeps_a_plain_sitemap_it_did_not_write() {
         gzip: true,
         ..opts(dir.path())
     };
-    let report = write::write(&entries(3), &gz).unwrap();
+    let report = urlset::write(&entries(3), &gz).unwrap();
     assert!(report.removed.is_empty(), "{:?}", report.removed);
     assert_eq!(listing(dir.path()), ["sitemap.xml", "sitemap.xml.gz"]);
     assert_eq!(
@@ -420,7 +420,7 @@ fn robots_txt_is_created_updated_in_place_and_stable() {
         robots_txt: true,
         ..opts(dir.path())
     };
-    let report = write::write(&entries(1), &o).unwrap();
+    let report = urlset::write(&entries(1), &o).unwrap();
     assert!(report.robots_updated);
     assert_eq!(
         fs::read_to_string(&robots).unwrap(),
@@ -436,14 +436,14 @@ fn robots_txt_is_created_updated_in_place_and_stable() {
         gzip: true,
         ..o.clone()
     };
-    let report = write::write(&entries(1), &gz).unwrap();
+    let report = urlset::write(&entries(1), &gz).unwrap();
     assert!(report.robots_updated);
     let updated = fs::read(&robots).unwrap();
     assert_eq!(
         updated,
         b"User-agent: *\r\nDisallow: /tmp/\r\nSitemap: https://example.com/sitemap.xml.gz\r\nSitemap: https://example.com/other.xml\r\n"
     );
-    let report = write::write(&entries(1), &gz).unwrap();
+    let report = urlset::write(&entries(1), &gz).unwrap();
     assert!(!report.robots_updated);
     assert_eq!(
         fs::read(&robots).unwrap(),
@@ -451,7 +451,7 @@ fn robots_txt_is_created_updated_in_place_and_stable() {
         "a second run changes nothing"
     );
     assert_eq!(
-        write::robots_txt(Some(&updated), &gz).unwrap(),
+        urlset::robots_txt(Some(&updated), &gz).unwrap(),
         updated,
         "the library answers what write would store"
     );
@@ -481,7 +481,7 @@ fn leftovers_of_killed_runs_are_removed_and_nothing_else() {
     for f in &files {
         fs::write(dir.path().join(f), EMPTY_URLSET).unwrap();
     }
-    write::write(&entries(1), &o).unwrap();
+    urlset::write(&entries(1), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
         [".notes.txt.tmp-12".to_string(), "sitemap.xml".to_string()]
@@ -492,7 +492,7 @@ fn leftovers_of_killed_runs_are_removed_and_nothing_else() {
 fn a_set_left_live_under_interim_names_is_replaced_whole() {
     let dir = tempfile::tempdir().unwrap();
     let o = split(dir.path());
-    write::write(&entries(5), &o).unwrap();
+    urlset::write(&entries(5), &o).unwrap();
     // As a run killed between its interim index and its real one leaves it (PID 0 is
     // never a writer's).
     let index = fs::read_to_string(dir.path().join("sitemap.xml")).unwrap();
@@ -505,7 +505,7 @@ fn a_set_left_live_under_interim_names_is_replaced_whole() {
     }
     let index = index.replace(".xml</loc>", "-tmp0.xml</loc>");
     fs::write(dir.path().join("sitemap.xml"), index).unwrap();
-    write::write(&entries(4), &o).unwrap();
+    urlset::write(&entries(4), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
         ["sitemap.xml", "sitemap1.xml", "sitemap2.xml"]
@@ -516,8 +516,8 @@ fn a_set_left_live_under_interim_names_is_replaced_whole() {
 fn rewriting_a_split_set_leaves_only_the_new_set() {
     let dir = tempfile::tempdir().unwrap();
     let o = split(dir.path());
-    write::write(&entries(5), &o).unwrap();
-    let report = write::write(&entries(6), &o).unwrap();
+    urlset::write(&entries(5), &o).unwrap();
+    let report = urlset::write(&entries(6), &o).unwrap();
     assert_eq!(
         listing(dir.path()),
         [

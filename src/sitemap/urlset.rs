@@ -24,7 +24,7 @@
 
 use super::disk::{Sink, INTERIM_TAG};
 use super::format::{push_date, push_escaped, push_priority};
-use super::setwrite::SetOptions;
+use super::set_write::SetOptions;
 use crate::entries::{Entry, Loc, View};
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
@@ -118,11 +118,11 @@ pub struct WriteReport {
 /// robots.txt is not included: it depends on the file already on disk (see [`robots_txt`]).
 pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<Vec<OutputFile>> {
     let entries = entries.into();
-    super::setwrite::render_set(entries, &SetOptions::single(entries.len(), opts))
+    super::set_write::render_set(entries, &SetOptions::single(entries.len(), opts))
 }
 
 /// Writes the sitemap files into `output_dir`, atomically, and removes stale ones: the one
-/// sitemap of a [`SetOptions::single`] set (see [`super::setwrite::write_set`]).
+/// sitemap of a [`SetOptions::single`] set (see [`super::set_write::write_set`]).
 ///
 /// Every file goes to a temporary file first; only when all of them were written are they
 /// renamed into place (parts before the index, so an index never names a missing part, and
@@ -140,7 +140,7 @@ pub fn render<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<V
 /// a new `sitemap.xml.gz` that no record names) is left alone.
 pub fn write<'a>(entries: impl Into<View<'a>>, opts: &WriteOptions) -> Result<WriteReport> {
     let entries = entries.into();
-    super::setwrite::write_set(entries, &SetOptions::single(entries.len(), opts))
+    super::set_write::write_set(entries, &SetOptions::single(entries.len(), opts))
 }
 
 /// The options, checked, with the names and limits derived from them.

@@ -14,7 +14,7 @@
 use super::disk::{self, DiskSink, Interim, MemSink, OldOutput, Sink};
 use super::owned::{removable, Lock, Ownership, Record, Stamp};
 use super::text::{self, TXT_NAME};
-use super::write::{
+use super::urlset::{
     emit, index_body, push_index_body, Emitted, OutputFile, Plan, WriteOptions, WriteReport,
     INDEX_END, ROBOTS_NAME,
 };
@@ -347,7 +347,7 @@ fn check_texts(entries: View<'_>, set: &SetOptions) -> Result<()> {
 ///
 /// Without a record of ours in the folder (one an older sitemapgen wrote), each member's old
 /// main file is read instead and the parts it lists that the new run does not write are
-/// removed, as long as they are `<urlset>`s named like our parts (see [`super::write::write`]).
+/// removed, as long as they are `<urlset>`s named like our parts (see [`super::urlset::write`]).
 pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
     let (plans, index_plans) = plans(set)?;
     check_texts(entries, set)?;
