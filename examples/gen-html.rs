@@ -15,7 +15,7 @@
 //! number of URLs.
 
 use rayon::prelude::*;
-use sitemapgen::config::Overrides;
+use sitemapgen::settings::Overrides;
 use sitemapgen::vocab::loc;
 use sitemapgen::RunOptions;
 use std::fmt::Write as _;

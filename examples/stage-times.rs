@@ -2,9 +2,9 @@
 //! `cargo run --release --example stage-times -- SITE_DIR [ROUNDS]`.
 
 use rayon::prelude::*;
-use sitemapgen::config::Overrides;
 use sitemapgen::frontmatter::{self, Terms};
 use sitemapgen::route::{self, Pages, RouteContext};
+use sitemapgen::settings::Overrides;
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -1,8 +1,8 @@
 //! `check`: compares the sitemap files on disk with what `build` would write, writing nothing.
 //! Plain data out ([`CheckDiff`]); the binary decides how to show it.
 
-use crate::config::Settings;
 use crate::pipeline::Outcome;
+use crate::settings::Settings;
 use crate::sitemap::foreign;
 use crate::sitemap::on_disk::{collect_urls, host_of, read_capped};
 use crate::sitemap::owned::{Ownership, Record};
@@ -73,9 +73,9 @@ impl CheckDiff {
 /// # std::fs::write(site.path().join("config.toml"), "base_url = \"https://example.com\"\n")?;
 /// # std::fs::create_dir(site.path().join("content"))?;
 /// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
-/// use sitemapgen::{build, check, config, generate, Overrides, RunOptions};
+/// use sitemapgen::{build, check, generate, load, Overrides, RunOptions};
 ///
-/// let settings = sitemapgen::load(&Overrides {
+/// let settings = load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
 ///     ..Default::default()
 /// })?;

@@ -203,10 +203,10 @@ impl<'a> From<&'a Entries> for View<'a> {
 }
 
 use crate::compact::LangCode;
-use crate::config::{ExtraUrl, Settings};
 use crate::lastmod::Lastmod;
 use crate::route::{Excluded, Reason, Route, RoutePaths};
 use crate::scan::Files;
+use crate::settings::{ExtraUrl, Settings};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::loc;
 use crate::vocab::protocol::MAX_LOC_CHARS as MAX_LOC_LEN;
@@ -323,7 +323,7 @@ impl Built {
 struct CompiledRule {
     matcher: GlobMatcher,
     on_url: bool,
-    rule: crate::config::Rule,
+    rule: crate::settings::Rule,
 }
 
 /// What entries need of the content files behind the routes (the routes' `page` indices).
@@ -718,7 +718,7 @@ fn language_bases(settings: &Settings) -> Result<HashMap<String, Url>> {
     let mut m = HashMap::new();
     for l in &settings.site.languages {
         if let Some(b) = &l.base_url {
-            let url = crate::config::parse_base_url(b).map_err(|msg| {
+            let url = crate::settings::parse_base_url(b).map_err(|msg| {
                 let keys = ["languages", l.code.as_str(), "baseURL"];
                 settings
                     .site

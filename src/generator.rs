@@ -3,10 +3,10 @@
 //! the site's style ([`crate::pipeline::generator`]) and drives it, so no stage names a
 //! generator to call it.
 
-use crate::config::Settings;
 use crate::frontmatter;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::siteconfig::Reader;
 
 /// One generator's rules, as the pipeline drives them: finding and reading its config

@@ -4,8 +4,8 @@
 //! Every other key is written commented out with its default, so the file doubles as the
 //! reference of what can be set; a test uncomments them all and parses the result.
 
-use crate::config::{self, Style};
 use crate::hugo::version::HugoVersion;
+use crate::settings::{self, Style};
 use crate::siteconfig::{self, Reader, SiteConfig};
 use crate::vocab::error::{Error, Result};
 use std::fmt::Write as _;
@@ -77,12 +77,12 @@ fn from_site(site_dir: &Path, site: &SiteConfig) -> Detected {
         base_url: site
             .base_url
             .as_ref()
-            .filter(|b| config::parse_base_url(b).is_ok())
+            .filter(|b| settings::parse_base_url(b).is_ok())
             .cloned(),
         base_url_from_site: site
             .base_url
             .as_ref()
-            .is_some_and(|b| config::parse_base_url(b).is_ok()),
+            .is_some_and(|b| settings::parse_base_url(b).is_ok()),
         content_exists: site_dir.join(&content_dir).is_dir(),
         content_dir,
         output_dir,
@@ -357,7 +357,7 @@ pub fn init(
 ) -> Result<Detected> {
     let mut found = detect(site_dir, readers)?;
     if let Some(b) = base_url {
-        config::parse_base_url(b).map_err(|m| Error::config("--base-url", None, m))?;
+        settings::parse_base_url(b).map_err(|m| Error::config("--base-url", None, m))?;
         found.base_url = Some(b.to_string());
         found.base_url_from_site = false;
     }
@@ -418,7 +418,7 @@ mod tests {
     #[test]
     fn the_file_parses_with_the_detected_values() {
         let text = render(&zola(), None);
-        let c = config::parse_file_config(&text, Path::new("sitemap.toml")).unwrap();
+        let c = settings::parse_file_config(&text, Path::new("sitemap.toml")).unwrap();
         // What the site's config says is read from it at every run, not copied.
         assert_eq!(c.base_url, None);
         assert!(
@@ -434,7 +434,7 @@ mod tests {
         let mut given = zola();
         given.base_url_from_site = false;
         let c =
-            config::parse_file_config(&render(&given, None), Path::new("sitemap.toml")).unwrap();
+            settings::parse_file_config(&render(&given, None), Path::new("sitemap.toml")).unwrap();
         assert_eq!(c.base_url.as_deref(), Some("https://example.com"));
         assert!(
             text.contains("Languages found: en, fr (default en)"),
@@ -467,7 +467,7 @@ mod tests {
             })
             .collect();
         assert!(uncommented >= 20, "{uncommented} settings found");
-        let c = config::parse_file_config(&all, Path::new("sitemap.toml"))
+        let c = settings::parse_file_config(&all, Path::new("sitemap.toml"))
             .unwrap_or_else(|e| panic!("{e}\n{all}"));
         assert_eq!(c.site_dir, Some(PathBuf::from("../site")));
         assert_eq!(c.x_default.as_deref(), Some("en"));
@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(c.hugo_version.as_deref(), Some("0.168.0"));
         assert_eq!(c.base_url.as_deref(), Some("https://example.com"));
         assert_eq!(c.content_dir, Some(PathBuf::from("content")));
-        assert_eq!(c.layout, Some(config::LayoutMode::Generator));
+        assert_eq!(c.layout, Some(settings::LayoutMode::Generator));
     }
 
     #[test]
@@ -487,7 +487,7 @@ mod tests {
         d.style = Style::Plain;
         d.content_exists = false;
         let text = render(&d, None);
-        let c = config::parse_file_config(&text, Path::new("s.toml")).unwrap();
+        let c = settings::parse_file_config(&text, Path::new("s.toml")).unwrap();
         assert_eq!(c.base_url, None);
         assert_eq!(c.style, Some(Style::Plain));
         assert!(text.contains("required"), "{text}");

@@ -19,8 +19,8 @@
 //! `en/sitemap.xml` becomes an index of `en/sitemap1.xml`, … (so its URL keeps working), and
 //! the index over the set lists those parts directly (an index never lists an index).
 
-use crate::config::{LayoutMode as Mode, Settings, Style};
 use crate::entries::{Built, Host, Loc};
+use crate::settings::{LayoutMode as Mode, Settings, Style};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use url::Url;
@@ -430,8 +430,8 @@ pub fn generator_files(settings: &Settings, hosts: &[Host]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Overrides;
     use crate::entries::{Entries, NO_ROUTE};
+    use crate::settings::Overrides;
 
     /// Settings for a site made of `files` (path, text), plus `sitemap.toml` when given.
     fn settings(files: &[(&str, &str)], style: Style) -> (tempfile::TempDir, Settings) {

@@ -39,12 +39,12 @@
 //! Add it without the command line's dependencies (clap, indicatif, anstream) or the HTTP
 //! client: `sitemapgen = { version = "0.1", default-features = false }`.
 //!
-//! The stages, in the order the data flows, are driven by [`pipeline`]: [`config`] ->
+//! The stages, in the order the data flows, are driven by [`pipeline`]: [`settings`] ->
 //! `scan` -> `frontmatter` -> `route` -> `lastmod` -> `entries` -> `audit` (the built
 //! output) -> `sitemap` (write).
 
 pub mod check;
-pub mod config;
+pub mod settings;
 /// The error type (the vocabulary's, at the bottom of the house).
 pub use vocab::error;
 #[cfg(feature = "net")]
@@ -56,8 +56,6 @@ pub mod pipeline;
 pub mod audit;
 #[doc(hidden)]
 pub mod compact;
-#[doc(hidden)]
-pub mod config_file;
 #[doc(hidden)]
 pub mod entries;
 #[doc(hidden)]
@@ -93,8 +91,6 @@ pub mod sitemap;
 #[doc(hidden)]
 pub mod slugify;
 #[doc(hidden)]
-pub mod suggest;
-#[doc(hidden)]
 pub mod summary;
 #[doc(hidden)]
 pub mod vocab;
@@ -102,9 +98,9 @@ pub mod vocab;
 pub mod zola;
 
 pub use check::{check, Changed, CheckDiff};
-pub use config::{Overrides, Settings};
 pub use error::{Error, Result};
 pub use pipeline::{build, generate, load, write, Listed, Outcome, Progress, RunOptions, Skipped};
+pub use settings::{Overrides, Settings};
 /// What changed between two sitemap sets (what `diff` prints and `submit` sends).
 pub use sitemap::diff;
 

@@ -1,7 +1,7 @@
 //! Scan: the content files of a site, in a stable order, with exclusions applied.
 
-use crate::config::{Settings, Style};
-use crate::config_file::glob_set;
+use crate::settings::{Settings, Style};
+use crate::vocab::config_text::glob_set;
 use crate::vocab::error::{Error, Result};
 use globset::GlobSet;
 use rayon::prelude::*;

@@ -1,7 +1,7 @@
 //! The site's own config (Zola `zola.toml`/`config.toml`, Hugo `hugo.*`/`config.*` and
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
-use crate::config_file::{line_of, toml_too_deep_error};
+use crate::vocab::config_text::{line_of, toml_too_deep_error};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::langtag;

@@ -2,9 +2,9 @@
 //! how many pages were left out, by reason, and its warnings with their file and line, capped
 //! by kind. Values only; the binary prints them.
 
-use crate::config::Settings;
 use crate::pipeline::{Outcome, Skipped};
 use crate::route::Reason;
+use crate::settings::Settings;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

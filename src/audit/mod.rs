@@ -14,10 +14,10 @@ use files::Lookup;
 
 pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
 
-use crate::config::{AuditMode, LastmodSource, Settings};
 use crate::entries::{Entries, Host, Loc};
 use crate::platform::{FileKind, Forms, Platform};
 use crate::route::Reason;
+use crate::settings::{AuditMode, LastmodSource, Settings};
 use crate::vocab::date::W3cDate;
 use crate::vocab::fsread::Folder;
 use crate::vocab::loc;

@@ -1,8 +1,8 @@
 //! The command line: clap's structs, and what they say to the library.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use sitemapgen::config::{GitFetch, Overrides, Style};
 use sitemapgen::host::HostSetting;
+use sitemapgen::settings::{GitFetch, Overrides, Style};
 use std::path::PathBuf;
 
 /// Writes sitemap.xml for Zola and Hugo sites.

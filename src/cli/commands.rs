@@ -4,7 +4,7 @@ use super::args::{Cli, Format};
 use super::out::{results, say, ShownLines};
 use super::progress::DelayedBar;
 use super::{json, print};
-use sitemapgen::config::{self, Settings};
+use sitemapgen::settings::{self, Settings};
 use sitemapgen::sitemap::set_read::{read_set, Fetch, Limits, Location};
 use sitemapgen::sitemap::urlset::WriteReport;
 use sitemapgen::sitemap::validate::{self, ValidateOptions};
@@ -129,7 +129,7 @@ pub fn init(args: &Cli) -> Result<ExitCode> {
 pub fn validate(args: &Cli, files: &[PathBuf]) -> Result<ExitCode> {
     let base_url = match args.base_url.as_deref() {
         Some(b) => Some(
-            config::parse_base_url(b)
+            settings::parse_base_url(b)
                 .map_err(|m| Error::config(Path::new("--base-url"), None, m))?,
         ),
         None => None,

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use sitemapgen::check::CheckDiff;
-use sitemapgen::config::Settings;
+use sitemapgen::settings::Settings;
 use sitemapgen::sitemap::urlset::WriteReport;
 use sitemapgen::sitemap::validate::{FileReport, SitemapKind};
 use sitemapgen::summary::{

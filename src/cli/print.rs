@@ -5,8 +5,8 @@ use super::args::Verbosity;
 use super::out::{count, say, shown};
 use anstyle::{AnsiColor, Style};
 use sitemapgen::check::CheckDiff;
-use sitemapgen::config::{Settings, Style as SiteStyle};
 use sitemapgen::route::Reason;
+use sitemapgen::settings::{Settings, Style as SiteStyle};
 use sitemapgen::sitemap::urlset::{WriteReport, ROBOTS_NAME};
 use sitemapgen::sitemap::validate::{FileReport, Severity};
 use sitemapgen::summary::{self, sitemap_paths, Warning};
@@ -481,7 +481,7 @@ pub fn check(
 
 /// The line `init` prints: what it found and what to do next.
 pub fn init_summary(target: &Path, d: &sitemapgen::init::Detected) -> String {
-    use sitemapgen::config::Style;
+    use sitemapgen::settings::Style;
     let style = match d.style {
         Style::Zola => "a Zola site",
         Style::Hugo => "a Hugo site",

@@ -427,7 +427,7 @@ fn sitemap_fields<'n, 'a>(
                 .any(|known| k.eq_ignore_ascii_case(known))
             {
                 let at: Vec<&str> = sk.iter().copied().chain([k.as_ref()]).collect();
-                let hint = match crate::suggest::closest(k, SITEMAP_TABLE_KEYS) {
+                let hint = match crate::vocab::suggest::closest(k, SITEMAP_TABLE_KEYS) {
                     Some(known) => format!("did you mean `{known}`?"),
                     None => "it takes `changefreq`, `priority` or `disable`".to_string(),
                 };

@@ -60,12 +60,12 @@ pub struct Options {
     /// Zola style: each key is held to the type Zola's front matter structs give it.
     pub zola: bool,
     /// The generator's own reading of a block ([`Dialect`]); none: the common one
-    /// ([`extract`]), for plain sites.
+    /// (`extract`), for plain sites.
     pub dialect: Option<&'static dyn Dialect>,
 }
 
 /// A generator's own reading of a front matter block, where it differs from the common one
-/// ([`extract`]): Hugo casts every value as its release does, Zola holds each key to the
+/// (`extract`): Hugo casts every value as its release does, Zola holds each key to the
 /// type its structs give it. Each wing implements it; [`Options::dialect`] names it.
 pub trait Dialect: Sync + std::fmt::Debug {
     /// The fields of the block whose tree is `root`, written in `format`.

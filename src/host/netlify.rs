@@ -428,7 +428,7 @@ pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
         Err(e) => {
             let line = e
                 .span()
-                .map(|s| crate::config_file::line_of(text, s.start))
+                .map(|s| crate::vocab::config_text::line_of(text, s.start))
                 .unwrap_or(1);
             out.warnings.push(format!(
                 "{}:{line}: {}; its redirects are not read",
@@ -450,7 +450,7 @@ pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
             .from
             .as_ref()
             .map_or(spanned.span().start, |f| f.span().start);
-        let line = crate::config_file::line_of(text, start);
+        let line = crate::vocab::config_text::line_of(text, start);
         let entry = spanned.into_inner();
         let (Some(from), Some(to)) = (entry.from, entry.to) else {
             out.warn(file, line, "a [[redirects]] entry needs `from` and `to`");

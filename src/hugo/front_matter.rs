@@ -520,7 +520,7 @@ fn sitemap(n: &Node<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Sit
         let known = SITEMAP_TABLE_KEYS;
         if !known.iter().any(|x| k.eq_ignore_ascii_case(x)) {
             let at: Vec<&str> = keys.iter().copied().chain([k.as_ref()]).collect();
-            let hint = match crate::suggest::closest(k, known) {
+            let hint = match crate::vocab::suggest::closest(k, known) {
                 Some(x) => format!("did you mean `{x}`?"),
                 None => "it takes `changefreq`, `priority` or `disable`".to_string(),
             };

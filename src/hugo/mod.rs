@@ -1,6 +1,6 @@
 //! Hugo's wing: what Hugo means, whatever the stage that asks: its rules by release
 //! ([`version`]), its config ([`config`], from the files [`config_files`] merges, with the
-//! content [`mounts`]), Go's time layouts as Hugo uses them for front-matter dates and
+//! content mounts), Go's time layouts as Hugo uses them for front-matter dates and
 //! permalink tokens ([`golayout`]), the grammar of a `[permalinks]` pattern
 //! ([`permalink_tokens`]), and its routing ([`route`]).
 
@@ -16,11 +16,11 @@ pub mod permalink_tokens;
 pub mod route;
 pub mod version;
 
-use crate::config::Settings;
 use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{Buffered, RouteContext, Router};
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::siteconfig::Style;
 use crate::siteconfig::{Reader, SiteConfig};
 use crate::vocab::error::Result;

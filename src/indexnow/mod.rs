@@ -14,7 +14,7 @@
 pub mod send;
 pub mod state;
 
-pub use crate::config::indexnow::{
+pub use crate::settings::indexnow::{
     check_endpoint, check_key, IndexNowSettings, DEFAULT_ENDPOINT, KEY_ENV,
 };
 use crate::sitemap::diff::Diff;

@@ -61,7 +61,7 @@ pub struct GitOptions {
     /// default); `None`: any edit does.
     pub compare: Option<Compare>,
     /// Commits that never date a page.
-    pub ignore_revs: crate::config::IgnoreRevs,
+    pub ignore_revs: crate::settings::IgnoreRevs,
     /// In a shallow clone, fetch the rest of the history first (`git_fetch = "auto"`).
     pub fetch: bool,
     /// How long that fetch may take ([`shallow::FETCH_LIMIT`]).
@@ -77,7 +77,7 @@ impl Default for GitOptions {
             date: GitDate::default(),
             states_only: false,
             compare: Some(Compare::Reader),
-            ignore_revs: crate::config::IgnoreRevs::default(),
+            ignore_revs: crate::settings::IgnoreRevs::default(),
             fetch: false,
             fetch_limit: shallow::FETCH_LIMIT,
             recall: true,

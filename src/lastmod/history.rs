@@ -5,7 +5,7 @@
 use super::git;
 use super::visible::Compare;
 use super::{FileHistory, GitReport, History};
-use crate::config::{self, LastmodSource, Settings};
+use crate::settings::{self, LastmodSource, Settings};
 use std::path::{Path, PathBuf};
 
 /// Git's answer for a run, with what the user should hear about it.
@@ -184,16 +184,16 @@ pub fn start(settings: &Settings) -> PendingHistory {
     }
     let opts = git::GitOptions {
         date: match settings.git_date {
-            config::GitDateKind::Committer => git::GitDate::Committer,
-            config::GitDateKind::Author => git::GitDate::Author,
+            settings::GitDateKind::Committer => git::GitDate::Committer,
+            settings::GitDateKind::Author => git::GitDate::Author,
         },
         states_only: !settings.lastmod.contains(&LastmodSource::Git),
         compare: match settings.lastmod_significance {
-            config::Significance::Content => Some(Compare::Reader),
-            config::Significance::AnyCommit => None,
+            settings::Significance::Content => Some(Compare::Reader),
+            settings::Significance::AnyCommit => None,
         },
         ignore_revs: settings.git_ignore_revs.clone(),
-        fetch: settings.git_fetch == config::GitFetch::Auto,
+        fetch: settings.git_fetch == settings::GitFetch::Auto,
         fetch_limit: super::shallow::FETCH_LIMIT,
         recall: true,
     };
@@ -284,7 +284,7 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
     }
     if p.ignored > 0 {
         let file = match &opts.ignore_revs {
-            config::IgnoreRevs::File(f) => f.display().to_string(),
+            settings::IgnoreRevs::File(f) => f.display().to_string(),
             _ => ".git-blame-ignore-revs".into(),
         };
         why.push(format!("commits listed in {file}: {}", p.ignored));

@@ -11,10 +11,10 @@ pub mod shallow;
 pub mod visible;
 mod walk;
 
-use crate::config::{GitDateKind, LastmodSource, Precision};
 use crate::frontmatter::PageMeta;
 use crate::route::{Kind, Route, RouteContext, RouteSink, Routing};
 use crate::scan::{Files, SourceFile};
+use crate::settings::{GitDateKind, LastmodSource, Precision};
 use crate::vocab::date::W3cDate;
 pub use blobs::Fetches;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -337,7 +337,7 @@ impl<'a> OwnLastmods<'a> {
 pub struct Dating<'a> {
     files: &'a Files,
     sources: &'a [LastmodSource],
-    settings: &'a crate::config::Settings,
+    settings: &'a crate::settings::Settings,
     /// Note which commit gave each git date, for `list`.
     commits: bool,
     now: DateTime<Utc>,
@@ -728,7 +728,7 @@ mod tests {
             })
             .collect();
         let git = |_: &Path| FileHistory::Committed(d("2022-02-02T10:00:00Z"));
-        let order = crate::config::DEFAULT_LASTMOD;
+        let order = crate::settings::DEFAULT_LASTMOD;
         let got = assign(&routes, &pages.files, &dated(&pages), input(&order, &git));
         let shown: Vec<_> = got
             .lastmods

@@ -227,9 +227,9 @@ pub const MAX_IGNORE_REVS: u64 = 4 << 20;
 /// [`MAX_IGNORE_REVS`]; one that cannot be read is a warning, and no commit is passed over.
 pub(super) fn ignore_revs(
     root: &Path,
-    which: &crate::config::IgnoreRevs,
+    which: &crate::settings::IgnoreRevs,
 ) -> (HashSet<Box<[u8]>>, Vec<String>) {
-    use crate::config::IgnoreRevs;
+    use crate::settings::IgnoreRevs;
     use crate::vocab::fsread;
     let read = match which {
         IgnoreRevs::Off => return Default::default(),

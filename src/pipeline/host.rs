@@ -14,12 +14,12 @@
 
 use super::Skipped;
 use crate::audit;
-use crate::config::{AuditMode, Settings};
 use crate::entries::Built;
 use crate::host::judge::{self, RobotsFile, Root};
 use crate::host::robots::{Robots, MAX_ROBOTS_BYTES};
 use crate::host::{detect, HostRules};
 use crate::scan::Files;
+use crate::settings::{AuditMode, Settings};
 use crate::vocab::error::Result;
 use crate::vocab::fsread;
 use std::io::Read;

@@ -6,13 +6,13 @@ mod host;
 mod pages;
 
 use crate::audit;
-use crate::config::{self, AuditMode, Overrides, Settings, Style};
 use crate::entries::{self, Entries};
 use crate::generator::Generator;
 use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
 use crate::scan;
+use crate::settings::{self, AuditMode, Overrides, Settings, Style};
 use crate::siteconfig::Reader;
 use crate::sitemap::set_write::{self, Member, SetIndex, SetOptions};
 use crate::sitemap::urlset::{self, WriteReport};
@@ -35,7 +35,7 @@ pub const READERS: [&dyn Reader; 3] =
 /// # let site = tempfile::tempdir()?;
 /// # std::fs::write(site.path().join("hugo.toml"), "baseURL = \"https://example.org/docs/\"\n")?;
 /// # std::fs::write(site.path().join("sitemap.toml"), "gzip = true\n")?;
-/// use sitemapgen::config::{Overrides, Style};
+/// use sitemapgen::settings::{Overrides, Style};
 ///
 /// // A Hugo site whose sitemap.toml asks for gzip; the command line adds --drafts.
 /// let settings = sitemapgen::load(&Overrides {
@@ -59,7 +59,7 @@ pub const READERS: [&dyn Reader; 3] =
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load(over: &Overrides) -> Result<Settings> {
-    config::load(over, &READERS)
+    settings::load(over, &READERS)
 }
 
 /// The generator whose rules the site follows: its wing, for the settings' style (a site
@@ -221,7 +221,7 @@ impl Outcome {
 /// # std::fs::create_dir(root.join("content"))?;
 /// # std::fs::write(root.join("content/_index.md"), "+++\n+++\n")?;
 /// # std::fs::write(root.join("content/hidden.md"), "+++\n[extra]\nnoindex = true\n+++\n")?;
-/// use sitemapgen::{config, generate, Overrides, Reason, RunOptions};
+/// use sitemapgen::{generate, load, Overrides, Reason, RunOptions};
 ///
 /// let settings = load(&Overrides {
 ///     site: Some(root.to_path_buf()),
@@ -869,7 +869,7 @@ pub fn site_roots(settings: &Settings, outcome: &Outcome) -> Vec<(String, url::U
 /// # std::fs::write(site.path().join("config.toml"), "base_url = \"https://example.com\"\n")?;
 /// # std::fs::create_dir(site.path().join("content"))?;
 /// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
-/// use sitemapgen::{config, generate, write, Overrides, RunOptions};
+/// use sitemapgen::{generate, load, write, Overrides, RunOptions};
 ///
 /// let settings = load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
@@ -902,7 +902,7 @@ pub fn write(settings: &Settings, outcome: &mut Outcome) -> Result<WriteReport> 
 /// # std::fs::create_dir(site.path().join("content"))?;
 /// # std::fs::write(site.path().join("content/_index.md"), "+++\n+++\n")?;
 /// # std::fs::write(site.path().join("content/hello.md"), "+++\ntitle = \"Hello\"\n+++\n")?;
-/// use sitemapgen::{build, config, Overrides, RunOptions};
+/// use sitemapgen::{build, load, Overrides, RunOptions};
 ///
 /// let settings = load(&Overrides {
 ///     site: Some(site.path().to_path_buf()),
@@ -923,7 +923,7 @@ pub fn build(settings: &Settings, opts: &RunOptions) -> Result<(Outcome, WriteRe
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::config;
+    use crate::settings;
     use crate::vocab::error::Error;
 
     /// A Zola site of `files` (path below content/, text) in a temp folder, and its settings,
@@ -946,7 +946,7 @@ pub(crate) mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let settings = load(&config::Overrides {
+        let settings = load(&settings::Overrides {
             site: Some(d.path().to_path_buf()),
             ..Default::default()
         })

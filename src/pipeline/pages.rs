@@ -2,11 +2,11 @@
 //! the router in the order it asks for, so a million pages are never all in memory as read.
 
 use super::{Progress, RunOptions};
-use crate::config::Settings;
 use crate::frontmatter::{self, PageMeta};
 use crate::images;
 use crate::route::{RouteSink, Router};
 use crate::scan::{Files, SourceFile};
+use crate::settings::Settings;
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fsread;
 use rayon::prelude::*;

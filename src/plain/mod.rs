@@ -3,11 +3,11 @@
 
 pub mod route;
 
-use crate::config::Settings;
 use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::siteconfig::Style;
 use crate::siteconfig::{Reader, SiteConfig};
 use crate::vocab::error::Result;

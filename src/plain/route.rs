@@ -1,12 +1,12 @@
 //! The plain mapper, for sites that follow neither generator: a file's path is its URL
 //! (`blog/post.md` -> `/blog/post/`, `blog/index.md` -> `/blog/`, `a.html` -> `/a.html`).
 
-use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
 use crate::route::{
     join_path, Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing,
 };
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::vocab::error::Result;
 
 /// The plain mapper: each page is routed as it arrives.

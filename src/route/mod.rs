@@ -8,9 +8,9 @@
 
 mod checks;
 
-use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
 use crate::scan::{Files, SourceFile};
+use crate::settings::Settings;
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};

@@ -32,12 +32,12 @@ pub fn locate(layers: &[Layer], fallback: &Path, keys: &[&str]) -> (PathBuf, Opt
         if in_file.is_empty() {
             return (layer.file.clone(), None);
         }
-        if let Some(line) = crate::config_file::value_line(&layer.file, &in_file) {
+        if let Some(line) = crate::vocab::config_text::value_line(&layer.file, &in_file) {
             return (layer.file.clone(), Some(line));
         }
     }
     (
         fallback.to_path_buf(),
-        crate::config_file::value_line(fallback, keys),
+        crate::vocab::config_text::value_line(fallback, keys),
     )
 }

@@ -1,8 +1,9 @@
 //! The vocabulary every stage may use, which uses nothing of ours: the protocol's limits and
 //! namespaces, its values (`changefreq`, `priority`, W3C dates, language tags), errors and
-//! where they come from, bounded reading and safe creation of files, and how messages write
-//! numbers and lists.
+//! where they come from (a config file's value by its file and line), bounded reading and
+//! safe creation of files, and how messages write numbers, lists and "did you mean".
 
+pub mod config_text;
 pub mod crawl_hints;
 pub mod date;
 pub mod error;
@@ -13,3 +14,4 @@ pub mod limits;
 pub mod loc;
 pub mod prose;
 pub mod protocol;
+pub mod suggest;

@@ -1,12 +1,12 @@
 //! Zola's own config (`zola.toml`, or `config.toml` before Zola 0.19) read into a
 //! [`SiteConfig`]: its base URL, languages, taxonomies and the keys that shape its URLs.
 
-use crate::config_file::error_at;
 use crate::siteconfig::Style;
 use crate::siteconfig::{
     check_languages, get, get_bool, get_str, not_text, read_value, strings, Language, SiteConfig,
     Taxonomy,
 };
+use crate::vocab::config_text::error_at;
 use crate::vocab::error::{Error, Result};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -88,7 +88,7 @@ pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
         }
     }
     // Zola refuses a glob it cannot compile; checked here so the error names this file.
-    crate::config_file::glob_set(&c.ignored_content, path).map_err(|e| match e {
+    crate::vocab::config_text::glob_set(&c.ignored_content, path).map_err(|e| match e {
         Error::Config { message, .. } => error_at(
             path,
             &["ignored_content"],

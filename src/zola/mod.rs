@@ -6,11 +6,11 @@ pub mod config;
 pub mod front_matter;
 pub mod route;
 
-use crate::config::Settings;
 use crate::frontmatter;
 use crate::generator::Generator;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::siteconfig::Style;
 use crate::siteconfig::{file_has_key, Reader, SiteConfig};
 use crate::vocab::error::Result;

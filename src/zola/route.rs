@@ -2,12 +2,12 @@
 //! `index.md` in a colocated folder, slugs follow `[slugify] paths`, file names may carry a
 //! date, languages are file suffixes below `/{lang}/`, taxonomies and pagers are generated.
 
-use crate::config::Settings;
 use crate::frontmatter::{PageMeta, Terms};
 use crate::route::{
     join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
 };
 use crate::scan::Files;
+use crate::settings::Settings;
 use crate::siteconfig::Taxonomy;
 use crate::slugify::{zola_slugify, SlugStrategy};
 use crate::vocab::date::{SiteTz, W3cDate};

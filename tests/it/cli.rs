@@ -363,13 +363,13 @@ fn list_jsonl_is_what_build_writes() {
 
 // ---------------------------------------------------------------- init
 
-fn init_then_build(site: &Path) -> (sitemapgen::config::FileConfig, String) {
+fn init_then_build(site: &Path) -> (sitemapgen::settings::FileConfig, String) {
     let o = run(site, &["init"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(stderr(&o).contains("sitemap.toml"), "{}", text(&o));
     let path = site.join("sitemap.toml");
     let written = std::fs::read_to_string(&path).unwrap();
-    let cfg = sitemapgen::config::read_file_config(&path).unwrap();
+    let cfg = sitemapgen::settings::read_file_config(&path).unwrap();
     // A build with it, from the site's folder (where ./sitemap.toml is read by default).
     let o = run(site, &["build"]);
     assert!(o.status.success(), "{}", text(&o));
@@ -405,9 +405,9 @@ fn init_on_a_zola_site() {
         text(&o)
     );
     // The site's own values are read from its config at every run, not copied.
-    let cfg = sitemapgen::config::read_file_config(&site.join("sitemap.toml")).unwrap();
+    let cfg = sitemapgen::settings::read_file_config(&site.join("sitemap.toml")).unwrap();
     assert_eq!(cfg.base_url, None);
-    assert_eq!(cfg.style, Some(sitemapgen::config::Style::Zola));
+    assert_eq!(cfg.style, Some(sitemapgen::settings::Style::Zola));
     assert_eq!(cfg.content_dir, None);
     assert_eq!(cfg.output_dir, None);
     let written = std::fs::read_to_string(site.join("sitemap.toml")).unwrap();
@@ -495,7 +495,7 @@ fn init_on_a_hugo_site_and_never_overwrites() {
         written.contains("read from hugo.toml at every run (now https://hugo.example.org/)"),
         "{written}"
     );
-    assert_eq!(cfg.style, Some(sitemapgen::config::Style::Hugo));
+    assert_eq!(cfg.style, Some(sitemapgen::settings::Style::Hugo));
     assert_eq!(cfg.output_dir, None);
     assert!(written.contains("from hugo.toml"), "{written}");
     assert!(written.contains("Europe/Paris"), "{written}");
@@ -518,7 +518,7 @@ fn init_elsewhere_points_back_at_the_site() {
         "{}",
         text(&o)
     );
-    let cfg = sitemapgen::config::read_file_config(&cfg_path).unwrap();
+    let cfg = sitemapgen::settings::read_file_config(&cfg_path).unwrap();
     assert_eq!(cfg.site_dir, Some(PathBuf::from("../site")));
     assert_eq!(cfg.content_dir, None);
     let written = std::fs::read_to_string(&cfg_path).unwrap();
@@ -541,8 +541,8 @@ fn init_on_a_plain_folder_leaves_base_url_to_the_user() {
     let o = run(d.path(), &["init"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(stderr(&o).contains("no usable base_url"), "{}", text(&o));
-    let cfg = sitemapgen::config::read_file_config(&d.path().join("sitemap.toml")).unwrap();
-    assert_eq!(cfg.style, Some(sitemapgen::config::Style::Plain));
+    let cfg = sitemapgen::settings::read_file_config(&d.path().join("sitemap.toml")).unwrap();
+    assert_eq!(cfg.style, Some(sitemapgen::settings::Style::Plain));
     assert_eq!(cfg.base_url, None);
     // A build then says what is missing, instead of guessing a URL.
     let o = run(d.path(), &["build"]);
@@ -556,7 +556,7 @@ fn init_on_a_plain_folder_leaves_base_url_to_the_user() {
     assert!(!e.path().join("sitemap.toml").exists());
     let o = run(e.path(), &["init", "--base-url", "https://plain.example/"]);
     assert!(o.status.success(), "{}", text(&o));
-    let cfg = sitemapgen::config::read_file_config(&e.path().join("sitemap.toml")).unwrap();
+    let cfg = sitemapgen::settings::read_file_config(&e.path().join("sitemap.toml")).unwrap();
     assert_eq!(cfg.base_url.as_deref(), Some("https://plain.example/"));
     let o = run(e.path(), &["build", "--quiet"]);
     assert!(o.status.success(), "{}", text(&o));
@@ -1135,7 +1135,7 @@ fn the_progress_hook_hears_of_every_page_read() {
     use std::sync::{Arc, Mutex};
     let d = tempfile::tempdir().unwrap();
     zola_site(d.path());
-    let settings = sitemapgen::load(&sitemapgen::config::Overrides {
+    let settings = sitemapgen::load(&sitemapgen::settings::Overrides {
         site: Some(d.path().to_path_buf()),
         ..Default::default()
     })

@@ -190,7 +190,7 @@ fn translation_keys_link_pages_as_hugo_does() {
 
 #[test]
 fn before_hugo_0_123_a_translation_key_shares_the_space_of_paths() {
-    let settings = sitemapgen::load(&sitemapgen::config::Overrides {
+    let settings = sitemapgen::load(&sitemapgen::settings::Overrides {
         site: Some(case("translation-keys")),
         hugo_version: Some("0.111.3".into()),
         ..Default::default()

@@ -11,7 +11,7 @@
 //!   naming that file and the line of its value.
 
 use serde_json::Value;
-use sitemapgen::config::Overrides;
+use sitemapgen::settings::Overrides;
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use sitemapgen::{Error, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,7 @@
 //! share a URL are listed once, with a warning that names both.
 
 use proptest::prelude::*;
-use sitemapgen::config::{self, FileConfig, Overrides, Style};
+use sitemapgen::settings::{self, FileConfig, Overrides, Style};
 use sitemapgen::{Error, RunOptions};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -88,7 +88,7 @@ fn run(files: &BTreeSet<String>, mode: Mode) -> (tempfile::TempDir, sitemapgen::
             .unwrap();
         }
     }
-    let settings = config::resolve(
+    let settings = settings::resolve(
         FileConfig::default(),
         None,
         &over,

@@ -310,9 +310,9 @@ fn the_pre_commit_hook_runs_its_entry_on_a_staged_page() {
 fn the_sitemap_toml_shown_is_the_repositorys_own() {
     let blocks = blocks_with("sitemap-toml");
     assert_eq!(blocks.len(), 1);
-    let shown = sitemapgen::config::parse_file_config(&blocks[0].text, Path::new("README.md"))
+    let shown = sitemapgen::settings::parse_file_config(&blocks[0].text, Path::new("README.md"))
         .unwrap_or_else(|e| panic!("README.md:{}: {e}", blocks[0].line));
-    let own = sitemapgen::config::read_file_config(&repo().join("sitemap.toml")).unwrap();
+    let own = sitemapgen::settings::read_file_config(&repo().join("sitemap.toml")).unwrap();
     assert_eq!(format!("{shown:?}"), format!("{own:?}"));
 }
 

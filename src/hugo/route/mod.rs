@@ -302,7 +302,7 @@ mod tests {
                 &format!("---\ndate: 2020-01-{k:02}\ntags: [x]\n---\n"),
             );
         }
-        let settings = crate::pipeline::load(&crate::config::Overrides {
+        let settings = crate::pipeline::load(&crate::settings::Overrides {
             site: Some(d.path().to_path_buf()),
             hugo_version: Some("0.168.0".into()),
             ..Default::default()

@@ -1,7 +1,6 @@
 //! What every reader of a config file shares (sitemap.toml, and the site's Zola or Hugo
 //! config): the line a value sits on, errors that name it, the TOML nesting guard, and glob
-//! sets named after the file they came from. It sits below `config`, `siteconfig` and `scan`,
-//! which all use it, so none of them needs another for these.
+//! sets named after the file they came from.
 
 use crate::vocab::error::{Error, Result};
 use crate::vocab::limits::MAX_CONFIG;
@@ -228,7 +227,7 @@ fn explain(text: &str, at: usize, message: &str) -> Option<String> {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (given, expected) = rest.split_once('`')?;
         let known = quoted_names(expected);
-        let hint = match crate::suggest::closest(given, &known) {
+        let hint = match crate::vocab::suggest::closest(given, &known) {
             Some(k) => format!("did you mean `{k}`?"),
             None if known.len() <= 8 => format!("it takes {}", list_or(&known)),
             None => {
@@ -243,7 +242,7 @@ fn explain(text: &str, at: usize, message: &str) -> Option<String> {
         let key = key
             .map(|k| format!("`{k}`{in_table}: "))
             .unwrap_or_default();
-        let hint = match crate::suggest::closest(given, &known) {
+        let hint = match crate::vocab::suggest::closest(given, &known) {
             Some(k) => format!("did you mean \"{k}\"? It takes {}", list_or(&known)),
             None => format!("it takes {}", list_or(&known)),
         };

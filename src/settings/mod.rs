@@ -1,11 +1,11 @@
 //! Configuration: `sitemap.toml`, the site's own config, and command-line overrides, resolved
 //! into one [`Settings`] value that every later stage reads.
 
-use crate::config_file::{error_at, toml_too_deep_error, value_line};
 use crate::hugo::version::{self as hugo_version, HreflangFrom, HugoRules};
 use crate::platform::HostSetting;
 pub use crate::siteconfig::Style;
 use crate::siteconfig::{self, Reader, SiteConfig};
+use crate::vocab::config_text::{error_at, toml_too_deep_error, value_line};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::{SiteTz, W3cDate};
 use crate::vocab::error::{Error, Result};
@@ -268,7 +268,8 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
     if crate::vocab::limits::toml_too_deep(text).is_some() {
         return Err(toml_too_deep_error(text, path));
     }
-    toml::from_str(text).map_err(|e| crate::config_file::toml_error::<FileConfig>(text, path, &e))
+    toml::from_str(text)
+        .map_err(|e| crate::vocab::config_text::toml_error::<FileConfig>(text, path, &e))
 }
 
 /// A site folder that is not there stops the run naming where it was given (`--site` or
