@@ -106,7 +106,7 @@ pub struct SiteConfig {
     /// Zola `taxonomy_root`: the folder taxonomy pages lie below (`blog`: `/blog/tags/…`).
     pub taxonomy_root: Option<String>,
     /// Hugo: the merged config as read, for the values whose reading depends on the Hugo
-    /// release ([`SiteConfig::apply_hugo_rules`]).
+    /// release (`hugo::config::apply_rules`).
     pub raw: Value,
     /// Hugo before 0.112: `defaultContentLanguage` names no language as written (`FR` for
     /// `fr`), so no language is the one without a folder.

@@ -1,5 +1,5 @@
 //! The fields of a Hugo page, read as the site's Hugo release reads them: every value
-//! through the conversion Hugo applies to that key ([`super::hugo_cast`]), so a value Hugo
+//! through the conversion Hugo applies to that key (`cast.rs`), so a value Hugo
 //! tolerates (`draft:` with nothing after it, `draft: "true"`, `weight: "3"`) reads as it
 //! does there, and only what stops Hugo's build stops ours, naming the file and line.
 

@@ -90,7 +90,7 @@ const SECTION: &[(&str, Ty, bool)] = &[
 ];
 
 /// Zola's reading of a front matter block: each key held to the type Zola's structs give it
-/// ([`check`]), then the common reading.
+/// (`check`), then the common reading.
 #[derive(Debug)]
 pub struct ZolaFrontMatter;
 

@@ -3,9 +3,9 @@
 //! `slug`, `url`, `[permalinks]` and `uglyURLs` apply, and the publishing filters (draft,
 //! future, expired, `_build`, `cascade`, headless) decide what exists.
 //!
-//! [`route`] runs the passes in order: each content file is decided ([`decide`]), then the
-//! sections Hugo makes without a file are added and dates rolled up ([`sections`]), then the
-//! taxonomy lists and term pages ([`term_pages`]), and last `disableKinds` is applied.
+//! `route` runs the passes in order: each content file is decided (`decide`), then the
+//! sections Hugo makes without a file are added and dates rolled up (`sections`), then the
+//! taxonomy lists and term pages (`term_pages`), and last `disableKinds` is applied.
 
 mod cascade;
 mod decide;
