@@ -42,9 +42,9 @@ fn main() -> ExitCode {
             state,
             endpoint,
             dry_run,
-        }) => cli::submit::submit(
+        }) => commands::submit::submit(
             &args,
-            &cli::submit::SubmitArgs {
+            &commands::submit::SubmitArgs {
                 since: since.as_deref(),
                 state: state.as_deref(),
                 endpoint: endpoint.as_deref(),

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+mod content_mount;
 mod layers;
-mod mounts;
 
+pub use content_mount::ContentMount;
 pub use layers::{locate, Layer};
-pub use mounts::ContentMount;
 
 /// The site conventions sitemapgen can follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]

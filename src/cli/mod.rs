@@ -8,5 +8,3 @@ pub mod json;
 pub mod out;
 pub mod print;
 pub mod progress;
-#[cfg(feature = "net")]
-pub mod submit;

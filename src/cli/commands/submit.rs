@@ -5,10 +5,10 @@
 //! changes, on the site's hosts, never what the audit left out), the live key file, then the
 //! batches; the state file records what went through, even when a later batch fails.
 
-use super::args::{Cli, Format};
-use super::commands::Run;
-use super::out::{results, say};
-use super::print::{self, labelled, Label};
+use super::Run;
+use crate::cli::args::{Cli, Format};
+use crate::cli::out::{results, say};
+use crate::cli::print::{self, labelled, Label};
 use serde::Serialize;
 use sitemapgen::diff::diff;
 use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
@@ -134,7 +134,7 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         if args.format == Format::Text && !args.quiet {
             say(format_args!(
                 "dry run: would send {} changed since {from} ({} added, {} lastmod moved, {} removed); sent nothing",
-                super::out::count(plan.urls(), "URL", "URLs"),
+                crate::cli::out::count(plan.urls(), "URL", "URLs"),
                 changes.added.len(),
                 changes.moved.len(),
                 changes.removed.len(),
@@ -191,8 +191,8 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         } else {
             say(format_args!(
                 "sent {} to {endpoint} in {} ({} added, {} lastmod moved, {} removed since {from})",
-                super::out::count(plan.urls(), "URL", "URLs"),
-                super::out::count(plan.batches.len(), "request", "requests"),
+                crate::cli::out::count(plan.urls(), "URL", "URLs"),
+                crate::cli::out::count(plan.batches.len(), "request", "requests"),
                 changes.added.len(),
                 changes.moved.len(),
                 changes.removed.len(),

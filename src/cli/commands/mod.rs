@@ -1,5 +1,8 @@
 //! Each command: run the library, then hand its result to [`print`] or [`json`].
 
+#[cfg(feature = "net")]
+pub mod submit;
+
 use super::args::{Cli, Format};
 use super::out::{results, say, ShownLines};
 use super::progress::DelayedBar;
