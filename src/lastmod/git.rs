@@ -22,7 +22,7 @@ use super::repo::{
 use super::shallow::{self, Fetched};
 use super::visible::{fingerprint, Compare};
 use super::walk::{passed, GitPath, Rules, Walk, WalkError};
-use crate::vocab::date::W3cDate;
+use super::FileHistory;
 use crate::vocab::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufReader, Read};
@@ -32,7 +32,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 /// What git says of one file, and the commit that dated it (index into the commit list).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    state: GitFileState,
+    state: FileHistory,
     commit: u32,
 }
 
@@ -83,23 +83,6 @@ impl Default for GitOptions {
             recall: true,
         }
     }
-}
-
-/// What git says about one file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GitFileState {
-    /// Unchanged since this commit, the last one that changed it (with the commit's own offset).
-    Committed(W3cDate),
-    /// Tracked, with uncommitted changes (staged or not): its mtime is the honest date.
-    Modified,
-    /// Never committed: untracked, ignored, or only staged as new.
-    Untracked,
-    /// Tracked but no commit found for it (or outside the content dir): git has no date to give.
-    Unknown,
-    /// Its last change lies where the history at hand does not reach (past a shallow clone's
-    /// boundary, or in a version a partial clone could not fetch): git has no date to give,
-    /// and a full clone might give one.
-    Unreached,
 }
 
 /// The outcome of looking for git history around a content dir.
@@ -199,7 +182,7 @@ pub struct ShallowRead {
     /// The fetch of its history, when `git_fetch` allowed one.
     pub fetched: Option<Fetched>,
     /// `HEAD`'s history still ends at a boundary commit: files whose last change lies past
-    /// it are [`GitFileState::Unreached`].
+    /// it are [`FileHistory::Unreached`].
     pub cut: bool,
     /// How many commits the walk read before it reached the boundary (`None`: every file was
     /// dated before it).
@@ -242,21 +225,21 @@ struct Submodule {
 
 impl GitHistory {
     /// What git says about `path` (absolute, or relative to the dir given to [`read_history`]).
-    pub fn state(&self, path: &Path) -> GitFileState {
+    pub fn state(&self, path: &Path) -> FileHistory {
         let key = self.key(path);
         if let Some((sub, rest)) = key.as_deref().and_then(|k| self.submodule_of(k)) {
             return match &sub.history {
                 Some(h) => h.state(&bytes_to_path(rest)),
-                None => GitFileState::Unknown,
+                None => FileHistory::Unknown,
             };
         }
         match key {
             Some(key) => match self.files.get(key.as_slice()) {
                 Some(e) => e.state,
                 // Under the content dir but not in the index: untracked or ignored.
-                None => GitFileState::Untracked,
+                None => FileHistory::Uncommitted,
             },
-            None => GitFileState::Unknown,
+            None => FileHistory::Unknown,
         }
     }
 
@@ -267,7 +250,7 @@ impl GitHistory {
             return sub.history.as_ref()?.commit(&bytes_to_path(rest));
         }
         let e = self.files.get(key.as_slice())?;
-        if !matches!(e.state, GitFileState::Committed(_)) {
+        if !matches!(e.state, FileHistory::Committed(_)) {
             return None;
         }
         let name = self.commits.get(e.commit as usize)?;
@@ -294,12 +277,12 @@ impl GitHistory {
     }
 
     /// How many files under the content dir git could not date because the history at hand
-    /// ends before their last change ([`GitFileState::Unreached`]), submodules' included.
+    /// ends before their last change ([`FileHistory::Unreached`]), submodules' included.
     pub fn unreached_files(&self) -> usize {
         let own = self
             .files
             .values()
-            .filter(|e| e.state == GitFileState::Unreached)
+            .filter(|e| e.state == FileHistory::Unreached)
             .count();
         own + self
             .sub_histories()
@@ -316,7 +299,7 @@ impl GitHistory {
         }
         self.files
             .iter()
-            .filter(|(path, e)| matches!(e.state, GitFileState::Committed(_)) && is_page_path(path))
+            .filter(|(path, e)| matches!(e.state, FileHistory::Committed(_)) && is_page_path(path))
             .filter_map(|(_, e)| self.places.get(e.commit as usize))
             .max()
             .map(|p| p + 1)
@@ -350,7 +333,7 @@ impl GitHistory {
         let own = self
             .files
             .values()
-            .filter(|e| matches!(e.state, GitFileState::Committed(_)))
+            .filter(|e| matches!(e.state, FileHistory::Committed(_)))
             .count();
         own + self
             .sub_histories()
@@ -542,7 +525,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         // A file the last run did not date by its name here: read the whole history after all.
         let files = std::mem::take(&mut walk.files)
             .into_iter()
-            .map(|(p, _)| (p, GitFileState::Unknown))
+            .map(|(p, _)| (p, FileHistory::Unknown))
             .collect::<TrackedFiles>();
         let starts = starts_of(&files);
         blobs = start_blobs()?;
@@ -574,7 +557,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         .zip(walk.unreached)
         .map(|(((path, state), commit), unreached)| {
             let state = if unreached {
-                GitFileState::Unreached
+                FileHistory::Unreached
             } else {
                 state
             };
@@ -643,7 +626,7 @@ fn tracked(root: &Path, prefix: &[u8]) -> Result<(TrackedFiles, Vec<GitPath>)> {
         } else if mode.starts_with(b"160000") {
             gitlinks.push(Box::from(path));
         } else {
-            files.push((Box::from(path), GitFileState::Unknown));
+            files.push((Box::from(path), FileHistory::Unknown));
         }
     }
     files.dedup_by(|a, b| a.0 == b.0);
@@ -651,7 +634,7 @@ fn tracked(root: &Path, prefix: &[u8]) -> Result<(TrackedFiles, Vec<GitPath>)> {
 }
 
 /// The tracked files, in the index's order, not yet dated.
-type TrackedFiles = Vec<(GitPath, GitFileState)>;
+type TrackedFiles = Vec<(GitPath, FileHistory)>;
 
 /// Reads a submodule's own history (its files are not in the outer log). One that is not
 /// checked out (no `.git` in its folder) or cannot be read gets none: its files are undated.
@@ -732,17 +715,17 @@ impl Lookaside<'_> {
             };
             let head = match change {
                 Change::New => {
-                    entry.state = GitFileState::Untracked;
+                    entry.state = FileHistory::Uncommitted;
                     continue;
                 }
                 Change::Other => None,
                 Change::Edited { head } => Some(head).filter(|_| self.how == Compare::Reader),
                 Change::Moved { head, .. } => Some(head),
             };
-            let kept = matches!(entry.state, GitFileState::Committed(_)) && self.dates;
+            let kept = matches!(entry.state, FileHistory::Committed(_)) && self.dates;
             match head.filter(|_| kept && is_page_path(&path)) {
                 Some(head) => judged.push((path, head)),
-                None => entry.state = GitFileState::Modified,
+                None => entry.state = FileHistory::Uncommitted,
             }
         }
         if judged.is_empty() {
@@ -764,7 +747,7 @@ impl Lookaside<'_> {
                 .map(|b| fingerprint(&b, self.how));
             let same = matches!((blobs.get(&head)?, now), (Version::Read(a), Some(b)) if a == b);
             if let (false, Some(e)) = (same, files.get_mut(&path)) {
-                e.state = GitFileState::Modified;
+                e.state = FileHistory::Uncommitted;
             }
         }
         Ok(())
@@ -802,7 +785,7 @@ fn keep(
             return None;
         }
         let stamp = match walk.files[k].1 {
-            GitFileState::Committed(date) => Some(super::walk::Stamp {
+            FileHistory::Committed(date) => Some(super::walk::Stamp {
                 date,
                 commit: walk.dated_by[k],
             }),

@@ -117,14 +117,7 @@ pub struct HistoryLookup {
 impl History for HistoryLookup {
     fn state(&self, p: &Path) -> FileHistory {
         match &self.history {
-            Some(h) => match h.state(&self.cwd.join(p)) {
-                git::GitFileState::Committed(d) => FileHistory::Committed(d),
-                git::GitFileState::Modified | git::GitFileState::Untracked => {
-                    FileHistory::Uncommitted
-                }
-                git::GitFileState::Unknown => FileHistory::Unknown,
-                git::GitFileState::Unreached => FileHistory::Unreached,
-            },
+            Some(h) => h.state(&self.cwd.join(p)),
             // A checkout without git: every mtime may be the checkout time.
             None if self.blind => FileHistory::Unknown,
             // No repository: mtime is a fair last resort.

@@ -15,9 +15,9 @@
 //! looking for its last change there is *unreached*: it gets no date rather than a wrong one.
 
 use super::blobs::{Blobs, Oid, Version};
-use super::git::GitFileState;
 use super::recall::Recall;
 use super::visible::Compare;
+use super::FileHistory;
 use crate::vocab::date::W3cDate;
 use chrono::DateTime;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -141,7 +141,7 @@ pub struct Rules<'r> {
 /// The walk over one log.
 pub struct Walk<'r> {
     /// Every file: its path now and its state.
-    pub files: Vec<(GitPath, GitFileState)>,
+    pub files: Vec<(GitPath, FileHistory)>,
     /// Parallel to `files`: the commit that dated it (index into `commits`).
     pub dated_by: Vec<u32>,
     /// Parallel to `files`: why commits were passed over ([`passed`] bits).
@@ -216,7 +216,7 @@ impl<'r> Walk<'r> {
     /// A walk for `files`, each waiting under the name in `starts` (`None`: not in any commit
     /// yet, so not waiting).
     pub fn new(
-        files: Vec<(GitPath, GitFileState)>,
+        files: Vec<(GitPath, FileHistory)>,
         starts: Vec<Option<GitPath>>,
         rules: Rules<'r>,
     ) -> Walk<'r> {
@@ -668,7 +668,7 @@ impl<'r> Walk<'r> {
         self.phase[k] = Phase::Done;
         self.tracks.remove(&i);
         if let Some(s) = stamp {
-            self.files[k].1 = GitFileState::Committed(s.date);
+            self.files[k].1 = FileHistory::Committed(s.date);
             self.dated_by[k] = s.commit;
         }
     }
@@ -775,7 +775,7 @@ mod tests {
         let ignored: HashSet<Box<[u8]>> = ignored.iter().map(|s| s.as_bytes().into()).collect();
         let files = names
             .iter()
-            .map(|n| (GitPath::from(n.as_bytes()), GitFileState::Unknown))
+            .map(|n| (GitPath::from(n.as_bytes()), FileHistory::Unknown))
             .collect();
         let starts = names.iter().map(|n| Some(n.as_bytes().into())).collect();
         let mut w = Walk::new(
@@ -792,7 +792,7 @@ mod tests {
         w.run(input, None).unwrap();
         (0..names.len())
             .map(|i| match w.files[i].1 {
-                GitFileState::Committed(d) => Some(format!(
+                FileHistory::Committed(d) => Some(format!(
                     "{} {}",
                     d,
                     String::from_utf8_lossy(&w.commits[w.dated_by[i] as usize])
@@ -970,7 +970,7 @@ mod tests {
     #[test]
     fn a_bad_date_is_an_error() {
         let l = log(&[("c1", "yesterday", &[("M", &["a"])])]);
-        let files = vec![(GitPath::from(&b"a"[..]), GitFileState::Unknown)];
+        let files = vec![(GitPath::from(&b"a"[..]), FileHistory::Unknown)];
         let none = HashSet::new();
         let mut w = Walk::new(
             files,
@@ -1037,7 +1037,7 @@ mod tests {
         let mut blobs = Blobs::start(repo.path(), Compare::Reader).unwrap();
         let none = HashSet::new();
         let mut w = Walk::new(
-            vec![(GitPath::from(&b"a.md"[..]), GitFileState::Unknown)],
+            vec![(GitPath::from(&b"a.md"[..]), FileHistory::Unknown)],
             vec![Some(b"a.md".as_slice().into())],
             Rules {
                 compare: Some(Compare::Reader),
@@ -1054,7 +1054,7 @@ mod tests {
         // Dated by the commit that added it: no edit since changed what a reader sees.
         assert_eq!(
             w.files[0].1,
-            GitFileState::Committed(parse_git_date(b"2020-09-13T12:26:40Z").unwrap())
+            FileHistory::Committed(parse_git_date(b"2020-09-13T12:26:40Z").unwrap())
         );
         assert_eq!(w.passed[0], passed::UNSEEN);
         assert!(w.waits <= 2 * edits, "{} waits for {edits} edits", w.waits);

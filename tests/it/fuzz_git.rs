@@ -16,7 +16,8 @@ use crate::common;
 use common::gitrepo::Repo;
 use common::history::{generate, stamp, time_of, History, Mix, Op};
 use common::{seed_from_env, Rng};
-use sitemapgen::lastmod::git::{read_history, GitFileState, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::FileHistory;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -65,19 +66,19 @@ fn check(
     for (path, last) in pages {
         let reached = depth.is_none_or(|d| last + d >= history.commits + 2);
         let want = if reached {
-            GitFileState::Committed(match h.state(&root.join(&path)) {
-                GitFileState::Committed(d) => d,
+            FileHistory::Committed(match h.state(&root.join(&path)) {
+                FileHistory::Committed(d) => d,
                 other => panic!(
                     "{what}: {path}: want {}, got {other:?}",
                     stamp(time_of(last))
                 ),
             })
         } else {
-            GitFileState::Unreached
+            FileHistory::Unreached
         };
         let got = h.state(&root.join(&path));
         assert_eq!(got, want, "{what}: {path}");
-        if let GitFileState::Committed(d) = got {
+        if let FileHistory::Committed(d) = got {
             assert_eq!(d.to_string(), stamp(time_of(last)), "{what}: {path}");
         }
     }

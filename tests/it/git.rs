@@ -1,8 +1,7 @@
 //! The git stage against real repositories built in temp dirs, with fixed commit dates.
 
-use sitemapgen::lastmod::git::{
-    read_history, GitDate, GitFileState, GitHistory, GitOptions, GitProbe,
-};
+use sitemapgen::lastmod::git::{read_history, GitDate, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::FileHistory;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -80,7 +79,7 @@ fn history(dir: &Path, opts: GitOptions) -> GitHistory {
 /// The committed date as written in the sitemap, or a panic naming the state.
 fn date(h: &GitHistory, path: impl AsRef<Path>) -> String {
     match h.state(path.as_ref()) {
-        GitFileState::Committed(d) => d.to_string(),
+        FileHistory::Committed(d) => d.to_string(),
         other => panic!(
             "{}: expected a commit date, got {other:?}",
             path.as_ref().display()
@@ -180,11 +179,14 @@ fn uncommitted_changes_and_untracked_files_are_reported_as_such() {
 
     let h = history(&r.root.join("content"), GitOptions::default());
     assert_eq!(date(&h, "clean.md"), "2021-05-05T05:05:05+00:00");
-    assert_eq!(h.state(Path::new("edited.md")), GitFileState::Modified);
-    assert_eq!(h.state(Path::new("staged.md")), GitFileState::Modified);
-    assert_eq!(h.state(Path::new("new.md")), GitFileState::Untracked);
-    assert_eq!(h.state(Path::new("new-staged.md")), GitFileState::Untracked);
-    assert_eq!(h.state(Path::new("draft.tmp")), GitFileState::Untracked);
+    assert_eq!(h.state(Path::new("edited.md")), FileHistory::Uncommitted);
+    assert_eq!(h.state(Path::new("staged.md")), FileHistory::Uncommitted);
+    assert_eq!(h.state(Path::new("new.md")), FileHistory::Uncommitted);
+    assert_eq!(
+        h.state(Path::new("new-staged.md")),
+        FileHistory::Uncommitted
+    );
+    assert_eq!(h.state(Path::new("draft.tmp")), FileHistory::Uncommitted);
 }
 
 #[test]
@@ -216,15 +218,12 @@ fn a_clone_of_depth_one_dates_nothing_its_boundary_shows_as_added() {
     // Its one commit is the boundary: b.md's add there is no evidence of when it changed.
     assert_eq!(h.committed_files(), 0);
     assert_eq!(h.unreached_files(), 2);
-    assert_eq!(
-        h.state(&clone.join("content/a.md")),
-        GitFileState::Unreached
-    );
+    assert_eq!(h.state(&clone.join("content/a.md")), FileHistory::Unreached);
     // Committed and untracked files are still told apart.
     fs::write(clone.join("content/new.md"), "n").unwrap();
     assert_eq!(
         h.state(&clone.join("content/new.md")),
-        GitFileState::Untracked
+        FileHistory::Uncommitted
     );
     // The full repository is read normally.
     let h = history(&r.root.join("content"), GitOptions::default());
@@ -264,15 +263,15 @@ fn nested_two_levels(extra: usize) {
     assert_eq!(h.tracked_files(), 2 + extra);
     assert_eq!(h.committed_files(), 2 + extra);
     // Files outside the content dir are not reported, however they are named.
-    assert_eq!(h.state(&r.root.join("README.md")), GitFileState::Unknown);
+    assert_eq!(h.state(&r.root.join("README.md")), FileHistory::Unknown);
     assert_eq!(
         h.state(&r.root.join("site/config.toml")),
-        GitFileState::Unknown
+        FileHistory::Unknown
     );
-    assert_eq!(h.state(Path::new("../config.toml")), GitFileState::Unknown);
+    assert_eq!(h.state(Path::new("../config.toml")), FileHistory::Unknown);
     assert_eq!(
         h.state(&r.root.join("site/contents-not/x.md")),
-        GitFileState::Unknown
+        FileHistory::Unknown
     );
     assert_eq!(h.repo_root(), fs::canonicalize(&r.root).unwrap());
 }
@@ -373,8 +372,8 @@ fn states_only_skips_the_dates_but_not_the_working_tree() {
         },
     );
     assert_eq!(h.committed_files(), 0);
-    assert_eq!(h.state(Path::new("a.md")), GitFileState::Unknown);
-    assert_eq!(h.state(Path::new("b.md")), GitFileState::Modified);
+    assert_eq!(h.state(Path::new("a.md")), FileHistory::Unknown);
+    assert_eq!(h.state(Path::new("b.md")), FileHistory::Uncommitted);
 }
 
 #[test]
@@ -384,8 +383,8 @@ fn a_repository_without_commits_has_only_untracked_files() {
     r.write("b.md", "b");
     r.git(&["add", "a.md"]);
     let h = history(&r.root, GitOptions::default());
-    assert_eq!(h.state(Path::new("a.md")), GitFileState::Untracked);
-    assert_eq!(h.state(Path::new("b.md")), GitFileState::Untracked);
+    assert_eq!(h.state(Path::new("a.md")), FileHistory::Uncommitted);
+    assert_eq!(h.state(Path::new("b.md")), FileHistory::Uncommitted);
     assert_eq!(h.committed_files(), 0);
 }
 

@@ -5,7 +5,8 @@
 use crate::common;
 
 use common::gitrepo::Repo;
-use sitemapgen::lastmod::git::{read_history, GitFileState, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::FileHistory;
 use std::path::Path;
 
 fn read(root: &Path, recall: bool) -> GitHistory {
@@ -21,7 +22,7 @@ fn read(root: &Path, recall: bool) -> GitHistory {
 
 fn date(h: &GitHistory, root: &Path, rel: &str) -> String {
     match h.state(&root.join(rel)) {
-        GitFileState::Committed(d) => d.to_string(),
+        FileHistory::Committed(d) => d.to_string(),
         other => panic!("{rel}: {other:?}"),
     }
 }

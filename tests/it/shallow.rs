@@ -8,7 +8,8 @@ use crate::common;
 use common::gitrepo::Repo;
 use common::history::{generate, stamp, time_of, History, Mix};
 use common::text;
-use sitemapgen::lastmod::git::{read_history, GitFileState, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
+use sitemapgen::lastmod::FileHistory;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -98,8 +99,8 @@ fn dates(
     want.keys()
         .map(|p| {
             let got = match h.state(&root.join(p)) {
-                GitFileState::Committed(d) => Some(d.to_string()),
-                GitFileState::Unreached => None,
+                FileHistory::Committed(d) => Some(d.to_string()),
+                FileHistory::Unreached => None,
                 other => panic!("{p}: {other:?}"),
             };
             (p.clone(), got)
