@@ -1,5 +1,6 @@
 //! The layout stage: which sitemap files hold which entries. By default the generator's own
-//! set of files, so a site that switches to sitemapgen keeps every sitemap URL it submitted:
+//! set of files, as its wing describes them ([`crate::generator::OwnSitemap`]), so a site
+//! that switches to sitemapgen keeps every sitemap URL it submitted:
 //!
 //! | site | `layout = "generator"` (default) |
 //! |---|---|
@@ -19,14 +20,12 @@
 //! `en/sitemap.xml` becomes an index of `en/sitemap1.xml`, … (so its URL keeps working), and
 //! the index over the set lists those parts directly (an index never lists an index).
 
-use crate::entries::{Built, Host, Loc};
-use crate::settings::{LayoutMode as Mode, Settings, Style};
+use crate::entries::{Built, Loc};
+use crate::generator::OwnLayout;
+use crate::settings::{LayoutMode as Mode, Settings};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use url::Url;
-
-/// Zola writes an index from this many URLs on, in parts of this many.
-pub const ZOLA_SPLIT: usize = 30_000;
 
 /// One sitemap file of the set (before any split past the limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,33 +76,29 @@ struct Root {
 }
 
 /// How a root's entries are shared out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Scheme {
     /// One sitemap (split past the limits).
     One,
-    /// Hugo's: an index over `<lang>/<file_name>`, one per language.
-    HugoLanguages,
+    /// The generator's: an index over `<lang>/<name>`, one per language, each named by the
+    /// function (Hugo's).
+    PerLanguage(fn(&Settings, &str) -> String),
     /// Ours: an index over `<stem>-<lang><ext>`.
     Languages,
     /// Ours: an index over `<stem>-<section><ext>` and `<stem>-home<ext>`.
     Sections,
 }
 
-/// The scheme of the layout asked for, on this site.
-fn scheme(settings: &Settings, multihost: bool) -> Scheme {
-    let site = &settings.site;
-    match settings.layout {
-        Mode::Single => Scheme::One,
-        Mode::Language => Scheme::Languages,
-        Mode::Section => Scheme::Sections,
-        Mode::Generator => {
-            let hugo_index = site.is_multilingual()
-                || (settings.hugo.sitemap_index_in_subdir && site.default_language_in_subdir);
-            if settings.style == Style::Hugo && !multihost && hugo_index {
-                Scheme::HugoLanguages
-            } else {
-                Scheme::One
-            }
+/// The scheme of the layout asked for, and the generator's own split (`layout =
+/// "generator"` on Zola).
+fn scheme(settings: &Settings, own: &OwnLayout) -> (Scheme, Option<usize>) {
+    match (settings.layout, own) {
+        (Mode::Single, _) => (Scheme::One, None),
+        (Mode::Language, _) => (Scheme::Languages, None),
+        (Mode::Section, _) => (Scheme::Sections, None),
+        (Mode::Generator, OwnLayout::One { split_at }) => (Scheme::One, *split_at),
+        (Mode::Generator, OwnLayout::PerLanguage { file_name }) => {
+            (Scheme::PerLanguage(*file_name), None)
         }
     }
 }
@@ -152,7 +147,7 @@ fn unique_key(used: &mut Vec<String>, text: &str) -> String {
 /// Shares the entries out into the files of the layout `settings` asks for, reordering them
 /// so each file's entries are one run (by file, then in their order before; a multihost
 /// site's hosts stay in their order), and returns the files.
-pub fn arrange(settings: &Settings, built: &mut Built) -> Layout {
+pub fn arrange(settings: &Settings, built: &mut Built, own: &OwnLayout) -> Layout {
     let site = &settings.site;
     let multihost = !built.hosts.is_empty();
     let roots: Vec<Root> = if multihost {
@@ -172,16 +167,13 @@ pub fn arrange(settings: &Settings, built: &mut Built) -> Layout {
             entries: 0..built.entries.len(),
         }]
     };
-    let scheme = scheme(settings, multihost);
+    let (scheme, split_at) = scheme(settings, own);
     let file_name = settings.file_name.as_str();
     let (stem, ext) = stem_ext(file_name);
-    let zola = settings.style == Style::Zola && settings.layout == Mode::Generator;
-    let max_urls = if zola {
-        settings.max_urls_per_file.min(ZOLA_SPLIT)
-    } else {
-        settings.max_urls_per_file
-    };
-    let index_from = if zola { ZOLA_SPLIT } else { usize::MAX };
+    let max_urls = split_at.map_or(settings.max_urls_per_file, |s| {
+        settings.max_urls_per_file.min(s)
+    });
+    let index_from = split_at.unwrap_or(usize::MAX);
     let default_parts = crate::sitemap::urlset::WriteOptions::default().part_name;
     let mut layout = Layout::default();
     // Each entry's file (the scheme is the same for every root: with one file a root's
@@ -218,12 +210,12 @@ pub fn arrange(settings: &Settings, built: &mut Built) -> Layout {
                 layout.files[first].entries = root.entries.clone();
                 continue;
             }
-            Scheme::HugoLanguages => {
+            Scheme::PerLanguage(language_file) => {
                 // Hugo writes every language's file, even one with no pages.
                 for code in &codes {
                     layout.files.push(part(
                         format!("{}{code}/", root.folder),
-                        hugo_language_file(settings, code),
+                        language_file(settings, code),
                         default_parts.clone(),
                         root.base
                             .join(&format!("{code}/"))
@@ -325,22 +317,10 @@ pub fn arrange(settings: &Settings, built: &mut Built) -> Layout {
             files: (first..layout.files.len()).collect(),
         });
     }
-    if scheme != Scheme::One {
+    if !matches!(scheme, Scheme::One) {
         built.regroup(&group);
     }
     layout
-}
-
-/// The name of a language's sitemap in Hugo's layout: the site's, except before Hugo 0.112
-/// for a language with a `[sitemap]` table of its own (unless sitemap.toml names the file).
-fn hugo_language_file(settings: &Settings, code: &str) -> String {
-    let site = &settings.site;
-    let hugos = site.sitemap_filename.as_deref().unwrap_or("sitemap.xml");
-    let own = site
-        .language(code)
-        .and_then(|l| l.sitemap_table_filename.clone())
-        .filter(|_| settings.hugo.language_sitemap_replaces_site && settings.file_name == hugos);
-    own.unwrap_or_else(|| settings.file_name.clone())
 }
 
 /// The language (its index in `codes`) of entry `k`: its route's, or, for an entry no route
@@ -399,37 +379,17 @@ fn folder_of(
     })
 }
 
-/// The sitemap files the generator itself writes when its own sitemap is on (paths below the
-/// output folder): Zola's `sitemap.xml`; Hugo's `[sitemap] filename` at the root, with one
-/// per language below it on a multilingual site, or one per host's folder on a multihost one.
-pub fn generator_files(settings: &Settings, hosts: &[Host]) -> Vec<String> {
-    let site = &settings.site;
-    let name = site.sitemap_filename.as_deref().unwrap_or("sitemap.xml");
-    match settings.style {
-        Style::Zola => vec!["sitemap.xml".to_string()],
-        Style::Hugo if !hosts.is_empty() => {
-            hosts.iter().map(|h| format!("{}/{name}", h.lang)).collect()
-        }
-        Style::Hugo
-            if site.is_multilingual()
-                || (settings.hugo.sitemap_index_in_subdir && site.default_language_in_subdir) =>
-        {
-            std::iter::once(name.to_string())
-                .chain(
-                    site.languages
-                        .iter()
-                        .map(|l| format!("{}/{}", l.code, hugo_language_file(settings, &l.code))),
-                )
-                .collect()
-        }
-        Style::Hugo => vec![name.to_string()],
-        Style::Plain | Style::Auto => Vec::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Style;
+
+    /// The layout of the generator's own sitemap on the site of `s`.
+    fn own(s: &Settings, b: &Built) -> OwnLayout {
+        crate::pipeline::generator(s.style)
+            .own_sitemap(s, &b.hosts)
+            .map_or(OwnLayout::One { split_at: None }, |o| o.layout)
+    }
     use crate::entries::{Entries, NO_ROUTE};
     use crate::settings::Overrides;
 
@@ -497,7 +457,8 @@ mod tests {
                 (0..n).map(|k| format!("https://example.com/p{k:05}/")),
                 false,
             );
-            let layout = arrange(&s, &mut b);
+            let o = own(&s, &b);
+            let layout = arrange(&s, &mut b, &o);
             assert_eq!(layout.files.len(), 1);
             assert_eq!(
                 (layout.files[0].max_urls, layout.files[0].index_from),
@@ -523,7 +484,8 @@ mod tests {
             (0..30_000).map(|k| format!("https://example.com/p{k:05}/")),
             false,
         );
-        let layout = arrange(&s, &mut b);
+        let o = own(&s, &b);
+        let layout = arrange(&s, &mut b, &o);
         assert_eq!(layout.files[0].index_from, usize::MAX);
         assert_eq!(layout.files[0].max_urls, crate::vocab::protocol::MAX_URLS);
     }
@@ -540,7 +502,8 @@ mod tests {
             ],
             false,
         );
-        let layout = arrange(&s, &mut b);
+        let o = own(&s, &b);
+        let layout = arrange(&s, &mut b, &o);
         assert_eq!(layout.files.len(), 1);
         assert_eq!(layout.files[0].file_name, "sitemap-en.xml");
         assert_eq!(layout.files[0].entries, 0..2);
@@ -564,7 +527,8 @@ mod tests {
             "https://example.com/zz/b/",
         ];
         let mut b = built(locs.iter().map(|l| l.to_string()), false);
-        let layout = arrange(&s, &mut b);
+        let o = own(&s, &b);
+        let layout = arrange(&s, &mut b, &o);
         let files: Vec<(String, Vec<String>)> = layout
             .files
             .iter()

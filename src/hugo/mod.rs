@@ -16,8 +16,9 @@ pub mod permalink_tokens;
 pub mod route;
 pub mod version;
 
+use crate::entries::Host;
 use crate::frontmatter;
-use crate::generator::Generator;
+use crate::generator::{Generator, OwnLayout, OwnSitemap};
 use crate::route::{Buffered, RouteContext, Router};
 use crate::scan::Files;
 use crate::settings::Settings;
@@ -95,4 +96,51 @@ impl Generator for Hugo {
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(Buffered::new(files, ctx, route::route))
     }
+
+    /// `[sitemap] filename` (`sitemap.xml`): at the root of a site of one language; an index
+    /// there over one per language below it on a multilingual site (from 0.123 also with
+    /// `defaultContentLanguageInSubdir`); one per host's folder, no index, on a multihost one.
+    fn own_sitemap(&self, settings: &Settings, hosts: &[Host]) -> Option<OwnSitemap> {
+        let site = &settings.site;
+        let name = site.sitemap_filename.as_deref().unwrap_or("sitemap.xml");
+        let per_language = site.is_multilingual()
+            || (settings.hugo.sitemap_index_in_subdir && site.default_language_in_subdir);
+        let (files, layout) = if !hosts.is_empty() {
+            let files = hosts.iter().map(|h| format!("{}/{name}", h.lang)).collect();
+            (files, OwnLayout::One { split_at: None })
+        } else if per_language {
+            let files = std::iter::once(name.to_string())
+                .chain(
+                    site.languages
+                        .iter()
+                        .map(|l| format!("{}/{}", l.code, language_file(settings, &l.code))),
+                )
+                .collect();
+            let layout = OwnLayout::PerLanguage {
+                file_name: language_file,
+            };
+            (files, layout)
+        } else {
+            (vec![name.to_string()], OwnLayout::One { split_at: None })
+        };
+        Some(OwnSitemap {
+            name: "Hugo",
+            command: "each `hugo` build",
+            off: "disableKinds = [\"sitemap\"]",
+            files,
+            layout,
+        })
+    }
+}
+
+/// The name of a language's sitemap in Hugo's layout: the site's, except before Hugo 0.112
+/// for a language with a `[sitemap]` table of its own (unless sitemap.toml names the file).
+fn language_file(settings: &Settings, code: &str) -> String {
+    let site = &settings.site;
+    let hugos = site.sitemap_filename.as_deref().unwrap_or("sitemap.xml");
+    let own = site
+        .language(code)
+        .and_then(|l| l.sitemap_table_filename.clone())
+        .filter(|_| settings.hugo.language_sitemap_replaces_site && settings.file_name == hugos);
+    own.unwrap_or_else(|| settings.file_name.clone())
 }

@@ -7,7 +7,7 @@ mod pages;
 
 use crate::audit;
 use crate::entries::{self, Entries};
-use crate::generator::Generator;
+use crate::generator::{Generator, OwnLayout};
 use crate::host::Target;
 use crate::lastmod::{self, Lastmod};
 use crate::route::{self, Reason, RouteContext};
@@ -332,7 +332,10 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         None => None,
     };
     // layout: which sitemap file holds which entry (each file's entries one run)
-    outcome.layout = crate::layout::arrange(settings, &mut built);
+    let own = generator(settings.style)
+        .own_sitemap(settings, &built.hosts)
+        .map_or(OwnLayout::One { split_at: None }, |o| o.layout);
+    outcome.layout = crate::layout::arrange(settings, &mut built, &own);
     if let Some((lastmods, mut commits)) = lastmods {
         outcome.listed = (0..built.entries.len())
             .map(|k| Listed {
@@ -394,11 +397,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
 /// The generator's own sitemap is on: each of its builds writes files of our set (or beside
 /// it), so the sitemap a site serves depends on which ran last. Said once, with the files.
 fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String> {
-    let (generator, command, fix) = match settings.style {
-        Style::Zola => ("Zola", "`zola build`", "generate_sitemap = false"),
-        Style::Hugo => ("Hugo", "each `hugo` build", "disableKinds = [\"sitemap\"]"),
-        Style::Plain | Style::Auto => return None,
-    };
+    let own = generator(settings.style).own_sitemap(settings, &outcome.hosts)?;
     if !settings.site.generate_sitemap {
         return None;
     }
@@ -409,7 +408,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
         .iter()
         .filter_map(|p| set_write::rel_below(&set.output_dir, p))
         .collect();
-    let theirs = crate::layout::generator_files(settings, &outcome.hosts);
+    let theirs = own.files;
     let shown = |rel: &str| settings.output_dir.join(rel).display().to_string();
     let over: Vec<String> = theirs
         .iter()
@@ -437,6 +436,7 @@ fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String
             crate::vocab::prose::and_list(&beside)
         ));
     }
+    let (generator, command, fix) = (own.name, own.command, own.off);
     Some(format!(
         "{}: {generator}'s own sitemap is on: {command} writes {what}; run sitemapgen after every {generator} build, or turn {generator}'s off with {fix}",
         config.display()

@@ -3,8 +3,9 @@
 
 pub mod route;
 
+use crate::entries::Host;
 use crate::frontmatter;
-use crate::generator::Generator;
+use crate::generator::{Generator, OwnSitemap};
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
 use crate::settings::Settings;
@@ -43,5 +44,10 @@ impl Generator for Plain {
 
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(route::PlainRouter::new(files, ctx))
+    }
+
+    /// No generator, no sitemap of its own.
+    fn own_sitemap(&self, _: &Settings, _: &[Host]) -> Option<OwnSitemap> {
+        None
     }
 }

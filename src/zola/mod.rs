@@ -6,8 +6,9 @@ pub mod config;
 pub mod front_matter;
 pub mod route;
 
+use crate::entries::Host;
 use crate::frontmatter;
-use crate::generator::Generator;
+use crate::generator::{Generator, OwnLayout, OwnSitemap};
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
 use crate::settings::Settings;
@@ -58,4 +59,20 @@ impl Generator for Zola {
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
         Box::new(route::ZolaRouter::new(files, ctx))
     }
+
+    /// `sitemap.xml`; from [`SPLIT`] URLs on, an index over `sitemap1.xml`, `sitemap2.xml`, …
+    fn own_sitemap(&self, _: &Settings, _: &[Host]) -> Option<OwnSitemap> {
+        Some(OwnSitemap {
+            name: "Zola",
+            command: "`zola build`",
+            off: "generate_sitemap = false",
+            files: vec!["sitemap.xml".to_string()],
+            layout: OwnLayout::One {
+                split_at: Some(SPLIT),
+            },
+        })
+    }
 }
+
+/// Zola writes an index from this many URLs on, in parts of this many.
+pub const SPLIT: usize = 30_000;
