@@ -1,6 +1,8 @@
 //! `validate` over the hand-written corpus (tests/validate-corpus/), over files generated past
 //! the protocol limits, and (when ../shared is present) against validate.sh on valid files.
 
+use crate::common;
+
 use sitemapgen::sitemap::validate::{
     exit_code, print_report, run, validate_file, FileReport, FindingKind, Severity, ValidateOptions,
 };
@@ -333,11 +335,7 @@ fn shared_schemas() -> Option<PathBuf> {
     let dir = std::env::var_os("SITEMAPGEN_SCHEMAS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas"));
-    let xmllint = std::process::Command::new("xmllint")
-        .arg("--version")
-        .output()
-        .is_ok();
-    (dir.join("validate.sh").is_file() && xmllint).then_some(dir)
+    (dir.join("validate.sh").is_file() && common::xmllint_installed()).then_some(dir)
 }
 
 fn validate_sh_accepts(schemas: &Path, file: &Path) -> bool {

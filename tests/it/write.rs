@@ -1,6 +1,8 @@
 //! The output stage against a real folder: atomic writes, stale parts, gzip, robots.txt,
 //! and (when the shared schemas and xmllint are at hand) XSD validation of what was written.
 
+use crate::common;
+
 use sitemapgen::entries::{Alternate, Entries, Extras};
 use sitemapgen::sitemap::owned::{Record, Stamp};
 use sitemapgen::sitemap::urlset::{self, render, WriteOptions};
@@ -62,7 +64,7 @@ fn validate(files: &[PathBuf]) {
         );
         return;
     }
-    if Command::new("xmllint").arg("--version").output().is_err() {
+    if !common::xmllint_installed() {
         eprintln!("note: xmllint not installed; XSD validation skipped");
         return;
     }

@@ -127,13 +127,20 @@ pub fn shared_dir() -> Option<PathBuf> {
     p.join("schemas/validate.sh").is_file().then_some(p)
 }
 
+/// Whether xmllint runs here: asked once per test run, not once per validation (a process
+/// each time, for hundreds of sitemaps).
+pub fn xmllint_installed() -> bool {
+    static INSTALLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *INSTALLED.get_or_init(|| Command::new("xmllint").arg("--version").output().is_ok())
+}
+
 /// Validates sitemap files with ../shared/schemas/validate.sh when it and xmllint are there.
 pub fn validate_with_xsd(files: &[PathBuf]) {
     let Some(shared) = shared_dir() else {
         eprintln!("note: ../shared/schemas not found: XSD validation skipped");
         return;
     };
-    if Command::new("xmllint").arg("--version").output().is_err() {
+    if !xmllint_installed() {
         eprintln!("note: xmllint not installed: XSD validation skipped");
         return;
     }
