@@ -303,7 +303,7 @@ fn a_fetch_that_fails_or_hangs_falls_back_to_the_clones_own_history_saying_why()
     let started = std::time::Instant::now();
     let opts = GitOptions {
         fetch: true,
-        fetch_limit: Duration::from_secs(2),
+        fetch_limit: Duration::from_secs(1),
         ..Default::default()
     };
     let Ok(GitProbe::Ready(h)) = read_history(&clone.join("content"), &opts) else {
@@ -320,7 +320,7 @@ fn a_fetch_that_fails_or_hangs_falls_back_to_the_clones_own_history_saying_why()
         .clone();
     assert_eq!(
         why.as_deref(),
-        Some("`git fetch origin` took longer than 2 s and was stopped")
+        Some("`git fetch origin` took longer than 1 s and was stopped")
     );
     assert_eq!(dates(&h, &clone, &want), plain);
 }
@@ -355,7 +355,7 @@ fn the_fetch_limit_holds_when_the_fetch_leaves_a_process_holding_its_pipe() {
     let started = std::time::Instant::now();
     let opts = GitOptions {
         fetch: true,
-        fetch_limit: Duration::from_secs(2),
+        fetch_limit: Duration::from_secs(1),
         ..Default::default()
     };
     let Ok(GitProbe::Ready(h)) = read_history(&clone.join("content"), &opts) else {
@@ -367,7 +367,7 @@ fn the_fetch_limit_holds_when_the_fetch_leaves_a_process_holding_its_pipe() {
     let fetched = h.shallow().unwrap().fetched.clone().unwrap();
     assert_eq!(
         fetched.failed.as_deref(),
-        Some("`git fetch origin` took longer than 2 s and was stopped")
+        Some("`git fetch origin` took longer than 1 s and was stopped")
     );
     assert!(fetched.seconds < 15.0, "{fetched:?}");
     assert_eq!(dates(&h, &clone, &want), plain);
