@@ -10,6 +10,37 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Sets, before any test starts (so before any thread can read the environment), a cache
+/// folder for this test run: the records of the files sitemapgen wrote (src/sitemap/owned.rs)
+/// for the hundreds of temporary sites the tests build go there, for the library calls in
+/// this process and for every program it starts, not into the user's `~/.cache/sitemapgen`,
+/// where they stayed after their sites were gone and every later build listed them all. The
+/// folder is below cargo's temporary folder for tests, one per run; a new run removes those
+/// of runs that have ended.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static OWN_CACHE_FOLDER: extern "C" fn() = own_cache_folder;
+
+#[cfg(target_os = "linux")]
+extern "C" fn own_cache_folder() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home");
+    let mine = std::process::id().to_string();
+    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let ended = name
+            .to_str()
+            .is_none_or(|pid| pid == mine || !Path::new("/proc").join(pid).exists());
+        if ended {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = root.join(mine);
+    if std::fs::create_dir_all(&dir).is_ok() {
+        std::env::set_var("XDG_CACHE_HOME", dir);
+    }
+}
+
 /// Runs the sitemapgen binary with `args` in `cwd`.
 pub fn run(cwd: &Path, args: &[&str]) -> Output {
     run_bin(Path::new(env!("CARGO_BIN_EXE_sitemapgen")), cwd, args)
