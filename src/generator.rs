@@ -3,7 +3,6 @@
 //! the site's style ([`crate::pipeline::generator`]) and drives it, so no stage names a
 //! generator to call it.
 
-use crate::entries::Host;
 use crate::frontmatter;
 use crate::route::{RouteContext, Router};
 use crate::scan::Files;
@@ -21,10 +20,10 @@ pub trait Generator: Reader + Sync {
     /// The router that maps the scanned `files` to the URLs this generator publishes.
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a>;
 
-    /// The sitemap this generator writes of its own on the site of `settings` (`hosts`: a
-    /// multihost site's hosts), which `layout = "generator"` follows; none for a generator
-    /// that writes none.
-    fn own_sitemap(&self, settings: &Settings, hosts: &[Host]) -> Option<OwnSitemap>;
+    /// The sitemap this generator writes of its own on the site of `settings` (`hosts`: the
+    /// languages of a multihost site's hosts, each its folder), which `layout = "generator"`
+    /// follows; none for a generator that writes none.
+    fn own_sitemap(&self, settings: &Settings, hosts: &[&str]) -> Option<OwnSitemap>;
 }
 
 /// The sitemap a generator writes of its own.

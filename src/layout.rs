@@ -387,7 +387,10 @@ mod tests {
     /// The layout of the generator's own sitemap on the site of `s`.
     fn own(s: &Settings, b: &Built) -> OwnLayout {
         crate::pipeline::generator(s.style)
-            .own_sitemap(s, &b.hosts)
+            .own_sitemap(
+                s,
+                &b.hosts.iter().map(|h| h.lang.as_str()).collect::<Vec<_>>(),
+            )
             .map_or(OwnLayout::One { split_at: None }, |o| o.layout)
     }
     use crate::entries::{Entries, NO_ROUTE};

@@ -16,7 +16,6 @@ pub mod permalink_tokens;
 pub mod route;
 pub mod version;
 
-use crate::entries::Host;
 use crate::frontmatter;
 use crate::generator::{Generator, OwnLayout, OwnSitemap};
 use crate::route::{Buffered, RouteContext, Router};
@@ -100,13 +99,13 @@ impl Generator for Hugo {
     /// `[sitemap] filename` (`sitemap.xml`): at the root of a site of one language; an index
     /// there over one per language below it on a multilingual site (from 0.123 also with
     /// `defaultContentLanguageInSubdir`); one per host's folder, no index, on a multihost one.
-    fn own_sitemap(&self, settings: &Settings, hosts: &[Host]) -> Option<OwnSitemap> {
+    fn own_sitemap(&self, settings: &Settings, hosts: &[&str]) -> Option<OwnSitemap> {
         let site = &settings.site;
         let name = site.sitemap_filename.as_deref().unwrap_or("sitemap.xml");
         let per_language = site.is_multilingual()
             || (settings.hugo.sitemap_index_in_subdir && site.default_language_in_subdir);
         let (files, layout) = if !hosts.is_empty() {
-            let files = hosts.iter().map(|h| format!("{}/{name}", h.lang)).collect();
+            let files = hosts.iter().map(|lang| format!("{lang}/{name}")).collect();
             (files, OwnLayout::One { split_at: None })
         } else if per_language {
             let files = std::iter::once(name.to_string())

@@ -333,7 +333,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     };
     // layout: which sitemap file holds which entry (each file's entries one run)
     let own = generator(settings.style)
-        .own_sitemap(settings, &built.hosts)
+        .own_sitemap(settings, &host_languages(&built.hosts))
         .map_or(OwnLayout::One { split_at: None }, |o| o.layout);
     outcome.layout = crate::layout::arrange(settings, &mut built, &own);
     if let Some((lastmods, mut commits)) = lastmods {
@@ -394,10 +394,15 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     Ok(outcome)
 }
 
+/// The languages of a multihost site's hosts, each the folder its files go in.
+fn host_languages(hosts: &[crate::entries::Host]) -> Vec<&str> {
+    hosts.iter().map(|h| h.lang.as_str()).collect()
+}
+
 /// The generator's own sitemap is on: each of its builds writes files of our set (or beside
 /// it), so the sitemap a site serves depends on which ran last. Said once, with the files.
 fn generator_sitemap_on(settings: &Settings, outcome: &Outcome) -> Option<String> {
-    let own = generator(settings.style).own_sitemap(settings, &outcome.hosts)?;
+    let own = generator(settings.style).own_sitemap(settings, &host_languages(&outcome.hosts))?;
     if !settings.site.generate_sitemap {
         return None;
     }

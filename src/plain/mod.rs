@@ -3,7 +3,6 @@
 
 pub mod route;
 
-use crate::entries::Host;
 use crate::frontmatter;
 use crate::generator::{Generator, OwnSitemap};
 use crate::route::{RouteContext, Router};
@@ -47,7 +46,7 @@ impl Generator for Plain {
     }
 
     /// No generator, no sitemap of its own.
-    fn own_sitemap(&self, _: &Settings, _: &[Host]) -> Option<OwnSitemap> {
+    fn own_sitemap(&self, _: &Settings, _: &[&str]) -> Option<OwnSitemap> {
         None
     }
 }

@@ -6,7 +6,6 @@ pub mod config;
 pub mod front_matter;
 pub mod route;
 
-use crate::entries::Host;
 use crate::frontmatter;
 use crate::generator::{Generator, OwnLayout, OwnSitemap};
 use crate::route::{RouteContext, Router};
@@ -61,7 +60,7 @@ impl Generator for Zola {
     }
 
     /// `sitemap.xml`; from [`SPLIT`] URLs on, an index over `sitemap1.xml`, `sitemap2.xml`, …
-    fn own_sitemap(&self, _: &Settings, _: &[Host]) -> Option<OwnSitemap> {
+    fn own_sitemap(&self, _: &Settings, _: &[&str]) -> Option<OwnSitemap> {
         Some(OwnSitemap {
             name: "Zola",
             command: "`zola build`",
