@@ -74,16 +74,9 @@ pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
                 None => Some(Vec::new()),
             };
             c.languages.push(Language {
-                code: code.clone(),
                 weight: 1,
-                base_url: None,
-                content_dir: None,
-                hreflang: None,
-                locale: None,
-                changefreq: None,
-                sitemap_table_filename: None,
-                priority: None,
                 taxonomies,
+                ..Language::named(code.clone())
             });
         }
     }
