@@ -404,14 +404,6 @@ struct Ours {
 /// One of our URLs: its lastmod and its `hreflang` alternates.
 type OurUrl = (Option<W3cDate>, BTreeSet<(String, String)>);
 
-/// A folder for one site: in memory where the system has a tmpfs at /dev/shm (thousands
-/// of small files are written; a disk under load takes a hundred times as long).
-fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir_in("/dev/shm")
-        .or_else(|_| tempfile::tempdir())
-        .unwrap()
-}
-
 fn write_site(dir: &Path, zola: bool, config: &str, cases: &[&Case]) {
     let name = if zola { "config.toml" } else { "hugo.toml" };
     std::fs::write(dir.join(name), config).unwrap();
@@ -570,7 +562,7 @@ fn check(site: &Site, version: &'static str) -> (Vec<String>, Vec<usize>) {
         .iter()
         .filter(|c| !fail.contains(&c.file))
         .collect();
-    let dir = scratch();
+    let dir = tempfile::tempdir().unwrap();
     write_site(dir.path(), site.zola, &site.config, &good);
     // A config the generator refuses leaves no case to build: only the refusal is checked.
     let compared = if good.is_empty() {
@@ -654,14 +646,14 @@ fn check(site: &Site, version: &'static str) -> (Vec<String>, Vec<usize>) {
             .iter()
             .any(|(p, l, _)| p.ends_with(&c.file) && l.is_some_and(|l| c.lines.contains(&l)))
     };
-    let dir = scratch();
+    let dir = tempfile::tempdir().unwrap();
     write_site(dir.path(), site.zola, &site.config, &failing);
     let together = run(dir.path(), version, now).err();
     for c in failing {
         if together.as_ref().is_some_and(|e| named(e, c)) {
             continue;
         }
-        let dir = scratch();
+        let dir = tempfile::tempdir().unwrap();
         write_site(dir.path(), site.zola, &site.config, &[c]);
         match run(dir.path(), version, now) {
             Ok(_) => problems.push(format!(

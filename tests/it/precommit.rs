@@ -64,7 +64,9 @@ fn install(r: &Repo, hook: &Hook) {
         files = hook.files,
         entry = hook.entry,
     );
-    let path = r.root.join(".git/hooks/pre-commit");
+    let hooks = r.root.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let path = hooks.join("pre-commit");
     std::fs::write(&path, script).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -10,23 +10,54 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Sets, before any test starts (so before any thread can read the environment), a cache
-/// folder for this test run: the records of the files sitemapgen wrote (src/sitemap/owned.rs)
-/// for the hundreds of temporary sites the tests build go there, for the library calls in
-/// this process and for every program it starts, not into the user's `~/.cache/sitemapgen`,
-/// where they stayed after their sites were gone and every later build listed them all. The
-/// folder is below cargo's temporary folder for tests, one per run; a new run removes those
-/// of runs that have ended.
+/// Sets, before any test starts (so before any thread can read the environment), the
+/// environment of this test run, for the library calls in this process and for every program
+/// it starts:
+/// - a cache folder: the records of the files sitemapgen wrote (src/sitemap/owned.rs) for the
+///   hundreds of temporary sites the tests build go there, not into the user's
+///   `~/.cache/sitemapgen`, where they stayed after their sites were gone and every later
+///   build listed them all;
+/// - the temporary folder (`TMPDIR`), in memory where the machine has a tmpfs at `/dev/shm`
+///   and no `TMPDIR` was set: the suite makes and deletes tens of thousands of files (sites,
+///   git repositories, sitemaps), and on a disk file system that is a fifth of its CPU time;
+/// - for git, no template copied into each new repository and no housekeeping process started
+///   after each commit (thousands of commits make the tests' histories).
+///
+/// Each folder is one per run; a new run removes those of runs that have ended.
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
-static OWN_CACHE_FOLDER: extern "C" fn() = own_cache_folder;
+static TEST_ENVIRONMENT: extern "C" fn() = test_environment;
 
 #[cfg(target_os = "linux")]
-extern "C" fn own_cache_folder() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home");
+extern "C" fn test_environment() {
+    if let Some(dir) =
+        folder_of_this_run(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home"))
+    {
+        std::env::set_var("XDG_CACHE_HOME", dir);
+    }
+    let memory = Path::new("/dev/shm");
+    if std::env::var_os("TMPDIR").is_none() && memory.is_dir() {
+        if let Some(dir) = folder_of_this_run(&memory.join("sitemapgen-tests")) {
+            std::env::set_var("TMPDIR", dir);
+        }
+    }
+    if std::env::var_os("GIT_CONFIG_COUNT").is_none() {
+        let config = [("init.templateDir", ""), ("maintenance.auto", "false")];
+        std::env::set_var("GIT_CONFIG_COUNT", config.len().to_string());
+        for (i, (key, value)) in config.iter().enumerate() {
+            std::env::set_var(format!("GIT_CONFIG_KEY_{i}"), key);
+            std::env::set_var(format!("GIT_CONFIG_VALUE_{i}"), value);
+        }
+    }
+}
+
+/// `root/<this process id>`, made anew, after removing the folders in `root` of processes
+/// that have ended.
+#[cfg(target_os = "linux")]
+fn folder_of_this_run(root: &Path) -> Option<PathBuf> {
     let mine = std::process::id().to_string();
-    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+    for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
         let name = entry.file_name();
         let ended = name
             .to_str()
@@ -36,9 +67,7 @@ extern "C" fn own_cache_folder() {
         }
     }
     let dir = root.join(mine);
-    if std::fs::create_dir_all(&dir).is_ok() {
-        std::env::set_var("XDG_CACHE_HOME", dir);
-    }
+    std::fs::create_dir_all(&dir).ok().map(|()| dir)
 }
 
 /// Runs the sitemapgen binary with `args` in `cwd`.
@@ -166,7 +195,12 @@ pub fn xmllint_installed() -> bool {
 }
 
 /// Validates sitemap files with ../shared/schemas/validate.sh when it and xmllint are there.
+/// A file whose bytes (and `.gz` name or not) validate.sh already accepted in this run is not
+/// given to it again: many tests write the same sitemap, and each check costs two xmllint runs
+/// that load the XSDs anew.
 pub fn validate_with_xsd(files: &[PathBuf]) {
+    use std::hash::{Hash, Hasher};
+    static ACCEPTED: std::sync::Mutex<BTreeSet<u64>> = std::sync::Mutex::new(BTreeSet::new());
     let Some(shared) = shared_dir() else {
         eprintln!("note: ../shared/schemas not found: XSD validation skipped");
         return;
@@ -175,15 +209,35 @@ pub fn validate_with_xsd(files: &[PathBuf]) {
         eprintln!("note: xmllint not installed: XSD validation skipped");
         return;
     }
+    let key = |file: &PathBuf| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        file.to_string_lossy().ends_with(".gz").hash(&mut h);
+        std::fs::read(file).ok().hash(&mut h);
+        h.finish()
+    };
+    let keys: Vec<u64> = files.iter().map(key).collect();
+    let fresh: Vec<&PathBuf> = {
+        let accepted = ACCEPTED.lock().unwrap();
+        files
+            .iter()
+            .zip(&keys)
+            .filter(|(_, k)| !accepted.contains(k))
+            .map(|(f, _)| f)
+            .collect()
+    };
+    if fresh.is_empty() {
+        return;
+    }
     let out = Command::new(shared.join("schemas/validate.sh"))
-        .args(files)
+        .args(&fresh)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "validate.sh rejected {files:?}:\n{}",
+        "validate.sh rejected {fresh:?}:\n{}",
         text(&out)
     );
+    ACCEPTED.lock().unwrap().extend(keys);
 }
 
 /// `FUZZ_SEED` when set (to replay a run), else one from the clock.
