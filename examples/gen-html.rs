@@ -15,9 +15,9 @@
 //! number of URLs.
 
 use rayon::prelude::*;
+use sitemapgen::RunOptions;
 use sitemapgen::settings::Overrides;
 use sitemapgen::vocab::loc;
-use sitemapgen::RunOptions;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

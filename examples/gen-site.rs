@@ -700,12 +700,12 @@ fn generate(args: &Args) -> io::Result<()> {
             let plan = page(args.style, args.seed, i, buf);
             let dir = &dirs[(i % dirs.len() as u64) as usize];
             let path = dir.join(&plan.file);
-            if plan.bundle {
-                if let Some(bundle_dir) = path.parent() {
-                    fs::create_dir(bundle_dir).map_err(at(bundle_dir))?;
-                    let png = bundle_dir.join("cover.png");
-                    fs::write(&png, PNG).map_err(at(&png))?;
-                }
+            if plan.bundle
+                && let Some(bundle_dir) = path.parent()
+            {
+                fs::create_dir(bundle_dir).map_err(at(bundle_dir))?;
+                let png = bundle_dir.join("cover.png");
+                fs::write(&png, PNG).map_err(at(&png))?;
             }
             // One write per file: the content is small and already whole in memory.
             fs::write(&path, buf.as_bytes()).map_err(at(&path))

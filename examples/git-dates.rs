@@ -2,7 +2,7 @@
 //!
 //! Usage: `cargo run --release --example git-dates -- DIR [--author]` (used by benches/git-bench.sh).
 
-use sitemapgen::lastmod::git::{read_history, GitDate, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{GitDate, GitOptions, GitProbe, read_history};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

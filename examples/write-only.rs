@@ -12,7 +12,7 @@
 //! for two in five entries, as front matter mixes both forms.
 
 use sitemapgen::entries::Entries;
-use sitemapgen::sitemap::urlset::{write, WriteOptions};
+use sitemapgen::sitemap::urlset::{WriteOptions, write};
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::path::PathBuf;
 use std::process::ExitCode;

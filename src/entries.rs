@@ -188,7 +188,7 @@ impl<'a> View<'a> {
     }
 
     /// Every entry with its loc, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Loc<'a>, &'a Entry)> + 'a {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Loc<'a>, &'a Entry)> + use<'a> {
         let locs = self.locs;
         self.list.iter().map(move |e| (locs.get(e.loc), e))
     }
@@ -457,26 +457,26 @@ pub fn build(
             .changefreq
             .or_else(|| matching.iter().find_map(|c| c.rule.changefreq))
             .or(settings.default_changefreq);
-        if settings.images {
-            if let Some(p) = r.page() {
-                let base = base_for(r.lang());
-                let page_url = Url::parse(&loc).ok();
-                let images: Vec<String> = page_url
-                    .iter()
-                    .flat_map(|u| {
-                        sources
-                            .images
-                            .get(p)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(move |src| crate::images::resolve_image(src, u, base))
-                    })
-                    .map(|u| u.to_string())
-                    .take(MAX_IMAGES)
-                    .collect();
-                if !images.is_empty() {
-                    e.extras.get_or_insert_with(Default::default).images = images;
-                }
+        if settings.images
+            && let Some(p) = r.page()
+        {
+            let base = base_for(r.lang());
+            let page_url = Url::parse(&loc).ok();
+            let images: Vec<String> = page_url
+                .iter()
+                .flat_map(|u| {
+                    sources
+                        .images
+                        .get(p)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(move |src| crate::images::resolve_image(src, u, base))
+                })
+                .map(|u| u.to_string())
+                .take(MAX_IMAGES)
+                .collect();
+            if !images.is_empty() {
+                e.extras.get_or_insert_with(Default::default).images = images;
             }
         }
         // Route and page indices share one bound (see `Route`).
@@ -810,13 +810,13 @@ fn add_alternates(
                 href: out.entries.loc(k).to_string(),
             })
             .collect();
-        if let Some(xd) = &settings.x_default {
-            if let Some(pos) = langs.iter().position(|l| l == xd) {
-                alts.push(Alternate {
-                    hreflang: "x-default".into(),
-                    href: out.entries.loc(members[pos]).to_string(),
-                });
-            }
+        if let Some(xd) = &settings.x_default
+            && let Some(pos) = langs.iter().position(|l| l == xd)
+        {
+            alts.push(Alternate {
+                hreflang: "x-default".into(),
+                href: out.entries.loc(members[pos]).to_string(),
+            });
         }
         alts.sort();
         for &k in members {
@@ -957,9 +957,11 @@ mod tests {
         assert!(view.iter().all(|(_, e)| e.priority.is_some()));
         assert_eq!(view.loc(&view.list()[1]), "https://example.com/p-3/?q=3");
         assert_eq!(entries.view().len(), 6);
-        assert!(entries
-            .push(&format!("https://example.com/{}", "x".repeat(70_000)))
-            .is_err());
+        assert!(
+            entries
+                .push(&format!("https://example.com/{}", "x".repeat(70_000)))
+                .is_err()
+        );
         assert_eq!(entries.len(), 6, "a refused loc adds no entry");
     }
 }

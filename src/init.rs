@@ -386,7 +386,7 @@ pub fn init(
                 target,
                 None,
                 "already exists and init never overwrites: edit it, or move it away and run `sitemapgen init` again",
-            ))
+            ));
         }
         Err(e) => return Err(Error::io(target, e)),
     };

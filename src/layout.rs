@@ -124,11 +124,7 @@ fn key_of(text: &str) -> String {
         }
     }
     let out = out.trim_end_matches('-').to_string();
-    if out.is_empty() {
-        "x".to_string()
-    } else {
-        out
-    }
+    if out.is_empty() { "x".to_string() } else { out }
 }
 
 /// `text` as a file-name key not yet in `used` (`blog`, then `blog-2`, …), recorded there.
@@ -363,12 +359,11 @@ fn folder_of(
 ) -> Option<(String, bool)> {
     let mut rest = below(loc, base)?;
     rest = rest.split(['?', '#']).next().unwrap_or_default();
-    if multilingual {
-        if let Some((first, more)) = rest.split_once('/') {
-            if codes.contains(&first) {
-                rest = more;
-            }
-        }
+    if multilingual
+        && let Some((first, more)) = rest.split_once('/')
+        && codes.contains(&first)
+    {
+        rest = more;
     }
     let (first, more) = rest.split_once('/')?;
     (!first.is_empty()).then(|| {

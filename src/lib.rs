@@ -97,9 +97,9 @@ pub mod vocab;
 #[doc(hidden)]
 pub mod zola;
 
-pub use check::{check, Changed, CheckDiff};
+pub use check::{Changed, CheckDiff, check};
 pub use error::{Error, Result};
-pub use pipeline::{build, generate, load, write, Listed, Outcome, Progress, RunOptions, Skipped};
+pub use pipeline::{Listed, Outcome, Progress, RunOptions, Skipped, build, generate, load, write};
 pub use settings::{Overrides, Settings};
 /// What changed between two sitemap sets (what `diff` prints and `submit` sends).
 pub use sitemap::diff;

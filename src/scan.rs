@@ -659,19 +659,19 @@ fn unshadowed(files: &Files) -> Result<Files> {
 /// the walk makes does), else component by component (`Path::strip_prefix`, a cost paid for
 /// every file); `path` itself when it is not below `root`.
 fn below<'p>(path: &'p Path, root: &Path) -> &'p Path {
-    if let (Some(p), Some(r)) = (path.to_str(), root.to_str()) {
-        if let Some(rest) = p.strip_prefix(r) {
-            let rest = match rest.strip_prefix('/') {
-                Some(rest) => Some(rest),
-                None if rest.is_empty() || r.ends_with('/') => Some(rest),
-                // `content2/x` is not below `content`.
-                None => None,
-            };
-            // A rest that starts at a separator or a `.` is left to the full comparison,
-            // which reads those as components.
-            if let Some(rest) = rest.filter(|r| !r.starts_with(['/', '.'])) {
-                return Path::new(rest);
-            }
+    if let (Some(p), Some(r)) = (path.to_str(), root.to_str())
+        && let Some(rest) = p.strip_prefix(r)
+    {
+        let rest = match rest.strip_prefix('/') {
+            Some(rest) => Some(rest),
+            None if rest.is_empty() || r.ends_with('/') => Some(rest),
+            // `content2/x` is not below `content`.
+            None => None,
+        };
+        // A rest that starts at a separator or a `.` is left to the full comparison,
+        // which reads those as components.
+        if let Some(rest) = rest.filter(|r| !r.starts_with(['/', '.'])) {
+            return Path::new(rest);
         }
     }
     path.strip_prefix(root).unwrap_or(path)

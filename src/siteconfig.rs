@@ -14,7 +14,7 @@ mod content_mount;
 mod layers;
 
 pub use content_mount::ContentMount;
-pub use layers::{locate, Layer};
+pub use layers::{Layer, locate};
 
 /// The site conventions sitemapgen can follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
@@ -552,7 +552,10 @@ mod tests {
 
     #[test]
     fn detects_zola_from_base_url() {
-        let d = site(&[("config.toml", "base_url = \"https://z.org\"\ntaxonomies = [{ name = \"tags\", paginate_by = 2 }]\n[languages.fr]\n")]);
+        let d = site(&[(
+            "config.toml",
+            "base_url = \"https://z.org\"\ntaxonomies = [{ name = \"tags\", paginate_by = 2 }]\n[languages.fr]\n",
+        )]);
         let c = load(d.path(), Style::Auto, "production").unwrap();
         assert_eq!(c.style, Style::Zola);
         assert_eq!(c.base_url.as_deref(), Some("https://z.org"));
@@ -666,7 +669,9 @@ mod tests {
         ] {
             let d = site(&[(
                 "hugo.toml",
-                &format!("baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"en\"\n[languages.fr]\nweight = 1\n{extra}"),
+                &format!(
+                    "baseURL = \"https://h.org/\"\ndefaultContentLanguage = \"en\"\n[languages.fr]\nweight = 1\n{extra}"
+                ),
             )]);
             let err = load(d.path(), Style::Auto, "production")
                 .unwrap_err()

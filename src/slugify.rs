@@ -222,14 +222,17 @@ fn remove_accent(c: char) -> Option<char> {
     // Latin letters with a canonical decomposition; these have none and stay as they are.
     const KEEP: &str = "ÆæÐðØøÞþßĐđĦħıĲĳĸĿŀŁłŉŊŋŒœŦŧ";
     let latin = matches!(c, '\u{C0}'..='\u{17F}' | '\u{218}'..='\u{21B}' | '\u{1E00}'..='\u{1EFF}');
-    if latin && !KEEP.contains(c) && c != '×' && c != '÷' {
-        if let Some(t) = deunicode::deunicode_char(c) {
-            let mut it = t.chars();
-            if let (Some(base), None) = (it.next(), it.next()) {
-                if base.is_ascii_alphabetic() {
-                    return Some(base);
-                }
-            }
+    if latin
+        && !KEEP.contains(c)
+        && c != '×'
+        && c != '÷'
+        && let Some(t) = deunicode::deunicode_char(c)
+    {
+        let mut it = t.chars();
+        if let (Some(base), None) = (it.next(), it.next())
+            && base.is_ascii_alphabetic()
+        {
+            return Some(base);
         }
     }
     Some(c)

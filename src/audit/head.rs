@@ -8,7 +8,7 @@
 mod plain_markup;
 
 use crate::entries::Loc;
-use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
+use html5gum::{Emitter, Error, State, Tokenizer, naive_next_state};
 use std::io::Read;
 
 /// The most bytes of a page read looking for the end of its head.
@@ -836,7 +836,9 @@ mod tests {
 
     #[test]
     fn the_first_base_with_an_href_counts() {
-        let h = head("<head><base target=_top><base href=/docs/><base href=/other/><meta http-equiv=refresh content='0; url=a/'></head>");
+        let h = head(
+            "<head><base target=_top><base href=/docs/><base href=/other/><meta http-equiv=refresh content='0; url=a/'></head>",
+        );
         assert_eq!(h.base.as_deref(), Some("/docs/"));
         assert!(h.base_before_refresh);
         let h =

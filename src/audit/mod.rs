@@ -12,7 +12,7 @@ mod head;
 
 use files::Lookup;
 
-pub use head::{read_head, HeadFacts, MAX_HEAD_BYTES};
+pub use head::{HeadFacts, MAX_HEAD_BYTES, read_head};
 
 use crate::entries::{Entries, Host, Loc};
 use crate::platform::{FileKind, Forms, Platform};
@@ -140,10 +140,10 @@ pub fn plan(
     if !homes.iter().any(|h| h.is_file()) {
         return (None, None);
     }
-    if settings.audit == AuditMode::Auto {
-        if let Some(note) = committed_without_pages(settings, &roots, &homes) {
-            return (None, Some(note));
-        }
+    if settings.audit == AuditMode::Auto
+        && let Some(note) = committed_without_pages(settings, &roots, &homes)
+    {
+        return (None, Some(note));
     }
     (
         Some(AuditPlan {
@@ -318,14 +318,14 @@ fn audit_url(root: &Path, folder: Option<&Folder>, base: &str, loc: Loc, vouched
             return Judged {
                 verdict: (!vouched).then_some((Reason::NotBuilt, None)),
                 ..Judged::default()
-            }
+            };
         }
         Lookup::Unreadable { path, why } => {
             return Judged {
                 file: Some(path),
                 unread: Some(why),
                 ..Judged::default()
-            }
+            };
         }
     };
     let (verdict, unread) = match served.html.map(read_head) {

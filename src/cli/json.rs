@@ -4,6 +4,7 @@
 //! had (serde_json's maps sort their keys); a test below holds every struct to it.
 
 use serde::Serialize;
+use sitemapgen::Outcome;
 use sitemapgen::check::CheckDiff;
 use sitemapgen::settings::Settings;
 use sitemapgen::sitemap::urlset::WriteReport;
@@ -11,7 +12,6 @@ use sitemapgen::sitemap::validate::{FileReport, SitemapKind};
 use sitemapgen::summary::{
     self, audited_by_reason, left_out_total, sitemap_paths, skipped_by_reason,
 };
-use sitemapgen::Outcome;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;

@@ -77,11 +77,11 @@ impl Forward {
     /// overtakes it.
     fn step(&self, done: usize, show: impl FnOnce(usize)) {
         // A poisoned lock means a panicking thread: the run is ending anyway.
-        if let Ok(mut high) = self.0.lock() {
-            if done > *high {
-                *high = done;
-                show(done);
-            }
+        if let Ok(mut high) = self.0.lock()
+            && done > *high
+        {
+            *high = done;
+            show(done);
         }
     }
 }

@@ -3,7 +3,7 @@
 //! shared text blocks. A loc is then an 8-byte [`LocId`] instead of an owned string (16 bytes in the
 //! entry plus a heap block of the URL's length and the allocator's header: about 80 bytes).
 
-use crate::compact::{ArenaError, Span, TextArena, MAX_TEXT};
+use crate::compact::{ArenaError, MAX_TEXT, Span, TextArena};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -24,7 +24,9 @@ pub enum LocError {
         len: usize,
     },
     /// The shared text would pass the 4 GiB a [`LocId`]'s start can reach.
-    #[error("the URLs take more than 4 GiB of text together, more than one run can hold: split the site into several sitemaps")]
+    #[error(
+        "the URLs take more than 4 GiB of text together, more than one run can hold: split the site into several sitemaps"
+    )]
     Full,
     /// More distinct origins than a [`LocId`] can number.
     #[error("more than {} distinct scheme://host origins: one sitemap run cannot hold them", u16::MAX as usize + 1)]

@@ -9,7 +9,7 @@ use crate::vocab::error::{Error, Result};
 
 use super::formats::{Node, NodeValue};
 use super::meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names};
-use super::{line_of, Layout, Options, Parsed};
+use super::{Layout, Options, Parsed, line_of};
 use crate::hugo::version::{BadDate, UnderscoreBuild};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
@@ -169,13 +169,12 @@ impl Ctx<'_> {
 
     /// A changefreq; `None` only in lenient mode, for a word the protocol does not know.
     fn changefreq_lenient(&self, keys: &[&str], node: &Node<'_>) -> Result<Option<ChangeFreq>> {
-        if self.opts.lenient {
-            if let NodeValue::Str(s) = &node.v {
-                if let Err(m) = s.parse::<ChangeFreq>() {
-                    self.warn(keys, node, format!("`{}`: {m}; left out", keys.join(".")));
-                    return Ok(None);
-                }
-            }
+        if self.opts.lenient
+            && let NodeValue::Str(s) = &node.v
+            && let Err(m) = s.parse::<ChangeFreq>()
+        {
+            self.warn(keys, node, format!("`{}`: {m}; left out", keys.join(".")));
+            return Ok(None);
         }
         let c = self.changefreq(keys, node);
         self.zola_warns(c)
@@ -440,11 +439,11 @@ fn sitemap_fields<'n, 'a>(
         }
         // Hugo before 0.125 knows no `disable` there: it warns and lists the page.
         let reads_disable = cx.opts.hugo.is_none_or(|h| h.sitemap_disable);
-        if let Some(n) = sm.get("disable").filter(|_| reads_disable) {
-            if let Some(disable) = cx.zola_warns(cx.bool(&sub("disable"), n))? {
-                out.off_by_sitemap |= disable;
-                out.exclude = Some(out.exclude == Some(true) || disable);
-            }
+        if let Some(n) = sm.get("disable").filter(|_| reads_disable)
+            && let Some(disable) = cx.zola_warns(cx.bool(&sub("disable"), n))?
+        {
+            out.off_by_sitemap |= disable;
+            out.exclude = Some(out.exclude == Some(true) || disable);
         }
         if let Some(n) = map_get(sm, "priority") {
             let (p, off) = cx.priority_lenient(&sub("priority"), n)?;
@@ -612,11 +611,11 @@ pub(crate) fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
         let key = key.as_str();
         if dates.take(key, n) {
             // `published` is Hugo's inverse of `draft` when it is a boolean, a date otherwise.
-            if key == "published" {
-                if let Some(b) = n.as_bool() {
-                    published = Some((n, b));
-                    dates.publish[2] = None;
-                }
+            if key == "published"
+                && let Some(b) = n.as_bool()
+            {
+                published = Some((n, b));
+                dates.publish[2] = None;
             }
             continue;
         }
@@ -785,7 +784,7 @@ pub(crate) fn build_key<'n, 'a>(
                         "{GONE} and removed (Hugo {} stops the build here): use `build`",
                         hugo.version
                     ),
-                ))
+                ));
             }
         }
         return Ok(Some(("_build", n)));
@@ -805,7 +804,7 @@ fn aliases(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use crate::frontmatter::testing::*;
-    use crate::frontmatter::{parse, BuildList, BuildOptions, BuildRender, Options, Parsed, Terms};
+    use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Options, Parsed, Terms, parse};
     use crate::vocab::crawl_hints::ChangeFreq;
     use crate::vocab::date::{SiteTz, W3cDate};
     use std::path::Path;
@@ -881,9 +880,11 @@ mod tests {
         ] {
             assert!(!fm(kept).meta.sitemap_exclude(), "{kept}");
         }
-        assert!(fails("+++\nsitemap = \"no thanks\"\n+++\n")
-            .1
-            .contains("`sitemap` must be"));
+        assert!(
+            fails("+++\nsitemap = \"no thanks\"\n+++\n")
+                .1
+                .contains("`sitemap` must be")
+        );
         let f = fm("---\nsitemap:\n  changefreq: \"\"\n  priority: \" \"\n---\n");
         assert_eq!((f.meta.priority, f.meta.changefreq), (None, None));
     }
@@ -905,9 +906,13 @@ mod tests {
         );
         assert_eq!(f.meta.updated, None);
         // updated > lastmod > last_modified_at > modified, whatever order they are written in.
-        let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\nupdated = 2020-01-01\n+++\n");
+        let f = fm(
+            "+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\nupdated = 2020-01-01\n+++\n",
+        );
         assert_eq!(date(f.meta.updated), "2020-01-01");
-        let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\n+++\n");
+        let f = fm(
+            "+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\nlastmod = 2020-01-02\n+++\n",
+        );
         assert_eq!(date(f.meta.updated), "2020-01-02");
         let f = fm("+++\nmodified = 2020-01-04\nlast_modified_at = 2020-01-03\n+++\n");
         assert_eq!(date(f.meta.updated), "2020-01-03");
@@ -957,7 +962,9 @@ mod tests {
 
     #[test]
     fn keys_are_case_insensitive() {
-        let f = fm("---\ntitle: \"camel\"\nDate: 2023-02-02\nLastMod: 2023-08-08\nPublishDate: 2023-01-01\nExpiryDate: 2099-01-01\nSlug: UPPER-Slug-Key\nDRAFT: true\nTranslationKey: k\n---\n");
+        let f = fm(
+            "---\ntitle: \"camel\"\nDate: 2023-02-02\nLastMod: 2023-08-08\nPublishDate: 2023-01-01\nExpiryDate: 2099-01-01\nSlug: UPPER-Slug-Key\nDRAFT: true\nTranslationKey: k\n---\n",
+        );
         assert_eq!(date(f.meta.date), "2023-02-02");
         assert_eq!(date(f.meta.updated), "2023-08-08");
         assert_eq!(date(f.meta.publish_date()), "2023-01-01");
@@ -1130,7 +1137,9 @@ mod tests {
 
     #[test]
     fn zola_render_and_section_keys() {
-        let f = fm("+++\nrender = false\ntransparent = true\npaginate_by = 5\npaginate_path = \"p\"\nsort_by = \"date\"\nredirect_to = \"/x/\"\nweight = 3\n+++\n");
+        let f = fm(
+            "+++\nrender = false\ntransparent = true\npaginate_by = 5\npaginate_path = \"p\"\nsort_by = \"date\"\nredirect_to = \"/x/\"\nweight = 3\n+++\n",
+        );
         assert_eq!(f.meta.render(), Some(false));
         assert!(f.meta.more().transparent);
         assert_eq!(f.meta.more().paginate_by, Some(5));
@@ -1172,12 +1181,14 @@ mod tests {
             Some("0.4")
         );
         assert!(f.warnings.is_empty());
-        assert!(parse(
-            "---\nsitemap:\n  priority: high\n---\n",
-            Path::new("p.md"),
-            &opts(true),
-        )
-        .is_err());
+        assert!(
+            parse(
+                "---\nsitemap:\n  priority: high\n---\n",
+                Path::new("p.md"),
+                &opts(true),
+            )
+            .is_err()
+        );
         // Strict mode (Zola, plain) rejects both.
         fails("---\nsitemap:\n  priority: -1\n---\n");
         fails("---\nsitemap:\n  changefreq: every-now-and-then\n---\n");
@@ -1248,14 +1259,18 @@ mod tests {
 
     #[test]
     fn cascade_as_table_or_list() {
-        let f = fm("+++\n[cascade]\ndraft = true\n[cascade._target]\npath = \"/blog/**\"\nkind = \"page\"\nlang = \"en\"\n+++\n");
+        let f = fm(
+            "+++\n[cascade]\ndraft = true\n[cascade._target]\npath = \"/blog/**\"\nkind = \"page\"\nlang = \"en\"\n+++\n",
+        );
         assert_eq!(f.meta.more().cascade.len(), 1);
         let c = &f.meta.more().cascade[0];
         assert_eq!(c.draft, Some(true));
         assert_eq!(c.target_path.as_deref(), Some("/blog/**"));
         assert_eq!(c.target_kind.as_deref(), Some("page"));
         assert_eq!(c.target_lang.as_deref(), Some("en"));
-        let f = fm("---\ncascade:\n  - _build:\n      render: never\n      list: never\n    _target:\n      kind: section\n  - headless: true\n    sitemap:\n      disable: true\n      priority: 0.1\n    changefreq: monthly\n    expiryDate: 2000-01-01\n    lastmod: 2022-02-02\n    publishDate: 2099-01-01\n    date: 2021-01-01\n---\n");
+        let f = fm(
+            "---\ncascade:\n  - _build:\n      render: never\n      list: never\n    _target:\n      kind: section\n  - headless: true\n    sitemap:\n      disable: true\n      priority: 0.1\n    changefreq: monthly\n    expiryDate: 2000-01-01\n    lastmod: 2022-02-02\n    publishDate: 2099-01-01\n    date: 2021-01-01\n---\n",
+        );
         assert_eq!(f.meta.more().cascade.len(), 2);
         assert_eq!(
             f.meta.more().cascade[0].build.render,
@@ -1289,7 +1304,9 @@ mod tests {
 
     #[test]
     fn routing_keys_and_aliases() {
-        let f = fm("+++\nslug = \"s\"\npath = \"/p/\"\nurl = \"/u/\"\nlang = \"fr\"\naliases = [\"/a/\", \"/b/\"]\n+++\n");
+        let f = fm(
+            "+++\nslug = \"s\"\npath = \"/p/\"\nurl = \"/u/\"\nlang = \"fr\"\naliases = [\"/a/\", \"/b/\"]\n+++\n",
+        );
         assert_eq!(
             (f.meta.slug(), f.meta.path(), f.meta.more().url.as_deref()),
             (Some("s"), Some("/p/"), Some("/u/"))
@@ -1304,7 +1321,9 @@ mod tests {
 
     #[test]
     fn taxonomies_from_zola_table_and_top_level_lists() {
-        let f = fm("+++\ntags = [\"top\"]\n[taxonomies]\nTags = [\"Rust\", \"web\"]\ncategories = [\"dev\"]\n+++\n");
+        let f = fm(
+            "+++\ntags = [\"top\"]\n[taxonomies]\nTags = [\"Rust\", \"web\"]\ncategories = [\"dev\"]\n+++\n",
+        );
         assert_eq!(
             f.taxonomy_table,
             vec![
@@ -1319,7 +1338,9 @@ mod tests {
             f.taxonomies,
             vec![("tags".to_string(), vec!["top".to_string()])]
         );
-        let f = fm("---\ntags: [b, a]\nSeries: [\"S1\"]\naliases: [\"/x/\"]\noutputs: [html]\nempty: []\nnumbers: [2023]\nmixed: [a, {b: 1}]\n---\n");
+        let f = fm(
+            "---\ntags: [b, a]\nSeries: [\"S1\"]\naliases: [\"/x/\"]\noutputs: [html]\nempty: []\nnumbers: [2023]\nmixed: [a, {b: 1}]\n---\n",
+        );
         let names: Vec<&str> = f.taxonomies.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["numbers", "series", "tags"]);
         assert!(f.taxonomy_table.is_empty());

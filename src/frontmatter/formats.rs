@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::vocab::error::{Error, Result};
 
 use super::yaml::LoadError;
-use super::{line_of, Layout};
+use super::{Layout, line_of};
 
 /// The front matter formats a block may be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,8 +386,8 @@ fn split_yaml_error(msg: &str) -> (String, Option<usize>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::frontmatter::testing::*;
     use crate::frontmatter::Parsed;
+    use crate::frontmatter::testing::*;
 
     #[test]
     fn syntax_errors_give_the_line_in_the_file() {

@@ -22,7 +22,7 @@ mod yaml_fast;
 
 use crate::vocab::limits::{MAX_FRONT_MATTER, MAX_IMAGE_BODY};
 pub use fields::Ctx;
-pub(crate) use fields::{build_key, extract, SITEMAP_TABLE_KEYS};
+pub(crate) use fields::{SITEMAP_TABLE_KEYS, build_key, extract};
 pub use formats::{Format, Node, NodeValue};
 pub use meta::{BuildList, BuildOptions, BuildRender, Cascade, MetaMore, Names, PageMeta};
 pub use terms::{Taxon, TermIter, Terms};
@@ -173,7 +173,7 @@ pub fn read_opened<'b>(
         match scan(buf, eof, path)? {
             Scan::Done(layout) => break layout,
             Scan::NeedMore if eof => {
-                return Err(Error::input(path, None, "front matter scan did not finish"))
+                return Err(Error::input(path, None, "front matter scan did not finish"));
             }
             // Not closed yet, and far past what any block may hold (with room for blank lines
             // before it): stop reading.

@@ -75,7 +75,7 @@ impl<'a> Terms<'a> {
     }
 
     /// Each taxonomy with its terms: the top-level lists, then the table's.
-    pub fn iter(&self) -> impl Iterator<Item = Taxon<'a>> + 'a {
+    pub fn iter(&self) -> impl Iterator<Item = Taxon<'a>> + use<'a> {
         let mut rest = self.0;
         std::iter::from_fn(move || {
             let (flag, after) = rest.split_at_checked(1)?;

@@ -15,8 +15,8 @@ use yaml_rust2::yaml::{Hash, Yaml};
 use crate::vocab::error::{Error, Result};
 
 use crate::vocab::limits::{
-    YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST, YAML_REPARSES,
-    YAML_REPARSE_BASE,
+    YAML_COPY_BASE, YAML_COPY_PER_BYTE, YAML_MAX_DEPTH, YAML_NODE_COST, YAML_REPARSE_BASE,
+    YAML_REPARSES,
 };
 
 /// Why YAML text could not be loaded.
@@ -111,7 +111,7 @@ pub(crate) fn load_as(text: &str, dialect: Dialect) -> Result<Option<Yaml>, Load
                     return Err(LoadError::Limit(LimitHit {
                         line: e.marker().line(),
                         what: Limit::Mending { bytes: text.len() },
-                    }))
+                    }));
                 }
                 None => return Err(LoadError::Syntax(e)),
             },
@@ -505,13 +505,13 @@ impl<'s> Loader<'s> {
                     // The node is the value.
                     let (newkey, key_size) = mem::replace(cur_key, (Yaml::BadValue, 0));
                     parent.2 = parent.2.saturating_add(key_size).saturating_add(size);
-                    if h.insert(newkey, node).is_some() {
-                        if let Some((inserted_key, _)) = h.back() {
-                            return Err(ScanError::new_string(
-                                mark,
-                                format!("{inserted_key:?}: duplicated key in mapping"),
-                            ));
-                        }
+                    if h.insert(newkey, node).is_some()
+                        && let Some((inserted_key, _)) = h.back()
+                    {
+                        return Err(ScanError::new_string(
+                            mark,
+                            format!("{inserted_key:?}: duplicated key in mapping"),
+                        ));
                     }
                 }
             }

@@ -19,8 +19,8 @@ use std::borrow::Cow;
 
 use yaml_rust2::scanner::TScalarStyle;
 
-use super::formats::{from_yaml, yaml_map, Node, NodeValue};
-use super::yaml::{key_text, scalar, Dialect};
+use super::formats::{Node, NodeValue, from_yaml, yaml_map};
+use super::yaml::{Dialect, key_text, scalar};
 
 /// The deepest nesting read here (the full parser's limit is far above; past this, decline).
 const MAX_DEPTH: usize = 32;
@@ -443,7 +443,7 @@ fn double_quoted(s: &str) -> Option<(Cow<'_, str>, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontmatter::testing::{agrees_on_generated, generated_seeds, Rng};
+    use crate::frontmatter::testing::{Rng, agrees_on_generated, generated_seeds};
     use crate::frontmatter::yaml::load_as;
 
     const DIALECTS: [Dialect; 3] = [Dialect::Core, Dialect::GoYamlV2, Dialect::Goccy];

@@ -2,9 +2,9 @@
 //! the URLs to leave out (`redirect` by a host rule, `robots-disallowed`), and one message per
 //! rule, however many URLs it concerns.
 
-use super::robots::{deciding, Robots, RobotsRule};
-use super::rules::{Judged, Request, Rule, Target};
 use super::HostRules;
+use super::robots::{Robots, RobotsRule, deciding};
+use super::rules::{Judged, Request, Rule, Target};
 use crate::entries::Entries;
 use crate::route::Reason;
 use crate::vocab::loc;
@@ -363,7 +363,9 @@ mod tests {
             "https://e.org/docs/tags/x/",
         ]);
         let base = Url::parse("https://e.org/docs/").unwrap();
-        let r = robots("User-agent: *\nDisallow: /docs/private/\n\nUser-agent: Googlebot\nDisallow: /docs/private/\nDisallow: /docs/tags/\n");
+        let r = robots(
+            "User-agent: *\nDisallow: /docs/private/\n\nUser-agent: Googlebot\nDisallow: /docs/private/\nDisallow: /docs/tags/\n",
+        );
         let roots = [Root {
             base: &base,
             entries: 0..e.len(),

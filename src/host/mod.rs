@@ -19,8 +19,8 @@ pub mod robots;
 pub mod rules;
 mod vercel;
 
-pub use crate::platform::{served, FileKind, Forms, HostSetting, Platform};
-pub use detect::{detect, Detected, HostFiles};
+pub use crate::platform::{FileKind, Forms, HostSetting, Platform, served};
+pub use detect::{Detected, HostFiles, detect};
 pub use rules::{Judged, Origin, Request, Rule, RuleSet, Target};
 
 use crate::vocab::fsread;
@@ -211,10 +211,12 @@ mod tests {
         ] {
             assert_eq!(p.as_str().parse(), Ok(HostSetting::Fixed(p)));
         }
-        assert!("heroku"
-            .parse::<HostSetting>()
-            .unwrap_err()
-            .contains("heroku"));
+        assert!(
+            "heroku"
+                .parse::<HostSetting>()
+                .unwrap_err()
+                .contains("heroku")
+        );
     }
 
     fn site(files: &[(&str, &str)]) -> tempfile::TempDir {

@@ -9,7 +9,7 @@
 //! either first. A line a host ignores is a warning naming it, never an error: the host
 //! deploys the site all the same.
 
-use super::rules::{is_redirect, Compiled, Origin, Pattern, Rule, Seg, Segments};
+use super::rules::{Compiled, Origin, Pattern, Rule, Seg, Segments, is_redirect};
 use crate::vocab::loc;
 use std::path::Path;
 
@@ -511,7 +511,7 @@ pub(crate) fn netlify_toml(text: &str, file: &Path) -> Read {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::{tests::req, Dialect, Judged, Request, RuleSet};
+    use super::super::rules::{Dialect, Judged, Request, RuleSet, tests::req};
     use super::*;
 
     fn netlify(text: &str) -> (RuleSet, Vec<String>) {

@@ -12,7 +12,7 @@ use regex_automata::nfa::thompson::{
     self,
     pikevm::{self, PikeVM},
 };
-use regex_automata::{util::syntax, Input};
+use regex_automata::{Input, util::syntax};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -424,10 +424,10 @@ impl RuleSet {
             let k = lists[l][at[l]] as usize;
             at[l] += 1;
             let rule = &self.rules[k];
-            if let Some(caps) = matches(&rule.pattern, req, path) {
-                if !each(rule, caps) {
-                    break;
-                }
+            if let Some(caps) = matches(&rule.pattern, req, path)
+                && !each(rule, caps)
+            {
+                break;
             }
         }
     }
@@ -505,10 +505,10 @@ fn with_cache<R>(re: &PikeVM, f: impl FnOnce(&mut pikevm::Cache) -> R) -> R {
 impl Segments {
     /// The captures when this source meets `req`.
     fn matches(&self, req: &Request<'_>) -> Option<Captures> {
-        if let Some(origin) = &self.origin {
-            if origin != req.origin {
-                return None;
-            }
+        if let Some(origin) = &self.origin
+            && origin != req.origin
+        {
+            return None;
         }
         let mut caps = Vec::new();
         if !self.query.is_empty() {

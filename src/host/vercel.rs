@@ -7,7 +7,7 @@
 //! query condition is checked. `rewrites` answer 200 and `routes` (the legacy form) are not
 //! read; the latter is said.
 
-use super::netlify::{first_literal_segment, regex_escape, Read};
+use super::netlify::{Read, first_literal_segment, regex_escape};
 use super::rules::{Compiled, Origin, Pattern, Rule};
 use std::path::Path;
 
@@ -471,10 +471,13 @@ fn element_lines(text: &str, key: &str, field: &str) -> Vec<usize> {
                 let is_key = text[i.min(text.len())..]
                     .trim_start_matches(|ch: char| ch == '"' || ch.is_whitespace())
                     .starts_with(':');
-                if in_array && depth == 3 && s == field && is_key {
-                    if let Some(last) = out.last_mut() {
-                        *last = at_line;
-                    }
+                if in_array
+                    && depth == 3
+                    && s == field
+                    && is_key
+                    && let Some(last) = out.last_mut()
+                {
+                    *last = at_line;
                 }
             }
             b'{' | b'[' => {
@@ -508,7 +511,7 @@ fn element_lines(text: &str, key: &str, field: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::{tests::req, Dialect, Judged, RuleSet};
+    use super::super::rules::{Dialect, Judged, RuleSet, tests::req};
     use super::*;
 
     fn rules(json: &str) -> (RuleSet, VercelConfig) {

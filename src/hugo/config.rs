@@ -6,8 +6,8 @@ use super::mounts;
 use super::version::HugoRules;
 use crate::siteconfig::Style;
 use crate::siteconfig::{
-    check_languages, get, get_bool, get_str, locate, no_html_kinds, not_text, strings, Language,
-    SiteConfig, Taxonomy,
+    Language, SiteConfig, Taxonomy, check_languages, get, get_bool, get_str, locate, no_html_kinds,
+    not_text, strings,
 };
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::error::{Error, Result};
@@ -104,7 +104,10 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
         {
             return Err(error_at(
                 &["disableKinds"],
-                format!("`disableKinds` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add \"term\" too, or ignoreErrors = [\"error-disable-taxonomy\"]", rules.version),
+                format!(
+                    "`disableKinds` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add \"term\" too, or ignoreErrors = [\"error-disable-taxonomy\"]",
+                    rules.version
+                ),
             ));
         }
         if let Some(Value::Object(o)) = get(&v, "outputs") {
@@ -116,18 +119,24 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             {
                 return Err(error_at(
                     &["outputs", "taxonomy"],
-                    format!("`outputs` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add `term` too, or ignoreErrors = [\"error-output-taxonomy\"]", rules.version),
+                    format!(
+                        "`outputs` has `taxonomy` without `term`: Hugo {} stops here (its 0.73 change of meaning); add `term` too, or ignoreErrors = [\"error-output-taxonomy\"]",
+                        rules.version
+                    ),
                 ));
             }
         }
         // A `[permalinks]` table by kind (`[permalinks.page]`) is 0.112's; 0.111 crashes.
-        if let Some(Value::Object(p)) = get(&v, "permalinks") {
-            if let Some((k, _)) = p.iter().find(|(_, x)| x.is_object()) {
-                return Err(error_at(
-                    &["permalinks", k],
-                    format!("`[permalinks.{k}]` is a table by page kind, which Hugo {} does not read (it stops): write `[permalinks]` `section = \"pattern\"`", rules.version),
-                ));
-            }
+        if let Some(Value::Object(p)) = get(&v, "permalinks")
+            && let Some((k, _)) = p.iter().find(|(_, x)| x.is_object())
+        {
+            return Err(error_at(
+                &["permalinks", k],
+                format!(
+                    "`[permalinks.{k}]` is a table by page kind, which Hugo {} does not read (it stops): write `[permalinks]` `section = \"pattern\"`",
+                    rules.version
+                ),
+            ));
         }
         // Before 0.112 the default language is matched as written.
         let given = get_str(&v, "defaultContentLanguage").unwrap_or_default();
@@ -164,7 +173,9 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
         if !ok {
             return Err(error_at(
                 &["timeZone"],
-                format!("`timeZone` = {tz} is no time zone Hugo reads (it stops the build): write an IANA name like \"Europe/Berlin\""),
+                format!(
+                    "`timeZone` = {tz} is no time zone Hugo reads (it stops the build): write an IANA name like \"Europe/Berlin\""
+                ),
             ));
         }
     }

@@ -5,7 +5,7 @@
 //! `languages.fr.toml` is `languages.fr`, `menus.fr.toml` `languages.fr.menus`,
 //! `params.fr.toml` `languages.fr.params`.
 
-use crate::siteconfig::{merge, read_value, Layer};
+use crate::siteconfig::{Layer, merge, read_value};
 use crate::vocab::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -61,10 +61,11 @@ impl Merged {
     fn add(&mut self, file: &Path, at: Vec<String>, wrap: Option<String>, value: Value) {
         let mut value = lower_keys(value);
         let mut wrapped = None;
-        if let (Some(w), Value::Object(m)) = (&wrap, &mut value) {
-            if m.len() == 1 && m.contains_key(w.as_str()) {
-                wrapped = m.remove(w.as_str()).map(|inner| (w.clone(), inner));
-            }
+        if let (Some(w), Value::Object(m)) = (&wrap, &mut value)
+            && m.len() == 1
+            && m.contains_key(w.as_str())
+        {
+            wrapped = m.remove(w.as_str()).map(|inner| (w.clone(), inner));
         }
         let wrapped_key = wrapped.as_ref().map(|(k, _)| k.clone());
         let mut placed = wrapped.map_or(value, |(_, inner)| inner);

@@ -10,11 +10,11 @@ use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
 
 use super::cast::{Go, Hugo};
-use super::dates::{keys_of, DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS};
+use super::dates::{DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS, keys_of};
 use super::go_time::GoDate;
 use crate::frontmatter::{
-    build_key, BuildList, BuildOptions, BuildRender, Cascade, Ctx, Dialect, Format, MetaMore,
-    Names, Node, NodeValue, Parsed, SITEMAP_TABLE_KEYS,
+    BuildList, BuildOptions, BuildRender, Cascade, Ctx, Dialect, Format, MetaMore, Names, Node,
+    NodeValue, Parsed, SITEMAP_TABLE_KEYS, build_key,
 };
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 
@@ -398,7 +398,9 @@ fn bad_date(
         return;
     }
     let message = if h.rules.bad_date == BadDate::Refused {
-        format!("`{name}` = '{shown}' is not a date Hugo reads (it stops the build where it reads it): left out")
+        format!(
+            "`{name}` = '{shown}' is not a date Hugo reads (it stops the build where it reads it): left out"
+        )
     } else {
         format!("`{name}` = '{shown}' is not a date Hugo reads: Hugo ignores it, and so do we")
     };
@@ -420,16 +422,16 @@ fn display_key(root: &Node<'_>, key: &str) -> String {
 /// `aliases`: redirects, never listed; Hugo stops at one with a protocol (and, before
 /// 0.112, at an item it cannot read as text).
 fn aliases(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<()> {
-    if let Go::List(items) = h.go(n) {
-        if h.rules.yaml_v2 && !h.rules.cast_bool_numbers {
-            if let Some(bad) = items.iter().find(|i| h.string_e(i).is_none()) {
-                return Err(cx.err(
+    if let Go::List(items) = h.go(n)
+        && h.rules.yaml_v2
+        && !h.rules.cast_bool_numbers
+        && let Some(bad) = items.iter().find(|i| h.string_e(i).is_none())
+    {
+        return Err(cx.err(
                     &["aliases"],
                     bad,
                     format!("an `aliases` item that is not text stops Hugo {}'s build: write each alias as a path", h.rules.version),
                 ));
-            }
-        }
     }
     for alias in h.string_slice_e(n).unwrap_or_default() {
         if alias.starts_with("http://") || alias.starts_with("https://") {
@@ -623,16 +625,17 @@ fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Resu
         "link" => BuildRender::Link,
         _ => BuildRender::Always,
     });
-    if render == Some(BuildRender::Link) && keys.first() != Some(&"cascade") {
-        if let Some(v) = n.get("render") {
-            let mut at: Vec<&str> = keys.to_vec();
-            at.push("render");
-            cx.warn(
+    if render == Some(BuildRender::Link)
+        && keys.first() != Some(&"cascade")
+        && let Some(v) = n.get("render")
+    {
+        let mut at: Vec<&str> = keys.to_vec();
+        at.push("render");
+        cx.warn(
                 &at,
                 v,
                 format!("`{}: link`: the page gets a URL but no file: left out (Hugo's sitemap lists it, and it answers 404)", at.join(".")),
             );
-        }
     }
     let list = field("list")?.map(|l| match l.as_str() {
         "0" | "never" => BuildList::Never,
@@ -650,25 +653,24 @@ fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Resu
 /// `_target` (or, from Hugo 0.123, `target`). Anything else cascades nothing before Hugo
 /// 0.112, and stops the build from it.
 fn cascades(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result<Vec<Cascade>> {
-    let items: Vec<&Node<'_>> = match &n.v {
-        NodeValue::Map(_) => vec![n],
-        NodeValue::List(items) => items
-            .iter()
-            .filter(|i| matches!(i.v, NodeValue::Map(_)))
-            .collect(),
-        NodeValue::Null => Vec::new(),
-        _ if h.rules.cascade_strict => {
-            return Err(cx.err(
+    let items: Vec<&Node<'_>> =
+        match &n.v {
+            NodeValue::Map(_) => vec![n],
+            NodeValue::List(items) => items
+                .iter()
+                .filter(|i| matches!(i.v, NodeValue::Map(_)))
+                .collect(),
+            NodeValue::Null => Vec::new(),
+            _ if h.rules.cascade_strict => return Err(cx.err(
                 &["cascade"],
                 n,
                 format!(
                     "`cascade` must be a table or a list of tables: Hugo {} stops the build here",
                     h.rules.version
                 ),
-            ))
-        }
-        _ => Vec::new(),
-    };
+            )),
+            _ => Vec::new(),
+        };
     // Before 0.112 Hugo read a cascade given as one table (not a list) without its
     // `_target`: it applies to every page below, the section itself too.
     let untargeted = !h.rules.cascade_strict && matches!(n.v, NodeValue::Map(_));
@@ -793,7 +795,7 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontmatter::{parse, Options};
+    use crate::frontmatter::{Options, parse};
     use std::path::Path;
 
     #[test]

@@ -121,11 +121,11 @@ fn next_std(layout: &str, elements: Elements) -> Option<(&str, Std, &str)> {
         match b[i] {
             b'J' if rest.starts_with("January") => return hit(Std::LongMonth, 7),
             b'J' if rest.starts_with("Jan") && !starts_lower(&rest[3..]) => {
-                return hit(Std::Month, 3)
+                return hit(Std::Month, 3);
             }
             b'M' if rest.starts_with("Monday") => return hit(Std::LongWeekDay, 6),
             b'M' if rest.starts_with("Mon") && !starts_lower(&rest[3..]) => {
-                return hit(Std::WeekDay, 3)
+                return hit(Std::WeekDay, 3);
             }
             b'M' if rest.starts_with("MST") => return hit(Std::Tz, 3),
             b'0' if matches!(b.get(i + 1), Some(b'1'..=b'6')) => {
@@ -146,7 +146,7 @@ fn next_std(layout: &str, elements: Elements) -> Option<(&str, Std, &str)> {
             b'2' => return hit(Std::Day, 1),
             // `_2006` is a literal `_` and the year.
             b'_' if rest.starts_with("_2006") => {
-                return Some((&layout[..=i], Std::LongYear, &layout[i + 5..]))
+                return Some((&layout[..=i], Std::LongYear, &layout[i + 5..]));
             }
             b'_' if rest.starts_with("_2") => return hit(Std::UnderDay, 2),
             b'_' if rest.starts_with("__2") => return hit(Std::UnderYearDay, 3),
@@ -157,7 +157,7 @@ fn next_std(layout: &str, elements: Elements) -> Option<(&str, Std, &str)> {
             b'p' if rest.starts_with("pm") => return hit(Std::PmLower, 2),
             b'Z' if rest.starts_with("Z070000") => return hit(Std::Iso8601Seconds, 7),
             b'Z' if all && rest.starts_with("Z07:00:00") => {
-                return hit(Std::Iso8601ColonSeconds, 9)
+                return hit(Std::Iso8601ColonSeconds, 9);
             }
             b'Z' if rest.starts_with("Z0700") => return hit(Std::Iso8601, 5),
             b'Z' if all && rest.starts_with("Z07:00") => return hit(Std::Iso8601Colon, 6),

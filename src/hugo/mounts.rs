@@ -2,7 +2,7 @@
 //! languages and file filters. When the site mounts anything into `content`, its mounts
 //! replace the default content folders (`contentDir` and the languages' own), as in Hugo.
 
-use crate::siteconfig::{get, get_str, ContentMount};
+use crate::siteconfig::{ContentMount, get, get_str};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -440,9 +440,11 @@ mod tests {
             got(None, None, Some("0.150.0")),
             Ok(("0.150.0".into(), VersionSource::Env))
         );
-        assert!(got(Some("latest"), None, None)
-            .unwrap_err()
-            .contains("--hugo-version 'latest'"));
+        assert!(
+            got(Some("latest"), None, None)
+                .unwrap_err()
+                .contains("--hugo-version 'latest'")
+        );
         // A bad HUGO_VERSION is passed over with a note; then hugo is asked, then the default.
         let asked = choose(None, None, Some("latest"), || {
             Some("hugo v0.120.4 linux/amd64".into())

@@ -15,7 +15,7 @@ pub mod send;
 pub mod state;
 
 pub use crate::settings::indexnow::{
-    check_endpoint, check_key, IndexNowSettings, DEFAULT_ENDPOINT, KEY_ENV,
+    DEFAULT_ENDPOINT, IndexNowSettings, KEY_ENV, check_endpoint, check_key,
 };
 use crate::sitemap::diff::Diff;
 use crate::sitemap::set_read::UrlMap;
@@ -200,9 +200,15 @@ pub fn after_sending(old: &UrlMap, new: &UrlMap, sent: &[&Batch]) -> UrlMap {
 /// What an IndexNow endpoint's refusal means, in plain words.
 pub fn explain(status: u16) -> &'static str {
     match status {
-        400 => "the request is malformed (bad request): a URL or the key is not in the form the protocol wants",
-        403 => "the key is not valid for this host (forbidden): the engine did not find the key file, or it holds another key; check that the deployed key file matches INDEXNOW_KEY or indexnow_key",
-        422 => "the URLs do not belong to the host, or the key does not match the protocol's form (unprocessable entity)",
+        400 => {
+            "the request is malformed (bad request): a URL or the key is not in the form the protocol wants"
+        }
+        403 => {
+            "the key is not valid for this host (forbidden): the engine did not find the key file, or it holds another key; check that the deployed key file matches INDEXNOW_KEY or indexnow_key"
+        }
+        422 => {
+            "the URLs do not belong to the host, or the key does not match the protocol's form (unprocessable entity)"
+        }
         429 => "too many requests: the engine is throttling this host; submit less often",
         500..=599 => "the endpoint failed on its side",
         _ => "an answer IndexNow does not define",

@@ -2,8 +2,8 @@
 //! missing or wrong one means the deploy is not live yet), then each batch POSTed, with
 //! bounded retries on 429 and 5xx.
 
-use super::{body, explain, Batch};
-use crate::net::{status_text, Client};
+use super::{Batch, body, explain};
+use crate::net::{Client, status_text};
 use crate::vocab::error::{Error, Result};
 use std::time::{Duration, Instant};
 use url::Url;
@@ -51,7 +51,11 @@ pub fn check_key_file(client: &Client, url: &Url, key: &str) -> Result<()> {
                     url.as_str(),
                     format!(
                         "the live key file holds '{shown}{}', not the key set in INDEXNOW_KEY or indexnow_key: {not_live}",
-                        if found.chars().count() > 16 { "…" } else { "" }
+                        if found.chars().count() > 16 {
+                            "…"
+                        } else {
+                            ""
+                        }
                     ),
                 ))
             }

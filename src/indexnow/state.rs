@@ -75,15 +75,19 @@ fn load_at_most(path: &Path, limit: u64) -> Result<Option<State>> {
             return Err(Error::input(
                 path,
                 None,
-                format!("{e}: a state file is a regular file sitemapgen writes; remove what is there, or pass --state with another path"),
-            ))
+                format!(
+                    "{e}: a state file is a regular file sitemapgen writes; remove what is there, or pass --state with another path"
+                ),
+            ));
         }
         Err(e @ ReadError::TooLarge(_)) => {
             return Err(Error::input(
                 path,
                 None,
-                format!("{e}: not a sitemapgen state file; delete it, or pass --since with the live sitemap"),
-            ))
+                format!(
+                    "{e}: not a sitemapgen state file; delete it, or pass --since with the live sitemap"
+                ),
+            ));
         }
         Err(e) => return Err(Error::io(path, e.into())),
     };

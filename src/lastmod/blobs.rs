@@ -6,13 +6,13 @@
 //! told not to fetch them one by one (a round trip each); the ones it reports missing are
 //! fetched in batches ([`super::shallow::fetch_objects`]) and asked for again.
 
-use super::visible::{fingerprint, Compare, Fingerprint, Streamed};
+use super::visible::{Compare, Fingerprint, Streamed, fingerprint};
 use crate::vocab::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 use std::time::Instant;
 

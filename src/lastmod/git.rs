@@ -11,18 +11,18 @@
 //! The processes other than the log and `ls-files`, and reading what they print, are in
 //! `repo.rs`; this file reads the log and decides what it all means for each file.
 
+use super::FileHistory;
 use super::blobs::{Blobs, Fetches, Version};
 use super::recall::{self, Kept};
-pub(crate) use super::repo::git;
 pub use super::repo::MAX_IGNORE_REVS;
+pub(crate) use super::repo::git;
 use super::repo::{
-    bytes_to_path, command_error, descends_by_line, failed, ignore_revs, limit_to, locate,
-    uncommitted, Change, Located,
+    Change, Located, bytes_to_path, command_error, descends_by_line, failed, ignore_revs, limit_to,
+    locate, uncommitted,
 };
 use super::shallow::{self, Fetched};
-use super::visible::{fingerprint, Compare};
-use super::walk::{passed, GitPath, Rules, Walk, WalkError};
-use super::FileHistory;
+use super::visible::{Compare, fingerprint};
+use super::walk::{GitPath, Rules, Walk, WalkError, passed};
 use crate::vocab::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufReader, Read};
@@ -441,13 +441,13 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
             return Ok(match checkout_around(&dir_abs) {
                 Some(repo_root) => GitProbe::BrokenCheckout { repo_root, why },
                 None => GitProbe::NoRepository,
-            })
+            });
         }
         Located::NoGit => {
             return Ok(match checkout_around(&dir_abs) {
                 Some(repo_root) => GitProbe::NoGitInCheckout { repo_root },
                 None => GitProbe::NoGit,
-            })
+            });
         }
     };
     let root = found.root.as_path();

@@ -426,7 +426,7 @@ impl RouteSink for Dating<'_> {
 /// below that (as Hugo dates sections).
 fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool]) {
     let mut state = vec![0u8; routes.len()]; // 0 new, 1 in progress, 2 done
-                                             // The newest date of each route and everything below it.
+    // The newest date of each route and everything below it.
     let mut newest: Vec<Option<W3cDate>> = vec![None; routes.len()];
     // One stack for every walk (each ends empty): most walks are one page with nothing below.
     let mut stack = Vec::new();
@@ -441,15 +441,14 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
                 let own = lastmods[r].map(|l| l.date);
                 let own_written =
                     (lastmods[r].is_some() && !file_only[r]) || routes[r].keeps_own_dates();
-                if !own_written {
-                    if let Some(date) = below {
-                        if lastmods[r].is_none_or(|l| date > l.date) {
-                            lastmods[r] = Some(Lastmod {
-                                date,
-                                origin: Origin::Rollup,
-                            });
-                        }
-                    }
+                if !own_written
+                    && let Some(date) = below
+                    && lastmods[r].is_none_or(|l| date > l.date)
+                {
+                    lastmods[r] = Some(Lastmod {
+                        date,
+                        origin: Origin::Rollup,
+                    });
                 }
                 newest[r] = own.max(below).max(lastmods[r].map(|l| l.date));
                 state[r] = 2;

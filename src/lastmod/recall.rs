@@ -294,11 +294,13 @@ mod tests {
         );
         assert_eq!(r.get(b"content/other.md"), None);
         // Another ignore list, another prefix: nothing recalled.
-        assert!(load(
-            dir.path(),
-            &Key::new(b"content/", "committer", "reader", &[])
-        )
-        .is_none());
+        assert!(
+            load(
+                dir.path(),
+                &Key::new(b"content/", "committer", "reader", &[])
+            )
+            .is_none()
+        );
         assert!(load(dir.path(), &Key::new(b"", "committer", "reader", &[b"abc"])).is_none());
     }
 

@@ -380,7 +380,9 @@ mod tests {
         assert_eq!(revs.len(), 2);
         assert_eq!(
             warnings,
-            vec![".git-blame-ignore-revs:5: 'abc123' is not a full commit name (40 hex digits): line ignored"]
+            vec![
+                ".git-blame-ignore-revs:5: 'abc123' is not a full commit name (40 hex digits): line ignored"
+            ]
         );
     }
 }

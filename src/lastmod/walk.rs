@@ -14,10 +14,10 @@
 //! file as added, and past it a full clone's log may hold commits this one lacks. A file still
 //! looking for its last change there is *unreached*: it gets no date rather than a wrong one.
 
+use super::FileHistory;
 use super::blobs::{Blobs, Oid, Version};
 use super::recall::Recall;
 use super::visible::Compare;
-use super::FileHistory;
 use crate::vocab::date::W3cDate;
 use chrono::DateTime;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -224,10 +224,10 @@ impl<'r> Walk<'r> {
         let mut phase = vec![Phase::Done; n];
         let mut waiting = HashMap::with_capacity(n);
         for (i, name) in starts.into_iter().enumerate() {
-            if let Some(name) = name {
-                if waiting.insert(name, i as u32).is_none() {
-                    phase[i] = Phase::Wanting;
-                }
+            if let Some(name) = name
+                && waiting.insert(name, i as u32).is_none()
+            {
+                phase[i] = Phase::Wanting;
             }
         }
         Walk {

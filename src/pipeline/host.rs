@@ -16,8 +16,8 @@ use super::Skipped;
 use crate::audit;
 use crate::entries::Built;
 use crate::host::judge::{self, RobotsFile, Root};
-use crate::host::robots::{Robots, MAX_ROBOTS_BYTES};
-use crate::host::{detect, HostRules};
+use crate::host::robots::{MAX_ROBOTS_BYTES, Robots};
+use crate::host::{HostRules, detect};
 use crate::scan::Files;
 use crate::settings::{AuditMode, Settings};
 use crate::vocab::error::Result;
@@ -146,12 +146,11 @@ pub(super) fn judge_entries(
             rule: Some(l.rule.clone()),
         })
         .collect();
-    if settings.audit == AuditMode::Strict {
-        if let Some(e) =
+    if settings.audit == AuditMode::Strict
+        && let Some(e) =
             crate::vocab::error::Error::from_many(skipped.iter().map(super::strict_error).collect())
-        {
-            return Err(e);
-        }
+    {
+        return Err(e);
     }
     let gone: Vec<usize> = found.left_out.iter().map(|l| l.entry).collect();
     built.remove(&gone);

@@ -603,12 +603,11 @@ fn audit_output(
             rule: None,
         })
         .collect();
-    if settings.audit == AuditMode::Strict {
-        if let Some(e) =
+    if settings.audit == AuditMode::Strict
+        && let Some(e) =
             crate::vocab::error::Error::from_many(skipped.iter().map(strict_error).collect())
-        {
-            return Err(e);
-        }
+    {
+        return Err(e);
     }
     let gone: Vec<usize> = fresh.judged.iter().map(|l| l.entry).collect();
     built.remove(&gone);
@@ -645,7 +644,11 @@ fn stale_warning(settings: &Settings, stale: &audit::fresh::Stale) -> String {
     let dir = settings.output_dir.display();
     let why = match stale {
         audit::fresh::Stale::Older { changed, pages } => {
-            let shown: Vec<String> = changed.iter().take(3).map(|p| p.display().to_string()).collect();
+            let shown: Vec<String> = changed
+                .iter()
+                .take(3)
+                .map(|p| p.display().to_string())
+                .collect();
             let more = match changed.len() {
                 n if n > 3 => format!(" and {} more", n - 3),
                 _ => String::new(),
@@ -688,7 +691,11 @@ fn disagreeing(
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" },
         built.entries.loc(*k),
-        if n == 1 { String::new() } else { format!(", and {} more", n - 1) }
+        if n == 1 {
+            String::new()
+        } else {
+            format!(", and {} more", n - 1)
+        }
     );
     let notes = found
         .iter()
@@ -710,9 +717,15 @@ fn disagreeing(
 fn strict_error(s: &Skipped) -> crate::vocab::error::Error {
     let url = s.url.as_deref().unwrap_or_default();
     let fix = match s.reason {
-        Reason::NotBuilt => "build the site before sitemapgen runs, with the same drafts and future settings",
-        _ if s.rule.is_some() => "change the rule, or leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
-        _ => "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)",
+        Reason::NotBuilt => {
+            "build the site before sitemapgen runs, with the same drafts and future settings"
+        }
+        _ if s.rule.is_some() => {
+            "change the rule, or leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)"
+        }
+        _ => {
+            "leave the page out at its source (`sitemap = false` in its front matter, or an `exclude` rule)"
+        }
     };
     let what = s.file.clone().unwrap_or_else(|| PathBuf::from(url));
     crate::vocab::error::Error::input(

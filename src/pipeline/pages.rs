@@ -45,7 +45,7 @@ pub struct Kept {
 
 impl Kept {
     /// The values left out, in file order.
-    pub fn warnings(&mut self) -> impl Iterator<Item = String> {
+    pub fn warnings(&mut self) -> impl Iterator<Item = String> + use<> {
         self.warnings.sort_by_key(|(i, _)| *i);
         std::mem::take(&mut self.warnings)
             .into_iter()
@@ -265,7 +265,7 @@ impl HeldDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lastmod::{history, Dating};
+    use crate::lastmod::{Dating, history};
     use crate::pipeline::tests::zola_site;
     use crate::route::RouteContext;
 

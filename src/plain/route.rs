@@ -3,7 +3,7 @@
 
 use crate::frontmatter::{PageMeta, Terms};
 use crate::route::{
-    join_path, Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing,
+    Excluded, Kind, Page, Reason, Route, RouteContext, RouteSink, Router, Routing, join_path,
 };
 use crate::scan::Files;
 use crate::settings::Settings;

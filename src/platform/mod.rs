@@ -67,7 +67,7 @@ impl std::str::FromStr for HostSetting {
             _ => {
                 return Err(format!(
                     "unknown host '{s}': use auto, netlify, cloudflare-pages, vercel, github-pages or plain"
-                ))
+                ));
             }
         };
         Ok(HostSetting::Fixed(platform))

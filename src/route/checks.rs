@@ -80,7 +80,9 @@ fn check_lengths(routing: &Routing, files: &Files, ctx: &RouteContext) -> Vec<(u
         }
         let len = crate::vocab::loc::absolute_len(base, path);
         if len > MAX_LOC_CHARS {
-            let msg = format!("its URL is {len} characters long; the protocol allows {MAX_LOC_CHARS}: shorten its slug or path");
+            let msg = format!(
+                "its URL is {len} characters long; the protocol allows {MAX_LOC_CHARS}: shorten its slug or path"
+            );
             errors.push((i, Error::input(source_of(routing, i, files), None, msg)));
         }
     }

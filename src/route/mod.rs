@@ -735,10 +735,10 @@ pub fn route_all(
 /// Splits a file stem's language suffix (`post.fr` -> `post`, `fr`) when it names one of
 /// `langs`.
 pub fn split_lang<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>) {
-    if let Some((base, suffix)) = stem.rsplit_once('.') {
-        if langs.iter().any(|l| l.eq_ignore_ascii_case(suffix)) {
-            return (base, Some(suffix));
-        }
+    if let Some((base, suffix)) = stem.rsplit_once('.')
+        && langs.iter().any(|l| l.eq_ignore_ascii_case(suffix))
+    {
+        return (base, Some(suffix));
     }
     (stem, None)
 }
@@ -883,12 +883,14 @@ mod tests {
         }
         let blocks = routing.paths.text.blocks().len();
         assert!(blocks >= 3, "{blocks} blocks");
-        assert!(routing
-            .paths
-            .text
-            .blocks()
-            .iter()
-            .all(|b| b.len() <= crate::compact::BLOCK));
+        assert!(
+            routing
+                .paths
+                .text
+                .blocks()
+                .iter()
+                .all(|b| b.len() <= crate::compact::BLOCK)
+        );
         for k in (0..5000).step_by(7) {
             assert_eq!(routing.path(k), path(k));
         }

@@ -210,10 +210,10 @@ pub(crate) fn hugo_lastmod(dates: &crate::hugo::dates::HugoDates, git_info: bool
         if !matches!(s, DateSource::Key(_)) {
             run = None;
         }
-        if let Some(src) = source {
-            if !sources.contains(&src) {
-                sources.push(src);
-            }
+        if let Some(src) = source
+            && !sources.contains(&src)
+        {
+            sources.push(src);
         }
     }
     HugoLastmod { sources }
@@ -440,9 +440,18 @@ pub fn resolve(
         (None, None, None) => {
             // Name the file that could say it; without one, the site's config or folder.
             let (at, fix) = match (&config_file, &site.config_file) {
-                (Some(f), _) => (f.clone(), "set base_url = \"https://…/\" here, or pass --base-url URL"),
-                (None, Some(f)) => (f.clone(), "set it in this config, pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`"),
-                (None, None) => (site_dir.clone(), "pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`"),
+                (Some(f), _) => (
+                    f.clone(),
+                    "set base_url = \"https://…/\" here, or pass --base-url URL",
+                ),
+                (None, Some(f)) => (
+                    f.clone(),
+                    "set it in this config, pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`",
+                ),
+                (None, None) => (
+                    site_dir.clone(),
+                    "pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`",
+                ),
             };
             return Err(Error::config(
                 at,
@@ -706,17 +715,16 @@ fn check_extra_lastmods(extra: &[ExtraUrl], tz: &SiteTz, cfg_path: &Path) -> Res
         if let ExtraUrl::Full {
             lastmod: Some(s), ..
         } = item
+            && W3cDate::parse(s, tz).is_none()
         {
-            if W3cDate::parse(s, tz).is_none() {
-                return Err(error_at(
-                    cfg_path,
-                    &["extra_urls", &i.to_string(), "lastmod"],
-                    format!(
-                        "extra_urls: lastmod '{s}' is not a date a sitemap can carry: write YYYY-MM-DD \
+            return Err(error_at(
+                cfg_path,
+                &["extra_urls", &i.to_string(), "lastmod"],
+                format!(
+                    "extra_urls: lastmod '{s}' is not a date a sitemap can carry: write YYYY-MM-DD \
                          (years 0001 to 9999) or a date-time like 2024-01-31T12:00:00+01:00 (offsets up to ±14:00)"
-                    ),
-                ));
-            }
+                ),
+            ));
         }
     }
     Ok(())
@@ -837,15 +845,14 @@ pub fn parse_base_url(raw: &str) -> Result<Url, String> {
             "base_url '{raw}' carries user credentials: they would be published in every URL"
         ));
     }
-    if let Some(url::Host::Domain(host)) = url.host() {
-        if let Some(c) = host
+    if let Some(url::Host::Domain(host)) = url.host()
+        && let Some(c) = host
             .chars()
             .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
-        {
-            return Err(format!(
-                "base_url '{raw}' has '{c}' in its host name: use letters, digits, '-' and '.'"
-            ));
-        }
+    {
+        return Err(format!(
+            "base_url '{raw}' has '{c}' in its host name: use letters, digits, '-' and '.'"
+        ));
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
@@ -980,15 +987,63 @@ mod tests {
     fn values_that_cannot_be_written_name_their_file_and_line() {
         let site = "baseURL = \"https://h.org/\"\n";
         let cases: [(&[(&str, &str)], &str); 9] = [
-            (&[("sitemap.toml", "\nstylesheet = \"a\\u001bb\"\nbase_url = \"https://x.org/\"\n")], "sitemap.toml:2: stylesheet holds U+001B"),
-            (&[("sitemap.toml", "\n\nbase_url = \"https://x.org/%zz/\"\n")], "sitemap.toml:3: base_url"),
-            (&[("sitemap.toml", "base_url = \"https://x.org/\"\ntimezone = \"Mars/Olympus\"\n")], "sitemap.toml:2: unknown time zone"),
-            (&[("sitemap.toml", "base_url = \"https://x.org/\"\n\nmax_urls_per_file = 0\n")], "sitemap.toml:3: max_urls_per_file"),
-            (&[("sitemap.toml", "base_url = \"https://x.org/\"\nextra_urls = [\n  \"/a/\",\n  { loc = \"/b/\", lastmod = \"2024-01-01T10:00:00-23:59\" },\n]\n")], "sitemap.toml:4: extra_urls: lastmod"),
-            (&[("sitemap.toml", "base_url = \"https://x.org/\"\nextra_urls = [{ loc = \"/b/\", lastmod = \"0000-01-01\" }]\n")], "sitemap.toml:2: extra_urls: lastmod"),
-            (&[("hugo.toml", "title = \"t\"\nbaseURL = \"https:///x\"\n")], "hugo.toml:2: base_url"),
-            (&[("hugo.toml", "baseURL = \"https://h.org/\"\ntimeZone = \"Mars/Olympus\"\n")], "hugo.toml:2: unknown time zone"),
-            (&[("hugo.toml", &format!("{site}[sitemap]\nfilename = \"x y.xml\"\n"))], "hugo.toml:3: [sitemap] filename 'x y.xml'"),
+            (
+                &[(
+                    "sitemap.toml",
+                    "\nstylesheet = \"a\\u001bb\"\nbase_url = \"https://x.org/\"\n",
+                )],
+                "sitemap.toml:2: stylesheet holds U+001B",
+            ),
+            (
+                &[("sitemap.toml", "\n\nbase_url = \"https://x.org/%zz/\"\n")],
+                "sitemap.toml:3: base_url",
+            ),
+            (
+                &[(
+                    "sitemap.toml",
+                    "base_url = \"https://x.org/\"\ntimezone = \"Mars/Olympus\"\n",
+                )],
+                "sitemap.toml:2: unknown time zone",
+            ),
+            (
+                &[(
+                    "sitemap.toml",
+                    "base_url = \"https://x.org/\"\n\nmax_urls_per_file = 0\n",
+                )],
+                "sitemap.toml:3: max_urls_per_file",
+            ),
+            (
+                &[(
+                    "sitemap.toml",
+                    "base_url = \"https://x.org/\"\nextra_urls = [\n  \"/a/\",\n  { loc = \"/b/\", lastmod = \"2024-01-01T10:00:00-23:59\" },\n]\n",
+                )],
+                "sitemap.toml:4: extra_urls: lastmod",
+            ),
+            (
+                &[(
+                    "sitemap.toml",
+                    "base_url = \"https://x.org/\"\nextra_urls = [{ loc = \"/b/\", lastmod = \"0000-01-01\" }]\n",
+                )],
+                "sitemap.toml:2: extra_urls: lastmod",
+            ),
+            (
+                &[("hugo.toml", "title = \"t\"\nbaseURL = \"https:///x\"\n")],
+                "hugo.toml:2: base_url",
+            ),
+            (
+                &[(
+                    "hugo.toml",
+                    "baseURL = \"https://h.org/\"\ntimeZone = \"Mars/Olympus\"\n",
+                )],
+                "hugo.toml:2: unknown time zone",
+            ),
+            (
+                &[(
+                    "hugo.toml",
+                    &format!("{site}[sitemap]\nfilename = \"x y.xml\"\n"),
+                )],
+                "hugo.toml:3: [sitemap] filename 'x y.xml'",
+            ),
         ];
         for (files, want) in cases {
             let err = resolve_site(files, Overrides::default())

@@ -57,14 +57,14 @@ pub fn diff(old: &UrlMap, new: &UrlMap) -> Diff {
                 let (Some((url, was)), Some((_, now))) = (o.next(), n.next()) else {
                     break;
                 };
-                if let (Some(was), Some(now)) = (was, now) {
-                    if lastmod_moved(was, now) {
-                        d.moved.push(Moved {
-                            url: url.clone(),
-                            old: was.clone(),
-                            new: now.clone(),
-                        });
-                    }
+                if let (Some(was), Some(now)) = (was, now)
+                    && lastmod_moved(was, now)
+                {
+                    d.moved.push(Moved {
+                        url: url.clone(),
+                        old: was.clone(),
+                        new: now.clone(),
+                    });
                 }
             }
         }

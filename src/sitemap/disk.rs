@@ -12,7 +12,7 @@
 //! disk names parts of its own run only. Temporary and interim files that a killed run
 //! left behind are removed by the next run (see [`sweep`]).
 
-use super::owned::{Stamp, StampWriter, LEGACY_RECORD_NAME};
+use super::owned::{LEGACY_RECORD_NAME, Stamp, StampWriter};
 use super::read::{Gzip, Sitemap, SitemapKind};
 use super::urlset::{OutputFile, Plan};
 use crate::vocab::error::{Error, Result};
@@ -37,7 +37,9 @@ fn write_error(dest: &Path, e: io::Error) -> Error {
             "the output folder is not writable: fix its permissions, or write elsewhere with --output (output_dir in sitemap.toml)"
         }
         K::StorageFull | K::QuotaExceeded => "the disk is full: free some space and run again",
-        _ => "check the output folder, or write elsewhere with --output (output_dir in sitemap.toml)",
+        _ => {
+            "check the output folder, or write elsewhere with --output (output_dir in sitemap.toml)"
+        }
     };
     Error::io(
         dest,
@@ -340,10 +342,10 @@ impl OldOutput {
             if !entry.verbatim {
                 continue;
             }
-            if let Some(part) = plan.our_name(&entry.loc) {
-                if plan.is_part(part) || plan.interim_pid(part).is_some() {
-                    old.listed.push(part.to_string());
-                }
+            if let Some(part) = plan.our_name(&entry.loc)
+                && (plan.is_part(part) || plan.interim_pid(part).is_some())
+            {
+                old.listed.push(part.to_string());
             }
         }
         old

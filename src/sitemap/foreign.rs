@@ -10,8 +10,8 @@
 //! named like a language (`en`, `pt-br`; Hugo puts a language's sitemap there), the files the
 //! `Sitemap:` lines of `robots.txt` name, and the parts that any index among these lists.
 
-use super::owned::{Ownership, Record, LEGACY_RECORD_NAME};
-use super::read::{sniff_kind, Gzip, Sitemap, SitemapKind};
+use super::owned::{LEGACY_RECORD_NAME, Ownership, Record};
+use super::read::{Gzip, Sitemap, SitemapKind, sniff_kind};
 use super::robots_line::MAX_ROBOTS;
 use super::urlset::ROBOTS_NAME;
 use std::collections::{BTreeSet, HashSet};
@@ -178,7 +178,9 @@ mod tests {
     const URLSET: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://e.org/</loc></url></urlset>\n";
 
     fn index(locs: &[&str]) -> String {
-        let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
+        let mut s = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
+        );
         for l in locs {
             s.push_str(&format!("<sitemap><loc>{l}</loc></sitemap>"));
         }
@@ -208,7 +210,10 @@ mod tests {
         put("news.xml", URLSET);
         put("other/feed.xml", URLSET);
         put("sitemap-notes.xml", "not a sitemap");
-        put("robots.txt", "User-agent: *\nSitemap: https://e.org/news.xml\nSitemap: https://elsewhere.org/x.xml\n");
+        put(
+            "robots.txt",
+            "User-agent: *\nSitemap: https://e.org/news.xml\nSitemap: https://elsewhere.org/x.xml\n",
+        );
         let base = Url::parse("https://e.org/").unwrap();
         let hosts = [SiteRoot {
             folder: "",

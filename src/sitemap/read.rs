@@ -319,11 +319,12 @@ fn first_non_xml_char(s: &[u8]) -> Option<(usize, String)> {
                 if b < 0x20 && suspect(b) {
                     return Some((at, format!("the control character U+{b:04X}")));
                 }
-                if b == 0xEF && s.get(at + 1) == Some(&0xBF) {
-                    if let Some(&last @ (0xBE | 0xBF)) = s.get(at + 2) {
-                        let c = if last == 0xBE { "FFFE" } else { "FFFF" };
-                        return Some((at, format!("the non-character U+{c}")));
-                    }
+                if b == 0xEF
+                    && s.get(at + 1) == Some(&0xBF)
+                    && let Some(&last @ (0xBE | 0xBF)) = s.get(at + 2)
+                {
+                    let c = if last == 0xBE { "FFFE" } else { "FFFF" };
+                    return Some((at, format!("the non-character U+{c}")));
                 }
             }
         }
@@ -725,10 +726,10 @@ impl<R: Read> Sitemap<R> {
                                 en.lastmod = Some(value);
                             }
                         }
-                    } else if depth == 0 {
-                        if let Some(en) = entry.take() {
-                            return Ok(Some(en));
-                        }
+                    } else if depth == 0
+                        && let Some(en) = entry.take()
+                    {
+                        return Ok(Some(en));
                     }
                 }
                 Event::Eof => {
@@ -859,7 +860,7 @@ mod tests {
 
     #[test]
     fn reads_gzip_and_prefixed_indexes() {
-        use flate2::{write::GzEncoder, Compression};
+        use flate2::{Compression, write::GzEncoder};
         use std::io::Write;
         let xml = format!(
             "{HEAD}<!-- c --><sm:sitemapindex xmlns:sm=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\

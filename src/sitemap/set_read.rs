@@ -177,11 +177,11 @@ pub fn read_set(from: &Location, fetch: Option<&dyn Fetch>, limits: &Limits) -> 
             }
         }
     }
-    if url_sets == 0 {
-        if let Some(files) = cycle(&listed, set.files.len()) {
-            let names: Vec<&Location> = files.iter().map(|&i| &set.files[i]).collect();
-            return Err(Error::remote(from.to_string(), cycle_message(&names)));
-        }
+    if url_sets == 0
+        && let Some(files) = cycle(&listed, set.files.len())
+    {
+        let names: Vec<&Location> = files.iter().map(|&i| &set.files[i]).collect();
+        return Err(Error::remote(from.to_string(), cycle_message(&names)));
     }
     Ok(set)
 }
@@ -344,9 +344,20 @@ fn local_part(index: &Path, loc: &str) -> Result<PathBuf, String> {
     }
     Err(format!(
         "the index lists {loc}, which is not on disk below {} (looked for {}{}); diff the deployed index by its URL instead",
-        if dir.as_os_str().is_empty() { Path::new(".") } else { dir }.display(),
-        segments.last().map_or("a file name".to_string(), |s| format!("…/{s}")),
-        if only_itself { ", and found only this index itself" } else { "" },
+        if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        }
+        .display(),
+        segments
+            .last()
+            .map_or("a file name".to_string(), |s| format!("…/{s}")),
+        if only_itself {
+            ", and found only this index itself"
+        } else {
+            ""
+        },
     ))
 }
 
@@ -639,7 +650,10 @@ mod tests {
             ..Limits::default()
         };
         let err = read_set(&from, Some(&fake), &few).unwrap_err().to_string();
-        assert_eq!(err, "https://e.com/sitemap.xml: the set has more than 2 sitemap files; reading stopped there");
+        assert_eq!(
+            err,
+            "https://e.com/sitemap.xml: the set has more than 2 sitemap files; reading stopped there"
+        );
         let few = Limits {
             max_urls: 1,
             ..Limits::default()

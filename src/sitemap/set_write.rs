@@ -12,11 +12,11 @@
 //! writes are removed once the new ones are in place, and nothing else is.
 
 use super::disk::{self, DiskSink, Interim, MemSink, OldOutput, Sink};
-use super::owned::{removable, Lock, Ownership, Record, Stamp};
+use super::owned::{Lock, Ownership, Record, Stamp, removable};
 use super::text::{self, TXT_NAME};
 use super::urlset::{
-    emit, index_body, push_index_body, Emitted, OutputFile, Plan, WriteOptions, WriteReport,
-    INDEX_END, ROBOTS_NAME,
+    Emitted, INDEX_END, OutputFile, Plan, ROBOTS_NAME, WriteOptions, WriteReport, emit, index_body,
+    push_index_body,
 };
 use crate::entries::View;
 use crate::vocab::date::W3cDate;
@@ -291,7 +291,9 @@ fn distinct(names: &[String]) -> Result<()> {
             return Err(Error::config(
                 "layout",
                 None,
-                format!("two files of the sitemap set would be written to {n}: choose another file_name or layout"),
+                format!(
+                    "two files of the sitemap set would be written to {n}: choose another file_name or layout"
+                ),
             ));
         }
     }
@@ -442,12 +444,12 @@ pub fn write_set(entries: View<'_>, set: &SetOptions) -> Result<WriteReport> {
     // Bookkeeping that cannot be kept (a read-only home folder) costs only later removals.
     let mut warnings = Vec::new();
     let mut keep = |record: &Record| {
-        if let Err(e) = record.write(root) {
-            if warnings.is_empty() {
-                warnings.push(format!(
+        if let Err(e) = record.write(root)
+            && warnings.is_empty()
+        {
+            warnings.push(format!(
                     "{e}: the record of the files sitemapgen wrote could not be kept, so a later build will not remove the ones it no longer writes; make that folder writable, or set XDG_CACHE_HOME to one that is"
                 ));
-            }
         }
     };
     keep(&during);
@@ -837,9 +839,11 @@ mod tests {
                 "https://e.org/fr/sitemap.xml"
             ]
         );
-        assert!(fs::read_to_string(d.path().join("en/sitemap.xml"))
-            .unwrap()
-            .contains("<loc>https://e.org/en/sitemap2.xml</loc>"));
+        assert!(
+            fs::read_to_string(d.path().join("en/sitemap.xml"))
+                .unwrap()
+                .contains("<loc>https://e.org/en/sitemap2.xml</loc>")
+        );
         assert_eq!(
             fs::read_to_string(d.path().join("robots.txt")).unwrap(),
             "Sitemap: https://e.org/sitemap.xml\n"

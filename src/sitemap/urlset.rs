@@ -22,7 +22,7 @@
 //!   own run, and a killed run's temporary files are removed by the next run (see
 //!   `super::disk`).
 
-use super::disk::{Sink, INTERIM_TAG};
+use super::disk::{INTERIM_TAG, Sink};
 use super::format::{push_date, push_escaped, push_priority};
 use super::set_write::SetOptions;
 use crate::entries::{Entry, Loc, View};
@@ -32,7 +32,7 @@ use crate::vocab::protocol::{IMAGE_NS, MAX_BYTES, MAX_URLS, SITEMAP_NS, XHTML_NS
 use std::path::PathBuf;
 
 // The old paths of these names (src/report.rs uses them).
-pub use super::robots_line::{read_robots, robots_txt, ROBOTS_NAME};
+pub use super::robots_line::{ROBOTS_NAME, read_robots, robots_txt};
 pub use super::text::TXT_NAME;
 
 const XML_DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -441,10 +441,10 @@ pub(super) fn emit<S: Sink>(entries: View<'_>, plan: &Plan<'_>, sink: &mut S) ->
         }
         part_ns |= ns;
         count += 1;
-        if let Some(d) = &entry.lastmod {
-            if newest.as_ref().is_none_or(|n| is_newer(d, n)) {
-                newest = Some(*d);
-            }
+        if let Some(d) = &entry.lastmod
+            && newest.as_ref().is_none_or(|n| is_newer(d, n))
+        {
+            newest = Some(*d);
         }
     }
 

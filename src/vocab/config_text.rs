@@ -12,7 +12,7 @@ use std::path::Path;
 ///
 /// [`TOML_MAX_DEPTH`]: crate::vocab::limits::TOML_MAX_DEPTH
 pub fn toml_too_deep_error(text: &str, path: &Path) -> Error {
-    use crate::vocab::limits::{toml_too_deep, TOML_MAX_DEPTH};
+    use crate::vocab::limits::{TOML_MAX_DEPTH, toml_too_deep};
     Error::config(
         path,
         toml_too_deep(text),
@@ -133,12 +133,12 @@ fn key_at(text: &str, at: usize) -> (Option<&str>, Option<&str>) {
     // on a later line of a list), the first `[header]` its table.
     for l in before.rsplit('\n') {
         let t = l.trim();
-        if key.is_none() {
-            if let Some((k, _)) = t.split_once('=') {
-                let k = k.trim().trim_matches(['"', '\'']);
-                if !k.is_empty() && !k.contains([' ', '[', '{', ',']) {
-                    key = Some(k);
-                }
+        if key.is_none()
+            && let Some((k, _)) = t.split_once('=')
+        {
+            let k = k.trim().trim_matches(['"', '\'']);
+            if !k.is_empty() && !k.contains([' ', '[', '{', ',']) {
+                key = Some(k);
             }
         }
         if t.starts_with('[') && !t.contains('=') {

@@ -53,7 +53,7 @@ impl FromStr for ChangeFreq {
             _ => {
                 return Err(format!(
                     "unknown changefreq '{s}': use always, hourly, daily, weekly, monthly, yearly or never"
-                ))
+                ));
             }
         })
     }

@@ -169,12 +169,11 @@ impl W3cDate {
             return Some(W3cDate::from_datetime(dt));
         }
         // RFC 1123 with a zone abbreviation ("Mon, 02 Jan 2006 15:04:05 MST").
-        if let Some((head, zone)) = s.rsplit_once(' ') {
-            if zone.chars().all(|c| c.is_ascii_alphabetic()) {
-                if let Ok(naive) = NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S") {
-                    return tz.localize(naive).map(W3cDate::from_datetime);
-                }
-            }
+        if let Some((head, zone)) = s.rsplit_once(' ')
+            && zone.chars().all(|c| c.is_ascii_alphabetic())
+            && let Ok(naive) = NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S")
+        {
+            return tz.localize(naive).map(W3cDate::from_datetime);
         }
         let (date_part, rest) = split_date(s)?;
         let date = parse_loose_date(date_part)?;

@@ -130,10 +130,10 @@ pub fn open(path: &Path) -> Result<File, ReadError> {
     // Some devices act when opened (a watchdog arms, a serial line resets its board): what
     // is plainly not a file is not opened at all. What stands there may still change before
     // the open, hence the check of the open file below.
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_file() {
-            return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
-        }
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
     }
     let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
@@ -201,10 +201,10 @@ pub fn open_listed_at(dir: &OpenDir, name: &str, path: &Path) -> Result<(File, u
             if fd >= 0 {
                 // SAFETY: `fd` was just opened and is owned by this `File` alone.
                 let file = unsafe { File::from_raw_fd(fd) };
-                if let Ok(meta) = file.metadata() {
-                    if meta.is_file() {
-                        return Ok((file, meta.len()));
-                    }
+                if let Ok(meta) = file.metadata()
+                    && meta.is_file()
+                {
+                    return Ok((file, meta.len()));
                 }
             }
         }
@@ -373,10 +373,10 @@ fn resolved(file: &File, path: &Path) -> io::Result<PathBuf> {
     {
         use std::os::fd::AsRawFd;
         let fd = format!("/proc/self/fd/{}", file.as_raw_fd());
-        if let Ok(real) = std::fs::read_link(fd) {
-            if real.is_absolute() {
-                return Ok(real);
-            }
+        if let Ok(real) = std::fs::read_link(fd)
+            && real.is_absolute()
+        {
+            return Ok(real);
         }
     }
     let _ = file;

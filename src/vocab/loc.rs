@@ -1,7 +1,7 @@
 //! `<loc>` values: a route path made absolute on the base URL and percent-encoded (RFC 3986),
 //! and the decoding back, for the writer and the validator alike.
 
-use percent_encoding::{percent_decode_str, percent_encode, utf8_percent_encode, AsciiSet};
+use percent_encoding::{AsciiSet, percent_decode_str, percent_encode, utf8_percent_encode};
 use url::Url;
 
 /// What a path segment cannot hold: everything but RFC 3986 `pchar` and `/` (unreserved,

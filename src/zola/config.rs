@@ -3,8 +3,8 @@
 
 use crate::siteconfig::Style;
 use crate::siteconfig::{
-    check_languages, get, get_bool, get_str, not_text, read_value, strings, Language, SiteConfig,
-    Taxonomy,
+    Language, SiteConfig, Taxonomy, check_languages, get, get_bool, get_str, not_text, read_value,
+    strings,
 };
 use crate::vocab::config_text::error_at;
 use crate::vocab::error::{Error, Result};
@@ -41,13 +41,13 @@ pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
             .map_err(|m| error_at(path, &["slugify", key], format!("slugify.{key}: {m}")))?;
     }
     // Zola writes `/{root}/{taxonomy}/`: a root with slashes or none gives `//` there.
-    if let Some(r) = get_str(&v, "taxonomy_root") {
-        if r.is_empty() || r.contains('/') {
-            c.warnings.push(format!(
+    if let Some(r) = get_str(&v, "taxonomy_root")
+        && (r.is_empty() || r.contains('/'))
+    {
+        c.warnings.push(format!(
                 "{}: taxonomy_root = \"{r}\": Zola's taxonomy URLs get '//' from it; written here without",
                 path.display()
             ));
-        }
     }
     c.exclude_paginated_pages = match get(&v, "exclude_paginated_pages_in_sitemap") {
         None => false,
@@ -56,7 +56,7 @@ pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
         Some(other) => {
             return Err(bad(format!(
                 "exclude_paginated_pages_in_sitemap is {other}: Zola accepts \"all\" or \"none\""
-            )))
+            )));
         }
     };
     c.taxonomies = zola_taxonomies(get(&v, "taxonomies")).map_err(bad)?;

@@ -6,7 +6,7 @@
 
 use crate::vocab::error::Result;
 
-use crate::frontmatter::{extract, Ctx, Dialect, Format, Node, NodeValue, Parsed};
+use crate::frontmatter::{Ctx, Dialect, Format, Node, NodeValue, Parsed, extract};
 
 /// What a key must hold.
 #[derive(Clone, Copy)]

@@ -12,7 +12,7 @@ use crate::route::{RouteContext, Router};
 use crate::scan::Files;
 use crate::settings::Settings;
 use crate::siteconfig::Style;
-use crate::siteconfig::{file_has_key, Reader, SiteConfig};
+use crate::siteconfig::{Reader, SiteConfig, file_has_key};
 use crate::vocab::error::Result;
 use std::path::{Path, PathBuf};
 

@@ -4,12 +4,12 @@
 
 use crate::frontmatter::{PageMeta, Terms};
 use crate::route::{
-    join_path, Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing,
+    Excluded, Kind, Reason, Route, RouteContext, RouteList, RouteSink, Router, Routing, join_path,
 };
 use crate::scan::Files;
 use crate::settings::Settings;
 use crate::siteconfig::Taxonomy;
-use crate::slugify::{zola_slugify, SlugStrategy};
+use crate::slugify::{SlugStrategy, zola_slugify};
 use crate::vocab::date::{SiteTz, W3cDate};
 use crate::vocab::error::{Error, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -192,19 +192,19 @@ impl<'a> ZolaRouter<'a> {
         // still loads the other languages' sections of that folder itself.
         let mut draft_dirs = HashSet::new();
         for &i in &self.section_files {
-            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i)) {
-                if self.is_draft(fm) {
-                    draft_dirs.insert(pl.dirs);
-                }
+            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i))
+                && self.is_draft(fm)
+            {
+                draft_dirs.insert(pl.dirs);
             }
         }
         self.draft_dirs = draft_dirs;
         let mut sections = HashMap::new();
         for &i in &self.section_files {
-            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i)) {
-                if self.loaded(fm, &pl) {
-                    sections.insert((pl.lang, pl.dirs), i);
-                }
+            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i))
+                && self.loaded(fm, &pl)
+            {
+                sections.insert((pl.lang, pl.dirs), i);
             }
         }
         self.sections = sections;
@@ -493,10 +493,9 @@ impl<'a> ZolaRouter<'a> {
                 .copied()
                 .or_else(|| section_route.get(&(lang.clone(), String::new())).copied());
             if let (Some(p), Some(&me)) = (parent, section_route.get(&(lang.clone(), dir.clone())))
+                && p != me
             {
-                if p != me {
-                    out.routes[p].add_rollup([me]);
-                }
+                out.routes[p].add_rollup([me]);
             }
         }
 
@@ -780,10 +779,10 @@ fn name_date<'a>(name: &'a str, tz: &SiteTz) -> Option<NameDate<'a>> {
         return None;
     }
     let mut end = 10;
-    if b.get(10) == Some(&b'T') {
-        if let Some(len) = time_len(&b[11..]) {
-            end = 11 + len;
-        }
+    if b.get(10) == Some(&b'T')
+        && let Some(len) = time_len(&b[11..])
+    {
+        end = 11 + len;
     }
     let date = W3cDate::parse(&name[..end], tz);
     let rest = &name[end..];

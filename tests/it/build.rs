@@ -29,11 +29,23 @@ fn a_small_zola_site_gives_this_exact_sitemap() {
         &[
             ("config.toml", ZOLA_CONFIG),
             ("content/_index.md", "+++\ntitle = \"Home\"\n+++\n"),
-            ("content/about.md", "+++\ntitle = \"About\"\ndate = 2024-01-15\n[extra]\npriority = 0.8\nchangefreq = \"yearly\"\n+++\n"),
+            (
+                "content/about.md",
+                "+++\ntitle = \"About\"\ndate = 2024-01-15\n[extra]\npriority = 0.8\nchangefreq = \"yearly\"\n+++\n",
+            ),
             ("content/blog/_index.md", "+++\ntitle = \"Blog\"\n+++\n"),
-            ("content/blog/2024-03-10-hello.md", "+++\ntitle = \"Hello\"\n+++\n"),
-            ("content/blog/second.md", "+++\ndate = 2024-04-02\nupdated = 2024-05-01T09:30:00+02:00\n+++\n"),
-            ("content/blog/wip.md", "+++\ndraft = true\ndate = 2024-07-01\n+++\n"),
+            (
+                "content/blog/2024-03-10-hello.md",
+                "+++\ntitle = \"Hello\"\n+++\n",
+            ),
+            (
+                "content/blog/second.md",
+                "+++\ndate = 2024-04-02\nupdated = 2024-05-01T09:30:00+02:00\n+++\n",
+            ),
+            (
+                "content/blog/wip.md",
+                "+++\ndraft = true\ndate = 2024-07-01\n+++\n",
+            ),
         ],
     );
     let o = build(d.path(), &[]);

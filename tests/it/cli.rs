@@ -486,7 +486,10 @@ fn init_on_a_hugo_site_and_never_overwrites() {
                 "baseURL = \"https://hugo.example.org/\"\ntitle = \"t\"\ntimeZone = \"Europe/Paris\"\n",
             ),
             ("content/_index.md", "---\ntitle: Home\n---\n"),
-            ("content/posts/hello.md", "---\ntitle: Hello\ndate: 2024-01-02\n---\n"),
+            (
+                "content/posts/hello.md",
+                "---\ntitle: Hello\ndate: 2024-01-02\n---\n",
+            ),
         ],
     );
     let (cfg, written) = init_then_build(site);
@@ -1225,7 +1228,9 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
             .unwrap();
         assert!(o.status.success(), "{script}: {}", text(&o));
     };
-    sh(&format!("chmod +x stub/cargo pkg/sitemapgen && tar -czf releases/v9.8.7/{archive} -C pkg sitemapgen"));
+    sh(&format!(
+        "chmod +x stub/cargo pkg/sitemapgen && tar -czf releases/v9.8.7/{archive} -C pkg sitemapgen"
+    ));
     sh(&format!(
         "cd releases/v9.8.7 && sha256sum {archive} > SHA256SUMS"
     ));
@@ -1262,7 +1267,9 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
     );
 
     // A binary that does not match its SHA256SUMS line is never put on PATH.
-    sh("cd releases/v9.8.7 && sed -i 's/^[0-9a-f]*/0000000000000000000000000000000000000000000000000000000000000000/' SHA256SUMS");
+    sh(
+        "cd releases/v9.8.7 && sed -i 's/^[0-9a-f]*/0000000000000000000000000000000000000000000000000000000000000000/' SHA256SUMS",
+    );
     let r = step("v9.8.7");
     assert_eq!(r.output.status.code(), Some(2), "{}", text(&r.output));
     assert!(
@@ -1279,7 +1286,9 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
     let version = env!("CARGO_PKG_VERSION");
     assert_eq!(
         stdout(&r.output),
-        format!("::notice title=sitemapgen::no release v{version} for x86_64-unknown-linux-musl; building from source\n")
+        format!(
+            "::notice title=sitemapgen::no release v{version} for x86_64-unknown-linux-musl; building from source\n"
+        )
     );
     assert_eq!(r.path_added, "");
     let output = |name: &str| {

@@ -62,7 +62,10 @@ fn a_permalink_token_hugo_does_not_know_is_the_configs_error() {
     let h = d.path().join("h");
     for (config, line) in [
         // The old flat form, and the nested form of Hugo 0.112+.
-        ("baseURL = \"https://example.org/\"\n[permalinks]\nposts = \"/:yr/:slug/\"\n", 3),
+        (
+            "baseURL = \"https://example.org/\"\n[permalinks]\nposts = \"/:yr/:slug/\"\n",
+            3,
+        ),
         (
             "baseURL = \"https://example.org/\"\n[permalinks]\n[permalinks.page]\nother = \"/:slug/\"\nposts = \"/:yr/:slug/\"\n",
             5,
@@ -77,7 +80,9 @@ fn a_permalink_token_hugo_does_not_know_is_the_configs_error() {
         );
         assert_eq!(
             error(&build(&h, &[]), &h),
-            format!("error: hugo.toml:{line}: the permalink pattern '/:yr/:slug/' has an unknown token :yr")
+            format!(
+                "error: hugo.toml:{line}: the permalink pattern '/:yr/:slug/' has an unknown token :yr"
+            )
         );
     }
     // Hugo refuses the config whether or not a page uses the pattern (checked with 0.111.3 and
@@ -114,13 +119,17 @@ fn an_output_folder_that_is_not_a_folder_names_what_chose_it() {
     let fix = "the sitemap goes into the output folder";
     assert_eq!(
         error(&build(&z, &[]), &z),
-        format!("error: sitemap.toml:2: output_dir: /dev/null is a character device, not a folder: {fix}")
+        format!(
+            "error: sitemap.toml:2: output_dir: /dev/null is a character device, not a folder: {fix}"
+        )
     );
     let afile = z.join("afile");
     let o = build(&z, &["--output", afile.join("out").to_str().unwrap()]);
     assert_eq!(
         error(&o, &z),
-        format!("error: --output afile/out: afile is a file, not a folder, so afile/out cannot be made: {fix}")
+        format!(
+            "error: --output afile/out: afile is a file, not a folder, so afile/out cannot be made: {fix}"
+        )
     );
     // The site's own setting is named in the site's config.
     std::fs::remove_file(z.join("sitemap.toml")).unwrap();
@@ -180,7 +189,9 @@ fn x_default_must_name_a_language_of_the_site() {
         );
         assert_eq!(
             error(&build(&s, &[]), &s),
-            format!("error: sitemap.toml:2: x_default = \"{value}\" names no language of the site{hint}{tail}")
+            format!(
+                "error: sitemap.toml:2: x_default = \"{value}\" names no language of the site{hint}{tail}"
+            )
         );
     }
 }

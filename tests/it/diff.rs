@@ -50,9 +50,11 @@ fn the_built_index_against_what_build_would_write_now() {
     let old = d.path().join("old");
     std::fs::rename(d.path().join("public"), &old).unwrap();
     let index = old.join("sitemap.xml");
-    assert!(std::fs::read_to_string(&index)
-        .unwrap()
-        .contains("<sitemapindex"));
+    assert!(
+        std::fs::read_to_string(&index)
+            .unwrap()
+            .contains("<sitemapindex")
+    );
 
     // Nothing changed yet.
     let o = run(d.path(), &["diff", index.to_str().unwrap()]);

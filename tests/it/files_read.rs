@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{text, write_tree, CURRENT_HUGO};
+use common::{CURRENT_HUGO, text, write_tree};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -9,7 +9,7 @@ use crate::common;
 use crate::common::{run_site, stderr, stdout};
 
 use common::gitrepo::Repo;
-use common::{text, write_tree, TEST_MTIME_SECS};
+use common::{TEST_MTIME_SECS, text, write_tree};
 use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 

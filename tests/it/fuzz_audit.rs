@@ -18,7 +18,7 @@
 
 use crate::common;
 
-use common::{seed_from_env, write_tree, Rng};
+use common::{Rng, seed_from_env, write_tree};
 use html5gum::{DefaultEmitter, Token, Tokenizer};
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

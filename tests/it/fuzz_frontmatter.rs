@@ -28,9 +28,18 @@ const SEEDS: &[&str] = &[
 
 /// Site configs, by the extension they are read with.
 const CONFIGS: &[(&str, &str)] = &[
-    ("toml", "baseURL = \"https://example.com/\"\n[taxonomies]\ntag = \"tags\"\n[params]\nx = [1, 2]\n"),
-    ("yaml", "baseURL: https://example.com/\nlanguages:\n  en: &en {weight: 1}\n  fr: *en\nparams:\n  - 1.5\n  - .inf\n"),
-    ("json", "{\"baseURL\": \"https://example.com/\", \"params\": {\"a\": [1, {\"b\": null}]}}\n"),
+    (
+        "toml",
+        "baseURL = \"https://example.com/\"\n[taxonomies]\ntag = \"tags\"\n[params]\nx = [1, 2]\n",
+    ),
+    (
+        "yaml",
+        "baseURL: https://example.com/\nlanguages:\n  en: &en {weight: 1}\n  fr: *en\nparams:\n  - 1.5\n  - .inf\n",
+    ),
+    (
+        "json",
+        "{\"baseURL\": \"https://example.com/\", \"params\": {\"a\": [1, {\"b\": null}]}}\n",
+    ),
 ];
 
 /// Pieces the mutator inserts: the syntax the parsers branch on.

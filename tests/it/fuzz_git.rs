@@ -14,10 +14,10 @@
 use crate::common;
 
 use common::gitrepo::Repo;
-use common::history::{generate, stamp, time_of, History, Mix, Op};
-use common::{seed_from_env, Rng};
-use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
+use common::history::{History, Mix, Op, generate, stamp, time_of};
+use common::{Rng, seed_from_env};
 use sitemapgen::lastmod::FileHistory;
+use sitemapgen::lastmod::git::{GitHistory, GitOptions, GitProbe, read_history};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -8,15 +8,15 @@
 
 use crate::common;
 
-use common::{seed_from_env, Rng};
+use common::{Rng, seed_from_env};
 
-use sitemapgen::sitemap::validate::{validate_reader, FileReport, ValidateOptions};
+use sitemapgen::sitemap::validate::{FileReport, ValidateOptions, validate_reader};
 use sitemapgen::vocab::protocol::MAX_BYTES;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Heap in use and its peak, so each case's memory can be checked (tests lock [`ONE_AT_A_TIME`]).
@@ -69,10 +69,10 @@ fn seeds() -> Vec<Vec<u8>> {
         files.sort();
         for f in files {
             let plain = f.extension().is_some_and(|e| e == "xml");
-            if let (true, Ok(bytes)) = (plain, std::fs::read(&f)) {
-                if bytes.len() < 64 << 10 {
-                    seeds.push(bytes);
-                }
+            if let (true, Ok(bytes)) = (plain, std::fs::read(&f))
+                && bytes.len() < 64 << 10
+            {
+                seeds.push(bytes);
             }
         }
     }
@@ -293,5 +293,7 @@ fn fuzz_validate() {
         .unwrap_or(60);
     let seed = seed_from_env();
     let cases = fuzz(Duration::from_secs(secs), usize::MAX, seed);
-    println!("fuzz_validate: {cases} cases in {secs} s (FUZZ_SEED={seed}), no panic, heap < {MAX_CASE_HEAP} bytes per case");
+    println!(
+        "fuzz_validate: {cases} cases in {secs} s (FUZZ_SEED={seed}), no panic, heap < {MAX_CASE_HEAP} bytes per case"
+    );
 }

@@ -1,7 +1,7 @@
 //! The git stage against real repositories built in temp dirs, with fixed commit dates.
 
-use sitemapgen::lastmod::git::{read_history, GitDate, GitHistory, GitOptions, GitProbe};
 use sitemapgen::lastmod::FileHistory;
+use sitemapgen::lastmod::git::{GitDate, GitHistory, GitOptions, GitProbe, read_history};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,7 +5,7 @@ use crate::common;
 
 use common::gitrepo::Repo;
 use common::{run, text};
-use sitemapgen::lastmod::git::{read_history, GitOptions, GitProbe};
+use sitemapgen::lastmod::git::{GitOptions, GitProbe, read_history};
 
 /// One fast-import commit at `secs`, with `changes` (`M`/`D` lines, data inline).
 fn commit(secs: u64, changes: &str) -> String {

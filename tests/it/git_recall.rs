@@ -5,8 +5,8 @@
 use crate::common;
 
 use common::gitrepo::Repo;
-use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
 use sitemapgen::lastmod::FileHistory;
+use sitemapgen::lastmod::git::{GitHistory, GitOptions, GitProbe, read_history};
 use std::path::Path;
 
 fn read(root: &Path, recall: bool) -> GitHistory {

@@ -19,7 +19,9 @@ fn locs(site: &Path) -> Vec<String> {
 
 /// A page as a theme writes it, naming `canonical` in its head.
 fn page(canonical: &str) -> String {
-    format!("<!DOCTYPE html><html><head><title>t</title><link rel=\"canonical\" href=\"{canonical}\"></head><body><p>x</p></body></html>\n")
+    format!(
+        "<!DOCTYPE html><html><head><title>t</title><link rel=\"canonical\" href=\"{canonical}\"></head><body><p>x</p></body></html>\n"
+    )
 }
 
 /// A Hugo site with `uglyURLs`, its `public/` as Hugo 0.168 wrote it (every page naming its
@@ -177,11 +179,19 @@ fn netlify_rules_leave_out_what_they_redirect_and_name_the_rule() {
     let toml = d.path().join("netlify.toml").display().to_string();
     for want in [
         format!("note: host: netlify ({toml} is there)"),
-        format!("warning: {redirects_file}:2 (/blog/a /posts/a 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect)"),
+        format!(
+            "warning: {redirects_file}:2 (/blog/a /posts/a 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect)"
+        ),
         // Without `!`, Netlify serves the page's file: kept, said in --verbose.
-        format!("note: {redirects_file}:3 (/about /team 301) meets 1 listed URL (https://example.com/about/) that Netlify serves from their files"),
-        format!("warning: {redirects_file}:4 (/ /fr/ 302! Language=fr) may redirect 1 listed URL (https://example.com/): it checks the request for what a sitemap cannot know; kept"),
-        format!("warning: {toml}:5 (/drafts/* / 302!) redirects 2 listed URLs (https://example.com/drafts/ and 1 more): left out (redirect)"),
+        format!(
+            "note: {redirects_file}:3 (/about /team 301) meets 1 listed URL (https://example.com/about/) that Netlify serves from their files"
+        ),
+        format!(
+            "warning: {redirects_file}:4 (/ /fr/ 302! Language=fr) may redirect 1 listed URL (https://example.com/): it checks the request for what a sitemap cannot know; kept"
+        ),
+        format!(
+            "warning: {toml}:5 (/drafts/* / 302!) redirects 2 listed URLs (https://example.com/drafts/ and 1 more): left out (redirect)"
+        ),
         "; the host's rules and robots.txt left out 3 URLs (3 redirecting)".to_string(),
     ] {
         assert!(err.contains(&want), "{want}\n---\n{err}");

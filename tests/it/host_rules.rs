@@ -11,11 +11,11 @@
 //!   `trailingSlash` redirect first, then `redirects` (path-to-regexp, 308 by default) before
 //!   any file.
 
-use sitemapgen::host::judge::{judge, RobotsFile, Root};
+use sitemapgen::Entries;
+use sitemapgen::host::judge::{RobotsFile, Root, judge};
 use sitemapgen::host::robots::Robots;
 use sitemapgen::host::{FileKind, HostRules, Judged, Platform, Request, RuleTexts};
 use sitemapgen::route::Reason;
-use sitemapgen::Entries;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -192,7 +192,11 @@ fn write_site(dir: &Path, c: &Case) -> Vec<String> {
         q(&c.date),
         q(&c.updated),
         q(&c.updated),
-        if c.hugo { format!("tags = [{}]\n", q(&c.tag)) } else { String::new() },
+        if c.hugo {
+            format!("tags = [{}]\n", q(&c.tag))
+        } else {
+            String::new()
+        },
         c.priority,
         q(&c.changefreq),
         q(&c.tag),

@@ -101,7 +101,15 @@ const DELIBERATE: &[Deliberate] = &[
     },
     Deliberate {
         site: "url ",
-        shapes: &["colon", "date", "datetime-z", "datetime-off", "datetime-local", "datetime-space", "datetime-frac"],
+        shapes: &[
+            "colon",
+            "date",
+            "datetime-z",
+            "datetime-off",
+            "datetime-local",
+            "datetime-space",
+            "datetime-frac",
+        ],
         loc: None,
         version: None,
         what: &["url"],

@@ -130,9 +130,18 @@ fn languages_in_subdirs_ugly_urls_permalinks_and_content_dirs() {
                 "hugo.toml",
                 "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\ndefaultContentLanguageInSubdir = true\nuglyURLs = true\n[permalinks]\n  blog = \"/:sections/:year/:filename/\"\n[languages.en]\n  weight = 1\n[languages.fr]\n  weight = 2\n  contentDir = \"content/fr\"\n[languages.de]\n  weight = 3\n",
             ),
-            ("content/blog/post.md", "---\ntitle: A\ndate: 2023-05-01\n---\n"),
-            ("content/blog/post.de.md", "---\ntitle: A\ndate: 2023-05-01\n---\n"),
-            ("content/fr/blog/post.md", "---\ntitle: A\ndate: 2022-05-01\n---\n"),
+            (
+                "content/blog/post.md",
+                "---\ntitle: A\ndate: 2023-05-01\n---\n",
+            ),
+            (
+                "content/blog/post.de.md",
+                "---\ntitle: A\ndate: 2023-05-01\n---\n",
+            ),
+            (
+                "content/fr/blog/post.md",
+                "---\ntitle: A\ndate: 2022-05-01\n---\n",
+            ),
             ("content/about.md", "---\ntitle: About\n---\n"),
         ],
     );
@@ -280,12 +289,27 @@ fn url_and_slug_in_a_second_language() {
                 "hugo.toml",
                 "baseURL = \"https://example.org/\"\ndefaultContentLanguage = \"en\"\n[languages.en]\n  weight = 1\n[languages.fr]\n  weight = 2\n",
             ),
-            ("content/blog/a.fr.md", "---\ntitle: A\nurl: /abs/Path/\n---\n"),
-            ("content/blog/b.fr.md", "---\ntitle: A\nurl: rel/path\n---\n"),
-            ("content/blog/bun/index.fr.md", "---\ntitle: A\nslug: My Slug\n---\n"),
+            (
+                "content/blog/a.fr.md",
+                "---\ntitle: A\nurl: /abs/Path/\n---\n",
+            ),
+            (
+                "content/blog/b.fr.md",
+                "---\ntitle: A\nurl: rel/path\n---\n",
+            ),
+            (
+                "content/blog/bun/index.fr.md",
+                "---\ntitle: A\nslug: My Slug\n---\n",
+            ),
             ("content/blog/bun/index.md", "---\ntitle: A\n---\n"),
-            ("content/sec/_index.fr.md", "---\ntitle: S\nurl: /Sec-X/\n---\n"),
-            ("content/sec/_index.md", "---\ntitle: S\nurl: Rel-Sec/\n---\n"),
+            (
+                "content/sec/_index.fr.md",
+                "---\ntitle: S\nurl: /Sec-X/\n---\n",
+            ),
+            (
+                "content/sec/_index.md",
+                "---\ntitle: S\nurl: Rel-Sec/\n---\n",
+            ),
             ("content/sec/p.fr.md", "---\ntitle: S\n---\n"),
         ],
     );
@@ -508,7 +532,10 @@ fn a_negative_page_priority_cancels_the_site_default() {
                 "hugo.toml",
                 "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[sitemap]\n  priority = 0.5\n  changefreq = \"weekly\"\n",
             ),
-            ("content/a.md", "---\ntitle: A\nsitemap:\n  priority: -1\n---\nx\n"),
+            (
+                "content/a.md",
+                "---\ntitle: A\nsitemap:\n  priority: -1\n---\nx\n",
+            ),
             (
                 "content/b.md",
                 "---\ntitle: B\nsitemap:\n  priority: 1.5\n  changefreq: bogus\n---\nx\n",
@@ -520,7 +547,11 @@ fn a_negative_page_priority_cancels_the_site_default() {
     let url = |loc: &str, priority: bool| {
         format!(
             "  <url>\n    <loc>https://example.org/{loc}</loc>\n    <changefreq>weekly</changefreq>\n{}  </url>\n",
-            if priority { "    <priority>0.5</priority>\n" } else { "" }
+            if priority {
+                "    <priority>0.5</priority>\n"
+            } else {
+                ""
+            }
         )
     };
     let want = format!(
@@ -697,7 +728,10 @@ fn a_leaf_bundle_shadows_only_its_own_languages_page() {
             ("content/docs/post/index.md", "---\ntitle: en bundle\n---\n"),
             ("content/docs/post.fr.md", "---\ntitle: fr page\n---\n"),
             ("content/docs/other.md", "---\ntitle: en page\n---\n"),
-            ("content/docs/other/index.md", "---\ntitle: en bundle\n---\n"),
+            (
+                "content/docs/other/index.md",
+                "---\ntitle: en bundle\n---\n",
+            ),
         ],
     );
     let got = urls(d.path(), "sitemap.xml");

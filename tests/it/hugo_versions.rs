@@ -174,8 +174,10 @@ fn dates_each_version_accepts_ignores_or_refuses() {
     );
     let (_, o) = build(&bad, "0.168.0");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("word.md:4: `date` = 'January 2, 2023' is not a date"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("word.md:4: `date` = 'January 2, 2023' is not a date")
+    );
 }
 
 /// `build` from 0.123, `_build` refused from 0.160 naming file and line, `published: false`
@@ -225,8 +227,10 @@ fn build_published_and_sitemap_disable_by_version() {
     ];
     let (d, o) = build(&underscore, "0.150.0");
     assert_eq!(locs(d.path(), &o), one(&url("keep")));
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("u.md:3: the `_build` front matter key was deprecated"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("u.md:3: the `_build` front matter key was deprecated")
+    );
     let (_, o) = build(&underscore, "0.160.0");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains(
@@ -241,8 +245,10 @@ fn build_published_and_sitemap_disable_by_version() {
     assert_eq!(locs(d.path(), &o), one(&url("keep")));
     let (_, o) = build(&flag, "0.135.0");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("p.md:3: `published` = 'false' is not a date Hugo 0.135.0 reads"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("p.md:3: `published` = 'false' is not a date Hugo 0.135.0 reads")
+    );
 }
 
 /// For a language with a `locale`, Hugo 0.111 writes its key as `hreflang`, 0.168 the locale.
@@ -252,7 +258,10 @@ fn hreflang_is_the_key_before_0_112_6_and_the_locale_from_0_158() {
     write_tree(
         d.path(),
         &[
-            ("hugo.toml", "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\", \"section\", \"home\"]\n[languages.en]\nweight = 1\nlanguageCode = \"en-GB\"\n[languages.cs]\nweight = 2\nlocale = \"cs-CZ\"\n"),
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\", \"section\", \"home\"]\n[languages.en]\nweight = 1\nlanguageCode = \"en-GB\"\n[languages.cs]\nweight = 2\nlocale = \"cs-CZ\"\n",
+            ),
             ("content/a.md", "---\ntitle: a\n---\n"),
             ("content/a.cs.md", "---\ntitle: a\n---\n"),
         ],
@@ -289,15 +298,24 @@ fn filename_dates_name_the_page_and_date_it_by_version() {
     write_tree(
         d.path(),
         &[
-            ("hugo.toml", "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[frontmatter]\ndate = [\":filename\", \":default\"]\n"),
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n[frontmatter]\ndate = [\":filename\", \":default\"]\n",
+            ),
             ("content/posts/2023-02-14-valentine-post.md", page),
-            ("content/posts/2023-02-15-has-slug.md", "---\ntitle: x\nslug: own-slug\n---\n"),
+            (
+                "content/posts/2023-02-15-has-slug.md",
+                "---\ntitle: x\nslug: own-slug\n---\n",
+            ),
             ("content/posts/2023-03-01-my-bundle/index.md", page),
             ("content/posts/2099-01-01-future/index.md", page),
             ("content/notes/2023-04-05.md", page),
             ("content/notes/2023-04-06_under.md", page),
             ("content/notes/2023-04-07-Mixed-Case.md", page),
-            ("content/notes/2023-04-08-with-date.md", "---\ntitle: x\ndate: 2020-01-01\n---\n"),
+            (
+                "content/notes/2023-04-08-with-date.md",
+                "---\ntitle: x\ndate: 2020-01-01\n---\n",
+            ),
         ],
     );
     let listed = |version: &str| -> Vec<String> {
@@ -631,7 +649,13 @@ fn an_index_at_the_content_root_is_the_home() {
     for (case, files, old, new) in cases {
         for (version, want) in [("0.111.3", old), ("0.168.0", new)] {
             let d = tempfile::tempdir().unwrap();
-            let mut tree = vec![("hugo.toml", "baseURL = \"https://example.org/\"\ntitle = \"t\"\ndisableKinds = [\"taxonomy\", \"term\"]\n"), post];
+            let mut tree = vec![
+                (
+                    "hugo.toml",
+                    "baseURL = \"https://example.org/\"\ntitle = \"t\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+                ),
+                post,
+            ];
             tree.extend_from_slice(files);
             write_tree(d.path(), &tree);
             let o = run_env(
@@ -728,12 +752,30 @@ fn term_and_taxonomy_files_name_their_urls_by_version() {
                 "hugo.toml",
                 "baseURL = \"https://example.org/\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n",
             ),
-            ("content/p.md", "---\ntitle: P\ntags: [Rust, Go, Zig]\ncategories: [X]\n---\n"),
-            ("content/p.fr.md", "---\ntitle: P\ntags: [Rust, Go]\ncategories: [X]\n---\n"),
-            ("content/tags/rust/_index.fr.md", "---\ntitle: R\nurl: \"R/Rust Lang\"\n---\n"),
-            ("content/tags/go/_index.md", "---\ntitle: G\nurl: \"/g/go/\"\n---\n"),
-            ("content/tags/zig/_index.md", "---\ntitle: Z\nslug: Zed Two\n---\n"),
-            ("content/categories/_index.md", "---\ntitle: C\nurl: \"cats\"\n---\n"),
+            (
+                "content/p.md",
+                "---\ntitle: P\ntags: [Rust, Go, Zig]\ncategories: [X]\n---\n",
+            ),
+            (
+                "content/p.fr.md",
+                "---\ntitle: P\ntags: [Rust, Go]\ncategories: [X]\n---\n",
+            ),
+            (
+                "content/tags/rust/_index.fr.md",
+                "---\ntitle: R\nurl: \"R/Rust Lang\"\n---\n",
+            ),
+            (
+                "content/tags/go/_index.md",
+                "---\ntitle: G\nurl: \"/g/go/\"\n---\n",
+            ),
+            (
+                "content/tags/zig/_index.md",
+                "---\ntitle: Z\nslug: Zed Two\n---\n",
+            ),
+            (
+                "content/categories/_index.md",
+                "---\ntitle: C\nurl: \"cats\"\n---\n",
+            ),
         ],
     );
     let same = [

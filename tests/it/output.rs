@@ -27,8 +27,7 @@ const CONFIG: &str =
     "base_url = \"https://example.com\"\ntitle = \"t\"\ngenerate_sitemap = false\n";
 
 /// [`CONFIG`], keeping `&` in slugs as Zola's "safe" slugify does.
-const SAFE_SLUGS: &str =
-    "base_url = \"https://example.com\"\ntitle = \"t\"\ngenerate_sitemap = false\n[slugify]\npaths = \"safe\"\n";
+const SAFE_SLUGS: &str = "base_url = \"https://example.com\"\ntitle = \"t\"\ngenerate_sitemap = false\n[slugify]\npaths = \"safe\"\n";
 
 /// A Zola site with an ampersand in a slug and a page with images.
 fn blog(site: &Path, date: &str) {

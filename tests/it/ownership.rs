@@ -253,9 +253,18 @@ fn hugo_site(root: &Path) {
             ("content/_index.md", "---\ntitle: Home\n---\n"),
             ("content/_index.fr.md", "---\ntitle: Accueil\n---\n"),
             ("content/blog/_index.md", "---\ntitle: Blog\n---\n"),
-            ("content/blog/a.md", "---\ntitle: A\ndate: 2024-01-02\n---\nx\n"),
-            ("content/blog/a.fr.md", "---\ntitle: A\ndate: 2024-01-02\n---\nx\n"),
-            ("content/blog/b.md", "---\ntitle: B\ndate: 2024-02-02\n---\nx\n"),
+            (
+                "content/blog/a.md",
+                "---\ntitle: A\ndate: 2024-01-02\n---\nx\n",
+            ),
+            (
+                "content/blog/a.fr.md",
+                "---\ntitle: A\ndate: 2024-01-02\n---\nx\n",
+            ),
+            (
+                "content/blog/b.md",
+                "---\ntitle: B\ndate: 2024-02-02\n---\nx\n",
+            ),
         ],
     );
 }
@@ -521,7 +530,10 @@ fn fuzz_ownership_of_the_output_folder() {
             ("ads.txt", "google.com, pub-0, DIRECT\n"),
             ("abcdef123456.txt", "abcdef123456"),
             ("sitemap.txt", "my notes\n"),
-            ("sitemap-blog.xml", "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/shop/</loc></url></urlset>\n"),
+            (
+                "sitemap-blog.xml",
+                "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/shop/</loc></url></urlset>\n",
+            ),
             ("sitemap-en.xml", "not a sitemap\n"),
             ("sitemap1.xml", "<urlset/>\n"),
             ("index.html", "<!doctype html>\n"),
@@ -558,20 +570,19 @@ fn fuzz_ownership_of_the_output_folder() {
             fs::write(site.join("sitemap.toml"), &config).unwrap();
             let key = *rng.pick(&[None, Some("abcdef123456"), Some("0123456789abcdef")]);
             // A record entry naming a file of theirs, as a copied-in record would.
-            if rng.below(4) == 0 {
-                if let Some(kept) = sitemapgen::sitemap::owned::record_path(&public) {
-                    if let Ok(mut t) = fs::read_to_string(&kept) {
-                        // Only names we never write: a record is trusted for ours.
-                        for (rel, body) in planted.iter().filter(|(r, _)| r.ends_with(".html")) {
-                            t.push_str(&format!(
-                                "{:08x} {} {rel}\n",
-                                crc32fast::hash(body.as_bytes()),
-                                body.len()
-                            ));
-                        }
-                        fs::write(&kept, t).unwrap();
-                    }
+            if rng.below(4) == 0
+                && let Some(kept) = sitemapgen::sitemap::owned::record_path(&public)
+                && let Ok(mut t) = fs::read_to_string(&kept)
+            {
+                // Only names we never write: a record is trusted for ours.
+                for (rel, body) in planted.iter().filter(|(r, _)| r.ends_with(".html")) {
+                    t.push_str(&format!(
+                        "{:08x} {} {rel}\n",
+                        crc32fast::hash(body.as_bytes()),
+                        body.len()
+                    ));
                 }
+                fs::write(&kept, t).unwrap();
             }
             let before = snapshot(&public);
             let o = sg_key(&site, &["build", "-q"], key);

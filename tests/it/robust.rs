@@ -43,21 +43,54 @@ const HUGO_SITE: &[(&str, &str)] = &[
         "hugo.toml",
         "baseURL = \"https://example.org/\"\n[taxonomies]\nauthor = \"author\"\ntag = \"tags\"\n[permalinks]\nnotes = \"/notes/:title/\"\n[outputs]\nsection = [\"RSS\"]\n",
     ),
-    ("content/posts/a.md", "---\ntitle: A\nauthor: Jane Doe\ndate: 2024-01-01\n---\n"),
-    ("content/posts/b.md", "---\ntitle: B\nauthor: [Jane Doe, Max]\ndate: 2024-02-01\n---\n"),
-    ("content/posts/c.md", "---\ntitle: C\nslug: same\ndate: 2024-03-01\n---\n"),
-    ("content/posts/d.md", "---\ntitle: D\nslug: same\ndate: 2024-03-02\n---\n"),
-    ("content/posts/feed.md", "---\ntitle: Feed\noutputs: [RSS, JSON]\ndate: 2024-01-05\n---\n"),
-    ("content/posts/html.md", "---\ntitle: Html\noutputs: html\ndate: 2024-01-06\n---\n"),
-    ("content/author/bob/_index.md", "---\ntitle: Bob\ndate: 2023-05-05\n---\n"),
-    ("content/author/_index.md", "---\ntitle: Authors\noutputs: [HTML]\n---\n"),
+    (
+        "content/posts/a.md",
+        "---\ntitle: A\nauthor: Jane Doe\ndate: 2024-01-01\n---\n",
+    ),
+    (
+        "content/posts/b.md",
+        "---\ntitle: B\nauthor: [Jane Doe, Max]\ndate: 2024-02-01\n---\n",
+    ),
+    (
+        "content/posts/c.md",
+        "---\ntitle: C\nslug: same\ndate: 2024-03-01\n---\n",
+    ),
+    (
+        "content/posts/d.md",
+        "---\ntitle: D\nslug: same\ndate: 2024-03-02\n---\n",
+    ),
+    (
+        "content/posts/feed.md",
+        "---\ntitle: Feed\noutputs: [RSS, JSON]\ndate: 2024-01-05\n---\n",
+    ),
+    (
+        "content/posts/html.md",
+        "---\ntitle: Html\noutputs: html\ndate: 2024-01-06\n---\n",
+    ),
+    (
+        "content/author/bob/_index.md",
+        "---\ntitle: Bob\ndate: 2023-05-05\n---\n",
+    ),
+    (
+        "content/author/_index.md",
+        "---\ntitle: Authors\noutputs: [HTML]\n---\n",
+    ),
     (
         "content/notes/_index.en.md.md",
         "---\ntitle: Notes\noutputs: [html, rss]\ndate: 2022-01-01\n---\n",
     ),
-    ("content/notes/n1.md", "---\ntitle: \"a long\ntitle continued\"\ndate: 2024-04-01\n---\n"),
-    ("content/notes/n2.md", "---\ntitle: 'it''s\nhere'\ndate: 2024-04-02\n---\n"),
-    ("content/notes/n3.md", "---\ntitle:\tTabbed\ndate: 2024-04-03\n---\n"),
+    (
+        "content/notes/n1.md",
+        "---\ntitle: \"a long\ntitle continued\"\ndate: 2024-04-01\n---\n",
+    ),
+    (
+        "content/notes/n2.md",
+        "---\ntitle: 'it''s\nhere'\ndate: 2024-04-02\n---\n",
+    ),
+    (
+        "content/notes/n3.md",
+        "---\ntitle:\tTabbed\ndate: 2024-04-03\n---\n",
+    ),
     ("content/notes/old.md.md", "---\ntitle: Old\n---\n"),
 ];
 
@@ -250,7 +283,10 @@ fn a_taxonomy_value_given_as_one_string_is_one_term() {
                 "hugo.toml",
                 "baseURL = \"https://example.org/\"\ndisableKinds = [\"section\"]\n[taxonomies]\nauthor = \"authors\"\n",
             ),
-            ("content/p.md", "+++\nauthors = \"Jane Doe\"\ndescription = \"not a taxonomy\"\n+++\n"),
+            (
+                "content/p.md",
+                "+++\nauthors = \"Jane Doe\"\ndescription = \"not a taxonomy\"\n+++\n",
+            ),
         ],
     );
     let (_, xml) = build(d.path());

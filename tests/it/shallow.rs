@@ -6,10 +6,10 @@
 use crate::common;
 
 use common::gitrepo::Repo;
-use common::history::{generate, stamp, time_of, History, Mix};
+use common::history::{History, Mix, generate, stamp, time_of};
 use common::text;
-use sitemapgen::lastmod::git::{read_history, GitHistory, GitOptions, GitProbe};
 use sitemapgen::lastmod::FileHistory;
+use sitemapgen::lastmod::git::{GitHistory, GitOptions, GitProbe, read_history};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

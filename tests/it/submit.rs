@@ -448,8 +448,8 @@ fn urls_the_audit_left_out_are_never_sent() {
 
 #[test]
 fn waits_double_from_two_seconds_and_a_long_retry_after_is_cut() {
-    use sitemapgen::indexnow::send::{send_batch, Retry};
     use sitemapgen::indexnow::Batch;
+    use sitemapgen::indexnow::send::{Retry, send_batch};
     for (retry_after, want) in [(None, vec![2, 4, 8, 16]), (Some("3600"), vec![60, 60])] {
         let (server, shared) = start(live_site(Some(KEY)));
         shared.lock().unwrap().answers = vec![(503, retry_after)];

@@ -4,7 +4,7 @@
 use crate::common;
 
 use sitemapgen::sitemap::validate::{
-    exit_code, print_report, run, validate_file, FileReport, FindingKind, Severity, ValidateOptions,
+    FileReport, FindingKind, Severity, ValidateOptions, exit_code, print_report, run, validate_file,
 };
 use sitemapgen::vocab::protocol::MAX_URLS as MAX_ENTRIES;
 use std::collections::BTreeSet;

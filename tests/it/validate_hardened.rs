@@ -57,7 +57,9 @@ fn a_non_ascii_lastmod_is_an_invalid_date_not_a_panic() {
         .enumerate()
     {
         let path = dir.path().join(format!("d{i}.xml"));
-        let xml = format!("{DECL}{ROOT}\n<url><loc>https://example.com/</loc><lastmod>{date}</lastmod></url>\n</urlset>\n");
+        let xml = format!(
+            "{DECL}{ROOT}\n<url><loc>https://example.com/</loc><lastmod>{date}</lastmod></url>\n</urlset>\n"
+        );
         fs::write(&path, xml).unwrap();
         let o = validate(&path, Duration::from_secs(30));
         assert_eq!(o.status.code(), Some(1), "{date}: {o:?}");

@@ -5,7 +5,7 @@ use crate::common;
 
 use sitemapgen::entries::{Alternate, Entries, Extras};
 use sitemapgen::sitemap::owned::{Record, Stamp};
-use sitemapgen::sitemap::urlset::{self, render, WriteOptions};
+use sitemapgen::sitemap::urlset::{self, WriteOptions, render};
 use sitemapgen::vocab::date::{SiteTz, W3cDate};
 use std::fs;
 use std::path::{Path, PathBuf};

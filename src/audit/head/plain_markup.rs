@@ -353,8 +353,8 @@ fn lowered<'s>(s: &'s [u8], upper: bool, buf: &'s mut Vec<u8>) -> &'s [u8] {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{page_bytes, read_head, HeadFacts, HeadReader};
-    use super::{scan, ScanEnd};
+    use super::super::{HeadFacts, HeadReader, page_bytes, read_head};
+    use super::{ScanEnd, scan};
     use proptest::prelude::*;
     use std::io::Read;
 

@@ -4,11 +4,11 @@
 pub mod submit;
 
 use super::args::{Cli, Format};
-use super::out::{results, say, ShownLines};
+use super::out::{ShownLines, results, say};
 use super::progress::DelayedBar;
 use super::{json, print};
 use sitemapgen::settings::{self, Settings};
-use sitemapgen::sitemap::set_read::{read_set, Fetch, Limits, Location};
+use sitemapgen::sitemap::set_read::{Fetch, Limits, Location, read_set};
 use sitemapgen::sitemap::urlset::WriteReport;
 use sitemapgen::sitemap::validate::{self, ValidateOptions};
 use sitemapgen::{Error, Outcome, Result, RunOptions};

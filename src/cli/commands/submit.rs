@@ -8,14 +8,14 @@
 use super::Run;
 use crate::cli::args::{Cli, Format};
 use crate::cli::out::{results, say};
-use crate::cli::print::{self, labelled, Label};
+use crate::cli::print::{self, Label, labelled};
 use serde::Serialize;
 use sitemapgen::diff::diff;
-use sitemapgen::indexnow::send::{check_key_file, send_batch, Retry};
-use sitemapgen::indexnow::{self, state, Submission, SubmitHost};
+use sitemapgen::indexnow::send::{Retry, check_key_file, send_batch};
+use sitemapgen::indexnow::{self, Submission, SubmitHost, state};
 use sitemapgen::net::Client;
 use sitemapgen::settings::Settings;
-use sitemapgen::sitemap::set_read::{read_set, Limits, Location, UrlMap};
+use sitemapgen::sitemap::set_read::{Limits, Location, UrlMap, read_set};
 use sitemapgen::{Error, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -52,7 +52,9 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         return Err(Error::config(
             where_set,
             None,
-            format!("this run lists {flag}: a preview build is never submitted to search engines; submit the production build"),
+            format!(
+                "this run lists {flag}: a preview build is never submitted to search engines; submit the production build"
+            ),
         ));
     }
     let endpoint = match opts.endpoint {
@@ -230,24 +232,24 @@ fn baseline(
         let set = read_set(&Location::parse(since)?, Some(client), &limits)?;
         return Ok((set.urls, since.to_string()));
     }
-    if let Some(path) = state_path {
-        if let Some(s) = state::load(path)? {
-            if s.hosts == names {
-                return Ok((
-                    s.urls,
-                    format!("the last submission ({}, {})", s.saved, path.display()),
-                ));
-            }
-            labelled(
-                Label::Warning,
-                format_args!(
-                    "{}: a state file for {}, not {}: the live sitemap is the baseline instead",
-                    path.display(),
-                    s.hosts.join(", "),
-                    names.join(", ")
-                ),
-            );
+    if let Some(path) = state_path
+        && let Some(s) = state::load(path)?
+    {
+        if s.hosts == names {
+            return Ok((
+                s.urls,
+                format!("the last submission ({}, {})", s.saved, path.display()),
+            ));
         }
+        labelled(
+            Label::Warning,
+            format_args!(
+                "{}: a state file for {}, not {}: the live sitemap is the baseline instead",
+                path.display(),
+                s.hosts.join(", "),
+                names.join(", ")
+            ),
+        );
     }
     let gz = if settings.gzip { ".gz" } else { "" };
     let mut urls = UrlMap::new();

@@ -6,7 +6,7 @@ use super::placement::Placed;
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::hugo::dates::{HugoDates, PageDates};
 use crate::hugo::version::HugoRules;
-use crate::route::{off_reason, Page, Pages, Reason, RouteContext};
+use crate::route::{Page, Pages, Reason, RouteContext, off_reason};
 use crate::scan::SourceFile;
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
@@ -221,10 +221,10 @@ fn cascade_dates(
 
 /// The cascade's `_target` (language, kind, path glob) takes in this file.
 fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
-    if let Some(lang) = &c.target_lang {
-        if !lang.eq_ignore_ascii_case(pl.lang) {
-            return Ok(false);
-        }
+    if let Some(lang) = &c.target_lang
+        && !lang.eq_ignore_ascii_case(pl.lang)
+    {
+        return Ok(false);
     }
     if let Some(kind) = &c.target_kind {
         // A content file's page is always one of the kinds named here.
@@ -251,21 +251,21 @@ fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
 
 /// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
 fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
-    if own.draft().is_none() {
-        if let Some(d) = c.draft.or(c.published.map(|p| !p)) {
-            e.draft = e.draft || d;
-        }
+    if own.draft().is_none()
+        && let Some(d) = c.draft.or(c.published.map(|p| !p))
+    {
+        e.draft = e.draft || d;
     }
     if let Some(h) = c.headless {
         e.headless = e.headless || (h && !own.more().headless);
     }
-    if let Some(x) = c.sitemap_exclude {
-        if !own.sitemap_exclude() {
-            if x && !e.sitemap_exclude {
-                e.noindex = c.noindex;
-            }
-            e.sitemap_exclude = e.sitemap_exclude || x;
+    if let Some(x) = c.sitemap_exclude
+        && !own.sitemap_exclude()
+    {
+        if x && !e.sitemap_exclude {
+            e.noindex = c.noindex;
         }
+        e.sitemap_exclude = e.sitemap_exclude || x;
     }
     if e.build.render.is_none() {
         e.build.render = c.build.render;

@@ -1,7 +1,7 @@
 //! The main pass: each content file's fate (a resource, a taxonomy file, left out by the
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
-use super::cascade::{effective, hidden_by, Effective};
+use super::cascade::{Effective, effective, hidden_by};
 use super::permalinks::{page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::term_pages::term_key;

@@ -40,12 +40,10 @@ pub(super) fn name_date(
 /// ` `, `-` and `_` as the slug ("" when nothing is left).
 fn split(name: &str, datetime: bool, tz: &SiteTz) -> Option<(W3cDate, String)> {
     let rest = |from: usize| name[from..].trim_matches([' ', '-', '_']).to_string();
-    if datetime {
-        if let Some(head) = name.get(..19) {
-            let parsed = NaiveDateTime::parse_from_str(head, "%Y-%m-%d-%H-%M-%S").ok();
-            if let Some(d) = parsed.and_then(|n| W3cDate::from_naive(n, tz)) {
-                return Some((d, rest(19)));
-            }
+    if datetime && let Some(head) = name.get(..19) {
+        let parsed = NaiveDateTime::parse_from_str(head, "%Y-%m-%d-%H-%M-%S").ok();
+        if let Some(d) = parsed.and_then(|n| W3cDate::from_naive(n, tz)) {
+            return Some((d, rest(19)));
         }
     }
     let day = NaiveDate::parse_from_str(name.get(..10)?, "%Y-%m-%d").ok()?;

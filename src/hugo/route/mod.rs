@@ -19,7 +19,7 @@ use crate::hugo::version::HugoRules;
 use crate::route::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
 use crate::siteconfig::SiteConfig;
 use crate::vocab::error::Result;
-use placement::{place, Placed};
+use placement::{Placed, place};
 use std::collections::{HashMap, HashSet};
 
 /// Maps the pages to routes by Hugo's rules; the order of the routes is part of the result
@@ -281,8 +281,8 @@ mod tests {
     use crate::vocab::date::W3cDate;
 
     #[test]
-    fn hugo_routes_take_their_pages_dates_though_each_block_of_front_matter_is_freed_after_its_last_route(
-    ) {
+    fn hugo_routes_take_their_pages_dates_though_each_block_of_front_matter_is_freed_after_its_last_route()
+     {
         // Blocks of two pages: a term's `_index.md` (file 3, in the second block) is routed
         // after every page, in the taxonomy pass, so its block must outlive the later ones.
         let d = tempfile::tempdir().unwrap();

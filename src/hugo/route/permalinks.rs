@@ -4,9 +4,9 @@
 use super::filename;
 use super::placement::Placed;
 use crate::hugo::golayout;
-use crate::hugo::permalink_tokens::{each_part, unknown_token, Part};
+use crate::hugo::permalink_tokens::{Part, each_part, unknown_token};
 use crate::hugo::version::HugoRules;
-use crate::route::{normalize, Kind, Page};
+use crate::route::{Kind, Page, normalize};
 use crate::siteconfig::SiteConfig;
 use crate::slugify::hugo_make_path;
 use crate::vocab::date::{SiteTz, W3cDate};
@@ -286,7 +286,7 @@ impl<'a> PageTokens<'a> {
                     match name {
                         "sections" => return Some(slice_join(sections, cut)),
                         "sectionslugs" if site.rules.permalink_sectionslug => {
-                            return Some(slice_join(sections, cut))
+                            return Some(slice_join(sections, cut));
                         }
                         _ => {}
                     }

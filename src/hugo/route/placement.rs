@@ -349,7 +349,7 @@ impl<'a> Memo<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{rsplit_dot, split_lang_id, Dirs};
+    use super::{Dirs, rsplit_dot, split_lang_id};
 
     #[test]
     fn a_name_splits_at_its_last_dot_as_rsplit_once_splits_it() {

@@ -2,7 +2,7 @@
 //! into the nearest section.
 
 use super::permalinks::sanitize;
-use super::placement::{node_key, Bundles, Dirs};
+use super::placement::{Bundles, Dirs, node_key};
 use super::{Built, Site};
 use crate::route::{Kind, Reason, Route};
 use std::collections::{BTreeSet, HashSet};
@@ -142,7 +142,7 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
     let implicit_sections: Vec<(String, usize)> = built
         .section_route
         .iter()
-        .filter(|((_, d), &r)| !d.is_empty() && built.out.routes[r].page().is_none())
+        .filter(|((_, d), r)| !d.is_empty() && built.out.routes[**r].page().is_none())
         .map(|((l, _), &r)| (l.clone(), r))
         .collect();
     for (lang, r) in implicit_sections {

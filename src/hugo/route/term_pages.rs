@@ -2,7 +2,7 @@
 //! pages that carry it.
 
 use super::permalinks::{
-    dir_path, expand_term_permalink, sanitize, section_slug_segment, url_path, Paths,
+    Paths, dir_path, expand_term_permalink, sanitize, section_slug_segment, url_path,
 };
 use super::{Built, Site};
 use crate::compact::LangCode;
@@ -344,9 +344,11 @@ mod tests {
         assert_eq!(parted.slashed, whole.slashed);
         // Every part added its pages: the lists reach past the first part.
         let last = |list: &RouteList| list.iter().last();
-        assert!(parted.by_tax[0]
-            .values()
-            .any(|l| last(l) > Some(2 * PART as u32)));
+        assert!(
+            parted.by_tax[0]
+                .values()
+                .any(|l| last(l) > Some(2 * PART as u32))
+        );
         assert_eq!(parted.by_tax[1].len(), 1);
     }
 }

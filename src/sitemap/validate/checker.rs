@@ -5,13 +5,13 @@
 //! state; the rule for each element is in `elements.rs`, and the checks of a `<loc>` and a
 //! `<lastmod>` against the site, the other URLs and now are in `url_fields.rs`.
 
-use super::namespaces::{classify, Ns, Resolved, Scopes};
+use super::namespaces::{Ns, Resolved, Scopes, classify};
 use super::urls::{ParsedUrl, Site};
 use super::{
-    thousands, FileReport, FindingKind, SitemapKind, MAX_MARKUP_BYTES, MAX_NAMESPACE_BYTES,
-    MAX_TEXT_KEPT,
+    FileReport, FindingKind, MAX_MARKUP_BYTES, MAX_NAMESPACE_BYTES, MAX_TEXT_KEPT, SitemapKind,
+    thousands,
 };
-use crate::sitemap::read::{is_xml_ws, Counter, Stop, Tokens};
+use crate::sitemap::read::{Counter, Stop, Tokens, is_xml_ws};
 use crate::vocab::error::{Error, Result};
 use crate::vocab::protocol::{MAX_BYTES, MAX_LOC_CHARS};
 use chrono::{DateTime, Utc};
@@ -165,7 +165,9 @@ pub(super) fn check_stream<R: Read>(
         report.add(
             counter.newlines() + 1,
             FindingKind::LeadingWhitespace,
-            format!("{ws} whitespace byte(s) before the XML declaration: the file must start with <?xml"),
+            format!(
+                "{ws} whitespace byte(s) before the XML declaration: the file must start with <?xml"
+            ),
         );
     }
     if only_ws {
@@ -217,10 +219,10 @@ pub(super) fn check_stream<R: Read>(
                             Event::Start(e) | Event::Empty(e) => {
                                 scopes.enter(e);
                                 let resolved = scopes.resolve(e.name().into_inner());
-                                if checker.kind.is_none() {
-                                    if let Resolved::Bound(i, _) = resolved {
-                                        doc_binding = Some(i);
-                                    }
+                                if checker.kind.is_none()
+                                    && let Resolved::Bound(i, _) = resolved
+                                {
+                                    doc_binding = Some(i);
                                 }
                                 if scopes.bytes() > MAX_NAMESPACE_BYTES {
                                     let msg = format!(
@@ -523,11 +525,7 @@ impl Checker<'_> {
     fn text_event(&mut self, s: &[u8], line: usize, report: &mut FileReport) -> Step {
         let mut node = TextNode::default();
         self.text(&mut node, s, line, report);
-        if node.fatal {
-            Step::Fatal
-        } else {
-            Step::Go
-        }
+        if node.fatal { Step::Fatal } else { Step::Go }
     }
 
     /// Adds to the field's text, up to [`MAX_TEXT_KEPT`] bytes; leading whitespace is dropped
@@ -655,7 +653,7 @@ pub(super) fn unencoded(parsed: &ParsedUrl<'_>, url: &str, line: usize, report: 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::sitemap::validate::{sitemap_url_of, MAX_DEPTH, MAX_FINDINGS, MAX_NAME_BYTES};
+    use crate::sitemap::validate::{MAX_DEPTH, MAX_FINDINGS, MAX_NAME_BYTES, sitemap_url_of};
 
     /// The report on `xml`, checked as a file named `mem.xml`.
     pub(crate) fn check(xml: &str) -> FileReport {
@@ -892,7 +890,10 @@ pub(super) mod tests {
     #[test]
     fn a_huge_loc_is_streamed_and_reported_too_long() {
         let loc = format!("https://example.com/{}", "a".repeat(10 << 20));
-        let r = check(&format!("{HEAD}<url><loc>{loc}</loc></url>\n<url><loc>https://example.com/{}</loc></url>\n</urlset>", "é".repeat(3000)));
+        let r = check(&format!(
+            "{HEAD}<url><loc>{loc}</loc></url>\n<url><loc>https://example.com/{}</loc></url>\n</urlset>",
+            "é".repeat(3000)
+        ));
         assert_eq!(kinds(&r), vec![(3, "Invalid URL"), (4, "Invalid URL")]);
         assert!(
             r.findings[0].message.contains("longer than 8,192 bytes"),
@@ -906,9 +907,13 @@ pub(super) mod tests {
         );
         // Whitespace around a value is not part of it, however much there is.
         let pad = " ".repeat(MAX_TEXT_KEPT * 2);
-        let r = check(&format!("{HEAD}<url><loc>{pad}https://example.com/{pad}</loc><priority>{pad}0.5{pad}</priority></url></urlset>"));
+        let r = check(&format!(
+            "{HEAD}<url><loc>{pad}https://example.com/{pad}</loc><priority>{pad}0.5{pad}</priority></url></urlset>"
+        ));
         assert_eq!(kinds(&r), vec![]);
-        let r = check(&format!("{HEAD}<url><loc>https://example.com/</loc><priority>0.5{pad}x</priority></url></urlset>"));
+        let r = check(&format!(
+            "{HEAD}<url><loc>https://example.com/</loc><priority>0.5{pad}x</priority></url></urlset>"
+        ));
         assert_eq!(kinds(&r), vec![(3, "Invalid tag value")]);
     }
 
@@ -940,9 +945,11 @@ pub(super) mod tests {
         // One endless tag, comment, and nesting.
         let r = check_reader(format!("{HEAD}<url a=\"").as_bytes().chain(repeat(b'a')));
         assert_eq!(kinds(&r)[0].1, "Parsing error");
-        assert!(r.findings[0]
-            .message
-            .contains("longer than 1,048,576 bytes"));
+        assert!(
+            r.findings[0]
+                .message
+                .contains("longer than 1,048,576 bytes")
+        );
         let r = check_reader(format!("{HEAD}<!--").as_bytes().chain(repeat(b'a')));
         assert_eq!(kinds(&r)[0].1, "Parsing error");
         let r = check_reader(
@@ -961,19 +968,21 @@ pub(super) mod tests {
             kinds(&r)
         );
         let r = check(&format!("{HEAD}<{} />", "n".repeat(MAX_NAME_BYTES + 1)));
-        assert!(r
-            .findings
-            .iter()
-            .any(|f| f.message.contains("element name longer")));
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.message.contains("element name longer"))
+        );
         let ns: String = (0..2000)
             .map(|i| format!(" xmlns:p{i}=\"https://example.com/{i:040}\""))
             .collect();
         let r = check(&format!(
             "{HEAD}<url{ns}><loc>https://example.com/</loc></url></urlset>"
         ));
-        assert!(r
-            .findings
-            .iter()
-            .any(|f| f.message.contains("namespace declarations")));
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.message.contains("namespace declarations"))
+        );
     }
 }

@@ -6,11 +6,11 @@
 //! Apart from `checker.rs`, which reads the stream and its text and keeps the state, because
 //! this is the sitemap protocol's structure, one rule per element, and the rest is XML.
 
-use super::checker::{fatal, unencoded, Checker, EntryState, Frame, Name, Step};
-use super::namespaces::{is_qname, Ext, Ns};
+use super::checker::{Checker, EntryState, Frame, Name, Step, fatal, unencoded};
+use super::namespaces::{Ext, Ns, is_qname};
 use super::urls::parse_loc;
-use super::values::{valid_priority, CHANGEFREQS};
-use super::{thousands, FileReport, FindingKind, SitemapKind, MAX_DEPTH, MAX_NAME_BYTES};
+use super::values::{CHANGEFREQS, valid_priority};
+use super::{FileReport, FindingKind, MAX_DEPTH, MAX_NAME_BYTES, SitemapKind, thousands};
 use crate::sitemap::read::{is_xml_ws, own_namespace};
 use crate::vocab::protocol::{MAX_URLS, SITEMAP_NS};
 use quick_xml::events::BytesStart;
@@ -35,7 +35,7 @@ impl Checker<'_> {
                             "not well-formed XML: the attribute name '{}' is not an XML name",
                             Name(a.key.as_ref())
                         ),
-                    )
+                    );
                 }
                 Ok(_) => {}
             }
@@ -74,7 +74,9 @@ impl Checker<'_> {
             return fatal(
                 report,
                 line,
-                format!("<{name}> uses the prefix '{prefix}' without declaring it (add xmlns:{prefix}=\"…\" to the root)"),
+                format!(
+                    "<{name}> uses the prefix '{prefix}' without declaring it (add xmlns:{prefix}=\"…\" to the root)"
+                ),
             );
         }
         let Some(&(parent, _)) = self.stack.last() else {
@@ -237,7 +239,7 @@ impl Checker<'_> {
         match ns {
             Ns::Doc => {}
             Ns::Known(ext) if !index => {
-                return self.open_extension(ext, e, local, name, line, report)
+                return self.open_extension(ext, e, local, name, line, report);
             }
             other => {
                 self.foreign(other, name, line, !index, report);
@@ -364,7 +366,9 @@ impl Checker<'_> {
                 report.add(
                     line,
                     FindingKind::UnknownExtension,
-                    format!("<{name}> is in {uri}, which search engines do not read here: it is ignored"),
+                    format!(
+                        "<{name}> is in {uri}, which search engines do not read here: it is ignored"
+                    ),
                 );
             }
             Ns::Unqualified => report.add(

@@ -30,7 +30,7 @@ use crate::vocab::error::{Error, Result};
 use crate::vocab::prose::thousands;
 use crate::vocab::protocol::MAX_LOC_CHARS;
 use ::url::Url;
-use checker::{check_stream, Context};
+use checker::{Context, check_stream};
 use chrono::Utc;
 use std::fmt;
 use std::io::{self, Write};
@@ -428,11 +428,7 @@ pub fn run(
 }
 
 fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    if n == 1 { "" } else { "s" }
 }
 
 /// Where the sitemap itself lives: `base_url` + the file's name.
@@ -451,7 +447,7 @@ fn sitemap_url_of(base: &Url, path: &Path) -> Url {
 
 #[cfg(test)]
 mod tests {
-    use super::checker::tests::{check, HEAD};
+    use super::checker::tests::{HEAD, check};
     use super::*;
 
     #[test]
@@ -495,7 +491,9 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        let clean = check(&format!("{HEAD}<url><loc>https://example.com/</loc><lastmod>2024-01-01T00:00:00</lastmod></url></urlset>"));
+        let clean = check(&format!(
+            "{HEAD}<url><loc>https://example.com/</loc><lastmod>2024-01-01T00:00:00</lastmod></url></urlset>"
+        ));
         assert_eq!(clean.warnings, 1);
         let broken = check(&format!("{HEAD}<url><loc>/x</loc></url></urlset>"));
         assert_eq!(exit_code(std::slice::from_ref(&clean), 0), 0);

@@ -7,8 +7,8 @@
 //! value with what lies outside it (the site, every URL seen so far, the files on disk, the
 //! clock); parsing one value on its own is `urls.rs`'s and `values.rs`'s work.
 
-use super::checker::{unencoded, Checker};
-use super::urls::{parse_loc, strip_www, ParsedUrl, Site};
+use super::checker::{Checker, unencoded};
+use super::urls::{ParsedUrl, Site, parse_loc, strip_www};
 use super::values::parse_w3c;
 use super::{FileReport, FindingKind, SitemapKind};
 use crate::sitemap::read::sniff_kind;
@@ -175,7 +175,7 @@ fn hash_loc(s: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::checker::tests::{check, check_with, kinds, HEAD};
+    use super::super::checker::tests::{HEAD, check, check_with, kinds};
 
     #[test]
     fn hosts_compare_with_the_first_loc_or_base_url() {

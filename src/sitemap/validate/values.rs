@@ -89,10 +89,10 @@ pub(super) fn parse_w3c(s: &str) -> std::result::Result<W3c, String> {
         Some((a, f)) => (a, Some(f)),
         None => (clock, None),
     };
-    if let Some(f) = frac {
-        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
+    if let Some(f) = frac
+        && (f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Err(bad());
     }
     let mut hp = hms.split(':');
     let h = hp.next().and_then(|x| digits(x, 2)).ok_or_else(bad)?;

@@ -26,7 +26,7 @@ use std::process::{Command, Output};
 /// Each folder is one per run; a new run removes those of runs that have ended.
 #[cfg(target_os = "linux")]
 #[used]
-#[link_section = ".init_array"]
+#[unsafe(link_section = ".init_array")]
 static TEST_ENVIRONMENT: extern "C" fn() = test_environment;
 
 #[cfg(target_os = "linux")]
@@ -34,20 +34,21 @@ extern "C" fn test_environment() {
     if let Some(dir) =
         folder_of_this_run(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home"))
     {
-        std::env::set_var("XDG_CACHE_HOME", dir);
+        unsafe { std::env::set_var("XDG_CACHE_HOME", dir) };
     }
     let memory = Path::new("/dev/shm");
-    if std::env::var_os("TMPDIR").is_none() && memory.is_dir() {
-        if let Some(dir) = folder_of_this_run(&memory.join("sitemapgen-tests")) {
-            std::env::set_var("TMPDIR", dir);
-        }
+    if std::env::var_os("TMPDIR").is_none()
+        && memory.is_dir()
+        && let Some(dir) = folder_of_this_run(&memory.join("sitemapgen-tests"))
+    {
+        unsafe { std::env::set_var("TMPDIR", dir) };
     }
     if std::env::var_os("GIT_CONFIG_COUNT").is_none() {
         let config = [("init.templateDir", ""), ("maintenance.auto", "false")];
-        std::env::set_var("GIT_CONFIG_COUNT", config.len().to_string());
+        unsafe { std::env::set_var("GIT_CONFIG_COUNT", config.len().to_string()) };
         for (i, (key, value)) in config.iter().enumerate() {
-            std::env::set_var(format!("GIT_CONFIG_KEY_{i}"), key);
-            std::env::set_var(format!("GIT_CONFIG_VALUE_{i}"), value);
+            unsafe { std::env::set_var(format!("GIT_CONFIG_KEY_{i}"), key) };
+            unsafe { std::env::set_var(format!("GIT_CONFIG_VALUE_{i}"), value) };
         }
     }
 }
@@ -145,12 +146,13 @@ pub fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
