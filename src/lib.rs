@@ -97,6 +97,9 @@ pub mod vocab;
 #[doc(hidden)]
 pub mod zola;
 
+#[cfg(test)]
+mod test_threads;
+
 pub use check::{Changed, CheckDiff, check};
 pub use error::{Error, Result};
 pub use pipeline::{Listed, Outcome, Progress, RunOptions, Skipped, build, generate, load, write};

@@ -21,7 +21,10 @@ use std::process::{Command, Output};
 ///   and no `TMPDIR` was set: the suite makes and deletes tens of thousands of files (sites,
 ///   git repositories, sitemaps), and on a disk file system that is a fifth of its CPU time;
 /// - for git, no template copied into each new repository and no housekeeping process started
-///   after each commit (thousands of commits make the tests' histories).
+///   after each commit (thousands of commits make the tests' histories);
+/// - two tests a core at once (`RUST_TEST_THREADS`, when neither it nor `--test-threads` is
+///   given): a third of the tests' time is spent waiting on the programs they start and on
+///   timers, and one test a core left the cores a tenth idle (see docs/performance.md).
 ///
 /// Each folder is one per run; a new run removes those of runs that have ended.
 #[cfg(target_os = "linux")]
@@ -31,6 +34,11 @@ static TEST_ENVIRONMENT: extern "C" fn() = test_environment;
 
 #[cfg(target_os = "linux")]
 extern "C" fn test_environment() {
+    // SAFETY (each set_var): this runs before `main`, when no other thread exists.
+    if std::env::var_os("RUST_TEST_THREADS").is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        unsafe { std::env::set_var("RUST_TEST_THREADS", (2 * cores).to_string()) };
+    }
     if let Some(dir) =
         folder_of_this_run(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home"))
     {
