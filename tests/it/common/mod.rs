@@ -16,7 +16,8 @@ use std::process::{Command, Output};
 /// - a cache folder: the records of the files sitemapgen wrote (src/sitemap/owned.rs) for the
 ///   hundreds of temporary sites the tests build go there, not into the user's
 ///   `~/.cache/sitemapgen`, where they stayed after their sites were gone and every later
-///   build listed them all;
+///   build listed them all (in memory with the temporary folder when that is there: each
+///   record is written with an fsync);
 /// - the temporary folder (`TMPDIR`), in memory where the machine has a tmpfs at `/dev/shm`
 ///   and no `TMPDIR` was set: the suite makes and deletes tens of thousands of files (sites,
 ///   git repositories, sitemaps), and on a disk file system that is a fifth of its CPU time;
@@ -39,16 +40,18 @@ extern "C" fn test_environment() {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         unsafe { std::env::set_var("RUST_TEST_THREADS", (2 * cores).to_string()) };
     }
-    if let Some(dir) =
-        folder_of_this_run(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home"))
-    {
+    let memory = Path::new("/dev/shm");
+    let in_memory = (std::env::var_os("TMPDIR").is_none() && memory.is_dir())
+        .then(|| folder_of_this_run(&memory.join("sitemapgen-tests")))
+        .flatten();
+    let cache = match &in_memory {
+        Some(run) => Some(run.join("cache-home")),
+        None => folder_of_this_run(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home")),
+    };
+    if let Some(dir) = cache {
         unsafe { std::env::set_var("XDG_CACHE_HOME", dir) };
     }
-    let memory = Path::new("/dev/shm");
-    if std::env::var_os("TMPDIR").is_none()
-        && memory.is_dir()
-        && let Some(dir) = folder_of_this_run(&memory.join("sitemapgen-tests"))
-    {
+    if let Some(dir) = in_memory {
         unsafe { std::env::set_var("TMPDIR", dir) };
     }
     if std::env::var_os("GIT_CONFIG_COUNT").is_none() {
