@@ -11,7 +11,8 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// sitemap.toml to read (default: ./sitemap.toml when present).
+    /// sitemap.toml to read (default: SITE/sitemap.toml when present, SITE being --site or
+    /// the current folder).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// The site root, where its zola.toml/config.toml/hugo.toml lives.
@@ -200,6 +201,7 @@ impl Cli {
                 GitFetchArg::Auto => GitFetch::Auto,
             }),
             host: self.host,
+            from_flags: true,
         }
     }
 

@@ -298,7 +298,8 @@ pub fn choose(
     let bad =
         |what: &str, s: &str| format!("{what} '{s}' is not a Hugo version: write it like 0.168.0");
     if let Some(s) = flag {
-        let version = HugoVersion::parse(s).ok_or_else(|| bad("--hugo-version", s))?;
+        // The caller's error names the flag (or library field) as its source.
+        let version = HugoVersion::parse(s).ok_or_else(|| bad("the version", s))?;
         return Ok((version, VersionSource::Flag, Vec::new()));
     }
     if let Some(s) = file {
@@ -443,7 +444,7 @@ mod tests {
         assert!(
             got(Some("latest"), None, None)
                 .unwrap_err()
-                .contains("--hugo-version 'latest'")
+                .contains("the version 'latest'")
         );
         // A bad HUGO_VERSION is passed over with a note; then hugo is asked, then the default.
         let asked = choose(None, None, Some("latest"), || {

@@ -44,7 +44,11 @@ impl HistoryRead {
         if r.cut && unreached > 0 {
             let held = r
                 .depth
-                .map(|d| format!(" (its {d} newest commits)"))
+                .map(|d| match d {
+                    // A depth-1 clone: its one commit has no parent to compare it with.
+                    0 => " (a depth-1 clone: only its newest commit, with nothing before it to compare with)".to_string(),
+                    d => format!(" (its {d} newest commits)"),
+                })
                 .unwrap_or_default();
             let fetch = match failed {
                 Some(why) => format!("; fetching it failed ({why})"),

@@ -56,6 +56,15 @@ pub const READERS: [&dyn Reader; 3] =
 /// })
 /// .unwrap_err();
 /// assert!(err.to_string().ends_with("sitemap.toml:1: unknown key `gzp`: did you mean `gzip`?"));
+///
+/// // An override is named as the field that set it (the command line sets `from_flags`, and
+/// // its errors name `--site`).
+/// let err = sitemapgen::load(&Overrides {
+///     site: Some(site.path().join("nowhere")),
+///     ..Default::default()
+/// })
+/// .unwrap_err();
+/// assert!(err.to_string().starts_with("Overrides::site "));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load(over: &Overrides) -> Result<Settings> {

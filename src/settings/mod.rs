@@ -55,6 +55,25 @@ pub struct Overrides {
     pub git_fetch: Option<GitFetch>,
     /// `--host`.
     pub host: Option<HostSetting>,
+    /// The values came from command-line flags: errors name them as flags (`--site`);
+    /// otherwise, for a library caller, as fields (`Overrides::site`).
+    pub from_flags: bool,
+}
+
+impl Overrides {
+    /// How an error names the override `flag` (`--base-url`): the flag itself when the values
+    /// came from the command line, else the field a library caller set
+    /// (`Overrides::base_url`).
+    pub fn name(&self, flag: &str) -> String {
+        if self.from_flags {
+            flag.to_string()
+        } else {
+            format!(
+                "Overrides::{}",
+                flag.trim_start_matches('-').replace('-', "_")
+            )
+        }
+    }
 }
 
 /// Everything a run needs, resolved and checked.
@@ -235,7 +254,7 @@ pub fn load(over: &Overrides, readers: &[&dyn Reader]) -> Result<Settings> {
     let (file, config_file) = match &over.config {
         Some(path) if !path.exists() => {
             return Err(Error::input(
-                format!("--config {}", path.display()),
+                format!("{} {}", over.name("--config"), path.display()),
                 None,
                 "no such file: give the path of a sitemap.toml (`sitemapgen init --config FILE` writes one)",
             ));
@@ -274,7 +293,7 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig> {
 
 /// A site folder that is not there stops the run naming where it was given (`--site` or
 /// sitemap.toml's `site_dir`), before anything else can blame a missing base_url on it.
-fn check_site_dir(site_dir: &Path, from_flag: bool, cfg_path: &Path) -> Result<()> {
+fn check_site_dir(site_dir: &Path, flag: Option<String>, cfg_path: &Path) -> Result<()> {
     if site_dir.is_dir() {
         return Ok(());
     }
@@ -285,9 +304,9 @@ fn check_site_dir(site_dir: &Path, from_flag: bool, cfg_path: &Path) -> Result<(
     };
     let fix =
         "point it at the site's root, the folder with its zola.toml, config.toml or hugo.toml";
-    Err(if from_flag {
+    Err(if let Some(flag) = flag {
         Error::config(
-            format!("--site {}", site_dir.display()),
+            format!("{flag} {}", site_dir.display()),
             None,
             format!("{what}: {fix}"),
         )
@@ -304,7 +323,7 @@ fn check_site_dir(site_dir: &Path, from_flag: bool, cfg_path: &Path) -> Result<(
 /// error names the flag, file and line that chose it, before anything is written.
 fn check_output_dir(
     dir: &Path,
-    from_flag: bool,
+    flag: Option<String>,
     file: &FileConfig,
     cfg_path: &Path,
     site: &SiteConfig,
@@ -331,9 +350,9 @@ fn check_output_dir(
         )
     };
     let fix = "the sitemap goes into the output folder";
-    Err(if from_flag {
+    Err(if let Some(flag) = flag {
         Error::config(
-            format!("--output {}", dir.display()),
+            format!("{flag} {}", dir.display()),
             None,
             format!("{what}: {fix}"),
         )
@@ -384,7 +403,8 @@ pub fn resolve(
                 rel_base.clone()
             }
         });
-    check_site_dir(&site_dir, over.site.is_some(), &cfg_path)?;
+    let site_flag = over.site.is_some().then(|| over.name("--site"));
+    check_site_dir(&site_dir, site_flag, &cfg_path)?;
     let requested = over.style.or(file.style).unwrap_or_default();
     let mut site = siteconfig::load(&site_dir, requested, over.environment.as_deref(), readers)?;
     let style = match requested {
@@ -416,7 +436,8 @@ pub fn resolve(
         let dir = std::path::absolute(&site_dir).unwrap_or(site_dir);
         return Err(Error::NoSite { dir });
     }
-    check_output_dir(&output_dir, over.output.is_some(), &file, &cfg_path, &site)?;
+    let output_flag = over.output.is_some().then(|| over.name("--output"));
+    check_output_dir(&output_dir, output_flag, &file, &cfg_path, &site)?;
     let site_file = site.config_file.clone().unwrap_or_default();
     let site_base_key = if site.style == Style::Hugo {
         "baseURL"
@@ -424,7 +445,7 @@ pub fn resolve(
         "base_url"
     };
     let (base_src, base_key, raw_base) = match (&over.base_url, &file.base_url, &site.base_url) {
-        (Some(b), _, _) => (PathBuf::from("--base-url"), "", b.clone()),
+        (Some(b), _, _) => (PathBuf::from(over.name("--base-url")), "", b.clone()),
         (None, Some(b), _) => (cfg_path.clone(), "base_url", b.clone()),
         (None, None, Some(b)) => (site_file.clone(), site_base_key, b.clone()),
         // There, but not text (`base_url = 0`): say that, where it is.
@@ -658,7 +679,7 @@ fn resolve_hugo_version(
         ask,
     )
     .map_err(|m| match over.hugo_version {
-        Some(_) => Error::config("--hugo-version", None, m),
+        Some(_) => Error::config(over.name("--hugo-version"), None, m),
         None => error_at(cfg_path, &["hugo_version"], m),
     })?;
     if style != Style::Hugo {
@@ -1060,7 +1081,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.starts_with("--base-url: "), "{err}");
+        assert!(err.starts_with("Overrides::base_url: "), "{err}");
         // The same values, well formed, pass.
         let ok = resolve_site(
             &[(

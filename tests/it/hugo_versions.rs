@@ -109,7 +109,10 @@ fn the_version_comes_from_flag_then_sitemap_toml_then_env_then_hugo_then_default
         empty.path(),
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--hugo-version 'latest'"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--hugo-version: the version 'latest' is not a Hugo version")
+    );
     std::fs::write(site.join("sitemap.toml"), "\nhugo_version = \"new\"\n").unwrap();
     let o = run_env(site, &["build", "--site", "."], &[], empty.path());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

@@ -243,6 +243,22 @@ fn the_summary_says_how_pages_were_dated_and_auto_gives_the_full_clones_sitemap(
         "{stderr}"
     );
 
+    // A depth-1 clone: its one commit has nothing to compare with, and the warning says so
+    // (not "its 0 newest commits").
+    let clone = s.clone(1, "depth-1");
+    let (json, stderr) = summary(&clone, &[], None);
+    assert_eq!(
+        (&json["git"]["exact"], &json["git"]["depth"]),
+        (&0.into(), &0.into()),
+        "{json}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "for {routes} pages the last change lies past its history (a depth-1 clone: only its newest commit, with nothing before it to compare with)"
+        )),
+        "{stderr}"
+    );
+
     // `auto` (here by CI's default) dates every page as the full clone does.
     let clone = s.clone(10, "auto-10");
     let (json, stderr) = summary(&clone, &[], Some("true"));

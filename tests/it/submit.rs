@@ -369,10 +369,25 @@ fn previews_and_keyless_runs_send_nothing() {
     let (server, _) = start(live_site(Some(KEY)));
     let d = tempfile::tempdir().unwrap();
     site(d.path(), &server.base, &["a"]);
+    // The error names what asked for the preview: the flag, else sitemap.toml's line.
     let o = submit(d.path(), &server, &["--drafts"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        stderr(&o).contains("a preview build is never submitted"),
+        stderr(&o)
+            .contains("error: --drafts: this run lists drafts: a preview build is never submitted"),
+        "{}",
+        text(&o)
+    );
+    let toml = std::fs::read_to_string(d.path().join("sitemap.toml")).unwrap();
+    std::fs::write(
+        d.path().join("sitemap.toml"),
+        format!("{toml}include_future = true\n"),
+    )
+    .unwrap();
+    let o = submit(d.path(), &server, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("error: sitemap.toml:5: this run lists future pages"),
         "{}",
         text(&o)
     );
@@ -386,7 +401,39 @@ fn previews_and_keyless_runs_send_nothing() {
     .unwrap();
     let o = submit(d.path(), &server, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(stderr(&o).contains("no IndexNow key"), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(
+            "error: submit: no IndexNow key: INDEXNOW_KEY is not set, nor indexnow_key in sitemap.toml."
+        ),
+        "{}",
+        text(&o)
+    );
+    // With no sitemap.toml at all, the error does not blame one.
+    std::fs::remove_file(d.path().join("sitemap.toml")).unwrap();
+    let o = submit(
+        d.path(),
+        &server,
+        &[
+            "--base-url",
+            &format!("{}/", server.base),
+            "--style",
+            "plain",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("INDEXNOW_KEY is not set, and there is no sitemap.toml."),
+        "{}",
+        text(&o)
+    );
+    std::fs::write(
+        d.path().join("sitemap.toml"),
+        format!(
+            "base_url = \"{}/\"\nstyle = \"plain\"\naudit = false\n",
+            server.base
+        ),
+    )
+    .unwrap();
     // The key from the environment; a malformed one is refused by name.
     let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
         .args(["submit", "--dry-run"])
