@@ -58,16 +58,11 @@ fn count<'a>(
     m
 }
 
-/// Reasons a user may not expect, so each page left out for one gets a warning.
+/// Reasons a user may not expect, so each page left out for one gets a warning: a page the
+/// built output lacks. Drafts, future and expired pages, `exclude` and `noindex` are the
+/// author's own choices: the summary counts them, and `list --excluded` names them.
 pub fn is_surprising(r: Reason) -> bool {
-    matches!(
-        r,
-        Reason::Draft
-            | Reason::Future
-            | Reason::Expired
-            | Reason::ExcludedByConfig
-            | Reason::NotBuilt
-    )
+    r == Reason::NotBuilt
 }
 
 /// A warning as a reporter shows it: the file and line it points at, when it names one.

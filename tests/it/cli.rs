@@ -599,10 +599,8 @@ fn summary_line_quiet_and_json() {
         last.ends_with(" s; 1 draft and 1 excluded page left out"),
         "{err}"
     );
-    assert!(
-        err.contains("warning: ./content/blog/wip.md: left out (draft)"),
-        "{err}"
-    );
+    // The draft and the excluded page were chosen: counted above, not warned about.
+    assert!(!err.contains("warning:"), "{err}");
     assert!(!err.contains('\x1b'), "colour despite NO_COLOR: {err:?}");
     assert!(stdout(&o).is_empty());
 
@@ -967,6 +965,14 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
     let d = tempfile::tempdir().unwrap();
     let repo = d.path().join("repo");
     zola_site(&repo.join("site"));
+    // A priority out of range: a warning on its file and line, for an annotation.
+    write_tree(
+        &repo.join("site"),
+        &[(
+            "content/blog/first.md",
+            "+++\ntitle = \"First\"\ndate = 2024-01-15\n[extra]\npriority = 7\n+++\n",
+        )],
+    );
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "."]);
     git(&repo, &["commit", "-q", "-m", "site"]);
@@ -1012,12 +1018,15 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
         "{}",
         r.summary
     );
-    // The draft's warning is an annotation on its file, relative to the workspace.
+    // A warning is an annotation on its file and line, relative to the workspace; the draft,
+    // counted above, gets none.
     let out = stdout(&r.output);
     let annotations: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
     assert_eq!(
         annotations,
-        ["::warning file=site/content/blog/wip.md,title=sitemapgen::left out (draft)"]
+        [
+            "::warning file=site/content/blog/first.md,line=5,title=sitemapgen::`extra.priority` = '7' is not a number from 0.0 to 1.0: left out"
+        ]
     );
     // git dates: the posts were committed on 2024-06-01, but their front matter wins.
     let xml = std::fs::read_to_string(repo.join("site/public/sitemap.xml")).unwrap();

@@ -35,8 +35,13 @@ fn control_characters_in_file_names_are_escaped_in_messages_and_list() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("; 1 draft left out"), "{err}");
+    // --verbose names each page left out, the file name escaped.
+    let o = run(&s, &["build", "--verbose"]);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
     assert!(
-        err.contains(&format!("./content/{ESC_SHOWN}: left out (draft)")),
+        err.contains(&format!("note: ./content/{ESC_SHOWN}: left out (draft)")),
         "{err}"
     );
 
