@@ -247,6 +247,9 @@ pub struct Built {
     /// On a multilingual site, each entry's language (`None` for `extra_urls` and unsourced
     /// pages, which no route made); empty elsewhere. See [`Built::lang`].
     pub langs: Vec<Option<LangCode>>,
+    /// Parallel to `[[rules]]`: whether the rule matched a page or URL (see
+    /// [`unmatched_rules`]).
+    pub rule_hits: Vec<bool>,
 }
 
 /// One host of a multihost site (Hugo languages with a base URL each): its entries go to a
@@ -324,6 +327,8 @@ struct CompiledRule {
     matcher: GlobMatcher,
     on_url: bool,
     rule: crate::settings::Rule,
+    /// Its place in `[[rules]]`.
+    index: usize,
 }
 
 /// What entries need of the content files behind the routes (the routes' `page` indices).
@@ -377,6 +382,7 @@ pub fn build(
         page_locs: Vec::new(),
         warnings: Vec::new(),
         langs: Vec::new(),
+        rule_hits: vec![false; rules.len()],
     };
     // Each entry's language, for a layout by language (multilingual sites only).
     let multilingual = settings.site.is_multilingual();
@@ -390,6 +396,23 @@ pub fn build(
     // The entries take the routes' allocation (one size): a million of each never stand
     // side by side.
     let list: Vec<Entry> = crate::compact::filter_map_in_place(routes, |i, r| {
+        // File rules match the whole relative path, made only when there are any. A page
+        // not listed (a draft) counts for a rule's match too: an exclude rule kept as a
+        // safety net is not a mistake.
+        let rel = r.page().filter(|_| file_rules).map(|p| files.get(p).rel());
+        let matching: Vec<&CompiledRule> = rules
+            .iter()
+            .filter(|c| {
+                if c.on_url {
+                    c.matcher.is_match(paths.get(&r))
+                } else {
+                    rel.as_deref().is_some_and(|f| c.matcher.is_match(f))
+                }
+            })
+            .collect();
+        for c in &matching {
+            out.rule_hits[c.index] = true;
+        }
         let mut unlisted = |r: &Route| {
             if sources.unlisted || (sources.page_locs && r.page().is_some()) {
                 let loc = loc::absolute(base_for(r.lang()), paths.get(r));
@@ -405,18 +428,6 @@ pub fn build(
             unlisted(&r);
             return None;
         }
-        // File rules match the whole relative path, made only when there are any.
-        let rel = r.page().filter(|_| file_rules).map(|p| files.get(p).rel());
-        let matching: Vec<&CompiledRule> = rules
-            .iter()
-            .filter(|c| {
-                if c.on_url {
-                    c.matcher.is_match(paths.get(&r))
-                } else {
-                    rel.as_deref().is_some_and(|f| c.matcher.is_match(f))
-                }
-            })
-            .collect();
         if matching.iter().any(|c| c.rule.exclude) {
             unlisted(&r);
             if let Some(p) = r.page() {
@@ -510,6 +521,47 @@ pub fn build(
     Ok(out)
 }
 
+/// A warning for each `[[rules]]` entry that matched no page or URL of the run (a pattern
+/// mistyped, or a folder since renamed), naming its line in sitemap.toml.
+pub fn unmatched_rules(settings: &Settings, built: &Built) -> Vec<String> {
+    let file = settings.config_file.as_deref();
+    let text = file
+        .and_then(|f| crate::vocab::fsread::read_string(f, crate::vocab::limits::MAX_CONFIG).ok());
+    settings
+        .rules
+        .iter()
+        .zip(&built.rule_hits)
+        .filter(|(_, hit)| !**hit)
+        .map(|(rule, _)| {
+            let what = if rule.pattern.starts_with('/') {
+                "no URL path of the site"
+            } else {
+                "no content file"
+            };
+            let place = match (file, text.as_deref().and_then(|t| pattern_line(t, &rule.pattern))) {
+                (Some(f), Some(line)) => format!("{}:{line}: ", f.display()),
+                (Some(f), None) => format!("{}: ", f.display()),
+                (None, _) => String::new(),
+            };
+            format!(
+                "{place}[[rules]] pattern '{}' matches {what}, so the rule does nothing: correct the pattern or remove the rule",
+                rule.pattern
+            )
+        })
+        .collect()
+}
+
+/// The 1-based line of `pattern = "…"` (or `'…'`) for this pattern in sitemap.toml's text.
+fn pattern_line(text: &str, pattern: &str) -> Option<usize> {
+    let quoted = [format!("\"{pattern}\""), format!("'{pattern}'")];
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with("pattern") && quoted.iter().any(|q| l.contains(q.as_str()))
+        })
+        .map(|i| i + 1)
+}
+
 /// A built page no content file accounts for, to be listed (`include_unsourced`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsourced {
@@ -549,6 +601,11 @@ pub fn add_unsourced(
             .iter()
             .filter(|c| c.on_url && c.matcher.is_match(&page.path))
             .collect();
+        for c in &matching {
+            if let Some(hit) = out.rule_hits.get_mut(c.index) {
+                *hit = true;
+            }
+        }
         if matching.iter().any(|c| c.rule.exclude) {
             continue;
         }
@@ -672,7 +729,8 @@ fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<Co
     settings
         .rules
         .iter()
-        .map(|rule| {
+        .enumerate()
+        .map(|(index, rule)| {
             let on_url = rule.pattern.starts_with('/');
             let glob = globset::GlobBuilder::new(&rule.pattern)
                 .literal_separator(false)
@@ -688,6 +746,7 @@ fn compile_rules(settings: &Settings, origin: &std::path::Path) -> Result<Vec<Co
                 matcher: glob.compile_matcher(),
                 on_url,
                 rule: rule.clone(),
+                index,
             })
         })
         .collect()

@@ -25,6 +25,8 @@ struct BuildSummary<'a> {
     audit_kept: usize,
     /// URLs the audit left out.
     audit_total: usize,
+    /// What the site's files decided that changes the sitemap (the host, git dates off).
+    decisions: &'a [String],
     /// Set when the site's own config turns the generator's sitemap off (ours is written all the same).
     disabled: Option<&'a str>,
     /// Files left out, by reason (bundle resources included).
@@ -79,6 +81,8 @@ struct CheckReport<'a> {
     changed: Vec<Changed<'a>>,
     /// Whether the disk already holds what build would write.
     clean: bool,
+    /// What the site's files decided that changes the sitemap (the host, git dates off).
+    decisions: &'a [String],
     /// Files whose bytes differ.
     differing: &'a [String],
     /// Pages left out (bundle resources not counted).
@@ -321,6 +325,7 @@ pub fn build(
             audit,
             audit_kept: outcome.audit_kept,
             audit_total,
+            decisions: &outcome.decisions,
             disabled: outcome.disabled.as_deref(),
             excluded: skipped_by_reason(outcome)
                 .into_iter()
@@ -380,6 +385,7 @@ pub fn check(
                 })
                 .collect(),
             clean: diff.is_clean(),
+            decisions: &outcome.decisions,
             differing: &diff.differing,
             excluded_total: left_out_total(outcome),
             extra: &diff.extra,
@@ -520,6 +526,7 @@ mod tests {
             audit: Some([("noindex", 1), ("not-built", 2)].into_iter().collect()),
             audit_kept: 1,
             audit_total: 3,
+            decisions: &words,
             disabled: Some("off"),
             excluded: [("draft", 1), ("future", 2)].into_iter().collect(),
             excluded_total: 3,
@@ -566,6 +573,7 @@ mod tests {
             audit_total: 0,
             changed: changed(),
             clean: false,
+            decisions: &words,
             differing: &words,
             excluded_total: 1,
             extra: &words,

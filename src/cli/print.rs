@@ -257,8 +257,10 @@ pub fn build(
     ));
 }
 
-/// Warnings, the pages left out that a user may not expect, and (verbose) notes, to stderr.
+/// What the site's files decided (one `note:` line each), warnings, the pages left out that a
+/// user may not expect, and (verbose) notes, to stderr.
 pub fn warnings(outcome: &Outcome, v: Verbosity) {
+    decisions(outcome);
     if v.verbose {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);
@@ -271,6 +273,13 @@ pub fn warnings(outcome: &Outcome, v: Verbosity) {
         }
     } else {
         capped_warnings(&summary::warnings(outcome));
+    }
+}
+
+/// The decisions that change the sitemap, one `note:` line each (said without `--verbose`).
+fn decisions(outcome: &Outcome) {
+    for d in &outcome.decisions {
+        labelled(Label::Note, d);
     }
 }
 
@@ -291,6 +300,9 @@ pub fn check(
 ) -> io::Result<()> {
     // The run's own warnings and what the audit left out: the pages left out at their
     // source are build's business, not the gate's.
+    if !v.quiet {
+        decisions(outcome);
+    }
     if v.verbose {
         for w in &outcome.warnings {
             labelled(Label::Warning, w);

@@ -28,8 +28,10 @@ pub struct HostFiles {
 pub struct Detected {
     /// The host.
     pub platform: Platform,
-    /// Why, for `--verbose`.
+    /// Why, for `--verbose`: the file that decided, and the others found.
     pub why: String,
+    /// The file that decided, in a few words (`netlify.toml is there`).
+    pub reason: String,
     /// The files found.
     pub files: HostFiles,
 }
@@ -42,10 +44,11 @@ const MAX_DETECT_BYTES: u64 = 256 * 1024;
 /// keeps `netlify.toml` at the top), and names the host they point to.
 pub fn detect(site_dir: &Path, output_dir: &Path) -> Detected {
     let files = find_files(site_dir, output_dir);
-    let (platform, why) = decide(&files);
+    let (platform, reason, why) = decide(&files);
     Detected {
         platform,
         why,
+        reason,
         files,
     }
 }
@@ -147,8 +150,9 @@ fn read_small(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The host the files point to, and why, strongest signal first.
-fn decide(files: &HostFiles) -> (Platform, String) {
+/// The host the files point to, the signal that decided, and why in full (with the other
+/// signals found), strongest signal first.
+fn decide(files: &HostFiles) -> (Platform, String, String) {
     let signals: Vec<(Platform, String)> = [
         files
             .netlify_toml
@@ -183,11 +187,10 @@ fn decide(files: &HostFiles) -> (Platform, String) {
     .flatten()
     .collect();
     let Some((platform, why)) = signals.first().cloned() else {
-        return (
-            Platform::Plain,
-            "no host's file is there (netlify.toml, vercel.json, wrangler.toml, _redirects, CNAME, a deploy workflow)".to_string(),
-        );
+        let none = "no host's file is there (netlify.toml, vercel.json, wrangler.toml, _redirects, CNAME, a deploy workflow)";
+        return (Platform::Plain, none.to_string(), none.to_string());
     };
+    let reason = why.clone();
     let others: Vec<String> = signals[1..]
         .iter()
         .filter(|(p, _)| *p != platform)
@@ -198,7 +201,7 @@ fn decide(files: &HostFiles) -> (Platform, String) {
     } else {
         format!("{why}; also found, and passed over: {}", others.join("; "))
     };
-    (platform, why)
+    (platform, reason, why)
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ pub struct Findings {
     pub warnings: Vec<String>,
     /// For `--verbose`.
     pub notes: Vec<String>,
+    /// Rules that meet listed URLs and change nothing, said once by default.
+    pub decisions: Vec<String>,
 }
 
 /// What happened to one URL.
@@ -288,10 +290,11 @@ fn report(mut fates: Vec<(usize, Fate<'_>)>, entries: &Entries) -> Findings {
             0 => out.warnings.push(format!(
                 "{name} redirects {what} ({example}): left out (redirect)"
             )),
-            1 => out.warnings.push(format!(
+            // Nothing to fix: the rule answers some visitors only. Said once, by default.
+            1 => out.decisions.push(format!(
                 "{name} may redirect {what} ({example}): it checks the request for what a sitemap cannot know; kept"
             )),
-            2 => out.notes.push(format!(
+            2 => out.decisions.push(format!(
                 "{name} meets {what} ({example}) that Netlify serves from their files, as the rule has no `!` (force): kept"
             )),
             3 => out.warnings.push(format!(
@@ -394,13 +397,16 @@ mod tests {
             found.warnings,
             vec![
                 "_redirects:1 (/old/* /new/:splat 301!) redirects 2 listed URLs (https://e.org/docs/old/a/ and 1 more): left out (redirect)",
-                "_redirects:3 (/geo / 302! Country=fr) may redirect 1 listed URL (https://e.org/docs/geo/): it checks the request for what a sitemap cannot know; kept",
                 "public/robots.txt:5 (Disallow: /docs/private/) disallows 1 listed URL (https://e.org/docs/private/p/): left out (robots-disallowed)",
                 "public/robots.txt:6 (Disallow: /docs/tags/) disallows 1 listed URL (https://e.org/docs/tags/x/) for Googlebot only: kept for other crawlers",
             ]
         );
-        assert_eq!(found.notes.len(), 1);
-        assert!(found.notes[0].starts_with("_redirects:2 (/soft /x 301) meets 1 listed URL"));
+        assert_eq!(found.decisions.len(), 2);
+        assert_eq!(
+            found.decisions[0],
+            "_redirects:3 (/geo / 302! Country=fr) may redirect 1 listed URL (https://e.org/docs/geo/): it checks the request for what a sitemap cannot know; kept"
+        );
+        assert!(found.decisions[1].starts_with("_redirects:2 (/soft /x 301) meets 1 listed URL"));
     }
 
     #[test]

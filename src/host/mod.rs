@@ -44,6 +44,9 @@ pub struct HostRules {
     pub warnings: Vec<String>,
     /// For `--verbose`: which host and why, which files were read.
     pub notes: Vec<String>,
+    /// Which host, and the rule files found that it does not read: one line said by default,
+    /// as it changes what is listed (none for a plain host with no rule file).
+    pub decision: Option<String>,
 }
 
 /// The texts of a host's rule files, each with where it was read.
@@ -67,9 +70,12 @@ impl HostRules {
         origin: &str,
     ) -> HostRules {
         let found = detect(site_dir, output_dir);
-        let (platform, why) = match setting {
-            HostSetting::Auto => (found.platform, found.why.clone()),
-            HostSetting::Fixed(p) => (p, "set by `host` in sitemap.toml or `--host`".to_string()),
+        let (platform, why, reason) = match setting {
+            HostSetting::Auto => (found.platform, found.why.clone(), found.reason.clone()),
+            HostSetting::Fixed(p) => {
+                let set = "set by `host` in sitemap.toml or `--host`".to_string();
+                (p, set.clone(), set)
+            }
         };
         let mut warnings = Vec::new();
         let output = fsread::Folder::new(output_dir).ok();
@@ -102,6 +108,7 @@ impl HostRules {
         };
         let mut host = HostRules::from_texts(platform, &texts, origin);
         host.notes.insert(0, format!("host: {platform} ({why})"));
+        host.decision = decision(platform, &reason, &found.files);
         warnings.append(&mut host.warnings);
         host.warnings = warnings;
         host
@@ -164,8 +171,41 @@ impl HostRules {
             forms,
             warnings,
             notes,
+            decision: None,
         }
     }
+}
+
+/// The host's line for the default output: which host and why, and the rule files found
+/// that it does not read (whose rules therefore leave nothing out).
+fn decision(platform: Platform, reason: &str, files: &HostFiles) -> Option<String> {
+    let reads = |kind: &str| match platform {
+        Platform::Netlify => kind != "vercel.json",
+        Platform::CloudflarePages => kind == "_redirects",
+        Platform::Vercel => kind == "vercel.json",
+        Platform::GithubPages | Platform::Plain => false,
+    };
+    let passed: Vec<String> = [
+        ("_redirects", &files.redirects),
+        ("netlify.toml", &files.netlify_toml),
+        ("vercel.json", &files.vercel_json),
+    ]
+    .into_iter()
+    .filter(|(kind, _)| !reads(kind))
+    .filter_map(|(_, path)| Some(path.as_ref()?.display().to_string()))
+    .collect();
+    if platform == Platform::Plain && passed.is_empty() {
+        return None;
+    }
+    let mut line = format!("host: {platform}, as {reason}");
+    if !passed.is_empty() {
+        let them = if passed.len() == 1 { "it" } else { "them" };
+        line.push_str(&format!(
+            "; {} passed over, as {platform} does not read {them} (`host` in sitemap.toml names the host that serves the site)",
+            passed.join(" and ")
+        ));
+    }
+    Some(line)
 }
 
 /// "1 rule", "3 rules".

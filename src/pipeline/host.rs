@@ -56,6 +56,7 @@ pub(super) struct Judged {
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
+    pub decisions: Vec<String>,
 }
 
 /// Judges the built entries and leaves out what the host redirects and robots.txt
@@ -107,6 +108,7 @@ pub(super) fn judge_entries(
             skipped: Vec::new(),
             warnings: Vec::new(),
             notes,
+            decisions: Vec::new(),
         });
     }
     let judge_roots: Vec<Root<'_>> = roots
@@ -159,6 +161,7 @@ pub(super) fn judge_entries(
         skipped,
         warnings: found.warnings,
         notes,
+        decisions: found.decisions,
     })
 }
 

@@ -188,6 +188,10 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// Details for `--verbose`.
     pub notes: Vec<String>,
+    /// What the site's own files decided that changes the sitemap (the host found and the
+    /// rule files it passes over, git dates off, host rules a built file shadows): one line
+    /// each, said by default (not warnings: nothing needs fixing).
+    pub decisions: Vec<String>,
     /// Content files read.
     pub pages_read: usize,
     /// Set when the site's own config turns the generator's sitemap off (Zola
@@ -256,6 +260,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // judged once the entries are built.
     let host = host::load(settings);
     outcome.notes.extend(host.notes.iter().cloned());
+    outcome.decisions.extend(host.decision.iter().cloned());
     outcome.warnings.extend(host.warnings.iter().cloned());
     let ctx = RouteContext {
         settings,
@@ -298,6 +303,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     outcome.notes.extend(settings.site.notes.iter().cloned());
     outcome.notes.extend(settings.hugo_notes.iter().cloned());
     outcome.notes.extend(settings.lastmod_notes.iter().cloned());
+    outcome.decisions.extend(settings.decisions.iter().cloned());
     outcome.warnings.extend(history.warnings);
     outcome.notes.extend(history.notes);
     outcome.warnings.extend(assigned.warnings);
@@ -331,6 +337,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut hosted = host::judge_entries(settings, &host, plan.as_ref(), &mut built, &files)?;
     outcome.warnings.append(&mut hosted.warnings);
     outcome.notes.append(&mut hosted.notes);
+    outcome.decisions.append(&mut hosted.decisions);
 
     // audit: the built output has the final word on what is listed
     let audited = match plan {
@@ -340,6 +347,9 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
         }
         None => None,
     };
+    outcome
+        .warnings
+        .extend(crate::entries::unmatched_rules(settings, &built));
     // layout: which sitemap file holds which entry (each file's entries one run)
     let own = generator(settings.style)
         .own_sitemap(settings, &host_languages(&built.hosts))

@@ -128,6 +128,9 @@ pub struct Settings {
     /// Why the lastmod order is what it is, when the site's config chose it (for `--verbose`).
     #[doc(hidden)]
     pub lastmod_notes: Vec<String>,
+    /// What the site's config decided that changes the sitemap (git dates off, as Hugo's
+    /// `enableGitInfo` is): one line each, said by default.
+    pub decisions: Vec<String>,
     /// Which commits date a page.
     pub lastmod_significance: Significance,
     /// Commits that never date a page.
@@ -544,6 +547,9 @@ pub fn resolve(
     }
 
     let (lastmod, git_date, lastmod_notes) = resolve_lastmod(&file, &site, style);
+    let decisions = git_info_off(&file, &site, style, &site_dir)
+        .into_iter()
+        .collect();
     // The site's own order: front matter dates are read by its `[frontmatter]` keys.
     let hugo_lastmod = style == Style::Hugo && file.lastmod.is_none();
     let git_ignore_revs = match &file.git_ignore_revs {
@@ -619,6 +625,7 @@ pub fn resolve(
         lastmod,
         git_date,
         lastmod_notes,
+        decisions,
         lastmod_significance: file.lastmod_significance.unwrap_or_default(),
         git_ignore_revs,
         git_fetch: over
@@ -752,6 +759,37 @@ fn check_extra_lastmods(extra: &[ExtraUrl], tz: &SiteTz, cfg_path: &Path) -> Res
 }
 
 /// The lastmod order and git date: sitemap.toml's, else a Hugo site's own, else the default.
+/// A Hugo site whose lastmod order has `:git` while `enableGitInfo` is off (as by default):
+/// Hugo dates no page by git, so neither does sitemapgen. One line to say so, as a README
+/// promising git dates would lead its reader to expect them.
+fn git_info_off(
+    file: &FileConfig,
+    site: &SiteConfig,
+    style: Style,
+    site_dir: &Path,
+) -> Option<String> {
+    let wants_git = site
+        .hugo_dates
+        .lastmod
+        .iter()
+        .any(|s| matches!(s, crate::hugo::dates::DateSource::Git));
+    if style != Style::Hugo || file.lastmod.is_some() || !wants_git || hugo_git_info(site) {
+        return None;
+    }
+    // Outside a git checkout there were no git dates to turn off.
+    let site_dir = std::path::absolute(site_dir).unwrap_or_else(|_| site_dir.to_path_buf());
+    if !site_dir.ancestors().any(|d| d.join(".git").exists()) {
+        return None;
+    }
+    let config = site
+        .config_file
+        .as_deref()
+        .map_or("the site's config".to_string(), |f| f.display().to_string());
+    Some(format!(
+        "lastmod: no git dates, as enableGitInfo is off in {config} (Hugo's rule); set it to true, or lastmod in sitemap.toml, to date pages by their commits"
+    ))
+}
+
 fn resolve_lastmod(
     file: &FileConfig,
     site: &SiteConfig,

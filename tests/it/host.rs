@@ -182,12 +182,13 @@ fn netlify_rules_leave_out_what_they_redirect_and_name_the_rule() {
         format!(
             "warning: {redirects_file}:2 (/blog/a /posts/a 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect)"
         ),
-        // Without `!`, Netlify serves the page's file: kept, said in --verbose.
+        // Without `!`, Netlify serves the page's file: kept, said once.
         format!(
             "note: {redirects_file}:3 (/about /team 301) meets 1 listed URL (https://example.com/about/) that Netlify serves from their files"
         ),
+        // A rule for some visitors only: kept, said once, nothing to fix.
         format!(
-            "warning: {redirects_file}:4 (/ /fr/ 302! Language=fr) may redirect 1 listed URL (https://example.com/): it checks the request for what a sitemap cannot know; kept"
+            "note: {redirects_file}:4 (/ /fr/ 302! Language=fr) may redirect 1 listed URL (https://example.com/): it checks the request for what a sitemap cannot know; kept"
         ),
         format!(
             "warning: {toml}:5 (/drafts/* / 302!) redirects 2 listed URLs (https://example.com/drafts/ and 1 more): left out (redirect)"
@@ -196,6 +197,17 @@ fn netlify_rules_leave_out_what_they_redirect_and_name_the_rule() {
     ] {
         assert!(err.contains(&want), "{want}\n---\n{err}");
     }
+    // Without --verbose: the host and the two rules that change nothing, a line each, then
+    // the rules that leave URLs out.
+    let o = run_site(d.path(), &["build"]);
+    let err = stderr(&o);
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(notes.len(), 3, "{err}");
+    assert!(notes[0].starts_with("note: host: netlify, as "), "{err}");
+    assert!(notes[1].contains(":4 (/ /fr/ 302! Language=fr) may redirect"), "{err}");
+    assert!(notes[2].contains(":3 (/about /team 301) meets 1 listed URL"), "{err}");
+    // The two redirects, and Zola's own sitemap being on.
+    assert_eq!(err.matches("warning: ").count(), 3, "{err}");
     let o = run_site(d.path(), &["list", "--excluded"]);
     let c = |rel: &str| d.path().join("content").join(rel).display().to_string();
     assert_eq!(

@@ -448,3 +448,112 @@ fn outside_any_site_the_error_says_no_site_here() {
         "error: .: no base_url: the site's public URL is needed for every <loc>: pass --base-url URL, or write a sitemap.toml with `sitemapgen init --base-url URL`\n"
     );
 }
+
+/// What the site's files decided is said once, one `note:` line each, by default; drafts are
+/// counted, not warned about; a second build says the same and no more (issue 40).
+#[test]
+fn decisions_are_one_line_each_by_default() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path();
+    write_tree(
+        site,
+        &[
+            (
+                "config.toml",
+                "base_url = \"https://example.com/\"\ngenerate_sitemap = false\n",
+            ),
+            ("content/_index.md", "+++\n+++\n"),
+            ("content/blog/_index.md", "+++\n+++\n"),
+            ("content/blog/a.md", "+++\ndate = 2024-01-02\n+++\n"),
+            ("content/blog/wip.md", "+++\ndraft = true\n+++\n"),
+            // GitHub Pages serves the site: Netlify's rules file is not read.
+            ("static/CNAME", "example.com\n"),
+            ("static/_redirects", "/blog/a/ /elsewhere/ 301!\n"),
+            (
+                "sitemap.toml",
+                "[[rules]]\npattern = \"blog/**\"\npriority = 0.7\n\n[[rules]]\npattern = \"docs/**\"\nchangefreq = \"weekly\"\n",
+            ),
+        ],
+    );
+    let want = "note: host: github-pages, as ./static/CNAME is there; ./static/_redirects passed over, as github-pages does not read it (`host` in sitemap.toml names the host that serves the site)\n\
+                warning: sitemap.toml:6: [[rules]] pattern 'docs/**' matches no content file, so the rule does nothing: correct the pattern or remove the rule\n";
+    for _ in 0..2 {
+        let o = sitemapgen(site, &["build"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        let (said, summary) = err.split_once("wrote ").unwrap();
+        assert_eq!(said, want);
+        assert!(summary.ends_with("; 1 draft left out\n"), "{err}");
+    }
+    // The redirect rule was not applied: a/ is listed.
+    let xml = std::fs::read_to_string(site.join("public/sitemap.xml")).unwrap();
+    assert!(
+        xml.contains("<loc>https://example.com/blog/a/</loc>"),
+        "{xml}"
+    );
+    // check says the same decisions; --quiet says nothing; JSON carries them.
+    let o = sitemapgen(site, &["check"]);
+    assert!(
+        stderr(&o).starts_with(want.lines().next().unwrap()),
+        "{}",
+        stderr(&o)
+    );
+    let o = sitemapgen(site, &["build", "--quiet"]);
+    assert_eq!(stderr(&o), "");
+    let o = sitemapgen(site, &["build", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        j["decisions"][0],
+        want.lines().next().unwrap()["note: ".len()..]
+    );
+
+    // The rule that matched nothing, once fixed, says nothing; `host` set names its reason,
+    // and Netlify's rule then leaves the redirected page out.
+    write_tree(
+        site,
+        &[(
+            "sitemap.toml",
+            "host = \"netlify\"\n[[rules]]\npattern = \"blog/**\"\npriority = 0.7\n",
+        )],
+    );
+    let o = sitemapgen(site, &["build"]);
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("note: host: netlify, as set by `host` in sitemap.toml or `--host`\nwarning: ./static/_redirects:1 (/blog/a/ /elsewhere/ 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect)\nwrote 2 URLs "),
+        "{err}"
+    );
+}
+
+/// A Hugo site in a git checkout with `enableGitInfo` off (Hugo's default) gets no git dates,
+/// and the default output says so once, with how to turn them on; outside git it says nothing.
+#[test]
+fn git_dates_off_is_said_where_git_could_date() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path();
+    write_tree(
+        site,
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"sitemap\", \"taxonomy\", \"term\"]\n",
+            ),
+            ("content/_index.md", "---\ntitle: Home\n---\n"),
+        ],
+    );
+    let o = sitemapgen(site, &["build"]);
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+    std::fs::create_dir(site.join(".git")).unwrap();
+    let o = sitemapgen(site, &["build"]);
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("note: lastmod: no git dates, as enableGitInfo is off in ./hugo.toml (Hugo's rule); set it to true, or lastmod in sitemap.toml, to date pages by their commits\nwrote "),
+        "{err}"
+    );
+    // Asked for in sitemap.toml, git dates are on: nothing to say.
+    write_tree(
+        site,
+        &[("sitemap.toml", "lastmod = [\"git\", \"mtime\"]\n")],
+    );
+    let o = sitemapgen(site, &["build"]);
+    assert!(!stderr(&o).contains("enableGitInfo"), "{}", stderr(&o));
+}
