@@ -14,6 +14,18 @@ pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
     crate::pipeline::sitemap_set(settings, outcome).entry_points()
 }
 
+/// The IndexNow key files build writes (one per site root), when a key is set.
+pub fn key_files(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
+    if settings.indexnow.key.is_none() {
+        return Vec::new();
+    }
+    crate::pipeline::sitemap_set(settings, outcome)
+        .extra_files
+        .iter()
+        .map(|f| settings.output_dir.join(&f.name))
+        .collect()
+}
+
 /// Pages left out, bundle resources not counted (they never were pages).
 pub fn left_out_total(outcome: &Outcome) -> usize {
     outcome

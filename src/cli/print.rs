@@ -247,8 +247,15 @@ pub fn build(
         (n, 1) => format!(" (an index of {n} parts)"),
         (n, _) => format!(" (indexes of {n} parts in all)"),
     };
+    // The key file the deploy must serve for `submit` to be accepted.
+    let keys = summary::key_files(settings, outcome);
+    let keys = match keys.len() {
+        0 => String::new(),
+        1 => format!(" and the IndexNow key file {}", paths_text(&keys)),
+        _ => format!(" and the IndexNow key files {}", paths_text(&keys)),
+    };
     say(format_args!(
-        "wrote {} to {target}{files} in {:.2} s{}{}{}",
+        "wrote {} to {target}{files}{keys} in {:.2} s{}{}{}",
         count(outcome.entries.len(), "URL", "URLs"),
         took.as_secs_f64(),
         left_out_phrase(&summary::unaudited_by_reason(outcome)),
@@ -317,6 +324,21 @@ pub fn check(
             .chain(audited.map(Warning::left_out))
             .collect();
         capped_warnings(&own);
+    }
+    // A key set but its file not written: submit would be refused once deployed.
+    if !v.quiet {
+        for key in summary::key_files(settings, outcome) {
+            let rel = key.strip_prefix(&settings.output_dir).unwrap_or(&key);
+            if diff.missing.iter().any(|m| Path::new(m) == rel) {
+                labelled(
+                    Label::Warning,
+                    format_args!(
+                        "{}: the IndexNow key is set, but its key file is not in the output folder: run `sitemapgen build` and deploy the file with the site, or `submit` is refused",
+                        key.display()
+                    ),
+                );
+            }
+        }
     }
     let dir = settings.output_dir.display();
     if diff.is_clean() {

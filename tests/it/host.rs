@@ -204,8 +204,14 @@ fn netlify_rules_leave_out_what_they_redirect_and_name_the_rule() {
     let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note: ")).collect();
     assert_eq!(notes.len(), 3, "{err}");
     assert!(notes[0].starts_with("note: host: netlify, as "), "{err}");
-    assert!(notes[1].contains(":4 (/ /fr/ 302! Language=fr) may redirect"), "{err}");
-    assert!(notes[2].contains(":3 (/about /team 301) meets 1 listed URL"), "{err}");
+    assert!(
+        notes[1].contains(":4 (/ /fr/ 302! Language=fr) may redirect"),
+        "{err}"
+    );
+    assert!(
+        notes[2].contains(":3 (/about /team 301) meets 1 listed URL"),
+        "{err}"
+    );
     // The two redirects, and Zola's own sitemap being on.
     assert_eq!(err.matches("warning: ").count(), 3, "{err}");
     let o = run_site(d.path(), &["list", "--excluded"]);

@@ -536,8 +536,16 @@ fn build_writes_the_key_file_as_one_of_its_own() {
             .output()
             .unwrap()
     };
-    let o = run(&["build", "--quiet"]);
+    // build names the key file it wrote, in its summary line.
+    let o = run(&["build"]);
     assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "wrote 2 URLs to ./public/sitemap.xml and the IndexNow key file ./public/{KEY}.txt in "
+        )),
+        "{}",
+        text(&o)
+    );
     let key_file = d.path().join(format!("public/{KEY}.txt"));
     assert_eq!(std::fs::read_to_string(&key_file).unwrap(), KEY);
     let record = sitemapgen::sitemap::owned::Record::read(&d.path().join("public")).unwrap();
@@ -547,6 +555,13 @@ fn build_writes_the_key_file_as_one_of_its_own() {
     std::fs::remove_file(&key_file).unwrap();
     let o = run(&["check"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "warning: ./public/{KEY}.txt: the IndexNow key is set, but its key file is not in the output folder: run `sitemapgen build` and deploy the file with the site, or `submit` is refused\n"
+        )),
+        "{}",
+        text(&o)
+    );
     // Elsewhere when asked; the old one, ours, goes.
     let config = "base_url = \"https://example.com/\"\nstyle = \"plain\"\naudit = false\nindexnow_key = \"0123456789abcdef\"\nindexnow_key_location = \"k/key.txt\"\n";
     std::fs::write(d.path().join("sitemap.toml"), config).unwrap();
