@@ -281,14 +281,11 @@ fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
                 by_sitemap = sf.exclude;
             }
             "noindex" => {
+                // The author's choice: counted in the summary, not warned about (Hugo's own
+                // sitemap lists the page; its theme marks it noindex).
                 if h.bool(n) {
                     out.meta.set_sitemap_exclude(true);
                     by_noindex = true;
-                    cx.warn(
-                        &["noindex"],
-                        n,
-                        "`noindex`: left out of the sitemap (Hugo lists the page; its theme marks it noindex)".into(),
-                    );
                 }
             }
             "cascade" => more.cascade = cascades(n, cx, h, dates)?,
@@ -506,14 +503,10 @@ fn sitemap(n: &Node<'_>, keys: &[&str], cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Sit
     let strict = h.rules.sitemap_disable;
     if !matches!(n.v, NodeValue::Map(_)) {
         // Hugo reads anything but a table as an empty one. `sitemap: false` is what a user
-        // writes to keep a page out, so it does.
+        // writes to keep a page out, so it does: the author's choice, counted in the
+        // summary, not warned about (Hugo's own sitemap lists the page).
         if matches!(n.v, NodeValue::Bool(false)) {
             out.exclude = true;
-            cx.warn(
-                keys,
-                n,
-                format!("`{}: false`: left out of the sitemap (Hugo reads no such value and lists the page; `sitemap: {{disable: true}}` is Hugo's own way)", keys.join(".")),
-            );
         }
         return Ok(out);
     }

@@ -38,8 +38,9 @@ struct Deliberate {
     what: &'static [&'static str],
     /// Why we keep it.
     why: &'static str,
-    /// A warning naming the case's file must say so (false for sitemapgen's own keys, such
-    /// as Zola's `extra.sitemap`, which are the user's way to ask for the difference).
+    /// A warning naming the case's file must say so (false for keys that are the user's way to
+    /// ask for the difference: Zola's `extra.sitemap`, `noindex`, `sitemap: false`; the
+    /// summary counts those pages and `list --excluded` names them).
     warned: bool,
 }
 
@@ -69,7 +70,8 @@ const DELIBERATE: &[Deliberate] = &[
         loc: None,
         version: None,
         what: &["url"],
-        warned: true,
+        // The author's way to ask for the difference: counted in the summary, not warned.
+        warned: false,
         why: "`noindex: true` keeps a page out (Hugo ignores the key; themes mark the page noindex)",
     },
     Deliberate {
@@ -78,7 +80,8 @@ const DELIBERATE: &[Deliberate] = &[
         loc: None,
         version: None,
         what: &["url"],
-        warned: true,
+        // The author's way to ask for the difference: counted in the summary, not warned.
+        warned: false,
         why: "`sitemap: false` keeps a page out (Hugo reads it as an empty table and lists the page)",
     },
     Deliberate {
