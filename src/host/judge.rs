@@ -287,8 +287,9 @@ fn report(mut fates: Vec<(usize, Fate<'_>)>, entries: &Entries) -> Findings {
             format!("{first} and {} more", n - 1)
         };
         match kind {
+            // A page the site builds that no visitor reaches: the page or the rule is stale.
             0 => out.warnings.push(format!(
-                "{name} redirects {what} ({example}): left out (redirect)"
+                "{name} redirects {what} ({example}): left out (redirect); remove the page or the rule to stop this warning"
             )),
             // Nothing to fix: the rule answers some visitors only. Said once, by default.
             1 => out.decisions.push(format!(
@@ -308,13 +309,14 @@ fn report(mut fates: Vec<(usize, Fate<'_>)>, entries: &Entries) -> Findings {
                     "{name}: a robots.txt that disallows everything is what preview and staging builds write; the production build's robots.txt decides, so no URL is left out for this rule"
                 ));
             }
-            5 => out.warnings.push(format!(
+            // The site's own robots.txt chose: said once, by default, not a warning.
+            5 => out.decisions.push(format!(
                 "{name} disallows {what} ({example}): left out (robots-disallowed)"
             )),
-            6 => out.warnings.push(format!(
+            6 => out.decisions.push(format!(
                 "{name} disallows {what} ({example}) for Googlebot only: kept for other crawlers"
             )),
-            _ => out.warnings.push(format!(
+            _ => out.decisions.push(format!(
                 "{name} disallows {what} ({example}) for crawlers other than Googlebot: kept for Googlebot"
             )),
         }
@@ -393,20 +395,27 @@ mod tests {
             &*found.left_out[0].rule,
             "_redirects:1 (/old/* /new/:splat 301!)"
         );
+        // A built page the host redirects is a warning (the page or the rule is stale); what
+        // robots.txt decided and the rules that change nothing are said once, as decisions.
         assert_eq!(
             found.warnings,
             vec![
-                "_redirects:1 (/old/* /new/:splat 301!) redirects 2 listed URLs (https://e.org/docs/old/a/ and 1 more): left out (redirect)",
-                "public/robots.txt:5 (Disallow: /docs/private/) disallows 1 listed URL (https://e.org/docs/private/p/): left out (robots-disallowed)",
-                "public/robots.txt:6 (Disallow: /docs/tags/) disallows 1 listed URL (https://e.org/docs/tags/x/) for Googlebot only: kept for other crawlers",
+                "_redirects:1 (/old/* /new/:splat 301!) redirects 2 listed URLs (https://e.org/docs/old/a/ and 1 more): left out (redirect); remove the page or the rule to stop this warning",
             ]
         );
-        assert_eq!(found.decisions.len(), 2);
+        assert_eq!(found.decisions.len(), 4);
         assert_eq!(
             found.decisions[0],
             "_redirects:3 (/geo / 302! Country=fr) may redirect 1 listed URL (https://e.org/docs/geo/): it checks the request for what a sitemap cannot know; kept"
         );
         assert!(found.decisions[1].starts_with("_redirects:2 (/soft /x 301) meets 1 listed URL"));
+        assert_eq!(
+            found.decisions[2..],
+            [
+                "public/robots.txt:5 (Disallow: /docs/private/) disallows 1 listed URL (https://e.org/docs/private/p/): left out (robots-disallowed)",
+                "public/robots.txt:6 (Disallow: /docs/tags/) disallows 1 listed URL (https://e.org/docs/tags/x/) for Googlebot only: kept for other crawlers",
+            ]
+        );
     }
 
     #[test]

@@ -369,11 +369,11 @@ fn robots_txt_disallows_leave_urls_out_and_a_whole_site_block_only_warns() {
     let err = stderr(&o);
     let robots = d.path().join("public/robots.txt").display().to_string();
     assert!(
-        err.contains(&format!("warning: {robots}:6 (Disallow: /drafts/) disallows 1 listed URL (https://example.com/drafts/c/): left out (robots-disallowed)")),
+        err.contains(&format!("note: {robots}:6 (Disallow: /drafts/) disallows 1 listed URL (https://example.com/drafts/c/): left out (robots-disallowed)")),
         "{err}"
     );
     assert!(
-        err.contains(&format!("warning: {robots}:8 (Disallow: /about/) disallows 1 listed URL (https://example.com/about/) for Googlebot only: kept for other crawlers")),
+        err.contains(&format!("note: {robots}:8 (Disallow: /about/) disallows 1 listed URL (https://example.com/about/) for Googlebot only: kept for other crawlers")),
         "{err}"
     );
     let o = run_site(d.path(), &["list", "--excluded", "--format", "jsonl"]);

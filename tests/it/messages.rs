@@ -525,7 +525,7 @@ fn decisions_are_one_line_each_by_default() {
     let o = sitemapgen(site, &["build"]);
     let err = stderr(&o);
     assert!(
-        err.starts_with("note: host: netlify, as set by `host` in sitemap.toml or `--host`\nwarning: ./static/_redirects:1 (/blog/a/ /elsewhere/ 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect)\nwrote 2 URLs "),
+        err.starts_with("note: host: netlify, as set by `host` in sitemap.toml or `--host`\nwarning: ./static/_redirects:1 (/blog/a/ /elsewhere/ 301!) redirects 1 listed URL (https://example.com/blog/a/): left out (redirect); remove the page or the rule to stop this warning\nwrote 2 URLs "),
         "{err}"
     );
 }
