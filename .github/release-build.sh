@@ -21,7 +21,8 @@ case "$target" in
     exe=.exe
     ;;
 esac
-cargo build --locked --profile "$profile" --target "$target" --bin sitemapgen
+# Every feature: the network commands (`net`, off in a plain `cargo install`) included.
+cargo build --locked --profile "$profile" --target "$target" --features net --bin sitemapgen
 bin="target/$target/$profile/sitemapgen$exe"
 
 # A Linux binary must run on any distribution: nothing dynamic may be left in it.

@@ -36,6 +36,12 @@ fn main() -> ExitCode {
             new,
             max_listed,
         }) => commands::diff(&args, old, new.as_deref(), *max_listed),
+        #[cfg(not(feature = "net"))]
+        Some(Command::Submit { .. }) => Err(sitemapgen::Error::config(
+            "submit",
+            None,
+            sitemapgen::sitemap::set_read::WITHOUT_NET,
+        )),
         #[cfg(feature = "net")]
         Some(Command::Submit {
             since,

@@ -112,8 +112,7 @@ pub enum Command {
         max_listed: usize,
     },
     /// Tell search engines (IndexNow) which URLs changed since they last heard: added,
-    /// re-dated and removed ones. Run it after the deploy.
-    #[cfg(feature = "net")]
+    /// re-dated and removed ones. Run it after the deploy (needs the cargo feature `net`).
     Submit {
         /// The baseline: a sitemap file or URL (e.g. the live one, saved before the deploy).
         /// Default: the state file, else the live sitemap.

@@ -71,6 +71,10 @@ impl std::fmt::Display for Location {
     }
 }
 
+/// What a command that needs the network says in a build without the cargo feature `net`
+/// (off by default: its TLS stack costs a third of the install), and how to get it.
+pub const WITHOUT_NET: &str = "this sitemapgen was built without network support: reinstall it with the cargo feature `net` (`cargo install --locked --features net ...`), or use a release binary, which has it";
+
 /// Opens URLs: the HTTP client (feature `net`) does it; tests can stand in for it.
 pub trait Fetch {
     /// The body of a successful (2xx) answer for `url`, after redirects; any other answer is
@@ -267,7 +271,7 @@ fn open(at: &Location, fetch: Option<&dyn Fetch>) -> Result<Sitemap<Box<dyn Read
             let Some(fetch) = fetch else {
                 return Err(Error::remote(
                     url.as_str(),
-                    "this sitemapgen was built without network support (cargo feature `net`): download the file and name it instead",
+                    format!("{WITHOUT_NET}; or download the file and name it instead"),
                 ));
             };
             Sitemap::from_stream(fetch.open(url)?)
@@ -664,6 +668,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("without network support"), "{err}");
+        assert!(err.contains("--features net"), "{err}");
     }
 
     #[test]

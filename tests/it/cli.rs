@@ -1289,7 +1289,8 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
     assert_eq!(r.path_added, "");
 
     // No release of this version (HTTP 404): build it from the action's own checkout, once,
-    // keeping the binary in the Actions cache under a key of version, source and runner.
+    // keeping the binary in the Actions cache under a key of version, source, features and
+    // runner; without the network commands unless the step uses them.
     let r = step("main");
     assert!(r.output.status.success(), "{}", text(&r.output));
     let version = env!("CARGO_PKG_VERSION");
@@ -1307,26 +1308,52 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
             .clone()
     };
     assert_eq!(output("build"), "true");
+    assert_eq!(output("features"), "");
     let key = output("cache-key");
     let digest = key
         .strip_prefix(&format!("sitemapgen-v{version}-"))
-        .and_then(|k| k.strip_suffix("-Linux-X64-image"))
+        .and_then(|k| k.strip_suffix("-default-Linux-X64-image"))
         .unwrap_or_else(|| panic!("{key}"));
     assert!(
         digest.len() == 16 && digest.bytes().all(|b| b.is_ascii_hexdigit()),
         "{key}"
     );
     let cache_dir = output("cache-dir");
-    let build = |hit: &str| {
+    let build_with = |hit: &str, features: &str| {
         let mut env: Vec<(&str, &str)> = vec![
             ("PATH", path.as_str()),
             ("GITHUB_ACTION_PATH", action_dir),
             ("steps.install.outputs.cache-dir", cache_dir.as_str()),
+            ("steps.install.outputs.features", features),
             ("steps.cache.outputs.cache-hit", hit),
         ];
         env.retain(|(_, v)| !v.is_empty());
         run_step_with(d.path(), "build", &[], &env)
     };
+    let build = |hit: &str| build_with(hit, "");
+    // `submit`, or `diff` of a URL: the build has the network commands, under a key of its own.
+    for inputs in [
+        [("submit", "true"), ("diff", "")],
+        [
+            ("submit", "false"),
+            ("diff", "https://example.com/sitemap.xml"),
+        ],
+    ] {
+        let env = env("main");
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let net = run_step_with(d.path(), "install", &inputs, &env);
+        assert_eq!(net.outputs.get("features").map(String::as_str), Some("net"));
+        assert_eq!(
+            net.outputs.get("cache-key").map(String::as_str),
+            Some(key.replace("-default-", "-net-").as_str())
+        );
+    }
+    let b = build_with("", "net");
+    assert!(b.output.status.success(), "{}", text(&b.output));
+    assert_eq!(
+        stdout(&b.output),
+        format!("cargo install --locked --features net --path {action_dir} --root {cache_dir}\n")
+    );
     // The cache had nothing: the first run compiles.
     let b = build("");
     assert!(b.output.status.success(), "{}", text(&b.output));
