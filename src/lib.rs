@@ -36,8 +36,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Add it without the command line's dependencies (clap, indicatif, anstream) or the HTTP
-//! client: `sitemapgen = { version = "0.1", default-features = false }`.
+//! sitemapgen is not on crates.io: depend on a clone of its repository by path, or on the
+//! repository by git, without the command line's dependencies (clap, indicatif, anstream):
+//! `sitemapgen = { path = "../sitemapgen", default-features = false }`, or
+//! `sitemapgen = { git = "https://github.com/YOUR-ORG/sitemapgen", tag = "v0.1.0",
+//! default-features = false }` (`YOUR-ORG/sitemapgen`: the GitHub copy you use). The HTTP
+//! client of `diff` and `submit` is the feature `net`, off by default.
 //!
 //! The stages, in the order the data flows, are driven by [`pipeline`]: [`settings`] ->
 //! `scan` -> `frontmatter` -> `route` -> `lastmod` -> `entries` -> `audit` (the built
