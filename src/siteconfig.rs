@@ -74,8 +74,12 @@ pub struct SiteConfig {
     pub ugly_urls: bool,
     /// Hugo `uglyURLs = { posts = true }`: the sections with ugly URLs, lower-cased.
     pub ugly_sections: Vec<String>,
-    /// Hugo `[permalinks]`: section (or taxonomy) -> pattern.
+    /// Hugo `[permalinks]` for regular pages: section -> pattern (`[permalinks] posts = …`
+    /// or `[permalinks.page]`).
     pub permalinks: Vec<(String, String)>,
+    /// Hugo `[permalinks]` for term pages: taxonomy -> pattern (`[permalinks] tags = …` or
+    /// `[permalinks.term]`).
+    pub term_permalinks: Vec<(String, String)>,
     /// Hugo `disablePathToLower`.
     pub disable_path_to_lower: bool,
     /// Hugo `removePathAccents`.
@@ -218,6 +222,7 @@ impl Default for SiteConfig {
             ugly_urls: false,
             ugly_sections: Vec::new(),
             permalinks: Vec::new(),
+            term_permalinks: Vec::new(),
             disable_path_to_lower: false,
             remove_path_accents: false,
             disable_kinds: Vec::new(),

@@ -263,18 +263,27 @@ pub(super) fn read_hugo(
         };
         for (k, pat) in p {
             match pat {
+                // A pattern by name is for the section's pages and the taxonomy's terms.
                 Value::String(s) => {
                     checked(&c, &["permalinks", k], s)?;
                     c.permalinks.push((k.to_ascii_lowercase(), s.clone()));
+                    c.term_permalinks.push((k.to_ascii_lowercase(), s.clone()));
                 }
-                // Hugo 0.112+ nests by kind (`[permalinks.page]`); take `page` and `term`.
+                // Hugo 0.112+ nests by kind (`[permalinks.page]`, `[permalinks.term]`), each
+                // for that kind alone.
                 Value::Object(inner)
                     if matches!(k.as_str(), "page" | "term" | "section" | "taxonomy") =>
                 {
                     for (sec, s) in inner {
                         if let Some(s) = s.as_str() {
                             checked(&c, &["permalinks", k, sec], s)?;
-                            c.permalinks.push((sec.to_ascii_lowercase(), s.to_string()));
+                            let entry = (sec.to_ascii_lowercase(), s.to_string());
+                            match k.as_str() {
+                                "term" => c.term_permalinks.push(entry),
+                                "page" => c.permalinks.push(entry),
+                                // Section and taxonomy lists' patterns are not read yet.
+                                _ => {}
+                            }
                         }
                     }
                 }
@@ -282,6 +291,7 @@ pub(super) fn read_hugo(
             }
         }
         c.permalinks.sort();
+        c.term_permalinks.sort();
     }
     c.taxonomies = match get(&v, "taxonomies") {
         Some(Value::Object(t)) => {

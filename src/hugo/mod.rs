@@ -80,7 +80,8 @@ impl Generator for Hugo {
                 .site
                 .permalinks
                 .iter()
-                .any(|(_, p)| p.contains(":title") || p.contains(":slug")),
+                .chain(&settings.site.term_permalinks)
+                .any(|(_, p)| p.contains(":title") || p.contains("slug")),
             string_terms: true,
             hugo: Some(settings.hugo),
             dates: Some(settings.site.hugo_dates.clone()),

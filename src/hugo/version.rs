@@ -217,6 +217,16 @@ pub struct HugoRules {
     /// for a boolean is refused where it was false, `1` is true where it was false (TOML),
     /// kind names match in any case, and the old `taxonomy` ambiguity error is gone.
     pub config_decoded_strictly: bool,
+    /// 0.153.0: an expanded permalink is cleaned (`path.Clean`) after it is unescaped and
+    /// before its final `/` is put back, so a final `+` (a space once unescaped) is dropped:
+    /// title `C++` is `/c/` (before, `/c-/`; seen in 0.111.3 and 0.168.0, the change found
+    /// in Hugo's source, commit 264022a75).
+    pub permalink_clean_first: bool,
+    /// 0.123.0: a term page's `:sections` hold the term itself (`tags/rust`, before only
+    /// `tags`), and its own `_index` names nothing for `:filename` (before, `_index`). Seen
+    /// in 0.111.3 and 0.168.0; 0.123 rebuilt the content tree, and no release between could
+    /// be run.
+    pub term_sections_hold_term: bool,
 }
 
 impl HugoRules {
@@ -273,6 +283,8 @@ impl HugoRules {
             permalink_contentbasename: at(v(0, 144, 0)),
             permalink_sectionslug: at(v(0, 149, 0)),
             config_decoded_strictly: at(v(0, 112, 0)),
+            permalink_clean_first: at(v(0, 153, 0)),
+            term_sections_hold_term: at(v(0, 123, 0)),
         }
     }
 }
@@ -379,7 +391,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 24] = [
+        let flips: [(&str, &str, Rule); 26] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -404,6 +416,8 @@ mod tests {
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),
             ("0.148.0", "0.149.0", |r| r.permalink_sectionslug),
             ("0.111.3", "0.112.0", |r| r.config_decoded_strictly),
+            ("0.152.0", "0.153.0", |r| r.permalink_clean_first),
+            ("0.122.0", "0.123.0", |r| r.term_sections_hold_term),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

@@ -30,6 +30,7 @@ mod hostile_values;
 mod hugo_config;
 mod hugo_matrix;
 mod hugo_routes;
+mod hugo_rules38;
 mod hugo_versions;
 mod lastmod;
 mod layout;

@@ -56,6 +56,16 @@ impl Effective {
         withheld(ctx, self.draft, publish, self.expiry_date)
     }
 
+    /// Its build options keep it out of the sitemap: not rendered (`render: never`, or
+    /// `link`: a URL but no file) or not listed (`list: never` or `local`).
+    pub(super) fn built_unlisted(&self) -> bool {
+        let not_rendered = matches!(
+            self.build.render,
+            Some(BuildRender::Never | BuildRender::Link)
+        );
+        not_rendered || matches!(self.build.list, Some(BuildList::Never | BuildList::Local))
+    }
+
     /// Why a built page is not listed, if it is not: hidden by a section above it (see
     /// [`hidden_by`]), not rendered or listed (`_build`, a headless leaf bundle), or left out
     /// of the sitemap.
@@ -68,14 +78,9 @@ impl Effective {
         // A headless bundle (from Hugo 0.124 any headless page) is not rendered, but Hugo
         // counts its dates and terms.
         let headless = (is_leaf || rules.headless_any_page) && self.headless;
-        let not_rendered = matches!(
-            self.build.render,
-            Some(BuildRender::Never | BuildRender::Link)
-        );
-        let not_listed = matches!(self.build.list, Some(BuildList::Never | BuildList::Local));
         if let Some(reason) = hidden_by {
             Some(reason)
-        } else if not_rendered || not_listed || headless {
+        } else if self.built_unlisted() || headless {
             // Hugo still counts these pages' dates in their sections.
             Some(Reason::NotRendered)
         } else if self.sitemap_exclude {

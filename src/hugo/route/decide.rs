@@ -151,7 +151,15 @@ impl<'a> Decider<'_, 'a> {
         }
         let withheld = eff.withheld(&site.ctx);
         if let Some((lang, tax, term)) = tax {
-            return Ok(Decision::TaxonomyFile(lang, tax, term, withheld));
+            // A taxonomy's or term's own build options leave its page out, as a section's do
+            // (Hugo 0.111.3 and 0.168.0 alike).
+            let unlisted = eff.built_unlisted().then_some(Reason::NotRendered);
+            return Ok(Decision::TaxonomyFile(
+                lang,
+                tax,
+                term,
+                withheld.or(unlisted),
+            ));
         }
         if let Some(reason) = withheld {
             return Ok(Decision::Skip(reason));

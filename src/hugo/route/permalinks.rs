@@ -212,21 +212,15 @@ impl<'a> PageTokens<'a> {
         dir_segs: &'a [String],
         site: Paths<'a>,
     ) -> PageTokens<'a> {
-        // Hugo's page date: `date`, else `publishDate`, else `lastmod`; a page with none has
-        // Go's zero time, 0001-01-01 (a Monday), so `:year` gives `1` (Hugo formats it
-        // unpadded).
-        let date = page
-            .fm
-            .date
-            .or(page.fm.publish_date())
-            .or(page.fm.updated)
-            .map_or_else(|| go_time(GO_ZERO_DATE), |d| page_time(&d));
+        // A page with no date has Go's zero time, 0001-01-01 (a Monday), so `:year` gives
+        // `1` (Hugo formats it unpadded).
+        let date = hugo_date(page.fm).unwrap_or_else(|| go_time(GO_ZERO_DATE));
         let title_slug = page
             .fm
             .more()
             .title
             .as_deref()
-            .map(|t| sanitize(t, site))
+            .map(|t| urlize(t, site))
             .unwrap_or_default();
         PageTokens {
             date,
@@ -242,16 +236,11 @@ impl<'a> PageTokens<'a> {
     /// A token's value; none for a token Hugo does not know.
     fn value(&self, token: &str) -> Option<String> {
         let (date, site) = (self.date, self.site);
-        let file_name = || sanitize(self.file_name, site);
-        // As Hugo formats them: year, day of the year and weekday number unpadded.
+        let file_name = || urlize(self.file_name, site);
+        if let Some(v) = date_value(token, &date) {
+            return Some(v);
+        }
         Some(match token {
-            "year" => date.year().to_string(),
-            "month" => date.format("%m").to_string(),
-            "monthname" => go_lower(&date.format("%B").to_string()),
-            "day" => date.format("%d").to_string(),
-            "yearday" => date.ordinal().to_string(),
-            "weekday" => date.weekday().num_days_from_sunday().to_string(),
-            "weekdayname" => go_lower(&date.format("%A").to_string()),
             "slug" => self.slug.map(str::to_string).unwrap_or_else(|| {
                 if self.title_slug.is_empty() {
                     file_name()
@@ -292,13 +281,109 @@ impl<'a> PageTokens<'a> {
                     }
                 }
                 // Checked last, as Hugo does: a Go time layout (`:06`, `:Jan`) formats the date.
-                if golayout::is_layout(t) {
-                    return Some(golayout::format(t, &self.date));
-                }
-                return None;
+                return layout_value(t, &self.date);
             }
         })
     }
+}
+
+/// A named date token's value (`:year`, …), as Hugo formats them: year, day of the year and
+/// weekday number unpadded.
+fn date_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
+    Some(match token {
+        "year" => date.year().to_string(),
+        "month" => date.format("%m").to_string(),
+        "monthname" => go_lower(&date.format("%B").to_string()),
+        "day" => date.format("%d").to_string(),
+        "yearday" => date.ordinal().to_string(),
+        "weekday" => date.weekday().num_days_from_sunday().to_string(),
+        "weekdayname" => go_lower(&date.format("%A").to_string()),
+        _ => return None,
+    })
+}
+
+/// A token that is a Go time layout (`:06`, `:Jan`) formats the date; Hugo checks it last.
+fn layout_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
+    golayout::is_layout(token).then(|| golayout::format(token, date))
+}
+
+/// What a term page's permalink tokens stand for, as Hugo 0.111.3 and 0.168.0 expand them.
+pub(super) struct TermTokens<'a> {
+    /// The taxonomy (`tags`).
+    pub(super) tax: &'a str,
+    /// The term's path segment (from 0.123 with runs of hyphens kept: `rock--roll`).
+    pub(super) key: &'a str,
+    /// The term as the first page carrying it writes it (`Rock & Roll`), or its own
+    /// folder's name.
+    pub(super) written: &'a str,
+    /// The term's own `_index` file's `title` and `slug`, if it has one.
+    pub(super) title: Option<&'a str>,
+    pub(super) slug: Option<&'a str>,
+    /// The term has its own `_index` file.
+    pub(super) has_file: bool,
+    /// The term's date: its own, else the newest of its pages' (Go's zero time for none).
+    pub(super) date: Option<DateTime<FixedOffset>>,
+    pub(super) site: Paths<'a>,
+}
+
+impl TermTokens<'_> {
+    /// A token's value; none for a token Hugo does not know.
+    fn value(&self, token: &str) -> Option<String> {
+        let (site, rules) = (self.site, self.site.rules);
+        let date = self.date.unwrap_or_else(|| go_time(GO_ZERO_DATE));
+        if let Some(v) = date_value(token, &date) {
+            return Some(v);
+        }
+        // `.Title`: the own file's, else the term as written; `.Slug`: the own file's.
+        let title = || urlize(self.title.unwrap_or(self.written), site);
+        let slug = || self.slug.filter(|s| !s.is_empty()).map(|s| urlize(s, site));
+        // Before 0.123 a term's own `_index` file is its `:filename`.
+        let file_name = match self.has_file && !rules.term_sections_hold_term {
+            true => "_index",
+            false => "",
+        };
+        let base_name = || urlize(self.written, site);
+        // A term's sections: its taxonomy, and from 0.123 the term itself.
+        let mut sections = vec![self.tax.to_string()];
+        let mut section_slugs = sections.clone();
+        if rules.term_sections_hold_term {
+            sections.push(self.key.to_string());
+            section_slugs.push(slug().unwrap_or_else(title));
+        }
+        Some(match token {
+            "slug" => slug().unwrap_or_else(title),
+            "title" => title(),
+            "filename" => file_name.to_string(),
+            "slugorfilename" => slug().unwrap_or_else(|| file_name.to_string()),
+            "contentbasename" if rules.permalink_contentbasename => base_name(),
+            "slugorcontentbasename" if rules.permalink_contentbasename => {
+                slug().unwrap_or_else(base_name)
+            }
+            "section" => self.tax.to_string(),
+            "sectionslug" if rules.permalink_sectionslug => self.tax.to_string(),
+            "sections" => sections.join("/"),
+            "sectionslugs" if rules.permalink_sectionslug => section_slugs.join("/"),
+            t => {
+                if let Some((name, _)) = t.split_once('[') {
+                    let cut = &t[name.len()..];
+                    match name {
+                        "sections" => return Some(slice_join(&sections, cut)),
+                        "sectionslugs" if rules.permalink_sectionslug => {
+                            return Some(slice_join(&section_slugs, cut));
+                        }
+                        _ => {}
+                    }
+                }
+                return layout_value(t, &date);
+            }
+        })
+    }
+}
+
+/// Hugo's page date (`.Date`): `date`, else `publishDate`, else `lastmod`.
+pub(super) fn hugo_date(fm: &crate::frontmatter::PageMeta) -> Option<DateTime<FixedOffset>> {
+    let d = fm.date.or(fm.publish_date()).or(fm.updated)?;
+    Some(page_time(&d))
 }
 
 /// A date as a time for Go's layouts: a date without a time is midnight UTC (the date's
@@ -376,15 +461,30 @@ fn expand_page_permalink(
         }
         Ok(())
     })?;
-    // Hugo lower-cases the whole expansion: the pattern's own text and a date's `Jan` too.
-    if !tokens.site.disable_path_to_lower {
+    Ok(finish_expansion(out, tokens.site))
+}
+
+/// An expanded pattern made a path as Hugo makes it: lower-cased unless `disablePathToLower`
+/// (the pattern's own text and a date's `Jan` too), then unescaped.
+fn finish_expansion(mut out: String, site: Paths) -> String {
+    if !site.disable_path_to_lower {
         out = go_lower(&out);
     }
-    // Hugo ends the path with `/` before it unescapes it, so a final `+` becomes `-` there too.
-    if !out.ends_with('/') {
+    // Before 0.153 Hugo ends the path with `/` before it unescapes it, so a final `+`
+    // becomes `-` there too; from 0.153 it is cleaned first, and a final `+` is dropped.
+    let clean_first = site.rules.permalink_clean_first;
+    if clean_first {
+        let bare = out.trim_end_matches('/').len();
+        out.truncate(bare);
+    }
+    if !out.ends_with('/') && !clean_first {
         out.push('/');
     }
-    Ok(normalize(&permalink_unescape(&out)))
+    let mut p = permalink_unescape(&out);
+    if !p.ends_with('/') {
+        p.push('/');
+    }
+    normalize(&p)
 }
 
 /// Hugo 0.111 query-unescapes an expanded permalink (`+` becomes a space) and sanitizes it
@@ -398,17 +498,23 @@ fn permalink_unescape(path: &str) -> String {
     }
 }
 
-/// A term's permalink pattern with its tokens replaced.
-pub(super) fn expand_term_permalink(pattern: &str, term: &str, tax: &str, ugly: bool) -> String {
-    let mut p = pattern
-        .replace(":slug", term)
-        .replace(":title", term)
-        .replace(":section", tax);
-    // As for pages: the final `/` comes before unescaping (`c++` ends `c-`, not `c`).
-    if !p.ends_with('/') {
-        p.push('/');
-    }
-    end_permalink(&normalize(&permalink_unescape(&p)), ugly)
+/// A term's permalink pattern with its tokens replaced; an unknown token is an error.
+pub(super) fn expand_term_permalink(
+    pattern: &str,
+    tokens: &TermTokens,
+    ugly: bool,
+) -> std::result::Result<String, String> {
+    let mut out = String::new();
+    each_part(pattern, |part| {
+        match part {
+            Part::Text(t) => out.push_str(t),
+            Part::Token(t) => {
+                out.push_str(&tokens.value(t).ok_or_else(|| unknown_token(pattern, t))?)
+            }
+        }
+        Ok(())
+    })?;
+    Ok(end_permalink(&finish_expansion(out, tokens.site), ugly))
 }
 
 /// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
@@ -420,6 +526,14 @@ fn end_permalink(path: &str, ugly: bool) -> String {
         (false, true) => format!("{bare}.html"),
         (false, false) => format!("{bare}/"),
     }
+}
+
+/// Hugo's `urlize`, what the permalink tokens `:title`, `:slug`, `:filename` and
+/// `:contentbasename` give: in every release a run of spaces (with what is dropped between)
+/// is one hyphen, `Rock & Roll` -> `rock-roll`, `a - b` -> `a-b` (a folder or file name's
+/// path keeps the runs from 0.123, see [`sanitize`]).
+pub(super) fn urlize(s: &str, site: Paths) -> String {
+    sanitize_with(s, site.config, false)
 }
 
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
@@ -514,20 +628,154 @@ mod tests {
         assert_eq!(permalink_unescape("/2024/lead+/"), "/2024/lead-/");
         assert_eq!(permalink_unescape("/2024/c++-tips/"), "/2024/c-tips/");
         assert_eq!(permalink_unescape("/2024/foo--bar/"), "/2024/foo--bar/");
-        // (pattern, term, ugly, path): with or without a final `/`, ending `/` or `.html`.
-        let terms = [
-            ("/topic/:slug/", "c++", true, "/topic/c-.html"),
-            ("/s/:title", "Beta", false, "/s/Beta/"),
-            ("/s/:title", "x", true, "/s/x.html"),
-            ("/s/:title", "c++", false, "/s/c-/"),
+    }
+
+    #[test]
+    fn term_permalinks_expand_as_each_release_does() {
+        use crate::hugo::version::HugoVersion;
+        let config = SiteConfig::default();
+        let tz = SiteTz::default();
+        let rules = |v: &str| HugoRules::of(HugoVersion::parse(v).unwrap());
+        let (old, new) = (rules("0.111.3"), rules("0.168.0"));
+        // (pattern, key in 0.111 and 0.168, written, own title and slug, ugly, 0.111, 0.168),
+        // as the real Hugos published them (`/t/:filename/` with an own file: `_index`).
+        type Case<'a> = (
+            &'a str,
+            [&'a str; 2],
+            &'a str,
+            Option<&'a str>,
+            Option<&'a str>,
+        );
+        let cases: [(Case, bool, &str, &str); 9] = [
+            (
+                ("/t/:slug/", ["c", "c"], "C++", None, None),
+                false,
+                "/t/c-/",
+                "/t/c/",
+            ),
+            (
+                (
+                    "/t/:slug/",
+                    ["rock-roll", "rock--roll"],
+                    "Rock & Roll",
+                    None,
+                    None,
+                ),
+                false,
+                "/t/rock-roll/",
+                "/t/rock-roll/",
+            ),
+            (
+                (
+                    "/t/:title/",
+                    ["go", "go"],
+                    "go",
+                    Some("Golang"),
+                    Some("Go Slug"),
+                ),
+                false,
+                "/t/golang/",
+                "/t/golang/",
+            ),
+            (
+                (
+                    "/t/:slug/",
+                    ["go", "go"],
+                    "go",
+                    Some("Golang"),
+                    Some("Go Slug"),
+                ),
+                false,
+                "/t/go-slug/",
+                "/t/go-slug/",
+            ),
+            (
+                (
+                    "/t/:sections/",
+                    ["rock-roll", "rock--roll"],
+                    "Rock & Roll",
+                    None,
+                    None,
+                ),
+                false,
+                "/t/tags/",
+                "/t/tags/rock--roll/",
+            ),
+            (
+                ("/t/:sections[1:]/", ["x", "x"], "x", None, None),
+                false,
+                "/t/",
+                "/t/x/",
+            ),
+            (
+                (
+                    "/t/:filename/",
+                    ["rust", "rust"],
+                    "Rust",
+                    Some("Rust Lang"),
+                    None,
+                ),
+                false,
+                "/t/_index/",
+                "/t/",
+            ),
+            (
+                ("/t/:slugorfilename/", ["x", "x"], "x", None, None),
+                false,
+                "/t/",
+                "/t/",
+            ),
+            (
+                ("/s/:title", ["x", "x"], "x", None, None),
+                true,
+                "/s/x.html",
+                "/s/x.html",
+            ),
         ];
-        for (pattern, term, ugly, want) in terms {
-            assert_eq!(
-                expand_term_permalink(pattern, term, "tags", ugly),
-                want,
-                "{pattern} {term}"
-            );
+        for ((pattern, keys, written, title, slug), ugly, want_old, want_new) in cases {
+            for (r, key, want) in [(&old, keys[0], want_old), (&new, keys[1], want_new)] {
+                let site = Paths {
+                    config: &config,
+                    rules: r,
+                    tz: &tz,
+                };
+                let tokens = TermTokens {
+                    tax: "tags",
+                    key,
+                    written,
+                    title,
+                    slug,
+                    has_file: title.is_some(),
+                    date: None,
+                    site,
+                };
+                let got = expand_term_permalink(pattern, &tokens, ugly);
+                assert_eq!(
+                    got.as_deref(),
+                    Ok(want),
+                    "{} {pattern} {written}",
+                    r.version
+                );
+            }
         }
+        // `:contentbasename` (0.144+): the term as written, urlized.
+        let site = Paths {
+            config: &config,
+            rules: &new,
+            tz: &tz,
+        };
+        let tokens = TermTokens {
+            tax: "tags",
+            key: "foo-bar",
+            written: "Foo Bar",
+            title: None,
+            slug: None,
+            has_file: false,
+            date: None,
+            site,
+        };
+        let got = expand_term_permalink("/tags/:contentbasename/", &tokens, false);
+        assert_eq!(got.as_deref(), Ok("/tags/foo-bar/"));
     }
 
     #[test]

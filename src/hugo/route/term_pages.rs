@@ -2,7 +2,8 @@
 //! pages that carry it.
 
 use super::permalinks::{
-    Paths, dir_path, expand_term_permalink, sanitize, section_slug_segment, url_path,
+    Paths, TermTokens, dir_path, expand_term_permalink, hugo_date, sanitize, section_slug_segment,
+    url_path,
 };
 use super::{Built, Site};
 use crate::compact::LangCode;
@@ -30,6 +31,9 @@ pub(super) struct TermIndex {
     /// For each of the site's taxonomies (in its order), each term key's pages, in page
     /// order (a page once for each of its terms with that key).
     by_tax: Vec<BTreeMap<String, RouteList>>,
+    /// For each taxonomy, each term key as the first page carrying it writes it (what the
+    /// term's permalink tokens read).
+    written: Vec<HashMap<String, String>>,
     /// The terms holding a `/`, which are warned about once their page is routed: (page,
     /// taxonomy, term as written), in page order.
     slashed: Vec<(usize, usize, String)>,
@@ -62,6 +66,11 @@ impl TermIndex {
                     }
                 }
             }
+            for (all, more) in index.written.iter_mut().zip(part.written) {
+                for (key, term) in more {
+                    all.entry(key).or_insert(term);
+                }
+            }
             index.slashed.extend(part.slashed);
         }
         index
@@ -72,6 +81,7 @@ impl TermIndex {
         let taxonomies = &paths.config.taxonomies;
         let mut index = TermIndex {
             by_tax: vec![BTreeMap::new(); taxonomies.len()],
+            written: vec![HashMap::new(); taxonomies.len()],
             slashed: Vec::new(),
         };
         // Sites use few terms on many pages: each is made a key once.
@@ -100,6 +110,7 @@ impl TermIndex {
                             let mut list = RouteList::new();
                             list.push(i as u32);
                             index.by_tax[t].insert(k.clone(), list);
+                            index.written[t].insert(k.clone(), v.to_string());
                         }
                     }
                 }
@@ -132,7 +143,16 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
             let list_route = (!withheld("")).then(|| add_list(site, built, lang, &prefix, tax));
             let list_route = list_route.flatten();
             if !site.kind_off("term") {
-                add_terms(site, built, lang, &prefix, tax, terms, list_route);
+                let written = &index.written[t];
+                add_terms(
+                    site,
+                    built,
+                    (lang, &prefix),
+                    tax,
+                    terms,
+                    written,
+                    list_route,
+                );
             }
         }
     }
@@ -231,20 +251,21 @@ fn add_list(
 }
 
 /// Adds a page for each term, rolling up its pages; each term page rolls up into the list.
+/// `written` holds each term key as a page writes it.
 fn add_terms(
     site: &Site,
     built: &mut Built,
-    lang: &str,
-    prefix: &str,
+    (lang, prefix): (&str, &str),
     tax: &Taxonomy,
     terms: BTreeMap<String, RouteList>,
+    written: &HashMap<String, String>,
     list_route: Option<usize>,
 ) {
     let tax_seg = sanitize(&tax.name, site.paths());
     let ugly = site.config.ugly(&tax.name);
     let pattern = site
         .config
-        .permalinks
+        .term_permalinks
         .iter()
         .find(|(k, _)| *k == tax.name)
         .map(|(_, p)| p.as_str());
@@ -255,10 +276,21 @@ fn add_terms(
             .copied();
         let path = match (own_url(site, file, prefix), pattern) {
             (Some(url), _) => url,
-            (None, Some(p)) => format!(
-                "{prefix}{}",
-                expand_term_permalink(p, &term, &tax.name, ugly)
-            ),
+            (None, Some(p)) => {
+                let written = written.get(&term).map_or(term.as_str(), String::as_str);
+                let tokens = (term.as_str(), written);
+                match term_permalink(site, &*built, file, p, tokens, (tax, ugly), &members) {
+                    Ok(path) => format!("{prefix}{path}"),
+                    // Not met: the config's patterns are checked against the release's tokens.
+                    Err(m) => {
+                        built
+                            .out
+                            .warnings
+                            .push(format!("{m}: the {term} page is left out"));
+                        continue;
+                    }
+                }
+            }
             (None, None) => {
                 let seg = own_slug(site, file).unwrap_or_else(|| term.clone());
                 dir_path(prefix, &format!("{tax_seg}/{seg}"), ugly)
@@ -273,6 +305,45 @@ fn add_terms(
         }
         built.out.push(r);
     }
+}
+
+/// A term's path by its taxonomy's permalink `pattern`: `(key, written)` is the term's path
+/// segment and the term as a page writes it; `members` its pages' routes, whose newest
+/// date is the term's date (unless its own file has one).
+fn term_permalink(
+    site: &Site,
+    built: &Built,
+    file: Option<usize>,
+    pattern: &str,
+    (key, written): (&str, &str),
+    (tax, ugly): (&Taxonomy, bool),
+    members: &RouteList,
+) -> std::result::Result<String, String> {
+    let own = file.map(|i| site.pages.meta(i));
+    let date = own.and_then(hugo_date).or_else(|| {
+        members
+            .iter()
+            .filter_map(|r| built.out.routes[r as usize].page())
+            .filter_map(|i| hugo_date(site.pages.meta(i)))
+            .max()
+    });
+    // A term that only its own folder names is written as that folder.
+    let folder = file.and_then(|i| site.at(i).dirs.get(1));
+    let tokens = TermTokens {
+        tax: &tax.name,
+        key,
+        written: if members.is_empty() {
+            folder.unwrap_or(written)
+        } else {
+            written
+        },
+        title: own.and_then(|m| m.more().title.as_deref()),
+        slug: own.and_then(|m| m.slug()),
+        has_file: file.is_some(),
+        date,
+        site: site.paths(),
+    };
+    expand_term_permalink(pattern, &tokens, ugly)
 }
 
 /// The path a taxonomy's or term's own `_index` file gives with `url` (Hugo 0.111 and 0.168

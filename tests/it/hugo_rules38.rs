@@ -1,0 +1,128 @@
+//! Hugo rules of issue 38: term permalinks and their tokens, a taxonomy's own build options,
+//! the hyphens of `:title`, `:slug` and `:filename`, and what Hugo 0.111 builds that 0.168
+//! refuses. Each site in `tests/fixtures/hugo38/` was built with the real Hugo 0.111.3 and
+//! 0.168.0; `expected-<version>/` holds the sitemap Hugo wrote, or `hugo-error.txt` where
+//! Hugo stopped. Every test compares every URL with Hugo's.
+
+use crate::common;
+
+use common::{text, url_locs, validate_with_xsd};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn case(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hugo38")
+        .join(name)
+}
+
+/// Every URL in the sitemaps Hugo `version` wrote for a case (Hugo may list one twice).
+fn hugo(name: &str, version: &str) -> BTreeSet<String> {
+    let dir = case(name).join(format!("expected-{version}"));
+    let xml = std::fs::read_to_string(dir.join("sitemap.xml")).unwrap();
+    url_locs(&xml)
+}
+
+/// Runs `sitemapgen build` on a case under Hugo `version`'s rules.
+fn run(name: &str, version: &str) -> (std::process::Output, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let site = case(name);
+    let o = common::run(
+        &site,
+        &[
+            "build",
+            "--quiet",
+            "--site",
+            site.to_str().unwrap(),
+            "--output",
+            out.path().to_str().unwrap(),
+            "--hugo-version",
+            version,
+        ],
+    );
+    (o, out)
+}
+
+/// Our URLs for a case under Hugo `version`'s rules, the file checked against the schemas.
+fn ours(name: &str, version: &str) -> BTreeSet<String> {
+    let (o, out) = run(name, version);
+    assert!(o.status.success(), "{}", text(&o));
+    let file = out.path().join("sitemap.xml");
+    validate_with_xsd(std::slice::from_ref(&file));
+    url_locs(&std::fs::read_to_string(file).unwrap())
+}
+
+/// Asserts we list exactly Hugo's URLs, showing what differs.
+fn assert_same(name: &str, short: &str, full: &str) {
+    let (ours, hugo) = (ours(name, full), hugo(name, short));
+    let extra: Vec<_> = ours.difference(&hugo).collect();
+    let missing: Vec<_> = hugo.difference(&ours).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "{name} under {full}: ours only {extra:#?}\nHugo's only {missing:#?}"
+    );
+}
+
+/// Asserts Hugo stopped on a case and so do we, naming `file:line`.
+fn assert_refused(name: &str, short: &str, full: &str, at: &str) {
+    let err = case(name).join(format!("expected-{short}/hugo-error.txt"));
+    assert!(err.is_file(), "Hugo {short} built {name}");
+    let (o, _out) = run(name, full);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let at = at.replace('/', std::path::MAIN_SEPARATOR_STR);
+    assert!(common::stderr(&o).contains(&at), "{}", text(&o));
+}
+
+#[test]
+fn term_permalinks_by_kind_expand_contentbasename() {
+    // `[permalinks.term]` with `:contentbasename` (0.144+), `[permalinks.page]` for the
+    // pages below the taxonomy's folder with `:sections[1:]`, and `content/tags/_index.md`
+    // with `build: {list: never, render: never}`. Hugo 0.111 panics on the kind tables.
+    let hugo = hugo("term-permalinks", "0.168");
+    for url in [
+        "https://example.org/tags/foo-bar/",
+        "https://example.org/photos/archive/",
+        "https://example.org/writings/archive/",
+    ] {
+        assert!(hugo.contains(url), "{url}");
+    }
+    assert!(!hugo.contains("https://example.org/tags/"));
+    assert_same("term-permalinks", "0.168", "0.168.0");
+    assert_refused("term-permalinks", "0.111", "0.111.3", "hugo.toml:");
+}
+
+#[test]
+fn term_permalink_tokens_are_those_of_each_release() {
+    // `:slug` (own slug, else own title, else the term as written, urlized), `:year` (the
+    // term's newest page), `:title`, `:sections` (from 0.123 the term too), a final `+`
+    // (dropped from 0.153), and a taxonomy `_index` with `build` (read from 0.123).
+    assert_same("term-tokens", "0.111", "0.111.3");
+    assert_same("term-tokens", "0.168", "0.168.0");
+    assert!(hugo("term-tokens", "0.168").contains("https://example.org/s/series/two--spaces/"));
+    assert!(hugo("term-tokens", "0.111").contains("https://example.org/t/c-/"));
+}
+
+#[test]
+fn a_taxonomy_own_build_options_leave_its_page_out() {
+    // `_build` on `content/tags/_index.md`, a term's and `categories/_index.md`, as on a
+    // section's: Hugo 0.111 obeys each; 0.168 stops at `_build`.
+    assert_same("taxonomy-build-legacy", "0.111", "0.111.3");
+    assert_refused(
+        "taxonomy-build-legacy",
+        "0.168",
+        "0.168.0",
+        "content/categories/_index.md:3",
+    );
+}
+
+#[test]
+fn title_slug_and_filename_tokens_make_one_hyphen_of_a_run() {
+    // ` - `, ` — `, `&` between spaces: one hyphen from `:title`, `:slug` and `:filename`
+    // in both releases; a plain file name keeps the run from 0.123 (`/plain/a---b/`).
+    assert_same("title-slugs", "0.111", "0.111.3");
+    assert_same("title-slugs", "0.168", "0.168.0");
+    let new = hugo("title-slugs", "0.168");
+    assert!(new.contains("https://example.org/2023/volo-a-framework-volo-fast/"));
+    assert!(new.contains("https://example.org/2023/rock-roll-its-great/"));
+    assert!(new.contains("https://example.org/plain/a---b/"));
+}
