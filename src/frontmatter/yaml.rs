@@ -354,7 +354,7 @@ struct Loader<'s> {
     /// Open collections: (node, anchor id, size).
     doc_stack: Vec<(Yaml, usize, usize)>,
     /// Each open mapping's pending key and its size (`BadValue` when none).
-    key_stack: Vec<(Yaml, usize)>,
+    key_stack: Vec<(Yaml, usize, Marker)>,
     anchor_map: BTreeMap<usize, (Yaml, usize)>,
     /// Bytes copied so far by anchors and aliases, the most allowed, and the text's length.
     copied: usize,
@@ -442,7 +442,7 @@ impl<'s> Loader<'s> {
             }
             Event::MappingStart(aid, _) => {
                 if self.open(Yaml::Hash(Hash::new()), aid, mark) {
-                    self.key_stack.push((Yaml::BadValue, 0));
+                    self.key_stack.push((Yaml::BadValue, 0, mark));
                 }
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -500,16 +500,21 @@ impl<'s> Loader<'s> {
                 };
                 if cur_key.0.is_badvalue() {
                     // The node is a key.
-                    *cur_key = (node, size);
+                    *cur_key = (node, size, mark);
                 } else {
                     // The node is the value.
-                    let (newkey, key_size) = mem::replace(cur_key, (Yaml::BadValue, 0));
+                    let (newkey, key_size, key_mark) =
+                        mem::replace(cur_key, (Yaml::BadValue, 0, mark));
                     parent.2 = parent.2.saturating_add(key_size).saturating_add(size);
+                    // yaml.v2 (Hugo before 0.152) takes a key given twice, the last value
+                    // winning (seen in 0.111.3); go-yaml and YAML 1.2 refuse it.
                     if h.insert(newkey, node).is_some()
+                        && self.dialect != Dialect::GoYamlV2
                         && let Some((inserted_key, _)) = h.back()
                     {
+                        // Named where the key is given again, as go-yaml names it.
                         return Err(ScanError::new_string(
-                            mark,
+                            key_mark,
                             format!("{inserted_key:?}: duplicated key in mapping"),
                         ));
                     }
@@ -612,7 +617,6 @@ mod tests {
             "title: x\n",
             "a: &a {b: 1, c: [x, y]}\nd: *a\ne: *a\n",
             "<<: &base {x: 1}\ny: 2\n",
-            "a: 1\na: 2\n",
             "1: x\n1.5: y\ntrue: z\n~: n\n[1]: list key\n? {a: b}\n: map key\n",
             "f: .inf\ng: -.Inf\nh: .nan\ni: 1e400\nj: !!float x\nk: !!int 7\nl: !!bool True\n",
             "m: !!null ~\nn: !!str 5\no: !local 5\np: \"quoted\"\nq: |\n  block\n",
@@ -679,6 +683,19 @@ mod tests {
         ] {
             assert!(matches!(load(text), Err(LoadError::Syntax(_))), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_named_where_given_again_and_taken_by_yaml_v2() {
+        let text = "a: 1\nb: [x,\n  y]\nb: 2\n";
+        // go-yaml names the line of the key given again (yaml-rust2 the end of its value).
+        match load_as(text, Dialect::Goccy) {
+            Err(LoadError::Syntax(e)) => assert_eq!(e.marker().line(), 4, "{e}"),
+            other => panic!("{other:?}"),
+        }
+        // yaml.v2 (Hugo before 0.152) takes it, the last value winning.
+        let doc = load_as(text, Dialect::GoYamlV2).unwrap().unwrap();
+        assert_eq!(doc["b"], Yaml::Integer(2));
     }
 
     #[test]

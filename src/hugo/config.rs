@@ -100,7 +100,15 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
     let ignored = strings(get(&v, "ignoreErrors"));
     if !strict {
         let has = |k: &str| kinds.iter().any(|x| x == k);
-        if has("taxonomy") && !has("term") && !ignored.iter().any(|e| e == "error-disable-taxonomy")
+        // With the old `taxonomyTerm` beside it, `taxonomy` keeps its old meaning, the term
+        // pages: Hugo 0.111 turns off both and builds (its site.go, seen in 0.111.3).
+        if has("taxonomyTerm") {
+            if has("taxonomy") && !has("term") {
+                site.disable_kinds.push("term".into());
+            }
+        } else if has("taxonomy")
+            && !has("term")
+            && !ignored.iter().any(|e| e == "error-disable-taxonomy")
         {
             return Err(error_at(
                 &["disableKinds"],

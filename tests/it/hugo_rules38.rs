@@ -126,3 +126,19 @@ fn title_slug_and_filename_tokens_make_one_hyphen_of_a_run() {
     assert!(new.contains("https://example.org/2023/rock-roll-its-great/"));
     assert!(new.contains("https://example.org/plain/a---b/"));
 }
+
+#[test]
+fn hugo_0_111_builds_old_kind_names_and_keys_given_twice() {
+    // `disableKinds = ["taxonomy", "taxonomyTerm"]`: with the old name beside it Hugo 0.111
+    // reads `taxonomy` as the term pages and builds with neither; a YAML key given twice
+    // (`aliases`, `slug`) is taken, the last value winning (`/posts/second/`). Hugo 0.168
+    // stops at the key given again, and so do we, naming that line.
+    assert_same("legacy-kinds-dup-keys", "0.111", "0.111.3");
+    assert!(hugo("legacy-kinds-dup-keys", "0.111").contains("https://example.org/posts/second/"));
+    assert_refused(
+        "legacy-kinds-dup-keys",
+        "0.168",
+        "0.168.0",
+        "content/docs/guide.md:5",
+    );
+}
