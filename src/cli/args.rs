@@ -15,13 +15,16 @@ pub struct Cli {
     /// the current folder).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The site root, where its zola.toml/config.toml/hugo.toml lives.
+    /// The site root, where its zola.toml/config.toml/hugo.toml lives (default: site_dir in
+    /// sitemap.toml, else the current folder).
     #[arg(long, global = true, value_name = "DIR")]
     pub site: Option<PathBuf>,
-    /// The content folder (default SITE/content).
+    /// The content folder (default: content_dir in sitemap.toml, else the site's own:
+    /// Hugo's contentDir, else SITE/content).
     #[arg(long, global = true, value_name = "DIR")]
     pub content: Option<PathBuf>,
-    /// Where to write the sitemap (default SITE/public).
+    /// Where to write the sitemap (default: output_dir in sitemap.toml, else the site's own:
+    /// Hugo's publishDir or Zola's output_dir, else SITE/public).
     #[arg(long, global = true, value_name = "DIR")]
     pub output: Option<PathBuf>,
     /// The site's public URL (default: from sitemap.toml or the site's config).
