@@ -497,6 +497,10 @@ fn decisions_are_one_line_each_by_default() {
         xml.contains("<loc>https://example.com/blog/a/</loc>"),
         "{xml}"
     );
+    // list says the same on stderr; its rows alone go to stdout.
+    let o = sitemapgen(site, &["list"]);
+    assert_eq!(stderr(&o), want);
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
     // check says the same decisions; --quiet says nothing; JSON carries them.
     let o = sitemapgen(site, &["check"]);
     assert!(

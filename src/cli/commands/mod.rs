@@ -99,6 +99,11 @@ pub fn list(args: &Cli, excluded: bool, unsourced: bool, header: bool) -> Result
     let mut run = Run::start(args, true);
     run.opts.unsourced = unsourced;
     let outcome = run.generate(&sitemapgen::load(&args.overrides())?)?;
+    // What build would say of this run (git dates dropped, a rule matching nothing), on
+    // stderr: the rows on stdout stay clean for a pipe.
+    if args.format == Format::Text && !args.quiet {
+        print::warnings(&outcome, args.verbosity());
+    }
     // Both machine formats print JSON lines here.
     results(|out| match (args.format, unsourced) {
         (Format::Text, false) => print::list(out, &outcome, excluded, header),
