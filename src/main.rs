@@ -37,11 +37,9 @@ fn main() -> ExitCode {
             max_listed,
         }) => commands::diff(&args, old, new.as_deref(), *max_listed),
         #[cfg(not(feature = "net"))]
-        Some(Command::Submit { .. }) => Err(sitemapgen::Error::config(
-            "submit",
-            None,
-            sitemapgen::sitemap::set_read::WITHOUT_NET,
-        )),
+        Some(Command::Submit { state, .. }) => {
+            commands::submit_inputs::without_net(&args, state.as_deref())
+        }
         #[cfg(feature = "net")]
         Some(Command::Submit {
             since,

@@ -2,6 +2,7 @@
 
 #[cfg(feature = "net")]
 pub mod submit;
+pub mod submit_inputs;
 
 use super::args::{Cli, Format};
 use super::out::{ShownLines, results, say};

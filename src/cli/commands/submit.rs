@@ -18,7 +18,7 @@ use sitemapgen::settings::Settings;
 use sitemapgen::sitemap::set_read::{Limits, Location, UrlMap, read_set};
 use sitemapgen::{Error, Result};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use url::Url;
 
@@ -36,30 +36,7 @@ pub struct SubmitArgs<'a> {
 
 /// `submit`: exit 0 when everything changed was sent (or nothing had to be), 2 otherwise.
 pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
-    let settings = sitemapgen::load(&args.overrides())?;
-    let Some(key) = settings.indexnow.key.clone() else {
-        // Nothing set it: name where it can be set, and the sitemap.toml read, if any.
-        let toml = match &settings.config_file {
-            Some(f) => format!("nor indexnow_key in {}", f.display()),
-            None => "and there is no sitemap.toml".to_string(),
-        };
-        return Err(Error::config(
-            "submit",
-            None,
-            format!(
-                "no IndexNow key: INDEXNOW_KEY is not set, {toml}. Set one of them to 8 to 128 of a-z, A-Z, 0-9 and '-' (`openssl rand -hex 16` makes one), build and deploy (build writes the key file), then submit"
-            ),
-        ));
-    };
-    if let Some((source, line, what)) = preview(args, &settings) {
-        return Err(Error::config(
-            source,
-            line,
-            format!(
-                "this run lists {what}: a preview build is never submitted to search engines; submit the production build"
-            ),
-        ));
-    }
+    let (settings, key) = super::submit_inputs::check(args)?;
     let endpoint = match opts.endpoint {
         Some(e) => indexnow::check_endpoint(e).map_err(|m| Error::config("--endpoint", None, m))?,
         None => match &settings.indexnow.endpoint {
@@ -205,50 +182,6 @@ pub fn submit(args: &Cli, opts: &SubmitArgs<'_>) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What makes this run a preview build, when it is one (drafts, future or expired pages),
-/// with where that was asked: the flag, else sitemap.toml's key, else the site's config.
-fn preview(args: &Cli, settings: &Settings) -> Option<(PathBuf, Option<usize>, &'static str)> {
-    use sitemapgen::vocab::config_text::value_line;
-    let asked = [
-        (
-            args.drafts,
-            settings.include_drafts,
-            "--drafts",
-            "include_drafts",
-            "buildDrafts",
-            "drafts",
-        ),
-        (
-            args.future,
-            settings.include_future,
-            "--future",
-            "include_future",
-            "buildFuture",
-            "future pages",
-        ),
-        (
-            args.expired,
-            settings.include_expired,
-            "--expired",
-            "include_expired",
-            "buildExpired",
-            "expired pages",
-        ),
-    ];
-    let (flag, _, name, key, site_key, what) = asked.into_iter().find(|a| a.1)?;
-    if flag {
-        return Some((PathBuf::from(name), None, what));
-    }
-    if let Some(file) = &settings.config_file
-        && let Some(line) = value_line(file, &[key])
-    {
-        return Some((file.clone(), Some(line), what));
-    }
-    let file = settings.site.config_file.clone()?;
-    let line = value_line(&file, &[site_key]);
-    Some((file, line, what))
 }
 
 /// The baseline and how to name it: `--since`, else the state file (when it is this site's),
