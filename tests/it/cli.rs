@@ -1213,8 +1213,8 @@ fn serve(dir: &Path) -> (KillOnDrop, String) {
 
 #[test]
 fn action_runs_a_release_binary_only_when_its_sha256_matches() {
-    if !have("python3") || !have("curl") || !have("sha256sum") || !have("tar") {
-        eprintln!("note: python3, curl, sha256sum or tar missing: the install step is not run");
+    if !have("python3") || !have("curl") || !have("sha256sum") || !have("tar") || !have("jq") {
+        eprintln!("note: python3, curl, sha256sum, tar or jq missing: the install step is not run");
         return;
     }
     let d = tempfile::tempdir().unwrap();
@@ -1385,6 +1385,36 @@ fn action_runs_a_release_binary_only_when_its_sha256_matches() {
         arm.outputs.get("cache-key").map(String::as_str),
         Some(key.replace("-Linux-X64-", "-Linux-ARM64-").as_str())
     );
+}
+
+/// A runner without jq (issue 40): the install step, the first, fails with one line naming
+/// it and the package to install, before it runs or downloads anything.
+#[test]
+fn action_says_what_is_missing_before_running_anything() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // bash and sitemapgen, and nothing else: no jq.
+    let bash = ["/bin/bash", "/usr/bin/bash"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file());
+    let Some(bash) = bash else {
+        eprintln!("note: no /bin/bash: the install step is not run");
+        return;
+    };
+    std::os::unix::fs::symlink(bash, bin.join("bash")).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sitemapgen"), bin.join("sitemapgen")).unwrap();
+    let path = bin.display().to_string();
+    let r = run_step_with(d.path(), "install", &[], &[("PATH", &path)]);
+    assert_eq!(r.output.status.code(), Some(2), "{}", text(&r.output));
+    assert_eq!(
+        stdout(&r.output),
+        "::error title=sitemapgen::not found on PATH: jq. This action needs it and has run \
+         nothing: install it in a step before it (Debian/Ubuntu: sudo apt-get install -y jq; \
+         Alpine: apk add jq; macOS: brew install jq)\n"
+    );
+    assert_eq!(r.path_added, "");
+    assert!(r.outputs.is_empty(), "{:?}", r.outputs);
 }
 
 #[test]
