@@ -9,15 +9,19 @@
 //!   a site with a staged page, and its `files` pattern must take that page.
 //! - `sitemap-toml`: parses as a sitemap.toml and says what the repository's own does.
 //! - `ci`: every command is one `.ci/run` runs as written.
-//! - `install`: run from the repository by `.ci/run` (`cargo test --test it -- --ignored readme::`,
-//!   after the release build it reuses), installing into a temporary folder.
+//! - `install`: run by `.ci/workflows.sh` in a fresh clone, installing into a temporary folder
+//!   the sitemapgen the rest of that walk runs.
 //! - `workflow-steps`: GitHub Actions steps, linted by `.ci/run` with actionlint inside a
-//!   workflow.
+//!   workflow, and run by `.ci/workflows.sh` (with and without jq on PATH).
 //!
 //! Rust blocks are compiled as doctests (`ReadmeDoctests` in src/lib.rs).
 //!
-//! docs/ pages mark a recipe to run with `<!-- docs-test: NAME -->` (the Netlify recipe), and
-//! every relative link between the README and docs/ must lead to a page and heading.
+//! docs/ pages mark a recipe to run with `<!-- docs-test: NAME -->`: the Netlify recipe, here;
+//! the pre-commit configs (`pre-commit`, `pre-commit-system`) and the IndexNow workflow
+//! (`indexnow-workflow`), in `.ci/workflows.sh`, which also runs the Quick start and the
+//! `pre-commit` block with the real pre-commit, in a fresh clone, with the sitemapgen that
+//! clone installs. Every relative link between the README and docs/ must lead to a page and
+//! heading.
 
 use crate::common;
 
@@ -384,32 +388,6 @@ fn contributor_commands_are_the_ones_ci_runs() {
             );
         }
     }
-}
-
-/// CI only (`.ci/run`, after the release build, which it reuses): the install block, as
-/// written, into a temporary folder.
-#[test]
-#[ignore = "compiles a release build; .ci/run runs it after building one"]
-fn install_runs_as_written() {
-    let blocks = blocks_with("install");
-    assert_eq!(blocks.len(), 1);
-    let root = tempfile::tempdir().unwrap();
-    let o = Command::new("sh")
-        .arg("-e")
-        .arg("-c")
-        .arg(&blocks[0].text)
-        .current_dir(repo())
-        .env("CARGO_INSTALL_ROOT", root.path())
-        .env("PATH", path_with(&root.path().join("bin")))
-        .output()
-        .unwrap();
-    let out = common::text(&o);
-    assert!(o.status.success(), "{out}");
-    assert!(root.path().join("bin/sitemapgen").is_file(), "{out}");
-    assert!(
-        out.contains(&format!("sitemapgen {}", env!("CARGO_PKG_VERSION"))),
-        "{out}"
-    );
 }
 
 /// The fenced block after `<!-- docs-test: NAME -->` in a page of docs/.
