@@ -12,15 +12,15 @@
 #     it, nothing runs), then with jq (no release yet: the action builds from its checkout);
 #  5. docs/search-engines.md's IndexNow workflow, step by step, three runs: the build with the
 #     key, the deploy (public/ copied into a folder a local HTTP server serves), the state
-#     cache, and `submit` to a local stub of the IndexNow endpoint (the action builds with
-#     the feature `net` there).
+#     cache, and `submit` to a local stub of the IndexNow endpoint (the action installs the
+#     release archive .ci/run built of this commit, else builds with the feature `net`).
 #
 # The blocks are read from the docs by their markers (`<!-- readme-test: … -->`,
 # `<!-- docs-test: … -->`), so the docs cannot drift from what is run. GitHub's steps are
 # played by .ci/run-steps.py. Builds in the target folder .ci/run uses (CARGO_TARGET_DIR):
 # cargo takes the same sources at another path for the same crate, so the clones share its
-# artifacts and only this crate compiles, twice (release profile; as pre-commit installs it,
-# then with `net` for the Action's submit), plus the `net` dependencies the first time.
+# artifacts and only this crate compiles, once, as pre-commit installs it (and again with
+# `net`, with its dependencies, when there is no release archive for the IndexNow run).
 #
 # Usage: .ci/workflows.sh (from .ci/run, or alone). Needs git, python3, cargo, curl, jq.
 set -euo pipefail
@@ -419,12 +419,31 @@ print(f"submit sent {want_sent} URLs; the endpoint has had {len(bodies)} POST(s)
 EOF
 }
 
+# The release: when .ci/run has just built the Linux archive of this commit (the release
+# workflow's build, with every feature), it is published for the tag on the local mirror, and
+# the action downloads it, checks its SHA-256 and runs it, as on a runner after a release.
+# Without it the action builds from its checkout, with the feature `net` that `submit` needs
+# (a compile of about two and a half minutes more).
+dist="$CARGO_TARGET_DIR/dist"
+archive="sitemapgen-x86_64-unknown-linux-musl.tar.gz"
+released=""
+if [ "$RUNNER_ARCH" = X64 ] && [ -f "$dist/$archive" ] && [ -f "$dist/$archive.sha256" ] &&
+  [ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ]; then
+  mkdir -p "$tmp/releases/v$version"
+  cp "$dist/$archive" "$tmp/releases/v$version/"
+  cp "$dist/$archive.sha256" "$tmp/releases/v$version/SHA256SUMS"
+  released=1
+else
+  echo "note: no release archive of this commit in $dist: the action builds sitemapgen with net"
+fi
 run_workflow 1
-# No release yet: the action builds sitemapgen from its checkout, with the HTTP client its
-# `diff` of a URL and `submit` need (the feature `net`, off in a plain install): a submit
-# that goes through below is the proof.
-grep -q "Installing .*sitemapgen-build/bin/sitemapgen" "$tmp/run-1.log" ||
-  die "run 1: the action did not build sitemapgen"
+if [ -n "$released" ]; then
+  grep -q "installed sitemapgen v$version for x86_64-unknown-linux-musl (SHA-256 " "$tmp/run-1.log" ||
+    die "run 1: the action did not install the release it was offered"
+else
+  grep -q "Installing .*sitemapgen-build/bin/sitemapgen" "$tmp/run-1.log" ||
+    die "run 1: the action did not build sitemapgen"
+fi
 [ "$(cat "$www/$key.txt")" = "$key" ] || die "run 1: the deploy holds no key file $key.txt"
 [ "$(curl -fsS "$live/$key.txt")" = "$key" ] || die "run 1: the live site does not serve the key file"
 echo "run 1: the build wrote $key.txt, the deploy serves it"
