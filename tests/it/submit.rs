@@ -391,14 +391,18 @@ fn previews_and_keyless_runs_send_nothing() {
         "{}",
         text(&o)
     );
-    std::fs::write(
-        d.path().join("sitemap.toml"),
-        format!(
-            "base_url = \"{}/\"\nstyle = \"plain\"\naudit = false\n",
-            server.base
-        ),
-    )
-    .unwrap();
+    // sitemap.toml without a key.
+    let keyless = || {
+        std::fs::write(
+            d.path().join("sitemap.toml"),
+            format!(
+                "base_url = \"{}/\"\nstyle = \"plain\"\naudit = false\n",
+                server.base
+            ),
+        )
+        .unwrap()
+    };
+    keyless();
     let o = submit(d.path(), &server, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
@@ -426,14 +430,7 @@ fn previews_and_keyless_runs_send_nothing() {
         "{}",
         text(&o)
     );
-    std::fs::write(
-        d.path().join("sitemap.toml"),
-        format!(
-            "base_url = \"{}/\"\nstyle = \"plain\"\naudit = false\n",
-            server.base
-        ),
-    )
-    .unwrap();
+    keyless();
     // The key from the environment; a malformed one is refused by name.
     let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
         .args(["submit", "--dry-run"])

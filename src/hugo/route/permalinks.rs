@@ -451,17 +451,24 @@ fn expand_page_permalink(
     pattern: &str,
     tokens: &PageTokens,
 ) -> std::result::Result<String, String> {
+    let out = expand_tokens(pattern, |t| tokens.value(t))?;
+    Ok(finish_expansion(out, tokens.site))
+}
+
+/// `pattern` with each token replaced by `value`'s answer; an unknown token is an error.
+fn expand_tokens(
+    pattern: &str,
+    value: impl Fn(&str) -> Option<String>,
+) -> std::result::Result<String, String> {
     let mut out = String::new();
     each_part(pattern, |part| {
         match part {
             Part::Text(t) => out.push_str(t),
-            Part::Token(t) => {
-                out.push_str(&tokens.value(t).ok_or_else(|| unknown_token(pattern, t))?)
-            }
+            Part::Token(t) => out.push_str(&value(t).ok_or_else(|| unknown_token(pattern, t))?),
         }
         Ok(())
     })?;
-    Ok(finish_expansion(out, tokens.site))
+    Ok(out)
 }
 
 /// An expanded pattern made a path as Hugo makes it: lower-cased unless `disablePathToLower`
@@ -504,16 +511,7 @@ pub(super) fn expand_term_permalink(
     tokens: &TermTokens,
     ugly: bool,
 ) -> std::result::Result<String, String> {
-    let mut out = String::new();
-    each_part(pattern, |part| {
-        match part {
-            Part::Text(t) => out.push_str(t),
-            Part::Token(t) => {
-                out.push_str(&tokens.value(t).ok_or_else(|| unknown_token(pattern, t))?)
-            }
-        }
-        Ok(())
-    })?;
+    let out = expand_tokens(pattern, |t| tokens.value(t))?;
     Ok(end_permalink(&finish_expansion(out, tokens.site), ugly))
 }
 
