@@ -965,13 +965,17 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
     let d = tempfile::tempdir().unwrap();
     let repo = d.path().join("repo");
     zola_site(&repo.join("site"));
-    // A priority out of range: a warning on its file and line, for an annotation.
+    // A priority out of range: a warning on its file and line, for an annotation; GitHub
+    // Pages' CNAME: a decision, for a notice.
     write_tree(
         &repo.join("site"),
-        &[(
-            "content/blog/first.md",
-            "+++\ntitle = \"First\"\ndate = 2024-01-15\n[extra]\npriority = 7\n+++\n",
-        )],
+        &[
+            (
+                "content/blog/first.md",
+                "+++\ntitle = \"First\"\ndate = 2024-01-15\n[extra]\npriority = 7\n+++\n",
+            ),
+            ("static/CNAME", "example.com\n"),
+        ],
     );
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "."]);
@@ -1025,7 +1029,8 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
     assert_eq!(
         annotations,
         [
-            "::warning file=site/content/blog/first.md,line=5,title=sitemapgen::`extra.priority` = '7' is not a number from 0.0 to 1.0: left out"
+            "::warning file=site/content/blog/first.md,line=5,title=sitemapgen::`extra.priority` = '7' is not a number from 0.0 to 1.0: left out",
+            "::notice title=sitemapgen::host: github-pages, as site/static/CNAME is there",
         ]
     );
     // git dates: the posts were committed on 2024-06-01, but their front matter wins.
