@@ -28,9 +28,11 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 tools="$repo/target/ci-tools"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 export CARGO_TERM_COLOR=never NO_COLOR=1
-started="${WORKFLOWS_STARTED:-$SECONDS}"
+# Seconds since the epoch: the walk re-executes itself in a namespace, where $SECONDS restarts.
+started="${WORKFLOWS_STARTED:-$(date +%s)}"
+elapsed() { echo $(($(date +%s) - started)); }
 
-step() { printf '\n== workflows: %s (%d s)\n' "$*" "$((SECONDS - started))"; }
+step() { printf '\n== workflows: %s (%d s)\n' "$*" "$(elapsed)"; }
 die() {
   echo "error: workflows: $*" >&2
   exit 1
@@ -47,7 +49,7 @@ if [ -z "${WORKFLOWS_WALK:-}" ]; then
   done
   # From here on nothing may reach another host: in a network namespace of its own when
   # this machine allows one (user namespaces), else with the proxies pointing nowhere.
-  export WORKFLOWS_WALK=1 WORKFLOWS_STARTED="$SECONDS"
+  export WORKFLOWS_WALK=1 WORKFLOWS_STARTED="$started"
   if unshare -rn true 2>/dev/null && command -v ip >/dev/null 2>&1; then
     echo "the walk runs in a network namespace with only the loopback"
     # shellcheck disable=SC2016 # $0 is the inner shell's
@@ -469,4 +471,4 @@ EOF
 run_workflow 3
 check_run 3 0 1
 
-step "done: $((SECONDS - started)) s"
+step "done: $(elapsed) s"
