@@ -489,7 +489,9 @@ def gist(t):
 
 
 def first_line(t):
-    lines = [x for x in t.splitlines() if x.strip() and "deprecated" not in x.lower()]
+    lines = [x for x in t.splitlines() if x.strip()]
+    # Hugo 0.168 ends with "logged N error(s)"; the error itself is on an earlier line.
+    lines = [x for x in lines if not re.search(r"logged \d+ error", x)] or lines
     line = lines[0] if lines else t
     return line.strip()[:240]
 
@@ -516,6 +518,12 @@ def candidates(site):
     for i in range(len(cfg)):
         if cfg[i][0] != "baseURL":
             yield dict(site, config=cfg[:i] + cfg[i + 1:])
+    # Mounts dropped, their files moved to where the mounts put them.
+    if any(k == "module" for k, _ in cfg) and not any(k == "languages" for k, _ in cfg):
+        to = {"src": ["content"], "extra": ["content", "extra"], "content_en": ["content"]}
+        moved = [dict(f, path=to.get(f["path"][0], f["path"][:1]) + f["path"][1:]) for f in files]
+        if len({tuple(f["path"]) for f in moved}) == len(moved):
+            yield dict(site, config=[(k, v) for k, v in cfg if k != "module"], files=moved)
     for i, (k, v) in enumerate(cfg):
         if k.lower() in ("baseurl", "module"): continue  # their values stay valid
         for nv in smaller_values(v):
@@ -617,7 +625,14 @@ def fingerprint(site, version, det):
     for k, v in site["config"]: walk("config:" + k.lower(), v)
     for f in site["files"]:
         for k, v in f["fm"]: walk("fm:" + k.lower(), v)
-    return (version, det["sig"], tuple(sorted(keys)), len(site["files"]))
+    shapes = []
+    for f in site["files"]:
+        parts = f["path"][-1].split(".")
+        role = parts[0] if parts[0] in ("_index", "index") else "page"
+        shapes.append((f["path"][0], len(f["path"]), role, "." + parts[-1], len(parts) > 2,
+                       f["path"][1] in ("tags", "categories", "series", "authors")
+                       if len(f["path"]) > 2 else False))
+    return (version, det["sig"], tuple(sorted(keys)), tuple(sorted(shapes)))
 
 
 def describe_site(site):
