@@ -817,8 +817,12 @@ def main():
             where = e["fixture"] or (f"same minimal site as {e['dup_of']}" if e["dup_of"]
                                      else "not shrunk")
             print(f"- Hugo {e['version']} seed {e['seed']} {e['kind']}: {e['text'][:220]}\n"
-                  f"    {where}")
-    print(f"\nfixtures in {out}")
+                  + (f"    minimal site: {e['site'][:400]}\n" if e.get("site") else "")
+                  + f"    {where}")
+    if not a.out and not os.listdir(out):
+        os.rmdir(out)
+    else:
+        print(f"\nfixtures in {out}")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if found else 0
 
