@@ -52,8 +52,33 @@ pub(super) fn load(
             merged.add(&p, at, wrap, read_value(&p)?);
         }
     }
+    merged.apply_env(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
+    );
     Ok(merged)
 }
+
+/// The keys whose value from the environment Hugo splits into a list (its
+/// `envStringToVal`): `[a, b]` as YAML, else on commas, else on white space.
+const ENV_LIST_KEYS: [&str; 4] = [
+    "disablekinds",
+    "disablelanguages",
+    "ignorefiles",
+    "ignorelogs",
+];
+
+/// The true-or-false keys sitemapgen reads, which Hugo casts from the environment's string.
+const ENV_BOOL_KEYS: [&str; 8] = [
+    "builddrafts",
+    "buildfuture",
+    "buildexpired",
+    "disablepathtolower",
+    "removepathaccents",
+    "defaultcontentlanguageinsubdir",
+    "enablegitinfo",
+    "uglyurls",
+];
 
 impl Merged {
     /// Merges one file's `value`, placed at `at` (and taken out of its repeated key `wrap`
@@ -81,6 +106,118 @@ impl Merged {
             wrapped: wrapped_key,
         });
     }
+}
+
+impl Merged {
+    /// Hugo's `HUGO<d><KEY>` environment overrides, applied over the merged files as Hugo's
+    /// config loader applies them (0.111 and 0.168 alike): the character after `HUGO` is the
+    /// delimiter between nested keys (`HUGO_DISABLELANGUAGES=en`, `HUGOxPARAMSxFOO=bar`). A
+    /// value takes the type of the one it replaces (a bool, a number, a list), the list keys
+    /// Hugo names are split, and anything else is a string. Each one is a layer named for its
+    /// variable, so an error about its value names the variable.
+    fn apply_env(&mut self, vars: impl Iterator<Item = (String, String)>) {
+        let mut vars: Vec<(String, String)> = vars
+            .filter(|(k, _)| k.starts_with("HUGO") && k.len() > "HUGO".len() + 1)
+            .collect();
+        vars.sort();
+        for (name, raw) in vars {
+            let rest = &name["HUGO".len()..];
+            let Some(delim) = rest.chars().next() else {
+                continue;
+            };
+            let path: Vec<String> = rest[delim.len_utf8()..]
+                .split(delim)
+                .map(str::to_ascii_lowercase)
+                .collect();
+            if path.iter().any(String::is_empty) {
+                continue;
+            }
+            let Value::Object(mut map) = std::mem::take(&mut self.value) else {
+                continue;
+            };
+            set_env_value(&mut map, &path, &raw);
+            self.value = Value::Object(map);
+            self.layers.push(Layer {
+                file: PathBuf::from(&name),
+                at: path,
+                wrapped: None,
+            });
+        }
+    }
+}
+
+/// Sets `path` in `map` to the environment's `raw` value, typed as Hugo types it.
+fn set_env_value(map: &mut Map<String, Value>, path: &[String], raw: &str) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = map;
+    for key in parents {
+        let next = at
+            .entry(key.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !next.is_object() {
+            *next = Value::Object(Map::new());
+        }
+        let Value::Object(inner) = next else { return };
+        at = inner;
+    }
+    let typed = match at.get(last.as_str()) {
+        Some(Value::Bool(_)) => go_bool(raw).map(Value::Bool),
+        Some(Value::Number(_)) => raw
+            .trim()
+            .parse::<serde_json::Number>()
+            .ok()
+            .map(Value::Number),
+        Some(Value::Array(_)) => Some(env_list(raw)),
+        _ => None,
+    };
+    let top = path.len() == 1;
+    let value = typed.unwrap_or_else(|| {
+        if top && ENV_LIST_KEYS.contains(&last.as_str()) {
+            env_list(raw)
+        } else if top && ENV_BOOL_KEYS.contains(&last.as_str()) {
+            // Hugo casts the string: a word Go cannot read is false, and the build goes on
+            // (`HUGO_BUILDDRAFTS=maybe` builds with 0.111.3 and 0.168.0 alike).
+            Value::Bool(go_bool(raw).unwrap_or(false))
+        } else {
+            Value::String(raw.to_string())
+        }
+    });
+    at.insert(last.clone(), value);
+}
+
+/// Go's `strconv.ParseBool`.
+fn go_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// A list from the environment: `[a, b]` read as YAML's flow list, else split on commas,
+/// else on white space.
+fn env_list(raw: &str) -> Value {
+    let v = raw.trim();
+    let items: Vec<&str> =
+        if let Some(inner) = v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            inner
+                .split(',')
+                .map(|s| s.trim().trim_matches(['"', '\'']))
+                .filter(|s| !s.is_empty())
+                .collect()
+        } else if v.contains(',') {
+            v.split(',').collect()
+        } else {
+            v.split_whitespace().collect()
+        };
+    Value::Array(
+        items
+            .into_iter()
+            .map(|s| Value::String(s.to_string()))
+            .collect(),
+    )
 }
 
 /// Config files below `dir` (subfolders too), in Hugo's walk order; none when it is missing.
@@ -149,6 +286,43 @@ fn lower_keys(v: Value) -> Value {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn environment_overrides_take_the_type_they_replace() {
+        let mut m = Merged {
+            value: serde_json::json!({"builddrafts": true, "languages": {"en": {"weight": 2}}}),
+            layers: Vec::new(),
+        };
+        let vars = [
+            ("HUGO_BUILDDRAFTS", "false"),
+            ("HUGO_DISABLELANGUAGES", "en fr"),
+            ("HUGO_DISABLEKINDS", "[rss, 'sitemap']"),
+            ("HUGOxLANGUAGESxENxWEIGHT", "7"),
+            ("HUGOxPARAMSxFOO", "bar"),
+            ("HUGO_UGLYURLS", "maybe"),
+            ("HUGO_", "too short"),
+            ("HUGOX", "no key"),
+        ];
+        m.apply_env(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        assert_eq!(
+            m.value,
+            serde_json::json!({
+                "builddrafts": false,
+                "disablelanguages": ["en", "fr"],
+                "disablekinds": ["rss", "sitemap"],
+                "languages": {"en": {"weight": 7}},
+                "params": {"foo": "bar"},
+                "uglyurls": false,
+            })
+        );
+        // Each is a layer named for its variable, so errors name it.
+        let (file, line) = locate(&m.layers, Path::new("x"), &["languages", "en", "weight"]);
+        assert_eq!(
+            (file, line),
+            (PathBuf::from("HUGOxLANGUAGESxENxWEIGHT"), None)
+        );
+    }
+
     use super::*;
     use crate::siteconfig::locate;
 

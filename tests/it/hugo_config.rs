@@ -370,3 +370,93 @@ fn a_file_mounted_for_two_languages_is_warned_about_once() {
         assert!(locs.contains(url), "{locs:?}");
     }
 }
+
+/// `HUGO_<KEY>` environment variables override the config as Hugo's loader applies them, the
+/// lists split and nested keys after the delimiter. The URLs are what Hugo 0.111.3 and 0.168.0
+/// built for this site with the same variables (both alike).
+#[test]
+fn hugo_env_variables_override_the_config_as_hugo_reads_them() {
+    let d = tempfile::tempdir().unwrap();
+    common::write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\", \"RSS\"]\ndefaultContentLanguage = \"fr\"\n[languages.fr]\nweight = 1\n[languages.en]\nweight = 2\n",
+            ),
+            ("content/hello.en.md", "---\ntitle: Hello\n---\n"),
+            ("content/bonjour.fr.md", "---\ntitle: Bonjour\n---\n"),
+        ],
+    );
+    // The variables set, and the URLs Hugo built with them.
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str]);
+    let cases: [Case; 4] = [
+        (
+            &[],
+            &[
+                "https://example.org/",
+                "https://example.org/bonjour/",
+                "https://example.org/en/",
+                "https://example.org/en/hello/",
+            ],
+        ),
+        (
+            &[("HUGO_DISABLELANGUAGES", "en")],
+            &["https://example.org/", "https://example.org/bonjour/"],
+        ),
+        (
+            &[
+                ("HUGO_DISABLELANGUAGES", "en"),
+                ("HUGO_BASEURL", "https://other.example/"),
+            ],
+            &["https://other.example/", "https://other.example/bonjour/"],
+        ),
+        // Another delimiter, and a nested key.
+        (
+            &[
+                ("HUGOxDEFAULTCONTENTLANGUAGE", "en"),
+                ("HUGOxLANGUAGESxENxWEIGHT", "0"),
+            ],
+            &[
+                "https://example.org/",
+                "https://example.org/fr/",
+                "https://example.org/fr/bonjour/",
+                "https://example.org/hello/",
+            ],
+        ),
+    ];
+    for version in ["0.111.3", "0.168.0"] {
+        for (vars, want) in cases {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_sitemapgen"));
+            cmd.args(["list", "--hugo-version", version, "--no-audit"])
+                .current_dir(d.path());
+            for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("HUGO")) {
+                cmd.env_remove(k);
+            }
+            let o = cmd.envs(vars.iter().copied()).output().unwrap();
+            assert!(o.status.success(), "{version} {vars:?}: {}", text(&o));
+            let stdout = String::from_utf8(o.stdout).unwrap();
+            // The URLs, as a set: list gives each language's file in turn.
+            let mut got: Vec<&str> = stdout
+                .lines()
+                .map(|l| l.split('\t').next().unwrap())
+                .collect();
+            got.sort_unstable();
+            assert_eq!(got, want, "{version} {vars:?}");
+        }
+    }
+    // A bad value is named by its variable, not by the config file it overrides.
+    let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
+        .args(["list", "--no-audit"])
+        .current_dir(d.path())
+        .env("HUGO_BASEURL", "not a url")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .starts_with("error: HUGO_BASEURL: base_url 'not a url' is not an absolute URL"),
+        "{}",
+        text(&o)
+    );
+}
