@@ -594,6 +594,14 @@ mod tests {
             YamlLoader::load_from_str(text),
         ) {
             (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
+            // A key given twice is named where it is given again, as go-yaml names it, not at
+            // the end of its value as yaml-rust2 does: the same error, another place.
+            (Err(LoadError::Syntax(a)), Err(b))
+                if a.info().ends_with("duplicated key in mapping") =>
+            {
+                assert_eq!(a.info(), b.info(), "{text:?}");
+                return;
+            }
             (Err(LoadError::Syntax(a)), Err(b)) => assert_eq!(a, b, "{text:?}"),
             (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
         }
@@ -617,6 +625,8 @@ mod tests {
             "title: x\n",
             "a: &a {b: 1, c: [x, y]}\nd: *a\ne: *a\n",
             "<<: &base {x: 1}\ny: 2\n",
+            // A key given twice, found by the property test below.
+            "<<: |\n<<: ",
             "1: x\n1.5: y\ntrue: z\n~: n\n[1]: list key\n? {a: b}\n: map key\n",
             "f: .inf\ng: -.Inf\nh: .nan\ni: 1e400\nj: !!float x\nk: !!int 7\nl: !!bool True\n",
             "m: !!null ~\nn: !!str 5\no: !local 5\np: \"quoted\"\nq: |\n  block\n",
