@@ -16,13 +16,13 @@ pub fn sitemap_paths(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
 
 /// The IndexNow key files build writes (one per site root), when a key is set.
 pub fn key_files(settings: &Settings, outcome: &Outcome) -> Vec<PathBuf> {
-    if settings.indexnow.key.is_none() {
+    let Some(name) = settings.indexnow.key_file_name() else {
         return Vec::new();
-    }
-    crate::pipeline::sitemap_set(settings, outcome)
-        .extra_files
-        .iter()
-        .map(|f| settings.output_dir.join(&f.name))
+    };
+    // Where the write stage puts it (`sitemap_set`): in each site root's folder.
+    crate::pipeline::site_roots(settings, outcome)
+        .into_iter()
+        .map(|(folder, _)| settings.output_dir.join(format!("{folder}{name}")))
         .collect()
 }
 
