@@ -233,6 +233,8 @@ pub struct Built {
     pub pages: Vec<u32>,
     /// Pages dropped by `exclude` rules.
     pub excluded: Vec<Excluded>,
+    /// Parallel to `excluded`: the place in `[[rules]]` of the rule that dropped each.
+    pub excluded_by: Vec<usize>,
     /// On a multihost site, each host's share of `entries` (which are then sorted by host,
     /// then by loc); empty elsewhere.
     pub hosts: Vec<Host>,
@@ -377,6 +379,7 @@ pub fn build(
         routes: Vec::with_capacity(listed),
         pages: Vec::with_capacity(listed),
         excluded: Vec::new(),
+        excluded_by: Vec::new(),
         hosts: Vec::new(),
         unlisted: Vec::new(),
         page_locs: Vec::new(),
@@ -428,13 +431,14 @@ pub fn build(
             unlisted(&r);
             return None;
         }
-        if matching.iter().any(|c| c.rule.exclude) {
+        if let Some(rule) = matching.iter().find(|c| c.rule.exclude) {
             unlisted(&r);
             if let Some(p) = r.page() {
                 out.excluded.push(Excluded {
                     page: p,
                     reason: Reason::ExcludedByConfig,
                 });
+                out.excluded_by.push(rule.index);
             }
             return None;
         }
@@ -549,6 +553,25 @@ pub fn unmatched_rules(settings: &Settings, built: &Built) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Where `[[rules]]` entry `index` is written, for a page it excludes: `sitemap.toml:6
+/// ([[rules]] pattern 'drafts/**', exclude = true)`, the line when the file shows it.
+pub fn rule_place(settings: &Settings, index: usize) -> Option<String> {
+    let rule = settings.rules.get(index)?;
+    let file = settings.config_file.as_deref();
+    let line = file
+        .and_then(|f| crate::vocab::fsread::read_string(f, crate::vocab::limits::MAX_CONFIG).ok())
+        .and_then(|t| pattern_line(&t, &rule.pattern));
+    let place = match (file, line) {
+        (Some(f), Some(line)) => format!("{}:{line} ", f.display()),
+        (Some(f), None) => format!("{} ", f.display()),
+        (None, _) => String::new(),
+    };
+    Some(format!(
+        "{place}([[rules]] pattern '{}', exclude = true)",
+        rule.pattern
+    ))
 }
 
 /// The 1-based line of `pattern = "…"` (or `'…'`) for this pattern in sitemap.toml's text.

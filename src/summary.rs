@@ -46,7 +46,7 @@ pub fn unaudited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
         outcome
             .skipped
             .iter()
-            .filter(|s| !s.audited && s.rule.is_none()),
+            .filter(|s| !s.audited && !s.by_host()),
     )
 }
 
@@ -57,7 +57,7 @@ pub fn audited_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
 
 /// How many URLs the host's rules and robots.txt left out, for each reason.
 pub fn hosted_by_reason(outcome: &Outcome) -> BTreeMap<Reason, usize> {
-    count(outcome.skipped.iter().filter(|s| s.rule.is_some()))
+    count(outcome.skipped.iter().filter(|s| s.by_host()))
 }
 
 fn count<'a>(

@@ -150,12 +150,17 @@ pub struct Skipped {
     /// Where the built page's canonical link or refresh points, or where a host rule
     /// redirects it.
     pub target: Option<Target>,
-    /// The host rule or robots.txt line that left it out: `file:line (rule)`, one string
-    /// shared by every page the rule leaves out.
+    /// The host rule, robots.txt line or sitemap.toml `[[rules]]` entry that left it out:
+    /// `file:line (rule)`, one string shared by every page the rule leaves out.
     pub rule: Option<Arc<str>>,
 }
 
 impl Skipped {
+    /// Whether a host rule or robots.txt left it out (a rule of sitemap.toml is the site's own).
+    pub fn by_host(&self) -> bool {
+        self.rule.is_some() && self.reason != Reason::ExcludedByConfig
+    }
+
     /// What was found about a URL left out after routing, in a sentence (`None` for a page
     /// left out before: its reason says it all).
     pub fn explain(&self) -> Option<String> {
@@ -163,6 +168,7 @@ impl Skipped {
         let target = self.target.as_ref().map(Target::to_string);
         Some(match (&self.rule, self.reason) {
             (Some(rule), Reason::RobotsDisallowed) => format!("{url}: {rule} disallows it"),
+            (Some(rule), Reason::ExcludedByConfig) => format!("{url}: {rule} excludes it"),
             (Some(rule), _) => format!(
                 "{url}: the host redirects it to {} ({rule})",
                 target.as_deref().unwrap_or("another URL")
@@ -379,17 +385,34 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     // The URLs of pages routed but not listed, for `list --excluded`.
     let page_locs: std::collections::HashMap<usize, String> =
         std::mem::take(&mut built.page_locs).into_iter().collect();
+    // Each `[[rules]]` entry that excluded a page, named once for all of them.
+    let rule_places: Vec<Option<Arc<str>>> = (0..settings.rules.len())
+        .map(|i| {
+            built
+                .excluded_by
+                .contains(&i)
+                .then(|| entries::rule_place(settings, i))
+        })
+        .map(|p| p.flatten().map(Arc::from))
+        .collect();
+    let by_rule = routing.excluded.iter().map(|_| None).chain(
+        built
+            .excluded_by
+            .iter()
+            .map(|&i| rule_places.get(i).cloned().flatten()),
+    );
     let mut skipped: Vec<Skipped> = routing
         .excluded
         .iter()
         .chain(&built.excluded)
-        .map(|x| Skipped {
+        .zip(by_rule)
+        .map(|(x, rule)| Skipped {
             file: Some(files.get(x.page).path()),
             reason: x.reason,
             audited: false,
             url: page_locs.get(&x.page).cloned(),
             target: None,
-            rule: None,
+            rule,
         })
         .collect();
     skipped.append(&mut hosted.skipped);

@@ -421,7 +421,7 @@ fn excluded_by_a_rule_is_listed_with_its_url_and_an_exclude_glob_drops_the_file(
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
-        "./content/ruled.md\texcluded\thttps://example.com/ruled/\t-\t-\n"
+        "./content/ruled.md\texcluded\thttps://example.com/ruled/\t-\tsitemap.toml:3 ([[rules]] pattern '/ruled/', exclude = true)\n"
     );
     let o = sitemapgen(d.path(), &["list"]);
     let locs: Vec<&str> = std::str::from_utf8(&o.stdout)
