@@ -54,6 +54,7 @@ pub use vocab::error;
 #[cfg(feature = "net")]
 pub mod net;
 pub mod pipeline;
+pub mod report;
 
 // The stages. Public for the binary, the tests and the examples, not part of the API.
 #[doc(hidden)]

@@ -12,11 +12,16 @@ use std::time::Instant;
 fn main() -> ExitCode {
     cli::alloc::tune_allocator();
     let args = Cli::parse();
-    if args.format == Format::Markdown && !matches!(args.command, Some(Command::Diff { .. })) {
+    if args.format == Format::Markdown
+        && !matches!(
+            args.command,
+            Some(Command::Diff { .. } | Command::Report { .. })
+        )
+    {
         Cli::command()
             .error(
                 clap::error::ErrorKind::InvalidValue,
-                "--format markdown is for `diff`; use text, json or jsonl here",
+                "--format markdown is for `diff` and `report`; use text, json or jsonl here",
             )
             .exit();
     }
@@ -36,6 +41,9 @@ fn main() -> ExitCode {
             new,
             max_listed,
         }) => commands::diff(&args, old, new.as_deref(), *max_listed),
+        Some(Command::Report { out, against }) => {
+            commands::report(&args, out.as_deref(), against.as_deref(), start)
+        }
         #[cfg(not(feature = "net"))]
         Some(Command::Submit { state, .. }) => {
             commands::submit_inputs::without_net(&args, state.as_deref())

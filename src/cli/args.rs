@@ -133,6 +133,19 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Write one HTML page for people: what is listed, what was left out and why, where each
+    /// date came from, what the host decided (`--format markdown`: the same for a GitHub job
+    /// summary, on stdout unless --out).
+    Report {
+        /// The file to write (default: sitemap-report.html in the current folder, never the
+        /// output folder unless named; a file there that is not a report is never replaced).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// An older sitemap or index to compare with: a file or an http(s):// URL, as `diff`
+        /// takes.
+        #[arg(long, value_name = "OLD")]
+        against: Option<String>,
+    },
 }
 
 /// `--style`: the site conventions to follow.

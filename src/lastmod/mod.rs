@@ -8,6 +8,7 @@ pub mod history;
 mod recall;
 mod repo;
 pub mod shallow;
+pub mod subjects;
 pub mod visible;
 mod walk;
 
@@ -78,7 +79,7 @@ pub enum FileHistory {
 }
 
 /// Where a lastmod came from (shown by `list`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Origin {
     /// A front matter last-change key.
     FrontMatter,

@@ -43,6 +43,7 @@ mod plain;
 mod precommit;
 mod properties;
 mod readme;
+mod report;
 mod robust;
 mod shallow;
 mod significance;

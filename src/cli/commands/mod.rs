@@ -52,6 +52,11 @@ impl Run {
         r
     }
 
+    /// The moment the run takes as now (future dates are judged against it).
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.opts.now
+    }
+
     fn clear_bar(&self) {
         if let Some(b) = &self.bar {
             b.clear();
@@ -210,6 +215,65 @@ pub fn diff(args: &Cli, old: &str, new: Option<&str>, max_listed: usize) -> Resu
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `report`: one HTML page for people (or, `--format markdown`, the same for a job summary).
+pub fn report(
+    args: &Cli,
+    out: Option<&Path>,
+    against: Option<&str>,
+    start: Instant,
+) -> Result<ExitCode> {
+    if matches!(args.format, Format::Json | Format::Jsonl) {
+        return Err(Error::config(
+            Path::new("--format"),
+            None,
+            "report is HTML (the default) or markdown: use --format markdown, or leave --format out",
+        ));
+    }
+    let run = Run::start(args, true);
+    let settings = sitemapgen::load(&args.overrides())?;
+    // The older sitemap is read first: a wrong --against stops before the long part.
+    let old = match against {
+        Some(old) => {
+            let fetch = network();
+            Some(read_set(&Location::parse(old)?, fetch.as_deref(), &Limits::default())?.urls)
+        }
+        None => None,
+    };
+    let outcome = run.generate(&settings)?;
+    if !args.quiet {
+        print::warnings(&outcome, args.verbosity());
+    }
+    let diff = old.map(|old| sitemapgen::diff::diff(&old, &outcome.urls()));
+    let mut cx = sitemapgen::report::Context {
+        now: Some(run.now()),
+        against: against.zip(diff.as_ref()),
+        ..Default::default()
+    };
+    cx.read_git(&settings, &outcome);
+    let report = sitemapgen::report::gather(&settings, &outcome, &cx);
+    if args.format == Format::Markdown {
+        let text = sitemapgen::report::markdown(&report);
+        match out {
+            Some(path) => std::fs::write(path, text).map_err(|e| Error::io(path, e))?,
+            None => results(|o| o.write_all(text.as_bytes()))?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let path = out.unwrap_or(Path::new("sitemap-report.html"));
+    let text = sitemapgen::report::html(&report);
+    sitemapgen::report::save(path, &text)?;
+    if !args.quiet {
+        say(format_args!(
+            "wrote the report of {} URLs to {} ({} KB) in {:.2} s",
+            print::thousands(report.totals.urls),
+            path.display(),
+            text.len().div_ceil(1024),
+            start.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The HTTP client, in a build with network support.
