@@ -747,6 +747,7 @@ fn action_declares_the_inputs_its_steps_use_and_scripts_take_them_from_env() {
             "diff",
             "indexnow-key",
             "indexnow-state",
+            "report",
             "since",
             "site",
             "submit",
@@ -1015,6 +1016,14 @@ fn action_script_runs_in_a_git_repo_and_sets_its_outputs() {
         r.summary
     );
     assert!(r.summary.contains("Left out: draft: 1"), "{}", r.summary);
+    // The report follows, with the draft's line.
+    assert!(r.summary.contains("\n## Sitemap report: "), "{}", r.summary);
+    assert!(
+        r.summary
+            .contains("**draft** (1): Drafts are not published."),
+        "{}",
+        r.summary
+    );
     // first.md, the blog section and the home page: no date written, one commit.
     assert!(
         r.summary
