@@ -76,110 +76,34 @@ pub fn judge(
         return Freshness::default();
     }
     let audited: usize = plan.roots.iter().map(|r| r.entries.len()).sum();
-    let checkout = plan.roots.first().and_then(|r| Checkout::find(&r.dir));
-    let homes: Vec<PathBuf> = plan
-        .roots
+    let mut output = Output::read(plan, config);
+    let sources: Vec<Option<PathBuf>> = found.iter().map(|l| source(l.entry)).collect();
+    let items: Vec<Item<'_>> = found
         .iter()
-        .map(|r| r.dir.join("index.html"))
-        .collect();
-    let committed: Vec<bool> = match &checkout {
-        Some(c) => c.clean(&homes),
-        None => vec![false; homes.len()],
-    };
-    // When each root's output was built (`None`: it cannot be told, so nothing is judged).
-    let built: Vec<Option<SystemTime>> = homes
-        .iter()
-        .zip(&committed)
-        .map(|(home, &c)| match (&checkout, c) {
-            (Some(git), true) => git.last_commit(std::slice::from_ref(home)),
-            _ => mtime(home),
+        .zip(&sources)
+        .map(|(l, src)| Item {
+            root: root_of(plan, l.entry),
+            source: src.as_deref(),
+            // A head is as old as its own file; a missing page, as the build.
+            file: l.file.as_deref().filter(|_| l.reason != Reason::NotBuilt),
         })
         .collect();
-    let root_of = |entry: usize| {
-        plan.roots
-            .iter()
-            .position(|r| r.entries.contains(&entry))
-            .unwrap_or(0)
-    };
-
-    // Sources committed and unchanged in a committed output: judged by their commits, all
-    // at once (the newest of them against the home page's commit).
-    let mut stale_roots = vec![false; plan.roots.len()];
-    let mut changed: Vec<PathBuf> = Vec::new();
-    let mut is_stale = vec![false; found.len()];
-    let mut by_commit: HashMap<usize, Vec<(usize, PathBuf)>> = HashMap::new();
-    let sources: Vec<Option<PathBuf>> = found.iter().map(|l| source(l.entry)).collect();
-    let clean_sources: Vec<bool> = match &checkout {
-        Some(git) if committed.iter().any(|&c| c) => {
-            let paths: Vec<PathBuf> = sources.iter().flatten().cloned().collect();
-            let mut clean = git.clean(&paths).into_iter();
-            sources
-                .iter()
-                .map(|s| s.is_some() && clean.next().unwrap_or(false))
-                .collect()
-        }
-        _ => vec![false; found.len()],
-    };
-    if let Some(config) = config {
-        for (r, time) in built.iter().enumerate() {
-            let newer = match (&checkout, committed[r]) {
-                (Some(git), true) if git.clean(&[config.to_path_buf()]) == [true] => {
-                    newer_than(git.last_commit(&[config.to_path_buf()]), *time)
-                }
-                _ => newer_than(mtime(config), *time),
-            };
-            if newer {
-                stale_roots[r] = true;
-                if !changed.iter().any(|c| c == config) {
-                    changed.push(config.to_path_buf());
-                }
-            }
-        }
-    }
-    for (k, l) in found.iter().enumerate() {
-        let r = root_of(l.entry);
-        let Some(src) = &sources[k] else {
-            continue;
-        };
-        if committed[r] && clean_sources[k] {
-            by_commit.entry(r).or_default().push((k, src.clone()));
-            continue;
-        }
-        // A head is as old as its own file; in a committed output, as its home page's commit.
-        let reference = match (&l.file, committed[r]) {
-            (Some(file), false) if l.reason != Reason::NotBuilt => mtime(file),
-            _ => built[r],
-        };
-        if newer_than(mtime(src), reference) {
-            is_stale[k] = true;
-            changed.push(src.clone());
-        }
-    }
-    if let Some(git) = &checkout {
-        for (r, list) in &by_commit {
-            let paths: Vec<PathBuf> = list.iter().map(|(_, p)| p.clone()).collect();
-            if newer_than(git.last_commit(&paths), built[*r]) {
-                for (k, p) in list {
-                    is_stale[*k] = true;
-                    changed.push(p.clone());
-                }
-            }
-        }
-    }
+    let is_stale = output.stale(&items);
+    let roots: Vec<usize> = items.iter().map(|i| i.root).collect();
     // Any page (or the config) newer than the output shows it stale: the generated pages,
     // which have no source of their own to tell, are kept too.
-    let older = stale_roots.iter().any(|&s| s) || is_stale.iter().any(|&s| s);
+    let older = output.stale_roots.iter().any(|&s| s) || is_stale.iter().any(|&s| s);
     let missing = found
         .iter()
         .filter(|l| l.reason == Reason::NotBuilt)
         .count();
-    let partial = missing >= 2 && missing * 4 > audited;
+    let partial = looks_partial(missing, audited);
 
     let mut out = Freshness::default();
     for (k, l) in found.into_iter().enumerate() {
-        let r = root_of(l.entry);
+        let r = roots[k];
         let keep = is_stale[k]
-            || stale_roots[r]
+            || output.stale_roots[r]
             || (sources[k].is_none() && older)
             || (partial && l.reason == Reason::NotBuilt);
         if keep {
@@ -191,6 +115,7 @@ pub fn judge(
     if out.kept.is_empty() {
         return out;
     }
+    let mut changed = output.changed;
     changed.sort();
     changed.dedup();
     out.stale = Some(if older {
@@ -205,6 +130,175 @@ pub fn judge(
         }
     });
     out
+}
+
+/// Whether an output with `missing` of `audited` URLs unbuilt is a partial or stale build
+/// whatever the times say: more than a quarter of them, and at least two.
+pub fn looks_partial(missing: usize, audited: usize) -> bool {
+    missing >= 2 && missing * 4 > audited
+}
+
+/// Which built pages show what their sources say now, by the rules verdicts are judged by:
+/// `pages` are entries with their built files, each trusted when its file is at least as new
+/// as its content file (`source(entry)`; a generated page has none, and is not trusted)
+/// and the site's `config` did not change since its root was built.
+pub fn trusted(
+    plan: &AuditPlan,
+    pages: &[(usize, PathBuf)],
+    source: &dyn Fn(usize) -> Option<PathBuf>,
+    config: Option<&Path>,
+) -> Vec<bool> {
+    if pages.is_empty() {
+        return Vec::new();
+    }
+    let mut output = Output::read(plan, config);
+    let sources: Vec<Option<PathBuf>> = pages.iter().map(|(k, _)| source(*k)).collect();
+    let items: Vec<Item<'_>> = pages
+        .iter()
+        .zip(&sources)
+        .map(|((k, file), src)| Item {
+            root: root_of(plan, *k),
+            source: src.as_deref(),
+            file: Some(file),
+        })
+        .collect();
+    let stale = output.stale(&items);
+    items
+        .iter()
+        .zip(stale)
+        .map(|(item, stale)| item.source.is_some() && !stale && !output.stale_roots[item.root])
+        .collect()
+}
+
+/// The root of `plan` whose entries hold `entry`.
+fn root_of(plan: &AuditPlan, entry: usize) -> usize {
+    plan.roots
+        .iter()
+        .position(|r| r.entries.contains(&entry))
+        .unwrap_or(0)
+}
+
+/// One page whose freshness is asked: its root, its content file, and the built file it
+/// is judged against (`None`: against the build's time).
+struct Item<'a> {
+    root: usize,
+    source: Option<&'a Path>,
+    file: Option<&'a Path>,
+}
+
+/// What a page's freshness is told against: the checkout, which roots' home pages are
+/// committed, when each root was built, and whether the config changed since.
+struct Output {
+    checkout: Option<Checkout>,
+    committed: Vec<bool>,
+    /// When each root's output was built (`None`: it cannot be told, so nothing is judged).
+    built: Vec<Option<SystemTime>>,
+    /// Roots built before the config last changed.
+    stale_roots: Vec<bool>,
+    /// The sources (the config included) found newer than the output.
+    changed: Vec<PathBuf>,
+}
+
+impl Output {
+    fn read(plan: &AuditPlan, config: Option<&Path>) -> Output {
+        let checkout = plan.roots.first().and_then(|r| Checkout::find(&r.dir));
+        let homes: Vec<PathBuf> = plan
+            .roots
+            .iter()
+            .map(|r| r.dir.join("index.html"))
+            .collect();
+        let committed: Vec<bool> = match &checkout {
+            Some(c) => c.clean(&homes),
+            None => vec![false; homes.len()],
+        };
+        let built: Vec<Option<SystemTime>> = homes
+            .iter()
+            .zip(&committed)
+            .map(|(home, &c)| match (&checkout, c) {
+                (Some(git), true) => git.last_commit(std::slice::from_ref(home)),
+                _ => mtime(home),
+            })
+            .collect();
+        let mut stale_roots = vec![false; plan.roots.len()];
+        let mut changed = Vec::new();
+        if let Some(config) = config {
+            for (r, time) in built.iter().enumerate() {
+                let newer = match (&checkout, committed[r]) {
+                    (Some(git), true) if git.clean(&[config.to_path_buf()]) == [true] => {
+                        newer_than(git.last_commit(&[config.to_path_buf()]), *time)
+                    }
+                    _ => newer_than(mtime(config), *time),
+                };
+                if newer {
+                    stale_roots[r] = true;
+                    if !changed.iter().any(|c: &PathBuf| c == config) {
+                        changed.push(config.to_path_buf());
+                    }
+                }
+            }
+        }
+        Output {
+            checkout,
+            committed,
+            built,
+            stale_roots,
+            changed,
+        }
+    }
+
+    /// Which `items` have a source newer than the output they were built into; those
+    /// sources join [`Output::changed`]. Sources committed and unchanged in a committed
+    /// output are judged by their commits, all at once (the newest of them against the home
+    /// page's commit).
+    fn stale(&mut self, items: &[Item<'_>]) -> Vec<bool> {
+        let mut is_stale = vec![false; items.len()];
+        let clean_sources: Vec<bool> = match &self.checkout {
+            Some(git) if self.committed.iter().any(|&c| c) => {
+                let paths: Vec<PathBuf> = items
+                    .iter()
+                    .filter_map(|i| i.source.map(Path::to_path_buf))
+                    .collect();
+                let mut clean = git.clean(&paths).into_iter();
+                items
+                    .iter()
+                    .map(|i| i.source.is_some() && clean.next().unwrap_or(false))
+                    .collect()
+            }
+            _ => vec![false; items.len()],
+        };
+        let mut by_commit: HashMap<usize, Vec<(usize, PathBuf)>> = HashMap::new();
+        for (k, item) in items.iter().enumerate() {
+            let r = item.root;
+            let Some(src) = item.source else {
+                continue;
+            };
+            if self.committed[r] && clean_sources[k] {
+                by_commit.entry(r).or_default().push((k, src.to_path_buf()));
+                continue;
+            }
+            // In a committed output, a page is as old as its home page's commit.
+            let reference = match (item.file, self.committed[r]) {
+                (Some(file), false) => mtime(file),
+                _ => self.built[r],
+            };
+            if newer_than(mtime(src), reference) {
+                is_stale[k] = true;
+                self.changed.push(src.to_path_buf());
+            }
+        }
+        if let Some(git) = &self.checkout {
+            for (r, list) in &by_commit {
+                let paths: Vec<PathBuf> = list.iter().map(|(_, p)| p.clone()).collect();
+                if newer_than(git.last_commit(&paths), self.built[*r]) {
+                    for (k, p) in list {
+                        is_stale[*k] = true;
+                        self.changed.push(p.clone());
+                    }
+                }
+            }
+        }
+        is_stale
+    }
 }
 
 /// True when `a` is later than `b`; a time that cannot be read counts as later (nothing is
