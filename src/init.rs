@@ -302,7 +302,11 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # max_urls_per_file = 50000
 # robots_txt = false
 # sitemap_txt = false
+# Image entries for the images each page names: its front matter, shortcodes and Markdown.
 # images = false
+# More front matter keys that name a page's image, besides the theme keys known (default
+# none). For example:
+# image_keys = ["hero"]
 
 # An XSL stylesheet for people who open the sitemap in a browser (default none). For example:
 # stylesheet = "/sitemap.xsl"

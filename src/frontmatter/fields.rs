@@ -588,7 +588,33 @@ pub(crate) fn from_tree(
         _ => extract(root, &cx)?,
     };
     parsed.warnings = cx.warnings.into_inner();
+    if let Some(rules) = &opts.images {
+        parsed.images = image_values(root, rules);
+    }
     Ok(parsed)
+}
+
+/// The values of the image keys `rules` names, in each of its tables, in the order of the
+/// keys (a dotted key is a path of tables).
+fn image_values(root: &Node<'_>, rules: &crate::images::SourceRules) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in &rules.keys {
+        for table in rules.tables {
+            let start = if table.is_empty() {
+                Some(root)
+            } else {
+                root.get(table)
+            };
+            let found = key
+                .split('.')
+                .try_fold(start, |node, part| Some(node?.get(part)))
+                .flatten();
+            if let Some(value) = found {
+                crate::images::front_matter_values(value, &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// Reads every field sitemapgen uses from a parsed block, straight into the page record;
@@ -808,6 +834,30 @@ mod tests {
     use crate::vocab::crawl_hints::ChangeFreq;
     use crate::vocab::date::{SiteTz, W3cDate};
     use std::path::Path;
+
+    #[test]
+    fn image_keys_in_their_tables_strings_lists_and_cover_tables() {
+        let rules = crate::images::SourceRules {
+            tables: &["", "params"],
+            keys: ["images", "cover", "hero.src", "featureimage"]
+                .map(String::from)
+                .to_vec(),
+            shortcodes: None,
+        };
+        let opts = Options {
+            images: Some(rules),
+            ..Options::default()
+        };
+        let text = "---\nimages: [a.png, \"\", b.png]\ncover:\n  image: /c.jpg\n  hidden: false\nfeatureImage: d.webp\nhero: { src: e.png }\nthumbnail: not-a-key.png\nparams:\n  cover: p.jpg\n---\n";
+        let (parsed, _) = parse(text, Path::new("content/p.md"), &opts).unwrap();
+        assert_eq!(
+            parsed.images,
+            ["a.png", "b.png", "/c.jpg", "p.jpg", "e.png", "d.webp"]
+        );
+        // Images off: nothing is read.
+        let (parsed, _) = parse(text, Path::new("content/p.md"), &Options::default()).unwrap();
+        assert!(parsed.images.is_empty());
+    }
 
     #[test]
     fn bad_values_give_the_line_of_their_key() {

@@ -62,6 +62,9 @@ pub struct Options {
     /// The generator's own reading of a block ([`Dialect`]); none: the common one
     /// (`extract`), for plain sites.
     pub dialect: Option<&'static dyn Dialect>,
+    /// With `images = true`: where the generator's pages name their images besides
+    /// Markdown (front matter keys read into [`Parsed::images`], and shortcodes).
+    pub images: Option<crate::images::SourceRules>,
 }
 
 /// A generator's own reading of a front matter block, where it differs from the common one
@@ -90,6 +93,9 @@ pub struct Parsed {
     /// Values left out in lenient (Hugo) mode, each naming the file and line, and images not
     /// read from a body past [`crate::vocab::limits::MAX_IMAGE_BODY`].
     pub warnings: Vec<String>,
+    /// The image values of the front matter keys [`Options::images`] names, as written, in
+    /// the order of the keys.
+    pub images: Vec<String>,
 }
 
 impl Parsed {

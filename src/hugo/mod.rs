@@ -11,6 +11,7 @@ pub mod dates;
 pub mod front_matter;
 mod go_time;
 pub mod golayout;
+mod images;
 mod mounts;
 pub mod permalink_tokens;
 pub mod route;
@@ -88,6 +89,7 @@ impl Generator for Hugo {
             hugo_lastmod: settings.hugo_lastmod,
             zola: false,
             dialect: Some(&front_matter::HugoFrontMatter),
+            images: settings.images.then(|| images::rules(settings)),
         }
     }
 

@@ -137,7 +137,10 @@ impl<'a> Reader<'a> {
             (p.0)(n, self.total);
         }
         let (mut fm, body) = read?;
-        let images = body.map(images::image_sources).unwrap_or_default();
+        let images = match body {
+            Some(body) => self.page_images(&file, std::mem::take(&mut fm.images), body),
+            None => Vec::new(),
+        };
         // A page far larger than most leaves its buffer: the thread's memory stays small.
         if buf.capacity() > HELD_BUFFER {
             *buf = Vec::new();
@@ -152,6 +155,43 @@ impl<'a> Reader<'a> {
             rest: (!images.is_empty() || !warnings.is_empty())
                 .then(|| Box::new(ReadRest { images, warnings })),
         })
+    }
+
+    /// A page's image sources as its source names them: its front matter's first, then its
+    /// shortcodes' and Markdown's in document order; without repeats, at most
+    /// [`images::MAX_IMAGES`]. A relative front matter value names a file of the page's
+    /// bundle (or Zola page folder) when one is there, else a path from the site root, as
+    /// themes' `absURL` and `get_url` read it.
+    fn page_images(&self, file: &SourceFile<'_>, front: Vec<String>, body: &str) -> Vec<String> {
+        let shortcodes = self.opts.images.as_ref().and_then(|r| r.shortcodes);
+        let in_body = images::body_sources(body, shortcodes);
+        if front.is_empty() {
+            return in_body;
+        }
+        let stem = file.name.split('.').next().unwrap_or_default();
+        let bundle = matches!(stem, "index" | "_index").then(|| file.dir_path());
+        let mut all: Vec<String> = Vec::with_capacity(front.len() + in_body.len());
+        for src in front {
+            let relative = !src.starts_with('/')
+                && matches!(
+                    url::Url::parse(&src),
+                    Err(url::ParseError::RelativeUrlWithoutBase)
+                );
+            let in_bundle = || {
+                let name = src.split(['?', '#']).next().unwrap_or_default();
+                bundle.as_ref().is_some_and(|dir| dir.join(name).is_file())
+            };
+            all.push(if relative && !in_bundle() {
+                format!("/{}", src.trim_start_matches("./"))
+            } else {
+                src
+            });
+        }
+        all.extend(in_body);
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|src| seen.insert(src.clone()));
+        all.truncate(images::MAX_IMAGES);
+        all
     }
 
     /// Hugo reads a taxonomy given as one string as a list of that one term: the page's

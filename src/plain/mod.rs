@@ -37,6 +37,12 @@ impl Generator for Plain {
         frontmatter::Options {
             tz: settings.timezone,
             hugo_lastmod: settings.hugo_lastmod,
+            // No generator, no theme: only the keys sitemap.toml names, at the top level.
+            images: settings.images.then(|| crate::images::SourceRules {
+                tables: &[""],
+                keys: settings.image_keys.clone(),
+                shortcodes: None,
+            }),
             ..Default::default()
         }
     }

@@ -214,8 +214,10 @@ pub struct FileConfig {
     pub sitemap_txt: Option<bool>,
     /// XSL stylesheet href for people opening the sitemap in a browser.
     pub stylesheet: Option<String>,
-    /// Add `image:image` entries from each page's Markdown images.
+    /// Add `image:image` entries for the images each page shows.
     pub images: Option<bool>,
+    /// Front matter keys that name a page's image, besides the generator's own.
+    pub image_keys: Option<Vec<String>>,
     /// Zone for dates without an offset (IANA name or `+hh:mm`; default UTC).
     pub timezone: Option<String>,
     /// Where `<lastmod>` comes from, in order.

@@ -119,6 +119,9 @@ pub struct Settings {
     pub stylesheet: Option<String>,
     /// Image entries.
     pub images: bool,
+    /// Front matter keys that name a page's image, besides the generator's own (dotted
+    /// paths, lower-case).
+    pub image_keys: Vec<String>,
     /// Zone for offset-less dates.
     pub timezone: SiteTz,
     /// `<lastmod>` sources, in order.
@@ -493,6 +496,8 @@ pub fn resolve(
     }
 
     // Each value is checked here, where the file (and line) it came from is known.
+    let image_keys = image_keys(file.image_keys.as_deref().unwrap_or_default())
+        .map_err(|m| error_at(&cfg_path, &["image_keys"], m))?;
     let timezone = match (&file.timezone, &site.timezone) {
         (Some(t), _) => t
             .parse()
@@ -621,6 +626,7 @@ pub fn resolve(
         sitemap_txt: file.sitemap_txt.unwrap_or(false),
         stylesheet: file.stylesheet,
         images: file.images.unwrap_or(false),
+        image_keys,
         timezone,
         lastmod,
         git_date,
@@ -960,6 +966,21 @@ fn encode_base_path(path: &str) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// sitemap.toml's `image_keys`, lower-cased (front matter keys match in any case); `Err`
+/// names a key with an empty part.
+fn image_keys(keys: &[String]) -> Result<Vec<String>, String> {
+    keys.iter()
+        .map(|k| {
+            if k.split('.').any(|part| part.trim().is_empty()) {
+                return Err(format!(
+                    "image key `{k}` has an empty part: write a front matter key, or a dotted path of keys (`cover.image`)"
+                ));
+            }
+            Ok(k.to_lowercase())
+        })
+        .collect()
 }
 
 #[cfg(test)]

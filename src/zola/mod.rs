@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod front_matter;
+mod images;
 pub mod route;
 
 use crate::frontmatter;
@@ -51,6 +52,7 @@ impl Generator for Zola {
             hugo_lastmod: settings.hugo_lastmod,
             zola: true,
             dialect: Some(&front_matter::ZolaFrontMatter),
+            images: settings.images.then(|| images::rules(settings)),
             ..Default::default()
         }
     }

@@ -32,6 +32,7 @@ mod hugo_matrix;
 mod hugo_routes;
 mod hugo_rules38;
 mod hugo_versions;
+mod images;
 mod lastmod;
 mod layout;
 mod messages;

@@ -405,6 +405,7 @@ fn init_writes_every_key_the_configuration_reference_documents_and_marks_example
             "trailing_slash",
             "extra_urls",
             "stylesheet",
+            "image_keys",
             "x_default",
             "indexnow_key",
             "indexnow_key_location",

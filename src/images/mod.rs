@@ -1,4 +1,6 @@
-//! Image URLs from a page's Markdown, for `<image:image>` entries.
+//! The images a page names, for `<image:image>` entries: the front matter keys its
+//! generator's themes show ([`SourceRules`]), the shortcodes that take an image, and its
+//! Markdown.
 
 use std::collections::HashSet;
 
@@ -8,20 +10,46 @@ use url::Url;
 /// At most this many images per page: the limit Google sets for `image:image` per URL.
 pub const MAX_IMAGES: usize = 1000;
 
+/// Finds the image sources of a generator's shortcodes in a page body: each with its byte
+/// offset, in order.
+pub type Shortcodes = fn(&str) -> Vec<(usize, String)>;
+
+/// Where a generator's pages name images besides their Markdown: front matter keys (in the
+/// tables its themes read them from) and shortcodes. Its wing gives them
+/// ([`crate::generator::Generator::front_matter`]).
+#[derive(Clone, Debug, Default)]
+pub struct SourceRules {
+    /// The front matter tables the keys are looked up in (`""`: the top level).
+    pub tables: &'static [&'static str],
+    /// The keys, each a dotted path (`cover.image`): the generator's own, then
+    /// sitemap.toml's `image_keys`.
+    pub keys: Vec<String>,
+    /// The generator's shortcodes, when it has any.
+    pub shortcodes: Option<Shortcodes>,
+}
+
 /// The `src` of every image in `markdown` (Markdown images and `<img src>` in raw HTML),
 /// in document order, without duplicates, at most [`MAX_IMAGES`].
 pub fn image_sources(markdown: &str) -> Vec<String> {
+    body_sources(markdown, None)
+}
+
+/// [`image_sources`] and the images of the `shortcodes` in `markdown`, in document order,
+/// without duplicates, at most [`MAX_IMAGES`].
+pub fn body_sources(markdown: &str, shortcodes: Option<Shortcodes>) -> Vec<String> {
     let mut found = Sources::default();
+    let mut at = Vec::new();
     let mut html_block = String::new();
     let mut in_html_block = false;
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS;
-    for event in Parser::new_ext(markdown, options) {
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
         if found.full() {
             break;
         }
+        let before = found.list.len();
         match event {
             Event::Start(Tag::Image { dest_url, .. }) => found.push(&dest_url),
             // An HTML block arrives line by line: scan it whole so a tag may span lines.
@@ -37,8 +65,120 @@ pub fn image_sources(markdown: &str) -> Vec<String> {
             Event::Html(html) | Event::InlineHtml(html) => img_sources(&html, &mut found),
             _ => {}
         }
+        at.resize(found.list.len().max(before), range.start);
     }
-    found.list
+    let Some(shortcodes) = shortcodes else {
+        return found.list;
+    };
+    // Both in document order, each without repeats: merged by offset.
+    let mut all: Vec<(usize, String)> = at.into_iter().zip(found.list).collect();
+    all.extend(shortcodes(markdown));
+    all.sort_by_key(|(offset, _)| *offset);
+    let mut merged = Sources::default();
+    for (_, src) in all {
+        merged.push(&src);
+    }
+    merged.list
+}
+
+/// The image of a shortcode called `name` with `args` (`key = "value"` pairs, as
+/// [`shortcode_args`] reads them): its `src`, `image` or `path` argument, when the
+/// shortcode is an image's (`figure`, `img`, `image`) or the value names an image file.
+pub fn shortcode_image<'a>(name: &str, args: &[(&str, &'a str)]) -> Option<&'a str> {
+    let of_image = matches!(name, "figure" | "img" | "image");
+    args.iter()
+        .filter(|(k, _)| matches!(*k, "src" | "image" | "path"))
+        .map(|(_, v)| *v)
+        .find(|v| !v.trim().is_empty() && (of_image || is_image_file(v)))
+}
+
+/// Whether a URL or path ends in an image file's extension (its query and fragment aside).
+pub fn is_image_file(src: &str) -> bool {
+    let path = src.split(['?', '#']).next().unwrap_or_default();
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    [
+        "apng", "avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "tif", "tiff", "webp",
+    ]
+    .iter()
+    .any(|e| ext.eq_ignore_ascii_case(e))
+}
+
+/// The named arguments of a shortcode call, `key=value` pairs separated by whitespace or
+/// commas, values quoted with `"`, `'` or backticks (or bare, to the next separator);
+/// positional arguments are skipped.
+pub fn shortcode_args(args: &str) -> Vec<(&str, &str)> {
+    let b = args.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let skip = |i: &mut usize, stop: &dyn Fn(u8) -> bool| {
+        while *i < b.len() && !stop(b[*i]) {
+            *i += 1;
+        }
+    };
+    while i < b.len() {
+        skip(&mut i, &|c| !(c.is_ascii_whitespace() || c == b','));
+        let start = i;
+        skip(&mut i, &|c| {
+            c.is_ascii_whitespace() || matches!(c, b'=' | b',' | b'"' | b'\'' | b'`')
+        });
+        let key = &args[start..i];
+        skip(&mut i, &|c| !c.is_ascii_whitespace());
+        if b.get(i) != Some(&b'=') {
+            // A positional argument: a quoted one is skipped whole.
+            if let Some(&q @ (b'"' | b'\'' | b'`')) = b.get(i) {
+                i += 1;
+                skip(&mut i, &|c| c == q);
+                i += 1;
+            }
+            i += usize::from(start == i);
+            continue;
+        }
+        i += 1;
+        skip(&mut i, &|c| !c.is_ascii_whitespace());
+        let value = match b.get(i) {
+            Some(&q @ (b'"' | b'\'' | b'`')) => {
+                let from = i + 1;
+                i = from;
+                skip(&mut i, &|c| c == q);
+                let v = &args[from..i.min(b.len())];
+                i += 1;
+                v
+            }
+            _ => {
+                let from = i;
+                skip(&mut i, &|c| c.is_ascii_whitespace() || c == b',');
+                &args[from..i]
+            }
+        };
+        if !key.is_empty() {
+            out.push((key, value));
+        }
+    }
+    out
+}
+
+/// Front matter image values as themes read them: a string, each string of a list, or a
+/// table's `image`, `src` or `url` (PaperMod's `cover.image`), at most [`MAX_IMAGES`].
+pub fn front_matter_values(value: &crate::frontmatter::Node<'_>, out: &mut Vec<String>) {
+    use crate::frontmatter::NodeValue;
+    match &value.v {
+        NodeValue::Str(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
+        NodeValue::List(items) => {
+            for item in items.iter().take(MAX_IMAGES) {
+                front_matter_values(item, out);
+            }
+        }
+        NodeValue::Map(_) => {
+            let inner = ["image", "src", "url"].iter().find_map(|k| value.get(k));
+            if let Some(NodeValue::Str(s)) = inner.map(|v| &v.v)
+                && !s.trim().is_empty()
+            {
+                out.push(s.trim().to_string());
+            }
+        }
+        _ => {}
+    }
+    out.truncate(MAX_IMAGES);
 }
 
 /// The sources seen so far, in order and without repeats.
@@ -276,6 +416,45 @@ mod tests {
             image_sources(md),
             ["/fig.png", "inline.png", "bare.gif", "/q?a=1&b=2"]
         );
+    }
+
+    #[test]
+    fn shortcodes_and_markdown_images_in_document_order() {
+        fn codes(body: &str) -> Vec<(usize, String)> {
+            body.match_indices("[[")
+                .map(|(at, _)| (at, body[at + 2..at + 7].to_string()))
+                .collect()
+        }
+        let md =
+            "![a](a.png) [[s.png]] ![b](b.png)\n\n<img src=\"c.png\">\n\n[[a.png]] [[t.png]]\n";
+        assert_eq!(
+            body_sources(md, Some(codes)),
+            ["a.png", "s.png", "b.png", "c.png", "t.png"]
+        );
+        assert_eq!(body_sources(md, None), image_sources(md));
+    }
+
+    #[test]
+    fn shortcode_arguments_and_which_take_an_image() {
+        let args = shortcode_args("src=\"a b.jpg\" alt='x, y' `pos` width=10, path=`p.png` 'q' k=");
+        assert_eq!(
+            args,
+            [
+                ("src", "a b.jpg"),
+                ("alt", "x, y"),
+                ("width", "10"),
+                ("path", "p.png"),
+                ("k", "")
+            ]
+        );
+        assert_eq!(shortcode_image("figure", &[("src", "x")]), Some("x"));
+        assert_eq!(shortcode_image("video", &[("src", "v.mp4")]), None);
+        assert_eq!(
+            shortcode_image("gallery", &[("image", "g.JPG?w=1")]),
+            Some("g.JPG?w=1")
+        );
+        assert_eq!(shortcode_image("include", &[("path", "p.md")]), None);
+        assert_eq!(shortcode_image("figure", &[("title", "t.png")]), None);
     }
 
     #[test]
