@@ -302,7 +302,8 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # max_urls_per_file = 50000
 # robots_txt = false
 # sitemap_txt = false
-# Image entries for the images each page names: its front matter, shortcodes and Markdown.
+# Image entries for the images each page shows: its built page's main content when the build
+# is fresh, else what its front matter, shortcodes and Markdown name.
 # images = false
 # More front matter keys that name a page's image, besides the theme keys known (default
 # none). For example:

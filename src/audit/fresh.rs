@@ -470,6 +470,7 @@ mod tests {
             }],
             unsourced: false,
             served: crate::platform::Forms::of(crate::platform::Platform::Plain),
+            pages: false,
         }
     }
 

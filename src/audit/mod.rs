@@ -50,6 +50,9 @@ pub struct AuditPlan {
     /// names the page itself (reported, not left out), and built pages nothing accounts for
     /// are listed in the form it serves.
     pub served: Forms,
+    /// Keep the built HTML file of each URL ([`Findings::pages`]): the images stage reads
+    /// what the pages show (`images = true`).
+    pub pages: bool,
 }
 
 /// A URL the audit leaves out.
@@ -101,6 +104,9 @@ pub struct Findings {
     /// Entries whose page names as canonical a form of its URL the host redirects from
     /// (`/a.html` where it serves `/a`), with that canonical URL: kept, and reported.
     pub disagreeing: Vec<(usize, String)>,
+    /// Each entry's built HTML file, when it was read and the plan asks for them
+    /// ([`AuditPlan::pages`]), in entry order.
+    pub pages: Vec<(usize, PathBuf)>,
 }
 
 /// The audit for these settings, or `None` when it is off or there is no built site (no
@@ -150,6 +156,7 @@ pub fn plan(
             roots,
             unsourced,
             served: Forms::of(Platform::Plain),
+            pages: settings.images,
         }),
         None,
     )
@@ -202,6 +209,7 @@ pub fn run(
             Option<Unread>,
             Option<u64>,
             Option<(usize, String)>,
+            Option<(usize, PathBuf)>,
         );
         let checked: Vec<Checked> = root
             .entries
@@ -218,6 +226,17 @@ pub fn run(
                     target,
                     file: judged.file.clone(),
                 });
+                let page = judged
+                    .file
+                    .as_ref()
+                    .filter(|f| {
+                        plan.pages
+                            && judged.unread.is_none()
+                            && f.file_name()
+                                .and_then(|n| n.to_str())
+                                .is_some_and(files::is_html)
+                    })
+                    .map(|f| (k, f.clone()));
                 let unread = match (judged.unread, &judged.file) {
                     (Some(why), Some(file)) => Some(Unread {
                         entry: k,
@@ -233,10 +252,12 @@ pub fn run(
                     file.and_then(|f| files::rel_of(&root.dir, &f))
                         .map(|r| key(&r)),
                     disagrees.map(|c| (k, c)),
+                    page,
                 )
             })
             .collect();
-        for (left, unread, file, disagrees) in checked {
+        for (left, unread, file, disagrees, page) in checked {
+            findings.pages.extend(page);
             findings.left_out.extend(left);
             findings.unread.extend(unread);
             served.extend(file);

@@ -1,6 +1,9 @@
-//! The images a page names, for `<image:image>` entries: the front matter keys its
-//! generator's themes show ([`SourceRules`]), the shortcodes that take an image, and its
+//! The images a page shows, for `<image:image>` entries: from its built HTML when the output
+//! is fresh ([`built`], read by the audit stage), else from its source: the front matter keys
+//! its generator's themes show ([`SourceRules`]), the shortcodes that take an image, and its
 //! Markdown.
+
+pub mod built;
 
 use std::collections::HashSet;
 

@@ -4,6 +4,7 @@
 
 mod host;
 mod pages;
+mod shown;
 
 use crate::audit;
 use crate::entries::{self, Entries};
@@ -595,7 +596,7 @@ fn audit_output(
     }
     // Only `extra_urls` have no route: the user vouches for them, a server may route them.
     let vouched = |k: usize| built.route(k).is_none();
-    let found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
+    let mut found = audit::run(&plan, &built.entries, &vouched, &built.unlisted, settings);
     // Kept, and said: a file that is there but cannot be read is no proof the page is not
     // built (the build wrote it), nor of what its head says. Worded before any entry is
     // removed, while the entries' indices hold.
@@ -615,9 +616,22 @@ fn audit_output(
             )
         })
         .collect();
-    let (disagree, notes) = disagreeing(&found.disagreeing, built, files);
+    let (disagree, mut notes) = disagreeing(&found.disagreeing, built, files);
     warnings.extend(disagree);
     // Only what a fresh output shows is applied (see `audit::fresh`).
+    let audited: usize = plan.roots.iter().map(|r| r.entries.len()).sum();
+    let missing = found
+        .left_out
+        .iter()
+        .filter(|l| l.reason == Reason::NotBuilt)
+        .count();
+    // The images the fresh pages show, before any entry is removed (the indices hold).
+    let pages = std::mem::take(&mut found.pages);
+    let partial = audit::fresh::looks_partial(missing, audited);
+    let (unread_images, images_note) =
+        shown::from_output(settings, &plan, pages, partial, built, files);
+    warnings.extend(unread_images);
+    notes.extend(images_note);
     let source = |k: usize| built.page(k).map(|p| files.get(p).path());
     let fresh = audit::fresh::judge(
         &plan,

@@ -36,6 +36,10 @@ pub const MAX_FRONT_MATTER: usize = 4 << 20;
 /// with a warning (the Markdown parser needs several times the body in memory).
 pub const MAX_IMAGE_BODY: usize = 16 << 20;
 
+/// The largest built page read for the images it shows (`images = true`, a fresh build);
+/// past it the page keeps the images its source names, with a warning.
+pub const MAX_BUILT_PAGE: u64 = 16 << 20;
+
 /// The largest config file read: sitemap.toml, `--config`, a site's config files (Zola's
 /// `config.toml`, Hugo's `hugo.*`, `config/_default/*`, a theme's). Real ones are a few KiB;
 /// parsed, a config takes some 40 times its text in memory.
