@@ -140,8 +140,9 @@ pub fn looks_partial(missing: usize, audited: usize) -> bool {
 
 /// Which built pages show what their sources say now, by the rules verdicts are judged by:
 /// `pages` are entries with their built files, each trusted when its file is at least as new
-/// as its content file (`source(entry)`; a generated page has none, and is not trusted)
-/// and the site's `config` did not change since its root was built.
+/// as its content file (`source(entry)`) and the site's `config` did not change since its
+/// root was built. A generated page (a term, a pager, a section without a file), which has
+/// no source of its own to tell, is trusted unless another of `pages` shows the output stale.
 pub fn trusted(
     plan: &AuditPlan,
     pages: &[(usize, PathBuf)],
@@ -163,10 +164,13 @@ pub fn trusted(
         })
         .collect();
     let stale = output.stale(&items);
+    let older = stale.iter().any(|&s| s) || output.stale_roots.iter().any(|&s| s);
     items
         .iter()
         .zip(stale)
-        .map(|(item, stale)| item.source.is_some() && !stale && !output.stale_roots[item.root])
+        .map(|(item, stale)| {
+            !stale && !output.stale_roots[item.root] && (item.source.is_some() || !older)
+        })
         .collect()
 }
 
@@ -551,6 +555,44 @@ mod tests {
         let few: Vec<LeftOut> = (1..5).map(|k| left(k, Reason::NotBuilt, None)).collect();
         let f = judge(&p, few, &|_| Some(src.clone()), None);
         assert_eq!((f.judged.len(), f.kept.len(), f.stale), (4, 0, None));
+    }
+
+    #[test]
+    fn built_pages_are_trusted_as_new_as_their_sources_generated_ones_while_none_is_stale() {
+        let d = tempfile::tempdir().unwrap();
+        let p = plan(d.path(), 100);
+        let (old, new) = (
+            d.path().join("content/old.md"),
+            d.path().join("content/new.md"),
+        );
+        touch(&old, 50);
+        touch(&new, 150);
+        let built = |name: &str| {
+            let f = d.path().join(format!("public/{name}/index.html"));
+            touch(&f, 120);
+            f
+        };
+        let pages = vec![(0, built("old")), (1, built("new")), (2, built("tags"))];
+        let sources = [Some(old.clone()), Some(new.clone()), None];
+        let source = |k: usize| sources.get(k).cloned().flatten();
+        assert_eq!(trusted(&p, &pages, &source, None), [true, false, false]);
+        // Without the stale page, the generated one is trusted too.
+        assert_eq!(
+            trusted(&p, &[pages[0].clone(), pages[2].clone()], &source, None),
+            [true, true]
+        );
+        // A config changed since the build: none is.
+        let config = d.path().join("config.toml");
+        touch(&config, 200);
+        assert_eq!(
+            trusted(
+                &p,
+                &[pages[0].clone(), pages[2].clone()],
+                &source,
+                Some(&config)
+            ),
+            [false, false]
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! across the site ([`crate::images::built::drop_repeated`]): what the visitor sees wins over what
 //! the source names (a template may hide a Markdown image, or show a cover from front
 //! matter). A page whose built file is older than its source, or an output that looks
-//! half-built, keeps the images its source names.
+//! half-built, keeps the images its source names; a generated page (a term, a pager, a
+//! section without a file) lists what its built page shows while the output is fresh.
 
 use crate::audit::{self, AuditPlan};
 use crate::entries::Built;
