@@ -848,13 +848,14 @@ mod tests {
             images: Some(rules),
             ..Options::default()
         };
-        let text = "---\nimages: [a.png, \"\", b.png]\ncover:\n  image: /c.jpg\n  hidden: false\nfeatureImage: d.webp\nhero: { src: e.png }\nthumbnail: not-a-key.png\nparams:\n  cover: p.jpg\n---\n";
+        let text = "---\nimages: [a.png, \"\", b.png]\ncover:\n  image: /c.jpg\n  hidden: false\nfeatureImage: d.webp\nhero: { src: e.png }\nthumbnail: not-a-key.png\nparams:\n  cover: { image: p.jpg, hiddenInSingle: true }\n---\n";
         let (parsed, _) = parse(text, Path::new("content/p.md"), &opts).unwrap();
         assert_eq!(
             parsed.images,
-            ["a.png", "b.png", "/c.jpg", "p.jpg", "e.png", "d.webp"]
+            ["a.png", "b.png", "/c.jpg", "e.png", "d.webp"]
         );
-        // Images off: nothing is read.
+        // The cover in params hides itself (PaperMod's hiddenInSingle). Images off: nothing
+        // is read.
         let (parsed, _) = parse(text, Path::new("content/p.md"), &Options::default()).unwrap();
         assert!(parsed.images.is_empty());
     }

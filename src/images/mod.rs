@@ -73,15 +73,44 @@ pub fn body_sources(markdown: &str, shortcodes: Option<Shortcodes>) -> Vec<Strin
     let Some(shortcodes) = shortcodes else {
         return found.list;
     };
-    // Both in document order, each without repeats: merged by offset.
+    // Both in document order, each without repeats: merged by offset. A shortcode in a
+    // comment renders into the comment, and shows nothing.
     let mut all: Vec<(usize, String)> = at.into_iter().zip(found.list).collect();
-    all.extend(shortcodes(markdown));
+    let hidden = comments(markdown);
+    all.extend(
+        shortcodes(markdown)
+            .into_iter()
+            .filter(|(offset, _)| !hidden.iter().any(|r| r.contains(offset))),
+    );
     all.sort_by_key(|(offset, _)| *offset);
     let mut merged = Sources::default();
     for (_, src) in all {
         merged.push(&src);
     }
     merged.list
+}
+
+/// The byte ranges of `markdown` no reader sees: HTML comments (an unclosed one runs to the
+/// end), and `[//]: # (…)` lines, the Markdown comment idiom (a link definition nothing uses).
+fn comments(markdown: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(pos) = markdown[from..].find("<!--") {
+        let start = from + pos;
+        let end = markdown[start + 4..]
+            .find("-->")
+            .map_or(markdown.len(), |e| start + 4 + e + 3);
+        out.push(start..end);
+        from = end;
+    }
+    let mut line_start = 0;
+    for line in markdown.split_inclusive('\n') {
+        if line.trim_start().starts_with("[//]: #") {
+            out.push(line_start..line_start + line.len());
+        }
+        line_start += line.len();
+    }
+    out
 }
 
 /// The image of a shortcode called `name` with `args` (`key = "value"` pairs, as
@@ -161,7 +190,8 @@ pub fn shortcode_args(args: &str) -> Vec<(&str, &str)> {
 }
 
 /// Front matter image values as themes read them: a string, each string of a list, or a
-/// table's `image`, `src` or `url` (PaperMod's `cover.image`), at most [`MAX_IMAGES`].
+/// table's `image`, `src` or `url` (PaperMod's `cover.image`) unless the table says
+/// `hidden` or `hiddenInSingle`; at most [`MAX_IMAGES`].
 pub fn front_matter_values(value: &crate::frontmatter::Node<'_>, out: &mut Vec<String>) {
     use crate::frontmatter::NodeValue;
     match &value.v {
@@ -171,6 +201,12 @@ pub fn front_matter_values(value: &crate::frontmatter::Node<'_>, out: &mut Vec<S
                 front_matter_values(item, out);
             }
         }
+        // A table that hides its image (PaperMod's `cover.hidden`, `hiddenInSingle`) shows
+        // none on the page.
+        NodeValue::Map(_)
+            if ["hidden", "hiddeninsingle"]
+                .iter()
+                .any(|k| value.get(k).and_then(|v| v.as_bool()) == Some(true)) => {}
         NodeValue::Map(_) => {
             let inner = ["image", "src", "url"].iter().find_map(|k| value.get(k));
             if let Some(NodeValue::Str(s)) = inner.map(|v| &v.v)
@@ -435,6 +471,9 @@ mod tests {
             ["a.png", "s.png", "b.png", "c.png", "t.png"]
         );
         assert_eq!(body_sources(md, None), image_sources(md));
+        // Shortcodes in comments show nothing.
+        let md = "<!-- [[a.png]] -->\n[//]: # ([[b.png]])\n[[c.png]]\n<!-- [[d.png]]";
+        assert_eq!(body_sources(md, Some(codes)), ["c.png"]);
     }
 
     #[test]

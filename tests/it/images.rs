@@ -270,13 +270,14 @@ fn without_a_build_hugo_pages_give_their_front_matter_keys_shortcodes_and_markdo
             (
                 "content/posts/trip/index.md",
                 "---\ntitle: Trip\ncover:\n  image: cover.webp\n  alt: Tejo\nimages: [/images/og.png]\n---\n\
-                 {{< figure src=\"tram.jpg\" title=\"A > B\" >}}\n\n![](tram.jpg)\n\n{{</* figure src=\"escaped.jpg\" */>}}\n",
+                 {{< figure src=\"tram.jpg\" title=\"A > B\" >}}\n\n![](tram.jpg)\n\n{{</* figure src=\"escaped.jpg\" */>}}\n\
+                 <!-- {{< figure src=\"commented.jpg\" >}} -->\n",
             ),
             ("content/posts/trip/cover.webp", "webp"),
             // A page of its own (no bundle): a relative value is from the site root.
             (
                 "content/posts/note.md",
-                "+++\ntitle = \"Note\"\nfeatured_image = \"images/n.png\"\n[params]\nthumbnail = \"https://cdn.example.net/t.png\"\n+++\n\
+                "+++\ntitle = \"Note\"\nfeatured_image = \"images/n.png\"\n[params]\nthumbnail = \"https://cdn.example.net/t.png\"\n[params.cover]\nimage = \"hidden.png\"\nhidden = true\n+++\n\
                  {{% img src=\"/images/inline.gif\" %}}\n",
             ),
         ],
