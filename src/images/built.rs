@@ -62,14 +62,14 @@ pub fn shown(html: &[u8]) -> Shown {
 
 /// The absolute URL of an image `src` in a built page at `page`, whose first `<base href>`
 /// is `base_href`: resolved as a browser resolves it (against the base, itself resolved
-/// against the page), http(s) only, percent-encoded as RFC 3986 asks.
+/// against the page), http(s) only, without a fragment, percent-encoded as RFC 3986 asks.
 pub fn resolve(src: &str, page: &Url, base_href: Option<&str>) -> Option<Url> {
     let base = base_href.and_then(|b| page.join(b.trim()).ok());
     let url = base.as_ref().unwrap_or(page).join(src.trim()).ok()?;
     if !matches!(url.scheme(), "http" | "https") {
         return None;
     }
-    super::rfc3986(url)
+    super::rfc3986(super::without_fragment(url))
 }
 
 /// Drops from each page's images those shown on too many of the `pages` (at least
@@ -388,6 +388,10 @@ mod tests {
         assert_eq!(
             got("//cdn.net/a b|.png", None).as_deref(),
             Some("https://cdn.net/a%20b%7C.png")
+        );
+        assert_eq!(
+            got("a.png#center", None).as_deref(),
+            Some("https://x.org/docs/a/a.png")
         );
         assert_eq!(got("data:image/gif;base64,R0lG", None), None);
         assert_eq!(got("javascript:x()", None), None);

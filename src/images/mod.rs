@@ -343,8 +343,8 @@ fn decode_entities(s: &str) -> String {
 /// Absolute http(s) URLs are kept; `//host/…` takes the site's scheme; `/img/a.png` is placed
 /// under the site base, so `https://x.org/blog/` gives `https://x.org/blog/img/a.png`
 /// (a path that already starts with the base path is not doubled); any other relative
-/// path is resolved against the page URL (bundle resources). `data:` and other schemes
-/// give `None`.
+/// path is resolved against the page URL (bundle resources). A fragment is dropped.
+/// `data:` and other schemes give `None`.
 pub fn resolve_image(src: &str, page_url: &Url, base: &Url) -> Option<Url> {
     let src = src.trim();
     if src.is_empty() {
@@ -374,7 +374,14 @@ pub fn resolve_image(src: &str, page_url: &Url, base: &Url) -> Option<Url> {
     if !matches!(url.scheme(), "http" | "https") {
         return None;
     }
-    rfc3986(url)
+    rfc3986(without_fragment(url))
+}
+
+/// `url` without its fragment: `a.png#center` (a theme's hint to its CSS) is the file
+/// `a.png`, one image, not another.
+pub(crate) fn without_fragment(mut url: Url) -> Url {
+    url.set_fragment(None);
+    url
 }
 
 /// `url` with every byte RFC 3986 does not allow after its host percent-encoded. The url
@@ -429,7 +436,7 @@ mod tests {
         );
         assert_eq!(
             got("/i[1].png?x=|#f#g").as_deref(),
-            Some("https://x.org/i%5B1%5D.png?x=%7C#f%23g")
+            Some("https://x.org/i%5B1%5D.png?x=%7C")
         );
         assert_eq!(
             got("100%.png").as_deref(),

@@ -25,7 +25,7 @@ fn built(main: &str) -> String {
 fn zola_blog(site: &Path, sitemap_toml: &str) {
     let trip = built(
         "<article><header><img src=\"cover.jpg\" srcset=\"cover-480.jpg 480w, cover-1600.jpg 1600w, cover-960.jpg 960w\"></header>\
-         <picture><source type=\"image/avif\" srcset=\"tejo.avif 1x, tejo@2x.avif 2x\"><img src=\"tejo.jpg\" alt=\"Tejo\"></picture>\
+         <picture><source type=\"image/avif\" srcset=\"tejo.avif 1x, tejo@2x.avif 2x\"><img src=\"tejo.jpg#center\" alt=\"Tejo\"></picture>\
          <img src=\"//cdn.example.net/maps/lisbon%20old.png\"><img src=\"data:image/gif;base64,R0lGOD\"></article>",
     )
     // Beside the main content: the theme's related posts, this page's alone.
@@ -215,7 +215,7 @@ fn without_a_build_zola_pages_give_their_extra_keys_shortcodes_and_markdown() {
             (
                 "content/trip/index.md",
                 "+++\n[extra]\ncover_image = \"cover.jpg\"\nthumbnail = \"img/thumb.png\"\nbanner = true\n+++\n\
-                 Text {{ image(path=\"fig.png\", alt=\"(a)\") }}\n\n![Tejo](tejo.jpg)\n\n\
+                 Text {{ image(path=\"fig.png\", alt=\"(a)\") }}\n\n![Tejo](tejo.jpg#center)\n\n\
                  {% figure(src=\"https://cdn.example.net/f.webp\") %}A caption{% end %}\n\
                  {{/* image(path=\"escaped.png\") */}} {{ youtube(id=\"x\") }}\n",
             ),
