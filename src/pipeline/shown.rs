@@ -1,8 +1,8 @@
 //! With `images = true`, the images of a page whose built file is fresh are those the built
 //! page shows in its main content ([`crate::images::built`]), less those the theme repeats
-//! across the site ([`crate::images::built::drop_repeated`]): what the visitor sees wins over what
-//! the source names (a template may hide a Markdown image, or show a cover from front
-//! matter). A page whose built file is older than its source, or an output that looks
+//! across the site ([`crate::images::built::drop_repeated`]): what the visitor sees wins
+//! over what the source names (a template may hide a Markdown image, or show a cover from
+//! front matter). A page whose built file is older than its source, or an output that looks
 //! half-built, keeps the images its source names; a generated page (a term, a pager, a
 //! section without a file) lists what its built page shows while the output is fresh.
 
@@ -43,11 +43,11 @@ pub(super) fn from_output(
     let note = match older {
         0 => None,
         1 => Some(
-            "images: 1 page edited since the build lists the images its source names, not what its built page shows"
+            "images: 1 page lists the images its source names, not what its built page shows: the build is older than its source or the site's config"
                 .to_string(),
         ),
         n => Some(format!(
-            "images: {n} pages edited since the build list the images their sources name, not what their built pages show"
+            "images: {n} pages list the images their sources name, not what their built pages show: the build is older than their sources or the site's config"
         )),
     };
     let pages: Vec<(usize, PathBuf)> = pages

@@ -164,7 +164,7 @@ fn a_page_changed_since_the_build_keeps_the_images_its_source_names() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         stderr(&o).contains(
-            "images: 1 page edited since the build lists the images its source names, not what its built page shows"
+            "images: 1 page lists the images its source names, not what its built page shows: the build is older than its source or the site's config"
         ),
         "{}",
         text(&o)
