@@ -24,6 +24,7 @@ use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
 use crate::vocab::fswrite;
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -298,9 +299,9 @@ pub fn save(path: &Path, text: &str) -> Result<()> {
         .file_name()
         .map_or_else(|| "report".into(), |n| n.to_string_lossy());
     let (mut file, temp) = fswrite::create_temp(dir, &name).map_err(|e| Error::io(dir, e))?;
+    // Written as the sitemaps are: the rename makes it whole, with no wait for the disk.
     let written = file
         .write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
         .and_then(|()| std::fs::rename(&temp, path));
     if let Err(e) = written {
         // The temporary file is ours; the error that matters is the write's.
@@ -344,33 +345,40 @@ fn languages(settings: &Settings) -> Vec<String> {
 /// when the first is a language's. A section that holds only its own page (`/about/`) is a
 /// page at the top: it joins `/` (or its language's home), unless it is a language's home.
 fn sections(outcome: &Outcome, cx: &Context<'_>, languages: &[String]) -> Vec<Section> {
-    let mut by_path: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    // The words for each source and commit, made once.
+    // The words for each source and commit, made once and shared by their rows.
     let mut words: HashMap<(Option<Origin>, Option<&str>), Arc<str>> = HashMap::new();
-    for ((loc, e), listed) in outcome.entries.iter().zip(&outcome.listed) {
-        let loc = loc.to_string();
-        let origin = listed.lastmod.map(|l| l.origin);
-        let commit = listed
-            .commit
-            .as_deref()
-            .filter(|_| origin == Some(Origin::Git));
-        let source = words
+    for l in &outcome.listed {
+        let (origin, commit) = source_key(l);
+        words
             .entry((origin, commit))
-            .or_insert_with(|| source_words(origin, commit, &cx.subjects).into())
-            .clone();
-        let row = Row {
-            lastmod: e.lastmod,
-            source,
-            rollup: origin == Some(Origin::Rollup),
-            file: listed.source.as_ref().map(|f| f.display().to_string()),
-            alternates: e
-                .alternates()
-                .iter()
-                .filter(|a| a.href != loc)
-                .map(|a| (a.hreflang.clone(), a.href.clone()))
-                .collect(),
-            loc,
-        };
+            .or_insert_with(|| source_words(origin, commit, &cx.subjects).into());
+    }
+    // The rows on every core (a large site has a hundred thousand), then grouped in order.
+    let view = outcome.entries.view();
+    let rows: Vec<Row> = view
+        .list()
+        .par_iter()
+        .zip(outcome.listed.par_iter())
+        .map(|(e, listed)| {
+            let loc = view.loc(e).to_string();
+            let k = source_key(listed);
+            Row {
+                lastmod: e.lastmod,
+                source: words.get(&k).cloned().unwrap_or_else(|| Arc::from("none")),
+                rollup: k.0 == Some(Origin::Rollup),
+                file: listed.source.as_ref().map(|f| f.display().to_string()),
+                alternates: e
+                    .alternates()
+                    .iter()
+                    .filter(|a| a.href != loc)
+                    .map(|a| (a.hreflang.clone(), a.href.clone()))
+                    .collect(),
+                loc,
+            }
+        })
+        .collect();
+    let mut by_path: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    for row in rows {
         let section = section_of(url_path(&row.loc), languages);
         match by_path.get_mut(section) {
             Some(rows) => rows.push(row),
@@ -408,6 +416,15 @@ fn sections(outcome: &Outcome, cx: &Context<'_>, languages: &[String]) -> Vec<Se
         .into_iter()
         .map(|(path, rows)| Section { path, rows })
         .collect()
+}
+
+/// What a row's source words depend on: the origin, and the commit for a git date.
+fn source_key(l: &crate::pipeline::Listed) -> (Option<Origin>, Option<&str>) {
+    let origin = l.lastmod.map(|l| l.origin);
+    (
+        origin,
+        l.commit.as_deref().filter(|_| origin == Some(Origin::Git)),
+    )
 }
 
 /// A commit subject cut to a line's length.
