@@ -22,15 +22,12 @@ pub const IMAGE_KEYS: [&str; 7] = [
 /// The image sources of a Hugo site: [`IMAGE_KEYS`] and sitemap.toml's `image_keys`, at the
 /// top level or in `params`, and its shortcodes.
 pub fn rules(settings: &Settings) -> SourceRules {
-    SourceRules {
-        tables: &["", "params"],
-        keys: IMAGE_KEYS
-            .iter()
-            .map(|k| k.to_string())
-            .chain(settings.image_keys.iter().cloned())
-            .collect(),
-        shortcodes: Some(shortcodes),
-    }
+    SourceRules::new(
+        &["", "params"],
+        &IMAGE_KEYS,
+        &settings.image_keys,
+        Some(shortcodes),
+    )
 }
 
 /// The images of Hugo shortcodes in a page body (`{{< figure src="a.jpg" >}}`,

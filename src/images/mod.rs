@@ -31,6 +31,26 @@ pub struct SourceRules {
     pub shortcodes: Option<Shortcodes>,
 }
 
+impl SourceRules {
+    /// A generator's `own` keys, then sitemap.toml's `image_keys`, looked up in `tables`.
+    pub fn new(
+        tables: &'static [&'static str],
+        own: &[&str],
+        image_keys: &[String],
+        shortcodes: Option<Shortcodes>,
+    ) -> SourceRules {
+        SourceRules {
+            tables,
+            keys: own
+                .iter()
+                .map(|k| k.to_string())
+                .chain(image_keys.iter().cloned())
+                .collect(),
+            shortcodes,
+        }
+    }
+}
+
 /// The `src` of every image in `markdown` (Markdown images and `<img src>` in raw HTML),
 /// in document order, without duplicates, at most [`MAX_IMAGES`].
 pub fn image_sources(markdown: &str) -> Vec<String> {

@@ -38,11 +38,9 @@ impl Generator for Plain {
             tz: settings.timezone,
             hugo_lastmod: settings.hugo_lastmod,
             // No generator, no theme: only the keys sitemap.toml names, at the top level.
-            images: settings.images.then(|| crate::images::SourceRules {
-                tables: &[""],
-                keys: settings.image_keys.clone(),
-                shortcodes: None,
-            }),
+            images: settings
+                .images
+                .then(|| crate::images::SourceRules::new(&[""], &[], &settings.image_keys, None)),
             ..Default::default()
         }
     }

@@ -22,15 +22,12 @@ pub const IMAGE_KEYS: [&str; 8] = [
 /// The image sources of a Zola site: [`IMAGE_KEYS`] and sitemap.toml's `image_keys` in
 /// `[extra]`, and its shortcodes.
 pub fn rules(settings: &Settings) -> SourceRules {
-    SourceRules {
-        tables: &["extra"],
-        keys: IMAGE_KEYS
-            .iter()
-            .map(|k| k.to_string())
-            .chain(settings.image_keys.iter().cloned())
-            .collect(),
-        shortcodes: Some(shortcodes),
-    }
+    SourceRules::new(
+        &["extra"],
+        &IMAGE_KEYS,
+        &settings.image_keys,
+        Some(shortcodes),
+    )
 }
 
 /// The images of Zola shortcodes in a page body (`{{ image(path="a.jpg") }}`,
