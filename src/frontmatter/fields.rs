@@ -610,11 +610,41 @@ fn image_values(root: &Node<'_>, rules: &crate::images::SourceRules) -> Vec<Stri
                 .try_fold(start, |node, part| Some(node?.get(part)))
                 .flatten();
             if let Some(value) = found {
-                crate::images::front_matter_values(value, &mut out);
+                front_matter_images(value, &mut out);
             }
         }
     }
     out
+}
+
+/// Front matter image values as themes read them: a string, each string of a list, or a
+/// table's `image`, `src` or `url` (PaperMod's `cover.image`) unless the table says
+/// `hidden` or `hiddenInSingle`; at most `MAX_IMAGES`.
+fn front_matter_images(value: &Node<'_>, out: &mut Vec<String>) {
+    match &value.v {
+        NodeValue::Str(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
+        NodeValue::List(items) => {
+            for item in items.iter().take(crate::images::MAX_IMAGES) {
+                front_matter_images(item, out);
+            }
+        }
+        // A table that hides its image (PaperMod's `cover.hidden`, `hiddenInSingle`) shows
+        // none on the page.
+        NodeValue::Map(_)
+            if ["hidden", "hiddeninsingle"]
+                .iter()
+                .any(|k| value.get(k).and_then(|v| v.as_bool()) == Some(true)) => {}
+        NodeValue::Map(_) => {
+            let inner = ["image", "src", "url"].iter().find_map(|k| value.get(k));
+            if let Some(NodeValue::Str(s)) = inner.map(|v| &v.v)
+                && !s.trim().is_empty()
+            {
+                out.push(s.trim().to_string());
+            }
+        }
+        _ => {}
+    }
+    out.truncate(crate::images::MAX_IMAGES);
 }
 
 /// Reads every field sitemapgen uses from a parsed block, straight into the page record;

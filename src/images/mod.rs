@@ -209,37 +209,6 @@ pub fn shortcode_args(args: &str) -> Vec<(&str, &str)> {
     out
 }
 
-/// Front matter image values as themes read them: a string, each string of a list, or a
-/// table's `image`, `src` or `url` (PaperMod's `cover.image`) unless the table says
-/// `hidden` or `hiddenInSingle`; at most [`MAX_IMAGES`].
-pub fn front_matter_values(value: &crate::frontmatter::Node<'_>, out: &mut Vec<String>) {
-    use crate::frontmatter::NodeValue;
-    match &value.v {
-        NodeValue::Str(s) if !s.trim().is_empty() => out.push(s.trim().to_string()),
-        NodeValue::List(items) => {
-            for item in items.iter().take(MAX_IMAGES) {
-                front_matter_values(item, out);
-            }
-        }
-        // A table that hides its image (PaperMod's `cover.hidden`, `hiddenInSingle`) shows
-        // none on the page.
-        NodeValue::Map(_)
-            if ["hidden", "hiddeninsingle"]
-                .iter()
-                .any(|k| value.get(k).and_then(|v| v.as_bool()) == Some(true)) => {}
-        NodeValue::Map(_) => {
-            let inner = ["image", "src", "url"].iter().find_map(|k| value.get(k));
-            if let Some(NodeValue::Str(s)) = inner.map(|v| &v.v)
-                && !s.trim().is_empty()
-            {
-                out.push(s.trim().to_string());
-            }
-        }
-        _ => {}
-    }
-    out.truncate(MAX_IMAGES);
-}
-
 /// The sources seen so far, in order and without repeats.
 #[derive(Default)]
 struct Sources {
