@@ -305,6 +305,13 @@ fn left_out(o: &mut String, r: &Report) {
     for g in &r.left_out {
         group(o, g);
     }
+    if !r.exclude_globs.is_empty() {
+        o.push_str("<p id=\"exclude-globs\">Not read at all, so not counted above: the files these <code>exclude</code> globs match. To list such a file, narrow or remove its glob.</p><ul>\n");
+        for g in &r.exclude_globs {
+            let _ = writeln!(o, "<li><code>{}</code></li>", esc(g));
+        }
+        o.push_str("</ul>\n");
+    }
     o.push_str("</section>\n");
 }
 

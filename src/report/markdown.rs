@@ -101,6 +101,13 @@ pub fn markdown(r: &Report) -> String {
         o.push('\n');
     }
 
+    if !r.exclude_globs.is_empty() {
+        o.push_str(
+            "Not read at all, so not counted above: the files these `exclude` globs match.\n",
+        );
+        list(&mut o, r.exclude_globs.iter().cloned());
+        o.push('\n');
+    }
     o.push_str("### Host, robots.txt and the audit\n\n");
     for d in &r.decisions {
         let _ = writeln!(o, "- {}", line(d));

@@ -80,6 +80,9 @@ pub struct Report {
     pub health: Health,
     /// Pages left out, one group per reason, in reason order.
     pub left_out: Vec<LeftOutGroup>,
+    /// sitemap.toml's `exclude` globs, with where they are written: the files they match
+    /// are never read, so no page of theirs is counted above.
+    pub exclude_globs: Vec<String>,
     /// What the site's files decided (host, rule files passed over, robots.txt, git dates).
     pub decisions: Vec<String>,
     /// The run's warnings, at most a few of each kind (with a line saying how many more).
@@ -247,6 +250,7 @@ pub fn gather(settings: &Settings, outcome: &Outcome, cx: &Context<'_>) -> Repor
         sections,
         health,
         left_out: left_out(settings, outcome),
+        exclude_globs: exclude_globs(settings),
         decisions: outcome.decisions.clone(),
         warnings: crate::summary::capped(
             &outcome
@@ -606,6 +610,31 @@ fn left_out(settings: &Settings, outcome: &Outcome) -> Vec<LeftOutGroup> {
                 meaning,
                 fix,
                 pages,
+            }
+        })
+        .collect()
+}
+
+/// `sitemap.toml:3: exclude "drafts/**"` for each `exclude` glob.
+fn exclude_globs(settings: &Settings) -> Vec<String> {
+    let file = settings.config_file.as_deref();
+    let text = file
+        .and_then(|f| crate::vocab::fsread::read_string(f, crate::vocab::limits::MAX_CONFIG).ok());
+    settings
+        .exclude
+        .iter()
+        .map(|glob| {
+            let line = text.as_deref().and_then(|t| {
+                t.lines()
+                    .position(|l| {
+                        l.contains(&format!("\"{glob}\"")) || l.contains(&format!("'{glob}'"))
+                    })
+                    .map(|i| i + 1)
+            });
+            match (file, line) {
+                (Some(f), Some(l)) => format!("{}:{l}: exclude \"{glob}\"", f.display()),
+                (Some(f), None) => format!("{}: exclude \"{glob}\"", f.display()),
+                (None, _) => format!("exclude \"{glob}\""),
             }
         })
         .collect()

@@ -20,7 +20,7 @@ fn two_languages(root: &Path) {
             ),
             (
                 "sitemap.toml",
-                "audit = false\n\n[[rules]]\npattern = \"posts/old/**\"\nexclude = true\n",
+                "audit = false\nexclude = [\"posts/private/**\"]\n\n[[rules]]\npattern = \"posts/old/**\"\nexclude = true\n",
             ),
             (
                 "content/_index.md",
@@ -49,6 +49,10 @@ fn two_languages(root: &Path) {
             (
                 "content/posts/old/notes.md",
                 "---\ntitle: Old\ndate: 2019-05-01\n---\n",
+            ),
+            (
+                "content/posts/private/diary.md",
+                "---\ntitle: Diary\ndate: 2024-01-01\n---\n",
             ),
         ],
     );
@@ -101,7 +105,10 @@ Dates in the future: 0.
 
 | file | where it is decided | URL |
 |---|---|---|
-| ./content/posts/old/notes.md | sitemap.toml:4 ([[rules]] pattern 'posts/old/**', exclude = true) | https://example.org/posts/old/notes/ |
+| ./content/posts/old/notes.md | sitemap.toml:5 ([[rules]] pattern 'posts/old/**', exclude = true) | https://example.org/posts/old/notes/ |
+
+Not read at all, so not counted above: the files these `exclude` globs match.
+- sitemap.toml:2: exclude \"posts/private/**\"
 
 ### Host, robots.txt and the audit
 
@@ -306,7 +313,7 @@ fn a_person_sees_the_counts_a_reason_and_the_histogram_in_chromium() {
     assert_eq!(seen["languages"], "2", "{seen}");
     assert_eq!(
         seen["left_out_rows"][1],
-        "./content/posts/old/notes.md sitemap.toml:4 ([[rules]] pattern 'posts/old/**', exclude = true) https://example.org/posts/old/notes/",
+        "./content/posts/old/notes.md sitemap.toml:5 ([[rules]] pattern 'posts/old/**', exclude = true) https://example.org/posts/old/notes/",
         "{seen}"
     );
     assert_eq!(seen["bars"], 4, "{seen}");
