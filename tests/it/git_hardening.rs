@@ -166,6 +166,12 @@ fn a_checkout_git_cannot_read_dates_nothing_by_mtime_and_says_so() {
             text(&out)
         );
         assert!(r.root.join("public/sitemap.xml").is_file());
+        // `list` says it too, on stderr, as `build` and `check` do (issue 39).
+        for cmd in ["list", "check"] {
+            let out = run(&r.root, &[cmd]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains(said), "{cmd}: {}", text(&out));
+        }
     }
 }
 
