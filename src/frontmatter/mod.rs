@@ -233,6 +233,8 @@ pub struct ReaderView<'t> {
     pub title: Option<String>,
     /// `description`, as text.
     pub description: Option<String>,
+    /// Other text the page shows from its front matter: `summary` and `subtitle`.
+    pub shown: Vec<String>,
     /// Everything after the front matter.
     pub body: &'t str,
 }
@@ -248,6 +250,7 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
         return Some(ReaderView {
             title: None,
             description: None,
+            shown: Vec::new(),
             body,
         });
     };
@@ -263,9 +266,14 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
     )
     .ok()?;
     let text_of = |key: &str| root.get(key).and_then(formats::Node::as_text);
+    let shown = ["summary", "subtitle"]
+        .iter()
+        .filter_map(|k| text_of(k))
+        .collect();
     Some(ReaderView {
         title: text_of("title"),
         description: text_of("description"),
+        shown,
         body,
     })
 }

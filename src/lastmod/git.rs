@@ -42,10 +42,11 @@ type FileStates = HashMap<GitPath, Entry>;
 /// Which of a commit's two dates counts as the file's last change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GitDate {
-    /// When the commit was made (or last rebased/amended): git's own notion of "last change".
-    #[default]
+    /// When the commit was made (or last rebased/amended): git's own notion of "last change"
+    /// (`git_date = "committer"`).
     Committer,
-    /// When the change was first written (`git_date = "author"`).
+    /// When the change was first written (`git_date = "author"`, the default).
+    #[default]
     Author,
 }
 
@@ -60,6 +61,8 @@ pub struct GitOptions {
     /// `Some(Compare::Reader)`: an edit dates a page only when a reader sees it (the
     /// default); `None`: any edit does.
     pub compare: Option<Compare>,
+    /// A commit changing at least this many pages dates a page only where it changed its words.
+    pub mass_edit: Option<usize>,
     /// Commits that never date a page.
     pub ignore_revs: crate::settings::IgnoreRevs,
     /// In a shallow clone, fetch the rest of the history first (`git_fetch = "auto"`).
@@ -77,6 +80,7 @@ impl Default for GitOptions {
             date: GitDate::default(),
             states_only: false,
             compare: Some(Compare::Reader),
+            mass_edit: Some(crate::settings::MASS_EDIT),
             ignore_revs: crate::settings::IgnoreRevs::default(),
             fetch: false,
             fetch_limit: shallow::FETCH_LIMIT,
@@ -154,6 +158,8 @@ pub struct Passed {
     pub unseen: usize,
     /// ... listed in the ignore-revs file.
     pub ignored: usize,
+    /// ... that were mass edits changing only where its links go, or a few words.
+    pub mass: usize,
 }
 
 impl Passed {
@@ -164,6 +170,7 @@ impl Passed {
             p.moved += usize::from(b & passed::MOVED != 0);
             p.unseen += usize::from(b & passed::UNSEEN != 0);
             p.ignored += usize::from(b & passed::IGNORED != 0);
+            p.mass += usize::from(b & passed::MASS != 0);
         }
         p
     }
@@ -173,6 +180,7 @@ impl Passed {
         self.moved += o.moved;
         self.unseen += o.unseen;
         self.ignored += o.ignored;
+        self.mass += o.mass;
     }
 }
 
@@ -507,6 +515,7 @@ pub fn read_history(dir: &Path, opts: &GitOptions) -> Result<GitProbe> {
         ignored: &ignored,
         comparable: is_page_path,
         boundary,
+        mass_edit: opts.mass_edit,
         recall,
     };
     let start_blobs = || -> Result<Option<Blobs>> {
@@ -760,13 +769,15 @@ fn recall_key(prefix: &[u8], opts: &GitOptions, ignored: &HashSet<Box<[u8]>>) ->
         GitDate::Committer => "committer",
         GitDate::Author => "author",
     };
-    let compare = match opts.compare {
-        Some(Compare::Reader) => "reader",
-        Some(Compare::Bytes) => "bytes",
-        None => "any",
+    // The rule's version is in the name: a walk kept under an older rule is not reused.
+    let compare = match (opts.compare, opts.mass_edit) {
+        (Some(Compare::Reader), Some(m)) => format!("visible2,mass={m}"),
+        (Some(Compare::Reader), None) => "visible2".into(),
+        (Some(Compare::Bytes), _) => "bytes".into(),
+        (None, _) => "any".into(),
     };
     let ignored: Vec<&[u8]> = ignored.iter().map(|r| &r[..]).collect();
-    recall::Key::new(prefix, date, compare, &ignored)
+    recall::Key::new(prefix, date, &compare, &ignored)
 }
 
 /// Keeps every file's outcome as the walk from `HEAD` found it, under the name it has in

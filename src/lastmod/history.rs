@@ -189,6 +189,7 @@ pub fn start(settings: &Settings) -> PendingHistory {
             settings::Significance::Content => Some(Compare::Reader),
             settings::Significance::AnyCommit => None,
         },
+        mass_edit: settings.mass_edit,
         ignore_revs: settings.git_ignore_revs.clone(),
         fetch: settings.git_fetch == settings::GitFetch::Auto,
         fetch_limit: super::shallow::FETCH_LIMIT,
@@ -274,6 +275,13 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
         why.push(format!(
             "changes no reader sees (whitespace, front matter layout, keys other than title and description): {}",
             p.unseen
+        ));
+    }
+    if p.mass > 0 {
+        why.push(format!(
+            "commits changing {} pages or more that changed only where its links go or up to three words: {}",
+            opts.mass_edit.unwrap_or_default(),
+            p.mass
         ));
     }
     if p.moved > 0 {

@@ -1,12 +1,64 @@
-//! What a reader sees of a page, boiled down to a number: two versions of a file with the
-//! same fingerprint differ only in ways no reader notices (whitespace, the front matter's
-//! format, key order or quoting, keys other than the title and description).
+//! What a reader sees of a page, boiled down to two numbers: its words (the title, the
+//! description and the rendered text, in the order they read) and where its links go. Two
+//! versions of a file with the same [`Fingerprint`] differ only in ways no reader notices:
+//! whitespace and reflowed lines, Markdown markup (emphasis, list markers, table layout), a
+//! code fence's language tag, image sources, HTML tags and their attributes, shortcode
+//! arguments, the front matter's format, and its keys other than the title and description.
 
 use crate::frontmatter::reader_view;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::hash::Hasher;
 
-/// A version of a file as a reader sees it (64 bits: a collision is not worth a thought).
-pub type Fingerprint = u64;
+/// A version of a file as a reader sees it (64 bits a part: a collision is not worth a
+/// thought).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// The title, the description and the other text the front matter shows.
+    head: u64,
+    /// The words of the body, in order.
+    words: u64,
+    /// Where the links go, in order.
+    links: u64,
+    /// How many of the body's words fall in each of 64 buckets (by a hash of the word): two versions'
+    /// counts tell how many words one adds or removes against the other, give or take a
+    /// collision.
+    sketch: [u16; 64],
+    /// Whether the words were counted in `sketch` (not for bytes compared as bytes).
+    sketched: bool,
+}
+
+/// In a mass edit, a page whose words change this little (words added plus words removed, a
+/// replaced word counting both ways: three words replaced) is taken for a sweep (a spelling
+/// or capitalisation fix, an em dash added to every caption), not a revision of the page.
+pub const SMALL_EDIT: u32 = 6;
+
+impl Fingerprint {
+    /// Whether a reader sees the same in `self` and `other`. `mass`: the edit is part of a
+    /// mass edit, which counts only where it changed the title or description, or more than
+    /// a few words of the body ([`SMALL_EDIT`]); a changed link address there is a site-wide
+    /// rewrite, not a revision of this page.
+    pub fn reads_as(self, other: Fingerprint, mass: bool) -> bool {
+        if self.head != other.head {
+            return false;
+        }
+        if self.words == other.words {
+            return mass || self.links == other.links;
+        }
+        mass && self.words_changed(&other) <= SMALL_EDIT
+    }
+
+    /// Words added plus words removed from `self` to `other`, as the sketches tell.
+    fn words_changed(&self, other: &Fingerprint) -> u32 {
+        if !(self.sketched && other.sketched) {
+            return u32::MAX;
+        }
+        self.sketch
+            .iter()
+            .zip(&other.sketch)
+            .map(|(a, b)| u32::from(a.abs_diff(*b)))
+            .sum()
+    }
+}
 
 /// How two versions of a file are told apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,44 +74,219 @@ const SEP: u8 = 0xff;
 
 /// The fingerprint of one version of a file.
 pub fn fingerprint(bytes: &[u8], how: Compare) -> Fingerprint {
-    let mut h = std::hash::DefaultHasher::new();
+    let mut sketch = [0u16; 64];
+    let mut head = std::hash::DefaultHasher::new();
+    let mut words = std::hash::DefaultHasher::new();
+    let mut links = std::hash::DefaultHasher::new();
     let view = match how {
         Compare::Reader => std::str::from_utf8(bytes).ok().and_then(reader_view),
         Compare::Bytes => None,
     };
     match (view, how) {
         (Some(v), _) => {
-            h.write_u8(1);
-            for field in [v.title.as_deref(), v.description.as_deref()] {
+            words.write_u8(1);
+            let mut unsketched = [0u16; 64];
+            let fields = [v.title.as_deref(), v.description.as_deref()];
+            for field in fields
+                .into_iter()
+                .chain(v.shown.iter().map(|s| Some(s.as_str())))
+            {
                 if let Some(f) = field {
-                    words(&mut h, f);
+                    hash_words(&mut head, f, &mut unsketched);
                 }
-                h.write_u8(SEP);
+                head.write_u8(SEP);
             }
-            words(&mut h, v.body);
+            let seen = rendered(v.body, &mut links);
+            hash_words(&mut words, &seen, &mut sketch);
         }
         // Not text, or a front matter that does not parse: every byte counts but the blanks.
         (None, Compare::Reader) => {
-            h.write_u8(2);
-            words(&mut h, &String::from_utf8_lossy(bytes));
+            words.write_u8(2);
+            hash_words(&mut words, &String::from_utf8_lossy(bytes), &mut sketch);
         }
         (None, Compare::Bytes) => {
-            h.write_u8(3);
-            h.write(bytes);
+            words.write_u8(3);
+            words.write(bytes);
         }
     }
-    h.finish()
+    Fingerprint {
+        head: head.finish(),
+        words: words.finish(),
+        links: links.finish(),
+        sketch,
+        sketched: how == Compare::Reader,
+    }
 }
 
 /// Feeds the words of `text` to `h`, one space between them: any run of whitespace (line
 /// breaks, indentation, trailing blanks, `\r`) reads as one space, and none at either end.
-fn words(h: &mut impl Hasher, text: &str) {
+/// Each word is counted in its bucket of `sketch`.
+fn hash_words(h: &mut impl Hasher, text: &str, sketch: &mut [u16; 64]) {
     for (i, w) in text.split_whitespace().enumerate() {
         if i > 0 {
             h.write_u8(b' ');
         }
         h.write(w.as_bytes());
+        // FNV-1a: a word's bucket needs no more.
+        let bucket = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |a, b| {
+            (a ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        }) % 64;
+        let n = &mut sketch[bucket as usize];
+        *n = n.saturating_add(1);
     }
+}
+
+/// The text a reader sees of a Markdown body, rendered with the extensions Zola and Hugo turn
+/// on (tables, footnotes, strikethrough, task lists); where its links go is fed to `links`.
+/// Text inside an image (its alt text) is not seen; neither are shortcode tags.
+fn rendered(body: &str, links: &mut impl Hasher) -> String {
+    let body = without_shortcode_tags(body);
+    let body = without_container_fences(&body);
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS;
+    let mut seen = String::with_capacity(body.len());
+    // The lines of an HTML block, read as one piece (a tag may span lines).
+    let mut block = String::new();
+    let mut in_image = 0usize;
+    for event in Parser::new_ext(&body, options) {
+        if !matches!(event, Event::Html(_)) && !block.is_empty() {
+            html_text(&block, &mut seen, links);
+            seen.push(' ');
+            block.clear();
+        }
+        match event {
+            Event::Text(t) | Event::Code(t) if in_image == 0 => seen.push_str(&t),
+            Event::Html(h) => block.push_str(&h),
+            Event::InlineHtml(h) => html_text(&h, &mut seen, links),
+            Event::SoftBreak | Event::HardBreak => seen.push(' '),
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                links.write(dest_url.as_bytes());
+                links.write_u8(SEP);
+            }
+            Event::Start(Tag::Image { .. }) => in_image += 1,
+            Event::End(TagEnd::Image) => in_image = in_image.saturating_sub(1),
+            Event::End(
+                TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link,
+            ) => {}
+            // The end of a block (and of a table cell) separates words.
+            Event::End(_) => seen.push(' '),
+            _ => {}
+        }
+    }
+    html_text(&block, &mut seen, links);
+    seen
+}
+
+/// `body` with the shortcode tags of both generators cut out: Hugo's `{{< name args >}}`,
+/// `{{% name args %}}` and their closing tags, Zola's `{{ name(args) }}`, `{% name(args) %}`
+/// and `{% end %}`. The text between an opening and a closing tag is Markdown a reader sees,
+/// and stays; the arguments (a figure's source, a class) are not counted.
+fn without_shortcode_tags(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains("{{") && !body.contains("{%") {
+        return body.into();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find(['{']) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let close = if from.starts_with("{{") {
+            Some("}}")
+        } else if from.starts_with("{%") {
+            Some("%}")
+        } else {
+            None
+        };
+        match close.and_then(|c| from[2..].find(c).map(|end| (c, end))) {
+            Some((c, end)) if is_shortcode(&from[2..2 + end], c == "%}") => {
+                out.push(' ');
+                rest = &from[2 + end + c.len()..];
+            }
+            _ => {
+                out.push('{');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+/// `body` without the fences of markdown-it containers and admonitions (`:::callout`,
+/// `::: tip`, a closing `:::`), which some generators render as a box around the text.
+fn without_container_fences(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains(":::") {
+        return body.into();
+    }
+    body.lines()
+        .filter(|l| !l.trim_start().starts_with(":::"))
+        .flat_map(|l| [l, "\n"])
+        .collect::<String>()
+        .into()
+}
+
+/// Whether the inside of `{{ … }}` (`percent` false) or `{% … %}` (true) is a tag, not
+/// literal braces in the text. `{{`: Hugo's `< name … >` and `% name … %`, a template comment
+/// `/* … */`, Zola's `name(…)`. `{%`: Zola's `name(…)` and `end`, and the Liquid and Nunjucks
+/// tags of Jekyll and Eleventy folders (`include 'x.md'`, `- partial "y" -`): a name first,
+/// on one line.
+fn is_shortcode(inner: &str, percent: bool) -> bool {
+    let t = inner.trim();
+    if percent {
+        let tag = t.trim_matches('-').trim_start();
+        return tag.starts_with(|c: char| c.is_ascii_alphabetic()) && !tag.contains('\n');
+    }
+    if t.starts_with('<') && t.ends_with('>') || t.starts_with('%') && t.ends_with('%') {
+        return true;
+    }
+    if t.starts_with("/*") && t.ends_with("*/") {
+        return true;
+    }
+    let name_end = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    name_end > 0 && t[name_end..].starts_with('(') && t.ends_with(')') && !t.contains('\n')
+}
+
+/// The text of a piece of HTML a reader sees: what lies outside its tags and comments. A
+/// link's `href` is fed to `links`; other attributes are not seen.
+fn html_text(html: &str, seen: &mut String, links: &mut impl Hasher) {
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        seen.push_str(&rest[..at]);
+        let tag = &rest[at..];
+        let end = if tag.starts_with("<!--") {
+            tag.find("-->").map(|e| e + 3)
+        } else {
+            tag.find('>').map(|e| e + 1)
+        };
+        // An unclosed tag: the rest is inside it.
+        let end = end.unwrap_or(tag.len());
+        if let Some(href) = href_of(&tag[..end]) {
+            links.write(href.as_bytes());
+            links.write_u8(SEP);
+        }
+        rest = &tag[end..];
+    }
+    seen.push_str(rest);
+}
+
+/// The `href` of an `<a …>` tag.
+fn href_of(tag: &str) -> Option<&str> {
+    let inner = tag.strip_prefix('<')?;
+    if !(inner.starts_with(['a', 'A']) && inner[1..].starts_with(|c: char| c.is_whitespace())) {
+        return None;
+    }
+    let at = inner.to_ascii_lowercase().find("href=")?;
+    let value = &inner[at + 5..];
+    let (quote, value) = match value.chars().next()? {
+        q @ ('"' | '\'') => (q, &value[1..]),
+        _ => (' ', value),
+    };
+    let end = value.find([quote, '>']).unwrap_or(value.len());
+    Some(&value[..end])
 }
 
 /// The fingerprint of a file too large to hold whole, fed in pieces: every byte counts.
@@ -80,7 +307,14 @@ impl Streamed {
 
     /// The fingerprint.
     pub fn finish(&self) -> Fingerprint {
-        self.0.finish()
+        Fingerprint {
+            head: 0,
+            words: self.0.finish(),
+            links: 0,
+            // No words counted: in a mass edit, as in any other, every byte counts.
+            sketch: [0; 64],
+            sketched: false,
+        }
     }
 }
 
@@ -118,6 +352,78 @@ mod tests {
         assert!(!same(a, "+++\n+++\nOne two three!\n"));
         // The body is not the title: moving text between them is a change.
         assert!(!same("+++\ntitle = \"a\"\n+++\n", "+++\n+++\na\n"));
+    }
+
+    fn words_alike(a: &str, b: &str) -> bool {
+        let (x, y) = (
+            fingerprint(a.as_bytes(), Compare::Reader),
+            fingerprint(b.as_bytes(), Compare::Reader),
+        );
+        x.reads_as(y, true)
+    }
+
+    #[test]
+    fn markup_a_reader_does_not_see_is_no_change() {
+        let a = "+++\n+++\nSome *very* important text.\n\n```rust\nfn main() {}\n```\n";
+        // Emphasis, a code fence's language, a reflowed paragraph.
+        assert!(same(a, &a.replace("*very*", "**very**")));
+        assert!(same(a, &a.replace("```rust", "```rs")));
+        assert!(same(a, &a.replace("important text", "important\ntext")));
+        // The code itself is read.
+        assert!(!same(a, &a.replace("main()", "start()")));
+        // Image sources and alt text, HTML attributes, comments.
+        let img = "+++\n+++\nSee ![a cat](cat.png) here.\n";
+        assert!(same(
+            img,
+            &img.replace("cat.png", "https://cdn.example/cat.webp")
+        ));
+        assert!(same(img, &img.replace("a cat", "a grey cat")));
+        let html = "+++\n+++\n<div class=\"note\">\nA <span style=\"x\">note</span>.\n</div>\n";
+        assert!(same(
+            html,
+            &html.replace("class=\"note\"", "class=\"note\" role=\"note\"")
+        ));
+        assert!(same(html, &html.replace(" style=\"x\"", "")));
+        assert!(!same(html, &html.replace("A <span", "One <span")));
+        assert!(same(html, &html.replace("</div>", "<!-- done -->\n</div>")));
+        // A table's layout.
+        let t = "+++\n+++\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+        assert!(same(t, "+++\n+++\n|a|b|\n|:--|--:|\n|1|2|\n"));
+        assert!(!same(t, &t.replace("| 2", "| 3")));
+    }
+
+    #[test]
+    fn where_links_go_counts_but_not_in_a_mass_edit() {
+        let a = "+++\n+++\nRead [the guide](https://example.com/master/guide).\n";
+        let moved = a.replace("master", "main");
+        assert!(!same(a, &moved));
+        assert!(words_alike(a, &moved));
+        let html = "+++\n+++\n<p>Read <a class=\"x\" href=\"/a\">this</a>.</p>\n";
+        assert!(!same(html, &html.replace("/a", "/b")));
+        assert!(same(html, &html.replace("class=\"x\"", "class=\"y\"")));
+        assert!(words_alike(html, &html.replace("/a", "/b")));
+        // In a mass edit, a sweep of three words or fewer does not count; more words do.
+        assert!(words_alike(a, &a.replace("Read", "See")));
+        let three = a.replace("Read [the", "You could read [the");
+        assert!(words_alike(a, &three) && !same(a, &three));
+        let revised = a.replace("guide)", "guide), which covers the new release in full");
+        assert!(!words_alike(a, &revised));
+    }
+
+    #[test]
+    fn shortcode_tags_are_not_read_but_their_text_is() {
+        let hugo = "+++\n+++\n{{< figure src=\"a.png\" >}}\n\n{{% note %}}\nMind the gap.\n{{% /note %}}\n";
+        assert!(same(hugo, &hugo.replace("a.png", "b.png")));
+        assert!(!same(hugo, &hugo.replace("Mind", "Watch")));
+        let zola = "+++\n+++\n{{ youtube(id=\"abc\") }}\n\n{% note(kind=\"info\") %}\nMind the gap.\n{% end %}\n";
+        assert!(same(
+            zola,
+            &zola.replace("abc", "xyz").replace("info", "warn")
+        ));
+        assert!(!same(zola, &zola.replace("gap", "step")));
+        // Braces in the text are text.
+        let code = "+++\n+++\nA map: {{a}} and {% b %}.\n";
+        assert!(!same(code, &code.replace("{{a}}", "{{c}}")));
     }
 
     #[test]

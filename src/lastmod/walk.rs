@@ -37,6 +37,8 @@ pub mod passed {
     pub const UNSEEN: u8 = 2;
     /// A commit listed in the ignore-revs file.
     pub const IGNORED: u8 = 4;
+    /// A mass edit that changed only where its links go, or a few words.
+    pub const MASS: u8 = 8;
 }
 
 /// The date a commit gave a file, and which commit (an index into [`Walk::commits`]).
@@ -53,8 +55,14 @@ pub struct Stamp {
 enum Step {
     /// Dates the file.
     Dates(Stamp),
-    /// Dates the file unless a reader sees the same before and after.
-    Compare { stamp: Stamp, old: Oid, new: Oid },
+    /// Dates the file unless a reader sees the same before and after (`words_only`: the
+    /// same words, in a mass edit).
+    Compare {
+        stamp: Stamp,
+        old: Oid,
+        new: Oid,
+        words_only: bool,
+    },
     /// Passed over, for this reason ([`passed`]).
     Pass(u8),
     /// Where the history at hand ends for it (a shallow clone's boundary), or an edit whose
@@ -118,7 +126,7 @@ enum Next {
     Recalled(Option<Stamp>, u8),
     Unreached,
     Pass(u8),
-    Compare(Stamp, Oid, Oid),
+    Compare(Stamp, Oid, Oid, bool),
 }
 
 /// What the walk is told.
@@ -133,6 +141,9 @@ pub struct Rules<'r> {
     /// In a shallow clone, the committer time (seconds) of the newest boundary commit `HEAD`
     /// reaches: the walk stops at the first commit no newer than it.
     pub boundary: Option<i64>,
+    /// A commit that changes at least this many pages is a mass edit: it dates a page only
+    /// where it changed the page's words (`None`: no commit is).
+    pub mass_edit: Option<usize>,
     /// The log is the range from an earlier walk's commit (`git log C..HEAD`, ordinary commits
     /// only): a file still waiting where it ends takes what that walk found for its name.
     pub recall: Option<&'r Recall>,
@@ -183,12 +194,26 @@ pub struct Walk<'r> {
 /// The commit being read.
 #[derive(Default)]
 struct Commit {
+    /// How many pages it changes (added, edited, moved or removed).
+    pages: usize,
+    /// Its records for files still waiting, judged when the commit ends and its size is known.
+    held: Vec<Held>,
     hash: Vec<u8>,
     /// The committer time in seconds, as git writes it (`%ct`).
     time_raw: Vec<u8>,
     date_raw: Vec<u8>,
     stamp: Option<Stamp>,
     ignored: bool,
+}
+
+/// A record of `git log --raw -z`, kept until its commit ends.
+struct Held {
+    status: Box<[u8]>,
+    old_oid: Box<[u8]>,
+    new_oid: Box<[u8]>,
+    /// The path before a rename or copy, when there is one.
+    from: Option<Box<[u8]>>,
+    path: Box<[u8]>,
 }
 
 /// A record of `git log --raw -z`.
@@ -273,8 +298,8 @@ impl<'r> Walk<'r> {
                 break true;
             }
             if token.first() == Some(&COMMIT_MARK) {
+                self.end_commit(blobs.as_deref_mut())?;
                 self.read += 1;
-                self.end_commit();
                 self.start_commit(&token[1..]);
                 if self.past_boundary() {
                     self.cut(blobs.as_deref_mut())?;
@@ -297,16 +322,21 @@ impl<'r> Walk<'r> {
             if !next_token(&mut input, &mut path)? {
                 break true;
             }
-            let change = Change {
-                status: rec.2,
-                old_oid: rec.0,
-                new_oid: rec.1,
-                from: if two { &from } else { &path },
-                path: &path,
-            };
-            self.change(&change, blobs.as_deref_mut())?;
+            if (self.rules.comparable)(&path) {
+                self.commit.pages += 1;
+            }
+            // Only a file still waiting can take a step from it.
+            if self.waiting.contains_key(&path[..]) {
+                self.commit.held.push(Held {
+                    status: rec.2.into(),
+                    old_oid: rec.0.into(),
+                    new_oid: rec.1.into(),
+                    from: two.then(|| from.as_slice().into()),
+                    path: path.as_slice().into(),
+                });
+            }
         };
-        self.end_commit();
+        self.end_commit(blobs.as_deref_mut())?;
         if complete {
             match self.rules.recall {
                 Some(recall) => {
@@ -413,6 +443,8 @@ impl<'r> Walk<'r> {
         c.date_raw
             .extend_from_slice(parts.next().unwrap_or_default());
         c.stamp = None;
+        c.pages = 0;
+        c.held.clear();
         c.ignored = !self.rules.ignored.is_empty() && self.rules.ignored.contains(&c.hash[..]);
     }
 
@@ -447,8 +479,20 @@ impl<'r> Walk<'r> {
         Ok(())
     }
 
-    /// Applies the commit's renames: from here back, those files go by their old names.
-    fn end_commit(&mut self) {
+    /// Judges the commit's records, now that its size is known, then applies its renames:
+    /// from here back, those files go by their old names.
+    fn end_commit(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+        let mass = self.rules.mass_edit.is_some_and(|m| self.commit.pages >= m);
+        for h in std::mem::take(&mut self.commit.held) {
+            let change = Change {
+                status: &h.status,
+                old_oid: &h.old_oid,
+                new_oid: &h.new_oid,
+                from: h.from.as_deref().unwrap_or(&h.path),
+                path: &h.path,
+            };
+            self.change(&change, mass, blobs.as_deref_mut())?;
+        }
         for (old, i) in std::mem::take(&mut self.moved) {
             if self.phase[i as usize] != Phase::Wanting {
                 continue;
@@ -466,6 +510,7 @@ impl<'r> Walk<'r> {
                 }
             }
         }
+        Ok(())
     }
 
     /// This commit's stamp (the date parsed, the commit listed, on first need).
@@ -485,7 +530,12 @@ impl<'r> Walk<'r> {
     }
 
     /// One record: a step for the file it touches, when that file is still waiting.
-    fn change(&mut self, c: &Change<'_>, blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
+    fn change(
+        &mut self,
+        c: &Change<'_>,
+        mass: bool,
+        blobs: Option<&mut Blobs>,
+    ) -> Result<(), WalkError> {
         let kind = c.status.first().copied().unwrap_or(b'?');
         if kind == b'D' {
             return Ok(());
@@ -518,6 +568,7 @@ impl<'r> Walk<'r> {
                 stamp: self.stamp()?,
                 old: c.old_oid.into(),
                 new: c.new_oid.into(),
+                words_only: mass,
             }
         } else {
             Step::Dates(self.stamp()?)
@@ -561,12 +612,15 @@ impl<'r> Walk<'r> {
                     Some(Step::Unreached) => Next::Unreached,
                     Some(Step::Recalled { stamp, passed }) => Next::Recalled(*stamp, *passed),
                     Some(Step::Pass(why)) => Next::Pass(*why),
-                    Some(Step::Compare { stamp, old, new }) => {
-                        Next::Compare(*stamp, old.clone(), new.clone())
-                    }
+                    Some(Step::Compare {
+                        stamp,
+                        old,
+                        new,
+                        words_only,
+                    }) => Next::Compare(*stamp, old.clone(), new.clone(), *words_only),
                 },
             };
-            let (stamp, old, new) = match next {
+            let (stamp, old, new, words_only) = match next {
                 Next::Finish(s) => {
                     self.finish(i, s);
                     return Ok(());
@@ -589,7 +643,7 @@ impl<'r> Walk<'r> {
                     self.pop(i, None);
                     continue;
                 }
-                Next::Compare(stamp, old, new) => (stamp, old, new),
+                Next::Compare(stamp, old, new, words_only) => (stamp, old, new, words_only),
             };
             let Some(b) = blobs.as_deref_mut() else {
                 self.finish(i, Some(stamp));
@@ -598,8 +652,8 @@ impl<'r> Walk<'r> {
             let before = b.get(&old).map_err(WalkError::Blobs)?;
             let after = b.get(&new).map_err(WalkError::Blobs)?;
             match (before, after) {
-                (Version::Read(x), Version::Read(y)) if x == y => {
-                    self.passed[i as usize] |= passed::UNSEEN;
+                (Version::Read(x), Version::Read(y)) if x.reads_as(y, words_only) => {
+                    self.passed[i as usize] |= if x == y { passed::UNSEEN } else { passed::MASS };
                     self.pop(i, Some(stamp));
                     if let Some(t) = self.tracks.get_mut(&i) {
                         t.ahead = (t.ahead * 2).min(MAX_AHEAD);
@@ -786,6 +840,7 @@ mod tests {
                 ignored: &ignored,
                 comparable: never,
                 boundary: None,
+                mass_edit: None,
                 recall: None,
             },
         );
@@ -980,6 +1035,7 @@ mod tests {
                 ignored: &none,
                 comparable: never,
                 boundary: None,
+                mass_edit: None,
                 recall: None,
             },
         );
@@ -1044,6 +1100,7 @@ mod tests {
                 ignored: &none,
                 comparable: |_| true,
                 boundary: None,
+                mass_edit: None,
                 recall: None,
             },
         );

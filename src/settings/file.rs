@@ -53,9 +53,10 @@ impl LastmodSource {
 #[serde(rename_all = "lowercase")]
 pub enum GitDateKind {
     /// When the commit was made (what a rebase or merge updates).
-    #[default]
     Committer,
-    /// When the change was first written.
+    /// When the change was first written: the default, as it survives rebases and history
+    /// rewrites and dated more pages as their authors did (docs/lastmod.md).
+    #[default]
     Author,
 }
 
@@ -226,6 +227,8 @@ pub struct FileConfig {
     pub git_date: Option<GitDateKind>,
     /// `content` (default) or `any-commit`.
     pub lastmod_significance: Option<Significance>,
+    /// A commit that changes at least this many pages is a mass edit (0: none is).
+    pub mass_edit: Option<usize>,
     /// Commits that never date a page (default `.git-blame-ignore-revs`; `""` for none).
     pub git_ignore_revs: Option<PathBuf>,
     /// Fetch a shallow clone's history: `never` or `auto` (default `auto` in CI).

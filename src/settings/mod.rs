@@ -136,6 +136,9 @@ pub struct Settings {
     pub decisions: Vec<String>,
     /// Which commits date a page.
     pub lastmod_significance: Significance,
+    /// A commit changing at least this many pages dates a page only where it changed its
+    /// words (`None`: no commit is a mass edit).
+    pub mass_edit: Option<usize>,
     /// Commits that never date a page.
     pub git_ignore_revs: IgnoreRevs,
     /// Whether a shallow clone's history is fetched.
@@ -186,6 +189,10 @@ impl Settings {
 
 /// The protocol's cap on URLs per file.
 pub use crate::vocab::protocol::MAX_URLS;
+
+/// The default `mass_edit`: a commit that changes this many pages or more. Measured on the
+/// lastmod oracle (docs/lastmod.md#mass-edits).
+pub const MASS_EDIT: usize = 7;
 
 /// The default `<lastmod>` order.
 pub const DEFAULT_LASTMOD: [LastmodSource; 4] = [
@@ -633,6 +640,11 @@ pub fn resolve(
         lastmod_notes,
         decisions,
         lastmod_significance: file.lastmod_significance.unwrap_or_default(),
+        mass_edit: match file.mass_edit {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(MASS_EDIT),
+        },
         git_ignore_revs,
         git_fetch: over
             .git_fetch
@@ -839,7 +851,7 @@ fn resolve_lastmod(
         }
     )];
     // Hugo's `:git` is the author date; sitemap.toml can still ask for the committer's.
-    let git_date = file.git_date.unwrap_or(GitDateKind::Author);
+    let git_date = file.git_date.unwrap_or_default();
     (hugo.sources, git_date, notes)
 }
 
@@ -1284,7 +1296,7 @@ mod tests {
         let (order, git_date, notes) = resolve_lastmod(&file, &site, Style::Hugo);
         assert_eq!(
             (order, git_date, notes.len()),
-            (vec![LastmodSource::Mtime], GitDateKind::Committer, 0)
+            (vec![LastmodSource::Mtime], GitDateKind::Author, 0)
         );
         let (order, _, _) = resolve_lastmod(&FileConfig::default(), &site, Style::Zola);
         assert_eq!(order, DEFAULT_LASTMOD.to_vec());

@@ -340,21 +340,21 @@ fn a_content_dir_reached_through_a_symlink() {
 }
 
 #[test]
-fn author_date_on_request_committer_date_by_default() {
+fn author_date_by_default_committer_date_on_request() {
     let r = Repo::new();
     r.write("a.md", "a");
     r.commit_dates("2010-10-10T10:10:10+02:00", "2011-11-11T11:11:11-07:00");
 
-    let committer = history(&r.root, GitOptions::default());
-    assert_eq!(date(&committer, "a.md"), "2011-11-11T11:11:11-07:00");
-    let author = history(
+    let author = history(&r.root, GitOptions::default());
+    assert_eq!(date(&author, "a.md"), "2010-10-10T10:10:10+02:00");
+    let committer = history(
         &r.root,
         GitOptions {
-            date: GitDate::Author,
+            date: GitDate::Committer,
             ..Default::default()
         },
     );
-    assert_eq!(date(&author, "a.md"), "2010-10-10T10:10:10+02:00");
+    assert_eq!(date(&committer, "a.md"), "2011-11-11T11:11:11-07:00");
 }
 
 #[test]

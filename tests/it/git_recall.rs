@@ -157,7 +157,7 @@ fn a_rewritten_history_reads_the_whole_history() {
     r.write("content/a.md", &page("A", &long_body("amended")));
     r.git(&["add", "-A"]);
     let out = Repo::command(&r.root)
-        .args(["commit", "-q", "--amend", "-m", "amended"])
+        .args(["commit", "-q", "--amend", "--reset-author", "-m", "amended"])
         .env("GIT_AUTHOR_DATE", "2022-01-01T00:00:00+00:00")
         .env("GIT_COMMITTER_DATE", "2022-01-01T00:00:00+00:00")
         .output()

@@ -203,7 +203,7 @@ fn uncommitted_files_take_the_date_their_commit_will_carry_and_never_a_checkout_
     .unwrap();
 
     // The date the commit will carry: the one git is told to use (here), else now.
-    let when = [("GIT_COMMITTER_DATE", "2024-06-20T09:00:00+02:00")];
+    let when = [("GIT_AUTHOR_DATE", "2024-06-20T09:00:00+02:00")];
     let got = build_env(
         repo,
         &["--site", ".", "--quiet"],
@@ -290,7 +290,7 @@ fn a_shallow_clone_warns_once_and_uses_neither_git_nor_mtime() {
     let (_, o) = build_in(&clone, &["--site", "."], &clone.join("public"));
     // Git would say 2024-02-01 for both (the boundary commit); mtime would say today. The
     // uncommitted page takes the date its commit will carry.
-    let when = [("GIT_COMMITTER_DATE", "2024-06-21T00:00:00Z")];
+    let when = [("GIT_AUTHOR_DATE", "2024-06-21T00:00:00Z")];
     let got = build_env(&clone, &["--site", "."], &when, &clone.join("public"));
     assert_eq!(
         got,
@@ -367,7 +367,7 @@ fn a_content_dir_nested_in_the_repository_maps_its_paths() {
 }
 
 #[test]
-fn committer_date_by_default_author_date_on_request() {
+fn author_date_by_default_committer_date_on_request() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
         (
@@ -386,18 +386,18 @@ fn committer_date_by_default_author_date_on_request() {
     let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
     assert_eq!(
         got["https://example.com/page/"],
-        "2024-01-02T03:04:05-05:00"
+        "2023-05-05T10:00:00+02:00"
     );
 
     std::fs::write(
         repo.join("sitemap.toml"),
-        "lastmod = [\"git\"]\ngit_date = \"author\"\nlastmod_precision = \"second\"\n",
+        "lastmod = [\"git\"]\ngit_date = \"committer\"\nlastmod_precision = \"second\"\n",
     )
     .unwrap();
     let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
     assert_eq!(
         got["https://example.com/page/"],
-        "2023-05-05T10:00:00+02:00"
+        "2024-01-02T03:04:05-05:00"
     );
 }
 

@@ -110,14 +110,14 @@ fn history() -> (Repo, String) {
     (r, ignored)
 }
 
-/// Runs sitemapgen in the repository with `GIT_COMMITTER_DATE` set to `pending` (the date
+/// Runs sitemapgen in the repository with `GIT_AUTHOR_DATE` set to `pending` (the date
 /// an uncommitted change's commit will carry).
 fn run_at(r: &Repo, args: &[&str], pending: &str) -> Output {
     let o = Command::new(env!("CARGO_BIN_EXE_sitemapgen"))
         .args(args)
         .current_dir(&r.root)
         .env_remove("SOURCE_DATE_EPOCH")
-        .env("GIT_COMMITTER_DATE", pending)
+        .env("GIT_AUTHOR_DATE", pending)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
@@ -244,7 +244,7 @@ fn uncommitted_changes_follow_the_same_rule_and_hold_once_committed() {
     let before = lastmods(&r);
     assert_eq!(before["/body/"], "2024-02-02");
     assert_eq!(before["/blog/title/"], "2024-03-03");
-    // The date the commit will carry (GIT_COMMITTER_DATE in this test, else now).
+    // The date the commit will carry (GIT_AUTHOR_DATE in this test, else now).
     assert_eq!(before["/key/"], "2024-06-06");
     assert_eq!(before["/"], "2024-06-06");
 
@@ -289,4 +289,83 @@ fn list_names_the_commit_behind_each_git_date() {
         out.contains(&format!("\"lastmod_commit\":\"{c2}\"")),
         "{out}"
     );
+}
+
+/// Issue 39: what a reader sees is the rendered page (its words, where its links go), and a
+/// commit that rewrites links over many pages dates only the pages whose words it changed.
+#[test]
+fn rendered_words_and_links_date_a_page_and_mass_link_rewrites_do_not() {
+    let r = Repo::new();
+    r.write("config.toml", "base_url = \"https://example.com\"\n");
+    r.write("content/_index.md", "+++\n+++\n");
+    let link = |n: usize, branch: &str, word: &str| {
+        let body = format!(
+            "Page {n}: the {word} [source](https://git.example/site/{branch}/src).\n\n\
+             ![a figure](fig-{n}.png)\n\n<div class=\"note\">A note.</div>\n\n\
+             ```sh\necho {n}\n```\n"
+        );
+        toml_page(&format!("Page {n}"), "", &body)
+    };
+    for n in 0..12 {
+        r.write(&format!("content/p{n}.md"), &link(n, "master", "old"));
+    }
+    r.commit(C1);
+
+    // One commit, four pages: an image source, an HTML class, a code fence's language (none
+    // seen), and a link address (seen).
+    let p0 = link(0, "master", "old").replace("fig-0.png", "https://cdn.example/fig-0.webp");
+    r.write("content/p0.md", &p0);
+    let p1 = link(1, "master", "old").replace("class=\"note\"", "class=\"note\" role=\"note\"");
+    r.write("content/p1.md", &p1);
+    r.write(
+        "content/p2.md",
+        &link(2, "master", "old").replace("```sh", "```bash"),
+    );
+    r.write("content/p3.md", &link(3, "main", "old"));
+    r.commit(C2);
+
+    // `master` to `main` in every page's link, and a word changed in one of them.
+    for n in 4..12 {
+        let word = if n == 4 {
+            "new and much revised, as the last release changed it"
+        } else {
+            "old"
+        };
+        r.write(&format!("content/p{n}.md"), &link(n, "main", word));
+    }
+    r.write("content/p0.md", &p0.replace("master", "main"));
+    r.write("content/p1.md", &p1.replace("master", "main"));
+    r.commit(C3);
+
+    let d1 = "2024-01-01";
+    let mut want = expect(&[
+        ("/", "2024-03-03"),
+        ("/p3/", "2024-02-02"),
+        ("/p4/", "2024-03-03"),
+    ]);
+    for n in [0, 1, 2, 5, 6, 7, 8, 9, 10, 11] {
+        want.insert(format!("/p{n}/"), d1.into());
+    }
+    assert_eq!(lastmods(&r), want);
+
+    let o = run_at(&r, &["build", "--site", ".", "--verbose"], C3);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("commits changing 7 pages or more that changed only where its links go or up to three words: 9"),
+        "{err}"
+    );
+
+    // Fewer pages than the threshold make no mass edit; 0 turns the rule off.
+    for (setting, dated) in [
+        ("mass_edit = 11\n", true),
+        ("mass_edit = 0\n", true),
+        ("mass_edit = 10\n", false),
+    ] {
+        set_config(&r, setting);
+        let got = lastmods(&r);
+        for n in [0, 1, 5, 11] {
+            let want = if dated { "2024-03-03" } else { d1 };
+            assert_eq!(got[&format!("/p{n}/")], want, "{setting} p{n}");
+        }
+    }
 }
