@@ -80,6 +80,11 @@ pub struct SiteConfig {
     /// Hugo `[permalinks]` for term pages: taxonomy -> pattern (`[permalinks] tags = …` or
     /// `[permalinks.term]`).
     pub term_permalinks: Vec<(String, String)>,
+    /// Hugo `[permalinks.section]`: section path (as Hugo writes content paths, lower-cased,
+    /// spaces made `-`) -> pattern, for the section pages at and below it.
+    pub section_permalinks: Vec<(String, String)>,
+    /// Hugo `[permalinks.taxonomy]`: taxonomy -> pattern, for the taxonomy's list page.
+    pub taxonomy_permalinks: Vec<(String, String)>,
     /// Hugo `disablePathToLower`.
     pub disable_path_to_lower: bool,
     /// Hugo `removePathAccents`.
@@ -223,6 +228,8 @@ impl Default for SiteConfig {
             ugly_sections: Vec::new(),
             permalinks: Vec::new(),
             term_permalinks: Vec::new(),
+            section_permalinks: Vec::new(),
+            taxonomy_permalinks: Vec::new(),
             disable_path_to_lower: false,
             remove_path_accents: false,
             disable_kinds: Vec::new(),
@@ -273,6 +280,14 @@ impl SiteConfig {
     /// The language with this code.
     pub fn language(&self, code: &str) -> Option<&Language> {
         self.languages.iter().find(|l| l.code == code)
+    }
+
+    /// Every `[permalinks]` pattern, of every kind, with its key.
+    pub fn all_permalinks(&self) -> impl Iterator<Item = &(String, String)> {
+        (self.permalinks.iter())
+            .chain(&self.term_permalinks)
+            .chain(&self.section_permalinks)
+            .chain(&self.taxonomy_permalinks)
     }
 
     /// Hugo: pages of `section` (a first-level folder or taxonomy) have ugly URLs.

@@ -289,8 +289,10 @@ pub(super) fn read_hugo(
                             match k.as_str() {
                                 "term" => c.term_permalinks.push(entry),
                                 "page" => c.permalinks.push(entry),
-                                // Section and taxonomy lists' patterns are not read yet.
-                                _ => {}
+                                // Hugo matches these keys against content paths: lower
+                                // case, no slash at either end (`/` alone: top sections).
+                                "section" => c.section_permalinks.push(list_key(sec, s)),
+                                _ => c.taxonomy_permalinks.push(list_key(sec, s)),
                             }
                         }
                     }
@@ -300,6 +302,8 @@ pub(super) fn read_hugo(
         }
         c.permalinks.sort();
         c.term_permalinks.sort();
+        c.section_permalinks.sort();
+        c.taxonomy_permalinks.sort();
     }
     c.taxonomies = match get(&v, "taxonomies") {
         Some(Value::Object(t)) => {
@@ -505,6 +509,13 @@ fn ugly_urls(v: Option<&Value>) -> (bool, Vec<String>) {
         Some(other) => (truthy(other), Vec::new()),
         None => (false, Vec::new()),
     }
+}
+
+/// A `[permalinks.section]` or `[permalinks.taxonomy]` entry: the key as Hugo matches it
+/// against a content path (lower case, no `/` or space at either end), and the pattern.
+fn list_key(key: &str, pattern: &str) -> (String, String) {
+    let key = key.trim_matches([' ', '/']).to_lowercase();
+    (key, pattern.to_string())
 }
 
 fn hugo_taxonomy(name: String) -> Taxonomy {

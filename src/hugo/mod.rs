@@ -79,9 +79,7 @@ impl Generator for Hugo {
             lenient: true,
             keep_title: settings
                 .site
-                .permalinks
-                .iter()
-                .chain(&settings.site.term_permalinks)
+                .all_permalinks()
                 .any(|(_, p)| p.contains(":title") || p.contains("slug")),
             string_terms: true,
             hugo: Some(settings.hugo),

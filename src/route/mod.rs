@@ -556,10 +556,25 @@ impl Routing {
     /// Replaces each path `f` changes. The paths are copied once, from the first change on,
     /// and only when something changes.
     fn rewrite_paths(&mut self, f: impl Fn(&str) -> Cow<'_, str>) {
+        self.rewrite_paths_of(|_, p| f(p));
+    }
+
+    /// Gives route `k` the path `path`, for each `(k, path)` of `new`.
+    pub fn set_paths(&mut self, new: &std::collections::HashMap<usize, String>) {
+        if !new.is_empty() {
+            self.rewrite_paths_of(|k, old| match new.get(&k) {
+                Some(p) => Cow::Owned(p.clone()),
+                None => Cow::Borrowed(old),
+            });
+        }
+    }
+
+    /// [`Routing::rewrite_paths`], `f` told each route's index.
+    fn rewrite_paths_of(&mut self, f: impl for<'p> Fn(usize, &'p str) -> Cow<'p, str>) {
         let mut fresh: Option<RoutePaths> = None;
         for k in 0..self.routes.len() {
             let old = self.paths.get(&self.routes[k]);
-            let new = f(old);
+            let new = f(k, old);
             // A borrowed result is unchanged unless it is a shorter slice of the old path.
             let changed = matches!(new, Cow::Owned(_)) || new.len() != old.len();
             let target = match &mut fresh {

@@ -586,7 +586,7 @@ pub fn resolve(
     if style == Style::Hugo {
         crate::hugo::config::apply_rules(&mut site, &hugo)?;
         // A permalink token the site's Hugo does not know stops its build at the config.
-        for (key, pattern) in site.permalinks.iter().chain(&site.term_permalinks) {
+        for (key, pattern) in site.all_permalinks() {
             if let Some(token) =
                 crate::hugo::permalink_tokens::unknown_permalink_token(pattern, &hugo)
             {

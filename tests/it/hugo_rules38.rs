@@ -142,3 +142,94 @@ fn hugo_0_111_builds_old_kind_names_and_keys_given_twice() {
         "content/docs/guide.md:5",
     );
 }
+
+/// Hugo 0.112+ `[permalinks.section]` and `[permalinks.taxonomy]`, for the section and
+/// taxonomy list pages. The URLs are what Hugo 0.168.0 listed for this tree: a section's date
+/// is its own, else the newest below it (a draft's left out); a key reaches the sections
+/// below it; a section without `_index.md` is titled by its folder made plural; a taxonomy's
+/// date is its newest term's; `:slug` falls back to the title; ugly lists end in
+/// `index.html`. The pages in them keep their own URLs.
+#[test]
+fn section_and_taxonomy_permalinks_by_kind() {
+    let d = tempfile::tempdir().unwrap();
+    let config = r#"baseURL = "https://example.org/"
+uglyURLs = {categories = true}
+[permalinks.section]
+posts = "/archive/:year/:slug/"
+"docs/guides" = "/g/:sections[1:]/:title"
+news = "/n/:title/:month"
+[permalinks.taxonomy]
+tags = "/topics/:slug/:yearday/"
+categories = "/kinds/:title/:2006"
+"#;
+    let fm = |body: &str| format!("---\n{body}\n---\n");
+    let files = [
+        (
+            "content/posts/_index.md",
+            "title: My Posts\nslug: Blog Entries",
+        ),
+        (
+            "content/posts/a.md",
+            "title: A\ndate: 2021-03-04\ntags: [Go]",
+        ),
+        (
+            "content/posts/draft.md",
+            "title: D\ndate: 2024-01-01\ndraft: true\ntags: [Go]",
+        ),
+        (
+            "content/posts/sub/_index.md",
+            "title: Sub Part\ndate: 2019-01-02",
+        ),
+        (
+            "content/posts/sub/b.md",
+            "title: B\ndate: 2023-05-06\ntags: [Rust]\ncategories: [Notes]",
+        ),
+        ("content/docs/guides/_index.md", "title: All Guides"),
+        ("content/docs/guides/x.md", "title: X"),
+        ("content/docs/guides/deep/_index.md", "title: Deep Things"),
+        ("content/news/item.md", "title: Item\ndate: 2022-07-08"),
+        ("content/tags/_index.md", "title: Topics"),
+    ];
+    let texts: Vec<(&str, String)> = files.iter().map(|(p, b)| (*p, fm(b))).collect();
+    let mut tree: Vec<(&str, &str)> = vec![("hugo.toml", config)];
+    tree.extend(texts.iter().map(|(p, t)| (*p, t.as_str())));
+    common::write_tree(d.path(), &tree);
+    let out = tempfile::tempdir().unwrap();
+    let o = common::run(
+        d.path(),
+        &[
+            "build",
+            "--quiet",
+            "--site",
+            ".",
+            "--output",
+            out.path().to_str().unwrap(),
+            "--hugo-version",
+            "0.168.0",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let hugo: BTreeSet<String> = [
+        "",
+        "archive/2019/sub-part/",
+        "archive/2023/blog-entries/",
+        "blog-entries/a/",
+        "blog-entries/sub/b/",
+        "categories/notes.html",
+        "docs/",
+        "docs/guides/x/",
+        "g/guides/all-guides/",
+        "g/guides/deep/deep-things/",
+        "kinds/categories/2023/index.html",
+        "n/news/07/",
+        "news/item/",
+        "tags/go/",
+        "tags/rust/",
+        "topics/topics/126/",
+    ]
+    .iter()
+    .map(|p| format!("https://example.org/{p}"))
+    .collect();
+    assert_eq!(url_locs(&xml), hugo);
+}

@@ -380,6 +380,159 @@ impl TermTokens<'_> {
     }
 }
 
+/// What a section's or taxonomy's list page's permalink tokens stand for
+/// (`[permalinks.section]`, `[permalinks.taxonomy]`), as Hugo 0.168.0 expands them.
+pub(super) struct ListTokens<'a> {
+    /// Its own date, else the newest below it (Go's zero time for none).
+    pub(super) date: Option<DateTime<FixedOffset>>,
+    /// Its title: its file's (`""` when the file sets none), else the one Hugo makes.
+    pub(super) title: &'a str,
+    /// Its file's `slug`, if any.
+    pub(super) slug: Option<&'a str>,
+    /// Its folders, sanitized (a taxonomy: its name).
+    pub(super) dirs: &'a [String],
+    /// Its own folder's name as written.
+    pub(super) base_name: &'a str,
+    /// Each section from the top down to itself: its slug, else its title.
+    pub(super) section_slugs: &'a [String],
+    pub(super) site: Paths<'a>,
+}
+
+impl ListTokens<'_> {
+    /// A token's value; none for a token Hugo does not know.
+    fn value(&self, token: &str) -> Option<String> {
+        let (site, rules) = (self.site, self.site.rules);
+        let date = self.date.unwrap_or_else(|| go_time(GO_ZERO_DATE));
+        if let Some(v) = date_value(token, &date) {
+            return Some(v);
+        }
+        let slug = || self.slug.filter(|s| !s.is_empty()).map(|s| urlize(s, site));
+        let title = || urlize(self.title, site);
+        let base_name = || urlize(self.base_name, site);
+        let slugs: Vec<String> = (self.section_slugs.iter())
+            .map(|s| urlize(s, site))
+            .collect();
+        Some(match token {
+            "slug" => slug().unwrap_or_else(title),
+            "title" => title(),
+            // A list's file is `_index`, which Hugo's `:filename` gives as nothing.
+            "filename" => String::new(),
+            "slugorfilename" => slug().unwrap_or_default(),
+            "contentbasename" if rules.permalink_contentbasename => base_name(),
+            "slugorcontentbasename" if rules.permalink_contentbasename => {
+                slug().unwrap_or_else(base_name)
+            }
+            "section" => self.dirs.first().cloned().unwrap_or_default(),
+            "sections" => self.dirs.join("/"),
+            "sectionslug" if rules.permalink_sectionslug => {
+                slugs.first().cloned().unwrap_or_default()
+            }
+            "sectionslugs" if rules.permalink_sectionslug => {
+                let kept: Vec<&str> = slugs
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                kept.join("/")
+            }
+            t => {
+                if let Some((name, _)) = t.split_once('[') {
+                    let cut = &t[name.len()..];
+                    match name {
+                        "sections" => return Some(slice_join(self.dirs, cut)),
+                        "sectionslugs" if rules.permalink_sectionslug => {
+                            return Some(slice_join(&slugs, cut));
+                        }
+                        _ => {}
+                    }
+                }
+                return layout_value(t, &date);
+            }
+        })
+    }
+}
+
+/// A list page's permalink pattern with its tokens replaced, as the part of its path after
+/// the language prefix (no `/` at either end); an unknown token is an error.
+pub(super) fn expand_list_permalink(
+    pattern: &str,
+    tokens: &ListTokens,
+) -> std::result::Result<String, String> {
+    let out = expand_tokens(pattern, |t| tokens.value(t))?;
+    Ok(finish_expansion(out, tokens.site)
+        .trim_matches('/')
+        .to_string())
+}
+
+/// The title Hugo gives a section without `_index` file: its folder's name made plural
+/// (Hugo's `pluralizeListTitles`, on by default) and title-cased.
+pub(super) fn implicit_section_title(folder: &str) -> String {
+    title_case(&pluralize(folder))
+}
+
+/// The title Hugo gives a taxonomy without `_index` file: its name title-cased, `-` made
+/// spaces.
+pub(super) fn taxonomy_title(name: &str) -> String {
+    title_case(name).replace('-', " ")
+}
+
+/// Each word's first letter upper-cased (what Hugo's title case changes in a path: the
+/// case, which only `disablePathToLower` keeps).
+fn title_case(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut start = true;
+    for c in s.chars() {
+        if start {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+        start = c == ' ';
+    }
+    out
+}
+
+/// The common cases of the pluralizer Hugo uses (`flect`): a word ending in `s` stays,
+/// `-y` after a consonant is `-ies`, `-x`, `-ch`, `-sh` take `-es`, a few irregular ones,
+/// else `-s` (`R&D` -> `R&Ds`, `Deep Dive` -> `Deep Dives`, `x_y` -> `x_ies`).
+fn pluralize(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let last = lower.rsplit(' ').next().unwrap_or("");
+    for (one, many) in [("person", "people"), ("child", "children"), ("man", "men")] {
+        if last == one {
+            let stem = &word[..word.len() - one.len()];
+            return format!("{stem}{many}");
+        }
+    }
+    let before_y = lower.strip_suffix('y').and_then(|s| s.chars().last());
+    if lower.ends_with('s') || lower.is_empty() {
+        word.to_string()
+    } else if before_y.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        && !before_y.is_some_and(|c| "aeiou".contains(c))
+    {
+        format!("{}ies", &word[..word.len() - 1])
+    } else if ["x", "ch", "sh"].iter().any(|e| lower.ends_with(e)) {
+        format!("{word}es")
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Whether a `[permalinks.section]` or `[permalinks.taxonomy]` key matches the content path
+/// `path` (folders lower-cased, spaces made `-`, joined by `/`): the path itself or below it;
+/// an empty key (`/`) matches the top level alone.
+pub(super) fn list_key_matches(key: &str, path: &str) -> bool {
+    match key.is_empty() {
+        true => !path.is_empty() && !path.contains('/'),
+        false => path == key || path.strip_prefix(key).is_some_and(|r| r.starts_with('/')),
+    }
+}
+
+/// A folder's name as Hugo writes it in a content path: lower-cased, spaces made `-`.
+pub(super) fn content_path_segment(folder: &str) -> String {
+    folder.to_lowercase().replace(' ', "-")
+}
+
 /// Hugo's page date (`.Date`): `date`, else `publishDate`, else `lastmod`.
 pub(super) fn hugo_date(fm: &crate::frontmatter::PageMeta) -> Option<DateTime<FixedOffset>> {
     let d = fm.date.or(fm.publish_date()).or(fm.updated)?;
@@ -774,6 +927,38 @@ mod tests {
         };
         let got = expand_term_permalink("/tags/:contentbasename/", &tokens, false);
         assert_eq!(got.as_deref(), Ok("/tags/foo-bar/"));
+    }
+
+    #[test]
+    fn implicit_section_titles_are_plural_as_hugo_makes_them() {
+        // Seen in Hugo 0.168.0's titles of sections without `_index.md`.
+        for (folder, title) in [
+            ("posts", "Posts"),
+            ("news", "News"),
+            ("Blog Posts", "Blog Posts"),
+            ("R&D", "R&Ds"),
+            ("über", "Übers"),
+            ("日本", "日本s"),
+            ("Deep Dive", "Deep Dives"),
+            ("x_y", "X_ies"),
+            ("category", "Categories"),
+            ("box", "Boxes"),
+            ("church", "Churches"),
+            ("person", "People"),
+            ("v1.2", "V1.2s"),
+        ] {
+            assert_eq!(implicit_section_title(folder), title, "{folder}");
+        }
+    }
+
+    #[test]
+    fn list_keys_match_their_path_and_below() {
+        assert!(list_key_matches("posts", "posts"));
+        assert!(list_key_matches("posts", "posts/sub"));
+        assert!(!list_key_matches("posts", "postscript"));
+        assert!(list_key_matches("", "docs"));
+        assert!(!list_key_matches("", "docs/sub"));
+        assert_eq!(content_path_segment("Blog Posts"), "blog-posts");
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! The homes and sections Hugo makes without a content file, and the roll-up of page dates
 //! into the nearest section.
 
-use super::permalinks::sanitize;
+use super::permalinks::{
+    ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
+    list_key_matches, sanitize,
+};
 use super::placement::{Bundles, Dirs, node_key};
 use super::{Built, Site};
 use crate::route::{Kind, Reason, Route};
-use std::collections::{BTreeSet, HashSet};
+use chrono::{DateTime, FixedOffset};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A section or home for this (language, folder), routed or from a branch bundle.
 fn has_section(built: &Built, bundles: &Bundles, key: &(String, String)) -> bool {
@@ -150,4 +154,115 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
             built.out.routes[home].add_rollup([r]);
         }
     }
+}
+
+/// Hugo 0.112+ `[permalinks.section]`: a section page at or below a pattern's key takes the
+/// pattern's path, unless its own `url` sets one (the pages in it keep theirs). Runs after
+/// the roll-up, as a section's date is its own, else the newest below it.
+pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
+    let patterns = &site.config.section_permalinks;
+    if patterns.is_empty() {
+        return;
+    }
+    let below = dates_below(site, built);
+    let mut sections: Vec<(&(String, String), usize)> = (built.section_route.iter())
+        .filter(|((_, dir), r)| !dir.is_empty() && built.out.routes[**r].kind == Kind::Section)
+        .map(|(k, r)| (k, *r))
+        .collect();
+    sections.sort_by_key(|&(_, r)| r);
+    let mut new_paths = HashMap::new();
+    let mut warnings = Vec::new();
+    for ((lang, dir), r) in sections {
+        let raw: Vec<&str> = dir.split('/').collect();
+        let path: Vec<String> = raw.iter().map(|d| content_path_segment(d)).collect();
+        let path = path.join("/");
+        // Hugo takes the first key that matches, in an order that changes from run to run:
+        // the longest key is the one we take.
+        let Some((_, pattern)) = (patterns.iter())
+            .filter(|(k, _)| list_key_matches(k, &path))
+            .max_by_key(|(k, _)| k.len())
+        else {
+            continue;
+        };
+        let file = built.out.routes[r].page();
+        let meta = file.map(|i| site.pages.meta(i));
+        if meta.is_some_and(|m| m.more().url.as_deref().is_some_and(|u| !u.is_empty())) {
+            continue;
+        }
+        // A section's title and slug, by its folders (as written) below the language.
+        let names = |d: &str| -> Option<(String, Option<String>)> {
+            let r = *built.section_route.get(&(lang.clone(), d.to_string()))?;
+            Some(
+                match built.out.routes[r].page().map(|i| site.pages.meta(i)) {
+                    Some(m) => (
+                        m.more().title.clone().unwrap_or_default(),
+                        m.slug().map(str::to_string),
+                    ),
+                    None => (
+                        implicit_section_title(d.rsplit('/').next().unwrap_or(d)),
+                        None,
+                    ),
+                },
+            )
+        };
+        let Some((title, slug)) = names(dir) else {
+            continue;
+        };
+        // `:sectionslugs`: each section from the top down, by slug, else title; a folder
+        // that is no section is left out.
+        let section_slugs: Vec<String> = (1..=raw.len())
+            .filter_map(|n| names(&raw[..n].join("/")))
+            .map(|(t, s)| s.filter(|s| !s.is_empty()).unwrap_or(t))
+            .collect();
+        let paths = site.paths();
+        let dirs: Vec<String> = raw.iter().map(|d| sanitize(d, paths)).collect();
+        let date = meta
+            .and_then(hugo_date)
+            .or_else(|| below.get(&(lang.clone(), dir.clone())).copied());
+        let tokens = ListTokens {
+            date,
+            title: &title,
+            slug: slug.as_deref(),
+            dirs: &dirs,
+            base_name: raw.last().copied().unwrap_or(""),
+            section_slugs: &section_slugs,
+            site: paths,
+        };
+        match expand_list_permalink(pattern, &tokens) {
+            Ok(joined) => {
+                let ugly = site.config.ugly(raw.first().copied().unwrap_or(""));
+                let p = paths.list_path(&site.prefix(lang), &joined, ugly);
+                new_paths.insert(r, p);
+            }
+            // Not met: the config's patterns are checked against the release's tokens.
+            Err(m) => warnings.push(format!("{m}: the section {dir} keeps its path")),
+        }
+    }
+    built.out.warnings.extend(warnings);
+    built.out.set_paths(&new_paths);
+}
+
+/// The newest date of the routed pages and sections below each section, by (language,
+/// folder): what Hugo dates a section without a date of its own by.
+fn dates_below(site: &Site, built: &Built) -> HashMap<(String, String), DateTime<FixedOffset>> {
+    let mut newest: HashMap<(String, String), DateTime<FixedOffset>> = HashMap::new();
+    for (i, pl) in site.all().enumerate() {
+        if built.route_of(i).is_none() {
+            continue;
+        }
+        let Some(date) = hugo_date(site.pages.meta(i)) else {
+            continue;
+        };
+        // A section or bundle's own folder is not above it.
+        let above = match pl.is_branch || pl.is_leaf {
+            true => pl.dirs.prefix(pl.dirs.len().saturating_sub(1)),
+            false => pl.dirs,
+        };
+        for d in 1..=above.len() {
+            let key = (pl.lang.to_string(), above.prefix(d).joined().to_string());
+            let e = newest.entry(key).or_insert(date);
+            *e = (*e).max(date);
+        }
+    }
+    newest
 }

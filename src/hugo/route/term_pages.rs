@@ -2,14 +2,15 @@
 //! pages that carry it.
 
 use super::permalinks::{
-    Paths, TermTokens, dir_path, expand_term_permalink, hugo_date, sanitize, section_slug_segment,
-    url_path,
+    ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
+    hugo_date, list_key_matches, sanitize, section_slug_segment, taxonomy_title, url_path,
 };
 use super::{Built, Site};
 use crate::compact::LangCode;
 use crate::frontmatter::BuildRender;
 use crate::route::{Kind, Pages, RouteList};
 use crate::siteconfig::Taxonomy;
+use chrono::{DateTime, FixedOffset};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 
@@ -140,7 +141,8 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
                 built.tax_withheld.contains(&key)
             };
             terms.retain(|term, _| !withheld(term));
-            let list_route = (!withheld("")).then(|| add_list(site, built, lang, &prefix, tax));
+            let list = (*lang, prefix.as_str(), &terms);
+            let list_route = (!withheld("")).then(|| add_list(site, built, list, tax));
             let list_route = list_route.flatten();
             if !site.kind_off("term") {
                 let written = &index.written[t];
@@ -223,11 +225,11 @@ fn terms_of(
 }
 
 /// Adds the taxonomy's list page unless `disableKinds` has `taxonomy`; returns its index.
+/// `terms` are its terms' pages, by term.
 fn add_list(
     site: &Site,
     built: &mut Built,
-    lang: &str,
-    prefix: &str,
+    (lang, prefix, terms): (&str, &str, &BTreeMap<String, RouteList>),
     tax: &Taxonomy,
 ) -> Option<usize> {
     if site.kind_off("taxonomy") {
@@ -238,10 +240,20 @@ fn add_list(
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
         .copied();
-    let path = own_url(site, file, prefix).unwrap_or_else(|| {
-        site.paths()
-            .list_path(prefix, &tax_seg, site.config.ugly(&tax.name))
-    });
+    let ugly = site.config.ugly(&tax.name);
+    let path = match own_url(site, file, prefix) {
+        Some(url) => url,
+        None => match list_permalink(site, built, (lang, file, terms), tax) {
+            Some(Ok(joined)) => site.paths().list_path(prefix, &joined, ugly),
+            // Not met: the config's patterns are checked against the release's tokens.
+            Some(Err(m)) => {
+                let m = format!("{m}: the {} list keeps its path", tax.name);
+                built.out.warnings.push(m);
+                site.paths().list_path(prefix, &tax_seg, ugly)
+            }
+            None => site.paths().list_path(prefix, &tax_seg, ugly),
+        },
+    };
     let key = format!("taxonomy:{}", tax.name);
     Some(
         built
@@ -320,13 +332,7 @@ fn term_permalink(
     members: &RouteList,
 ) -> std::result::Result<String, String> {
     let own = file.map(|i| site.pages.meta(i));
-    let date = own.and_then(hugo_date).or_else(|| {
-        members
-            .iter()
-            .filter_map(|r| built.out.routes[r as usize].page())
-            .filter_map(|i| hugo_date(site.pages.meta(i)))
-            .max()
-    });
+    let date = term_date(site, built, file, members);
     // A term that only its own folder names is written as that folder.
     let folder = file.and_then(|i| site.at(i).dirs.get(1));
     let tokens = TermTokens {
@@ -344,6 +350,64 @@ fn term_permalink(
         site: site.paths(),
     };
     expand_term_permalink(pattern, &tokens, ugly)
+}
+
+/// A term's date (`.Date`): its own file's, else the newest of its pages'.
+fn term_date(
+    site: &Site,
+    built: &Built,
+    file: Option<usize>,
+    members: &RouteList,
+) -> Option<DateTime<FixedOffset>> {
+    let own = file.map(|i| site.pages.meta(i));
+    own.and_then(hugo_date).or_else(|| {
+        members
+            .iter()
+            .filter_map(|r| built.out.routes[r as usize].page())
+            .filter_map(|i| hugo_date(site.pages.meta(i)))
+            .max()
+    })
+}
+
+/// The taxonomy list's path by a `[permalinks.taxonomy]` pattern, after the language prefix;
+/// none without a pattern for it. `file` is the list's own `_index` file, `terms` its terms'
+/// pages.
+fn list_permalink(
+    site: &Site,
+    built: &Built,
+    (lang, file, terms): (&str, Option<usize>, &BTreeMap<String, RouteList>),
+    tax: &Taxonomy,
+) -> Option<std::result::Result<String, String>> {
+    let (_, pattern) = (site.config.taxonomy_permalinks.iter())
+        .filter(|(k, _)| list_key_matches(k, &tax.name))
+        .max_by_key(|(k, _)| k.len())?;
+    let own = file.map(|i| site.pages.meta(i));
+    // Its date: its own, else its newest term's (a term's own date counts as its pages' do).
+    let date = own.and_then(hugo_date).or_else(|| {
+        (terms.iter())
+            .filter_map(|(term, members)| {
+                let key = (lang.to_string(), tax.name.clone(), term.clone());
+                term_date(site, built, built.tax_files.get(&key).copied(), members)
+            })
+            .max()
+    });
+    let title = match own {
+        Some(m) => m.more().title.clone().unwrap_or_default(),
+        None => taxonomy_title(&tax.name),
+    };
+    let slug = own.and_then(|m| m.slug());
+    let section_slugs = [slug.filter(|s| !s.is_empty()).unwrap_or(&title).to_string()];
+    let dirs = [sanitize(&tax.name, site.paths())];
+    let tokens = ListTokens {
+        date,
+        title: &title,
+        slug,
+        dirs: &dirs,
+        base_name: &tax.name,
+        section_slugs: &section_slugs,
+        site: site.paths(),
+    };
+    Some(expand_list_permalink(pattern, &tokens))
 }
 
 /// The path a taxonomy's or term's own `_index` file gives with `url` (Hugo 0.111 and 0.168
