@@ -69,6 +69,10 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
         if (pl.is_leaf || pl.is_branch) && top_level {
             continue;
         }
+        // A term's own `_index` file, withheld (a draft, a future one), makes no section.
+        if pl.is_branch && site.tax_names.contains(top) {
+            continue;
+        }
         let has = match top_memo {
             Some((l, t, has)) if l == pl.lang && t == top => has,
             _ => {
