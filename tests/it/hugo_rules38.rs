@@ -233,3 +233,58 @@ categories = "/kinds/:title/:2006"
     .collect();
     assert_eq!(url_locs(&xml), hugo);
 }
+
+/// From Hugo 0.167 a section's slug renames its folder in its pages' URLs, and
+/// `:sectionslugs` names the sections by slug; `:section` and `:sections` still name the
+/// folders as written. The URLs are what Hugo 0.168.0 wrote for this site.
+#[test]
+fn page_permalinks_name_folders_by_section_and_slugs_by_sectionslugs() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
+                  posts = \"/:section/:sections/:sectionslugs/:filename/\"\n";
+    common::write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", config),
+            (
+                "content/posts/_index.md",
+                "---\ntitle: Posts\nslug: blog-entries\n---\n",
+            ),
+            (
+                "content/posts/deep/_index.md",
+                "---\ntitle: Deep\nslug: deeper\n---\n",
+            ),
+            ("content/posts/a.md", "---\ntitle: A\n---\nx\n"),
+            ("content/posts/deep/b.md", "---\ntitle: B\n---\nx\n"),
+        ],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = common::run(
+        d.path(),
+        &[
+            "build",
+            "--quiet",
+            "--site",
+            ".",
+            "--output",
+            out.path().to_str().unwrap(),
+            "--hugo-version",
+            "0.168.0",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let hugo: BTreeSet<String> = [
+        "",
+        "blog-entries/",
+        "blog-entries/deeper/",
+        "categories/",
+        "posts/posts/blog-entries/a/",
+        "posts/posts/deep/blog-entries/deeper/b/",
+        "tags/",
+    ]
+    .iter()
+    .map(|p| format!("https://example.org/{p}"))
+    .collect();
+    assert_eq!(url_locs(&xml), hugo);
+}

@@ -196,8 +196,11 @@ struct PageTokens<'a> {
     slug: Option<&'a str>,
     /// The file's name (a leaf bundle's folder).
     file_name: &'a str,
-    /// The sanitized folders.
+    /// The folders' URL segments (from 0.167, a section's slug renames its folder).
     dir_segs: &'a [String],
+    /// The folders as written, sanitized: what `:section` and `:sections` name, whatever the
+    /// sections' slugs.
+    folders: Vec<String>,
     /// A leaf bundle: its own folder is not one of its sections.
     is_leaf: bool,
     site: Paths<'a>,
@@ -228,6 +231,7 @@ impl<'a> PageTokens<'a> {
             slug,
             file_name,
             dir_segs,
+            folders: pl.dirs.iter().map(|d| sanitize(d, site)).collect(),
             is_leaf: pl.is_leaf,
             site,
         }
@@ -256,26 +260,26 @@ impl<'a> PageTokens<'a> {
             "slugorcontentbasename" if site.rules.permalink_contentbasename => {
                 self.slug.map(str::to_string).unwrap_or_else(file_name)
             }
-            "section" => self.dir_segs.first().cloned().unwrap_or_default(),
+            "section" => self.folders.first().cloned().unwrap_or_default(),
             // Added in Hugo 0.149: the sections as their slugs name them (the folders here,
             // which from 0.167 a section's slug renames).
             "sectionslug" if site.rules.permalink_sectionslug => {
                 self.dir_segs.first().cloned().unwrap_or_default()
             }
-            "sections" => {
-                self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
-            }
+            "sections" => self.folders[..self.folders.len() - usize::from(self.is_leaf)].join("/"),
             "sectionslugs" if site.rules.permalink_sectionslug => {
                 self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
             }
             t => {
-                let sections = &self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)];
+                let leaf = usize::from(self.is_leaf);
+                let sections = &self.folders[..self.folders.len() - leaf];
+                let slugs = &self.dir_segs[..self.dir_segs.len() - leaf];
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
                     match name {
                         "sections" => return Some(slice_join(sections, cut)),
                         "sectionslugs" if site.rules.permalink_sectionslug => {
-                            return Some(slice_join(sections, cut));
+                            return Some(slice_join(slugs, cut));
                         }
                         _ => {}
                     }
