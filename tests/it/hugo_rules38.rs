@@ -194,22 +194,7 @@ categories = "/kinds/:title/:2006"
     let mut tree: Vec<(&str, &str)> = vec![("hugo.toml", config)];
     tree.extend(texts.iter().map(|(p, t)| (*p, t.as_str())));
     common::write_tree(d.path(), &tree);
-    let out = tempfile::tempdir().unwrap();
-    let o = common::run(
-        d.path(),
-        &[
-            "build",
-            "--quiet",
-            "--site",
-            ".",
-            "--output",
-            out.path().to_str().unwrap(),
-            "--hugo-version",
-            "0.168.0",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
-    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let got = urls_under_168(d.path());
     let hugo: BTreeSet<String> = [
         "",
         "archive/2019/sub-part/",
@@ -231,7 +216,7 @@ categories = "/kinds/:title/:2006"
     .iter()
     .map(|p| format!("https://example.org/{p}"))
     .collect();
-    assert_eq!(url_locs(&xml), hugo);
+    assert_eq!(got, hugo);
 }
 
 /// From Hugo 0.167 a section's slug renames its folder in its pages' URLs, and
@@ -258,22 +243,7 @@ fn page_permalinks_name_folders_by_section_and_slugs_by_sectionslugs() {
             ("content/posts/deep/b.md", "---\ntitle: B\n---\nx\n"),
         ],
     );
-    let out = tempfile::tempdir().unwrap();
-    let o = common::run(
-        d.path(),
-        &[
-            "build",
-            "--quiet",
-            "--site",
-            ".",
-            "--output",
-            out.path().to_str().unwrap(),
-            "--hugo-version",
-            "0.168.0",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
-    let xml = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let got = urls_under_168(d.path());
     let hugo: BTreeSet<String> = [
         "",
         "blog-entries/",
@@ -286,5 +256,25 @@ fn page_permalinks_name_folders_by_section_and_slugs_by_sectionslugs() {
     .iter()
     .map(|p| format!("https://example.org/{p}"))
     .collect();
-    assert_eq!(url_locs(&xml), hugo);
+    assert_eq!(got, hugo);
+}
+
+/// The URLs sitemapgen lists for the site in `dir` under Hugo 0.168.0's rules.
+fn urls_under_168(dir: &Path) -> BTreeSet<String> {
+    let out = tempfile::tempdir().unwrap();
+    let o = common::run(
+        dir,
+        &[
+            "build",
+            "--quiet",
+            "--site",
+            ".",
+            "--output",
+            out.path().to_str().unwrap(),
+            "--hugo-version",
+            "0.168.0",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    url_locs(&std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap())
 }
