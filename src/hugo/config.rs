@@ -262,6 +262,14 @@ pub(super) fn read_hugo(
         c.default_changefreq = cf;
         c.default_priority = pr;
     }
+    // The list form (`[[permalinks]]`, each a `pattern` and a `target` page matcher) is not
+    // read: rather than list the pages at URLs the site does not serve, stop and say so.
+    if let Some(Value::Array(_)) = get(&v, "permalinks") {
+        return Err(c.error_at(
+            &["permalinks"],
+            "`[[permalinks]]` rules with a `target` are not read by sitemapgen yet, so it cannot give those pages the URLs Hugo does: write them as tables by kind (`[permalinks.page]` `posts = \"/x/:slug/\"`), or leave the sitemap to Hugo for now",
+        ));
+    }
     if let Some(Value::Object(p)) = get(&v, "permalinks") {
         // Hugo refuses a pattern with a token it does not know when it reads its config:
         // the error names the file and line that set the pattern, not a page using it.

@@ -278,3 +278,32 @@ fn urls_under_168(dir: &Path) -> BTreeSet<String> {
     assert!(o.status.success(), "{}", text(&o));
     url_locs(&std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap())
 }
+
+/// Hugo 0.168 also reads `[[permalinks]]` rules with a page matcher; sitemapgen does not yet,
+/// and stops, naming the line, rather than list those pages where the site does not serve
+/// them (Hugo wrote `/x/a/` for this site; the folders would have given `/posts/a/`).
+#[test]
+fn permalink_rules_by_page_matcher_are_refused_not_misread() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[[permalinks]]\npattern = '/x/:slug/'\n\
+                  [permalinks.target]\nkind = 'page'\npath = '{/posts/**}'\n";
+    common::write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", config),
+            ("content/posts/a.md", "---\ntitle: A\n---\nx\n"),
+        ],
+    );
+    let o = common::run(
+        d.path(),
+        &["build", "--site", ".", "--hugo-version", "0.168.0"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        common::stderr(&o)
+            .contains("hugo.toml:2: `[[permalinks]]` rules with a `target` are not read"),
+        "{}",
+        text(&o)
+    );
+    assert!(!d.path().join("public/sitemap.xml").exists());
+}
