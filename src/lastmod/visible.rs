@@ -85,24 +85,27 @@ pub fn fingerprint(bytes: &[u8], how: Compare) -> Fingerprint {
     match (view, how) {
         (Some(v), _) => {
             words.write_u8(1);
-            let mut unsketched = [0u16; 64];
             let fields = [v.title.as_deref(), v.description.as_deref()];
             for field in fields
                 .into_iter()
                 .chain(v.shown.iter().map(|s| Some(s.as_str())))
             {
                 if let Some(f) = field {
-                    hash_words(&mut head, f, &mut unsketched);
+                    hash_words(&mut head, f, None);
                 }
                 head.write_u8(SEP);
             }
             let seen = rendered(v.body, &mut links);
-            hash_words(&mut words, &seen, &mut sketch);
+            hash_words(&mut words, &seen, Some(&mut sketch));
         }
         // Not text, or a front matter that does not parse: every byte counts but the blanks.
         (None, Compare::Reader) => {
             words.write_u8(2);
-            hash_words(&mut words, &String::from_utf8_lossy(bytes), &mut sketch);
+            hash_words(
+                &mut words,
+                &String::from_utf8_lossy(bytes),
+                Some(&mut sketch),
+            );
         }
         (None, Compare::Bytes) => {
             words.write_u8(3);
@@ -120,13 +123,16 @@ pub fn fingerprint(bytes: &[u8], how: Compare) -> Fingerprint {
 
 /// Feeds the words of `text` to `h`, one space between them: any run of whitespace (line
 /// breaks, indentation, trailing blanks, `\r`) reads as one space, and none at either end.
-/// Each word is counted in its bucket of `sketch`.
-fn hash_words(h: &mut impl Hasher, text: &str, sketch: &mut [u16; 64]) {
+/// Each word is counted in its bucket of `sketch`, when one is given.
+fn hash_words(h: &mut impl Hasher, text: &str, mut sketch: Option<&mut [u16; 64]>) {
     for (i, w) in text.split_whitespace().enumerate() {
         if i > 0 {
             h.write_u8(b' ');
         }
         h.write(w.as_bytes());
+        let Some(sketch) = sketch.as_deref_mut() else {
+            continue;
+        };
         // FNV-1a: a word's bucket needs no more.
         let bucket = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |a, b| {
             (a ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
