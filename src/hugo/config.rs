@@ -80,6 +80,22 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             ));
         }
     }
+    // A mount's `lang` became `sites.matrix` in 0.153, and is a build error from 0.168.
+    if rules.mount_lang_refused
+        && let Some(Value::Array(mounts)) = get(&v, "module").and_then(|m| get(m, "mounts"))
+        && let Some(i) = mounts
+            .iter()
+            .position(|m| get_str(m, "lang").is_some_and(|l| !l.is_empty()))
+    {
+        let i = i.to_string();
+        return Err(error_at(
+            &["module", "mounts", &i, "lang"],
+            format!(
+                "a mount's `lang` was removed in Hugo 0.168 (deprecated in 0.153), and Hugo {} stops at it: write `sites.matrix.languages = [\"...\"]` in the mount instead",
+                rules.version
+            ),
+        ));
+    }
     // disableKinds: before 0.112 kinds are matched as written (`Taxonomy` is none), and
     // `taxonomy` without `term` stops the build (Hugo's ambiguity since 0.73) unless
     // `ignoreErrors` names it. The old `taxonomyTerm` is the taxonomy list.

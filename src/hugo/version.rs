@@ -208,6 +208,9 @@ pub struct HugoRules {
     /// 0.153.0: a mount's `sites.matrix` (the languages it is read for) and `files` filters
     /// are read; before, Hugo knew neither key (a mount for several languages was read once).
     pub mount_sites: bool,
+    /// 0.168.0: a mount's `lang` (deprecated in 0.153.0 for `sites.matrix`) stops the build:
+    /// Hugo fails a deprecated key fifteen minor releases after its deprecation.
+    pub mount_lang_refused: bool,
     /// 0.144.0: the permalink tokens `:contentbasename` and `:slugorcontentbasename`
     /// (before, unknown tokens: Hugo refuses the pattern).
     pub permalink_contentbasename: bool,
@@ -280,6 +283,7 @@ impl HugoRules {
             raw_html_is_static: !at(v(0, 123, 0)),
             branch_beside_leaf_wins: !at(v(0, 123, 0)),
             mount_sites: at(v(0, 153, 0)),
+            mount_lang_refused: at(v(0, 168, 0)),
             permalink_contentbasename: at(v(0, 144, 0)),
             permalink_sectionslug: at(v(0, 149, 0)),
             config_decoded_strictly: at(v(0, 112, 0)),
@@ -391,7 +395,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 26] = [
+        let flips: [(&str, &str, Rule); 27] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -413,6 +417,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),
             ("0.152.0", "0.153.0", |r| r.mount_sites),
+            ("0.167.0", "0.168.0", |r| r.mount_lang_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),
             ("0.148.0", "0.149.0", |r| r.permalink_sectionslug),
             ("0.111.3", "0.112.0", |r| r.config_decoded_strictly),

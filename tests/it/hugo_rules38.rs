@@ -307,3 +307,17 @@ fn permalink_rules_by_page_matcher_are_refused_not_misread() {
     );
     assert!(!d.path().join("public/sitemap.xml").exists());
 }
+
+#[test]
+fn a_mount_lang_is_read_until_hugo_fails_it_in_0_168() {
+    // `lang` on a mount: deprecated in 0.153 for `sites.matrix`; Hugo fails a deprecated key
+    // fifteen minor releases on, so 0.168 stops (after writing its files, with exit 1).
+    assert_same("mount-lang", "0.111", "0.111.3");
+    assert_same("mount-lang", "0.111", "0.167.0");
+    assert_refused(
+        "mount-lang",
+        "0.168",
+        "0.168.0",
+        "hugo.toml:6: a mount's `lang`",
+    );
+}
