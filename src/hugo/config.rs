@@ -188,6 +188,35 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             }
         }
     }
+    if rules.permalink_segments_checked
+        && let Some(Value::Object(p)) = get(&v, "permalinks")
+    {
+        let mut patterns: Vec<(Vec<&str>, &str)> = Vec::new();
+        for (k, x) in p {
+            match x {
+                Value::String(s) => patterns.push((vec![k], s)),
+                Value::Object(inner) => patterns.extend(
+                    inner
+                        .iter()
+                        .filter_map(|(sec, s)| Some((vec![k.as_str(), sec], s.as_str()?))),
+                ),
+                _ => {}
+            }
+        }
+        for (keys, pattern) in patterns {
+            if !crate::hugo::permalink_tokens::well_formed_before_0_137(pattern) {
+                let mut at = vec!["permalinks"];
+                at.extend(keys);
+                return Err(error_at(
+                    &at,
+                    format!(
+                        "the permalink pattern '{pattern}' is ill-formed for Hugo {} (an empty segment before the last, or an empty pattern), and it stops: start the pattern with `/`",
+                        rules.version
+                    ),
+                ));
+            }
+        }
+    }
     // Go's time.LoadLocation: an IANA name (or UTC, Local); an offset or a number is none.
     if let Some(tz) = get(&v, "timeZone") {
         let ok = match tz {

@@ -109,9 +109,34 @@ pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Optio
     .err()
 }
 
+/// Whether Hugo before 0.137 takes a permalink pattern for well formed: past its first byte
+/// (taken for the leading `/`), its `/`-separated segments may be empty only at the end, so
+/// `x/:slug` and `/a//b` are "permalink ill-formed", and so is an empty pattern (0.111
+/// panics on it). Hugo 0.137 dropped the check (its commit a2f666b58).
+pub(crate) fn well_formed_before_0_137(pattern: &str) -> bool {
+    let Some(rest) = pattern.as_bytes().get(1..) else {
+        return false;
+    };
+    let segments: Vec<&[u8]> = rest.split(|b| *b == b'/').collect();
+    segments
+        .iter()
+        .position(|s| s.is_empty())
+        .is_none_or(|i| i + 1 == segments.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hugo_before_0_137_allows_an_empty_segment_only_at_the_end() {
+        for ok in ["/posts/:slug/", "/", "x", "/:year/:month/:title"] {
+            assert!(well_formed_before_0_137(ok), "{ok}");
+        }
+        for bad in ["", "x/:weekdayname", "x/:yearday/a-b/", "/a//b/", "//"] {
+            assert!(!well_formed_before_0_137(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn a_pattern_with_a_token_hugo_does_not_know_is_refused() {

@@ -321,3 +321,17 @@ fn a_mount_lang_is_read_until_hugo_fails_it_in_0_168() {
         "hugo.toml:6: a mount's `lang`",
     );
 }
+
+#[test]
+fn a_permalink_without_its_leading_slash_is_ill_formed_before_0_137() {
+    // `posts = "x/:slug/"`: Hugo up to 0.136 reads the pattern past its first byte, finds an
+    // empty segment before the last, and stops; 0.168 publishes `/x/hello-world/`.
+    assert_refused(
+        "ill-formed-permalink",
+        "0.111",
+        "0.111.3",
+        "hugo.toml:3: the permalink pattern 'x/:slug/' is ill-formed",
+    );
+    assert_same("ill-formed-permalink", "0.168", "0.168.0");
+    assert_same("ill-formed-permalink", "0.168", "0.137.0");
+}
