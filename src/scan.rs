@@ -460,6 +460,9 @@ pub struct ScanOptions {
     /// content folder canonicalized, then the file's relative path): `*.tmp.md` and
     /// `**/drafts/**` match, `drafts/**` matches nothing.
     pub ignored_absolute: Vec<String>,
+    /// Regular expressions over the absolute path of each file and folder, as Hugo matches
+    /// its `ignoreFiles`: a match is skipped, a folder with all below it.
+    pub ignore_files: Vec<String>,
 }
 
 /// Scans the content of a run's settings: [`roots`] with [`options`], globs named after the
@@ -552,6 +555,10 @@ pub fn options(settings: &Settings) -> ScanOptions {
         skip_hidden_dirs,
         exclude: settings.exclude.clone(),
         ignored_absolute: settings.site.ignored_content.clone(),
+        ignore_files: match settings.style {
+            Style::Hugo => settings.site.ignore_files.clone(),
+            _ => Vec::new(),
+        },
     }
 }
 
@@ -559,6 +566,15 @@ pub fn options(settings: &Settings) -> ScanOptions {
 pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<Files> {
     let exclude = glob_set(&opts.exclude, origin)?;
     let ignored = glob_set(&opts.ignored_absolute, origin)?;
+    let ignore_files = opts
+        .ignore_files
+        .iter()
+        .map(|p| {
+            regex_automata::meta::Regex::new(p).map_err(|e| {
+                Error::config(origin, None, format!("`ignoreFiles` pattern '{p}': {e}"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     let mut out = Files::new();
     for root in roots {
         // A language's own `contentDir` may not exist yet (nothing translated): Hugo builds
@@ -605,6 +621,7 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
             opts,
             exclude: &exclude,
             ignored: &ignored,
+            ignore_files: &ignore_files,
             mount_files: MountFilter::new(&root.files, origin)?,
         };
         let parts = top
@@ -684,11 +701,24 @@ struct Walk<'a> {
     opts: &'a ScanOptions,
     exclude: &'a GlobSet,
     ignored: &'a GlobSet,
+    /// Hugo `ignoreFiles`, compiled.
+    ignore_files: &'a [regex_automata::meta::Regex],
     /// The root's mount filters.
     mount_files: MountFilter,
 }
 
 impl Walk<'_> {
+    /// Whether Hugo's `ignoreFiles` match the entry at `path`: its absolute path, as Hugo
+    /// matches it (the content folder's real path, then the entry's below it).
+    fn ignores(&self, path: &Path) -> bool {
+        if self.ignore_files.is_empty() {
+            return false;
+        }
+        let abs = self.canonical_root.join(below(path, &self.root.dir));
+        let abs = abs.to_string_lossy();
+        self.ignore_files.iter().any(|r| r.is_match(&*abs))
+    }
+
     /// The page files at or below `start` (a top-level file or folder of the root), sorted.
     fn subtree(&self, start: &Path) -> Result<Files> {
         let mut out = Files::new();
@@ -705,6 +735,7 @@ impl Walk<'_> {
                 let hidden = e.file_name().as_encoded_bytes().first() == Some(&b'.');
                 // Hidden files are never pages; hidden folders depend on the generator.
                 !(hidden && (!e.file_type().is_dir() || self.opts.skip_hidden_dirs))
+                    && !self.ignores(e.path())
             });
         for entry in walker {
             let entry = entry.map_err(|e| {
@@ -1134,6 +1165,7 @@ mod tests {
             skip_hidden_dirs: false,
             exclude: vec!["*.tmp.md".into()],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1144,6 +1176,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1164,6 +1197,7 @@ mod tests {
             skip_hidden_dirs: false,
             exclude: vec![],
             ignored_absolute: globs.iter().map(|g| g.to_string()).collect(),
+            ignore_files: vec![],
         };
         // Anchored at the content folder: the absolute path never starts there.
         assert_eq!(
@@ -1201,6 +1235,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
     }
@@ -1218,6 +1253,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         let roots = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1253,6 +1289,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         assert_eq!(rels(d.path(), &opts), ["real.md"]);
     }
@@ -1265,6 +1302,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         let root = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1297,6 +1335,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         let files = scan(&roots, &opts, Path::new("hugo.toml")).unwrap();
         assert_eq!(files.len(), 1);
@@ -1318,6 +1357,7 @@ mod tests {
             skip_hidden_dirs: true,
             exclude: vec![],
             ignored_absolute: vec![],
+            ignore_files: vec![],
         };
         let err = scan(&roots, &opts, Path::new("sitemap.toml"))
             .unwrap_err()

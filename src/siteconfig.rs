@@ -104,6 +104,12 @@ pub struct SiteConfig {
     /// Hugo kinds (`home`, `page`, `section`, `taxonomy`, `term`) whose `[outputs]` list has
     /// no `html`: such pages are no page a visitor can open.
     pub no_html_kinds: Vec<String>,
+    /// Hugo 0.162+: the content media types (`text/html`, ...) `security.allowContent`
+    /// refuses; a content file of one stops the build.
+    pub content_denied: Vec<&'static str>,
+    /// Hugo `ignoreFiles`: regular expressions over a content file's or folder's absolute
+    /// path; a match is no content.
+    pub ignore_files: Vec<String>,
     /// Values the config sets that Hugo accepts but the protocol forbids, left out.
     pub warnings: Vec<String>,
     /// Zola `[slugify] paths`: `on`, `safe` or `off`.
@@ -239,6 +245,8 @@ impl Default for SiteConfig {
             default_priority: None,
             generate_sitemap: true,
             no_html_kinds: Vec::new(),
+            content_denied: Vec::new(),
+            ignore_files: Vec::new(),
             warnings: Vec::new(),
             slugify_paths: "on".into(),
             slugify_taxonomies: "on".into(),

@@ -81,6 +81,9 @@ pub struct MetaMore {
     pub redirect_to: Option<String>,
     /// Hugo `outputs`: whether the list names `html` (`None` when the page sets none).
     pub html_output: Option<bool>,
+    /// Hugo `markup` (lower-cased): the page's content format, which its file name
+    /// gives otherwise.
+    pub markup: Option<String>,
     /// Hugo: the dates of the second and later runs of front matter keys in the site's
     /// `[frontmatter] lastmod` order (the first run's is [`PageMeta::updated`]).
     pub lastmod_more: Vec<Option<W3cDate>>,
@@ -114,6 +117,7 @@ static NO_MORE: MetaMore = MetaMore {
     sort_by: None,
     redirect_to: None,
     html_output: None,
+    markup: None,
     lastmod_more: Vec::new(),
     no_front_matter: false,
     raw_markup: false,

@@ -80,6 +80,31 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             ));
         }
     }
+    // `ignoreFiles`: Hugo stops at a pattern Go cannot compile.
+    site.ignore_files = strings(get(&v, "ignoreFiles"));
+    if let Some((p, e)) = site
+        .ignore_files
+        .iter()
+        .find_map(|p| regex_automata::meta::Regex::new(p).err().map(|e| (p, e)))
+    {
+        return Err(error_at(
+            &["ignoreFiles"],
+            format!(
+                "the `ignoreFiles` pattern '{p}' is no regular expression ({e}), and Hugo stops at it"
+            ),
+        ));
+    }
+    if rules.content_policy {
+        let given = get(&v, "security")
+            .and_then(|s| get(s, "allowContent"))
+            .map(|p| strings(Some(p)));
+        let default = match rules.org_content_refused {
+            true => super::content_policy::DEFAULT_0_166,
+            false => super::content_policy::DEFAULT,
+        };
+        site.content_denied = super::content_policy::denied(given, default)
+            .map_err(|m| error_at(&["security", "allowContent"], m))?;
+    }
     // A mount's `lang` became `sites.matrix` in 0.153, and is a build error from 0.168.
     if rules.mount_lang_refused
         && let Some(Value::Array(mounts)) = get(&v, "module").and_then(|m| get(m, "mounts"))

@@ -261,15 +261,19 @@ fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
             "weight" => out.meta.set_has_weight(true),
             "aliases" => aliases(n, cx, h)?,
             "outputs" => more.html_output = outputs(n, cx, h)?,
-            "markup" if !rules.yaml_v2 => {
+            "markup" => {
                 let m = h.string(n);
-                if !m.is_empty() && !MARKUPS.iter().any(|k| k.eq_ignore_ascii_case(&m)) {
+                if !rules.yaml_v2
+                    && !m.is_empty()
+                    && !MARKUPS.iter().any(|k| k.eq_ignore_ascii_case(&m))
+                {
                     return Err(cx.err(
                         &["markup"],
                         n,
                         format!("`markup` = '{m}' is no markup Hugo {} knows, and it stops the build there: use markdown, asciidoc, html, org, pandoc or rst", rules.version),
                     ));
                 }
+                more.markup = (!m.is_empty()).then(|| m.to_ascii_lowercase());
             }
             "sitemap" => {
                 let sf = sitemap(n, &["sitemap"], cx, h)?;
@@ -291,7 +295,7 @@ fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
             "cascade" => more.cascade = cascades(n, cx, h, dates)?,
             // Keys Hugo reads for itself: never taxonomy terms.
             "linktitle" | "summary" | "description" | "type" | "layout" | "iscjklanguage"
-            | "resources" | "_build" | "build" | "markup" | "params" | "menu" | "menus" => {}
+            | "resources" | "_build" | "build" | "params" | "menu" | "menus" => {}
             other => {
                 // Any other key is a param; the router keeps those the site declares as
                 // taxonomies. Hugo reads one string as one term, a list item by item.

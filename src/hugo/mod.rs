@@ -7,6 +7,7 @@
 mod cast;
 pub mod config;
 pub mod config_files;
+pub(crate) mod content_policy;
 pub mod dates;
 pub mod front_matter;
 mod go_time;

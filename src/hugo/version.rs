@@ -230,6 +230,11 @@ pub struct HugoRules {
     /// pattern when it reads its config up to 0.131, and a pattern when a page uses it from
     /// 0.132; we check every pattern for all of them.
     pub permalink_segments_checked: bool,
+    /// 0.162.0: `security.allowContent` names the content media types Hugo builds, by
+    /// default all but `text/html`: an HTML content file stops the build.
+    pub content_policy: bool,
+    /// 0.166.0: `security.allowContent` refuses `text/org` by default too.
+    pub org_content_refused: bool,
     /// 0.123.0: a term page's `:sections` hold the term itself (`tags/rust`, before only
     /// `tags`), and its own `_index` names nothing for `:filename` (before, `_index`). Seen
     /// in 0.111.3 and 0.168.0; 0.123 rebuilt the content tree, and no release between could
@@ -294,6 +299,8 @@ impl HugoRules {
             config_decoded_strictly: at(v(0, 112, 0)),
             permalink_clean_first: at(v(0, 153, 0)),
             permalink_segments_checked: !at(v(0, 137, 0)),
+            content_policy: at(v(0, 162, 0)),
+            org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
         }
     }
@@ -401,7 +408,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 28] = [
+        let flips: [(&str, &str, Rule); 30] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -425,6 +432,8 @@ mod tests {
             ("0.152.0", "0.153.0", |r| r.mount_sites),
             ("0.167.0", "0.168.0", |r| r.mount_lang_refused),
             ("0.136.0", "0.137.0", |r| !r.permalink_segments_checked),
+            ("0.161.0", "0.162.0", |r| r.content_policy),
+            ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),
             ("0.148.0", "0.149.0", |r| r.permalink_sectionslug),
             ("0.111.3", "0.112.0", |r| r.config_decoded_strictly),

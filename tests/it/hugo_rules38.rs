@@ -335,3 +335,27 @@ fn a_permalink_without_its_leading_slash_is_ill_formed_before_0_137() {
     assert_same("ill-formed-permalink", "0.168", "0.168.0");
     assert_same("ill-formed-permalink", "0.168", "0.137.0");
 }
+
+#[test]
+fn html_content_stops_hugo_0_162_and_later_draft_or_not() {
+    // A draft `old.html` beside a Markdown page: Hugo 0.111 leaves the draft out; 0.168
+    // refuses any text/html content file unless `security.allowContent` allows it.
+    assert_same("html-content", "0.111", "0.111.3");
+    assert_same("html-content", "0.111", "0.161.0");
+    assert_refused(
+        "html-content",
+        "0.168",
+        "0.168.0",
+        "content/posts/old.html:1: Hugo 0.168.0 does not build \"text/html\" content",
+    );
+}
+
+#[test]
+fn ignore_files_drop_files_and_folders_by_their_absolute_path() {
+    // `ignoreFiles`: `_cache$` drops a folder with its page, `\.Rmd$` nothing (the file
+    // is `c.Rmd.md`), `/content/posts/b` the page `b.md` by its absolute path.
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert!(!hugo("ignore-files", short).contains("https://example.org/posts/b/"));
+        assert_same("ignore-files", short, full);
+    }
+}

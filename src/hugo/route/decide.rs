@@ -6,9 +6,10 @@ use super::permalinks::{page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::term_pages::term_key;
 use super::{Built, Site};
+use crate::hugo::content_policy::media_type;
 use crate::route::{Excluded, NewRoute, Page, Reason, Route};
 use crate::vocab::date::W3cDate;
-use crate::vocab::error::Result;
+use crate::vocab::error::{Error, Result};
 use rayon::prelude::*;
 
 /// Files decided on every core at once before their routes are made in order: a decision
@@ -124,8 +125,29 @@ impl<'a> Decider<'_, 'a> {
         if site.off(pl) || site.is_static(page) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
+        // Another file is this page (`_index.en.md` beside `_index.html`): Hugo reads only
+        // that one.
+        if self.bundles.shadows(pl) {
+            return Ok(Decision::Skip(Reason::NotAPage));
+        }
+        // Hugo 0.162+ refuses a content file whose type its `security.allowContent` does not
+        // allow, before it looks at drafts or build options, a bundle's resources too.
+        let denied = &site.config.content_denied;
+        if !denied.is_empty()
+            && let Some(t) = media_type(page.file.name, page.fm.more().markup.as_deref())
+            && denied.contains(&t)
+        {
+            return Err(Error::input(
+                page.file.path(),
+                Some(1),
+                format!(
+                    "Hugo {} does not build \"{t}\" content: its `security.allowContent` (by default every type but text/html, and from 0.166 text/org) refuses it; allow it in the site's config (`[security] allowContent = ['.*']`), or rename the file",
+                    site.rules().version
+                ),
+            ));
+        }
         let (own_dir_is_leaf, under_leaf) = memo.leaf(self.bundles, page.file.root_lang(), pl.dirs);
-        if under_leaf || (own_dir_is_leaf && !pl.is_leaf) || self.bundles.shadows(pl) {
+        if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
         // `disableKinds = ["page"]`: Hugo makes no regular page at all (no terms, no dates,
