@@ -229,7 +229,7 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             }
         }
         for (keys, pattern) in patterns {
-            if !crate::hugo::permalink_tokens::well_formed_before_0_137(pattern) {
+            if !crate::hugo::permalink_tokens::well_formed_before_0_137(pattern, rules) {
                 let mut at = vec!["permalinks"];
                 at.extend(keys);
                 return Err(error_at(

@@ -97,31 +97,67 @@ fn known_token(t: &str, sectionslug: bool) -> bool {
 /// any: [`check_page_permalink`] knows the newest release's tokens, some of which are
 /// younger than the release the site follows.
 pub(crate) fn unknown_permalink_token(pattern: &str, rules: &HugoRules) -> Option<String> {
-    let known = |t: &str| match t {
-        "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
-        "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
-        t => known_token(t, rules.permalink_sectionslug),
-    };
     each_part(pattern, |part| match part {
-        Part::Token(t) if !known(t) => Err(t.to_string()),
+        Part::Token(t) if !known_to(t, rules) => Err(t.to_string()),
         _ => Ok(()),
     })
     .err()
+}
+
+/// Whether the site's Hugo release knows token `t`.
+fn known_to(t: &str, rules: &HugoRules) -> bool {
+    match t {
+        "contentbasename" | "slugorcontentbasename" => rules.permalink_contentbasename,
+        "sectionslug" | "sectionslugs" => rules.permalink_sectionslug,
+        t => known_token(t, rules.permalink_sectionslug),
+    }
+}
+
+/// The tokens Go's `:\w+(\[.+?\])?` finds in `s`, without their `:`.
+fn go_tokens(s: &str) -> Vec<&str> {
+    let b = s.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        let start = i + 1;
+        let mut j = start;
+        while b[i] == b':' && j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+            j += 1;
+        }
+        if j == start {
+            i += 1;
+            continue;
+        }
+        // A cut: `[`, at least one character, and the first `]` after it.
+        let close = (b.get(j) == Some(&b'['))
+            .then(|| s.get(j + 2..)?.find(']'))
+            .flatten();
+        let end = close.map_or(j, |c| j + 2 + c + 1);
+        out.push(&s[start..end]);
+        i = end;
+    }
+    out
 }
 
 /// Whether Hugo before 0.137 takes a permalink pattern for well formed: past its first byte
 /// (taken for the leading `/`), its `/`-separated segments may be empty only at the end, so
 /// `x/:slug` and `/a//b` are "permalink ill-formed", and so is an empty pattern (0.111
 /// panics on it). Hugo 0.137 dropped the check (its commit a2f666b58).
-pub(crate) fn well_formed_before_0_137(pattern: &str) -> bool {
+pub(crate) fn well_formed_before_0_137(pattern: &str, rules: &HugoRules) -> bool {
     let Some(rest) = pattern.as_bytes().get(1..) else {
         return false;
     };
     let segments: Vec<&[u8]> = rest.split(|b| *b == b'/').collect();
-    segments
+    let blank_inside = segments
         .iter()
         .position(|s| s.is_empty())
-        .is_none_or(|i| i + 1 == segments.len())
+        .is_some_and(|i| i + 1 != segments.len());
+    // Each segment's tokens, as Go's pattern finds them past the first byte (`:sections[:last]`
+    // is read as `sections[` and the token `:last`, unknown).
+    !blank_inside
+        && segments.iter().all(|seg| {
+            let seg = String::from_utf8_lossy(seg);
+            go_tokens(&seg).iter().all(|t| known_to(t, rules))
+        })
 }
 
 #[cfg(test)]
@@ -130,12 +166,29 @@ mod tests {
 
     #[test]
     fn hugo_before_0_137_allows_an_empty_segment_only_at_the_end() {
-        for ok in ["/posts/:slug/", "/", "x", "/:year/:month/:title"] {
-            assert!(well_formed_before_0_137(ok), "{ok}");
+        let rules = HugoRules::of(crate::hugo::version::HugoVersion::parse("0.111.3").unwrap());
+        for ok in [
+            "/posts/:slug/",
+            "/",
+            "x",
+            "/:year/:month/:title",
+            "/:sections[1:]/:slug",
+            ":year/",
+        ] {
+            assert!(well_formed_before_0_137(ok, &rules), "{ok}");
         }
-        for bad in ["", "x/:weekdayname", "x/:yearday/a-b/", "/a//b/", "//"] {
-            assert!(!well_formed_before_0_137(bad), "{bad}");
+        for bad in [
+            "",
+            "x/:weekdayname",
+            "x/:yearday/a-b/",
+            "/a//b/",
+            "//",
+            ":sections[:last]/",
+            "/:nope/",
+        ] {
+            assert!(!well_formed_before_0_137(bad, &rules), "{bad}");
         }
+        assert_eq!(go_tokens("a:b[1]:c_d[]x:[y]"), ["b[1]", "c_d[]x:[y]"]);
     }
 
     #[test]

@@ -137,6 +137,16 @@ impl<'a> Decider<'_, 'a> {
             && let Some(t) = media_type(page.file.name, page.fm.more().markup.as_deref())
             && denied.contains(&t)
         {
+            // Beside a file of an allowed type for the same page (`a.md` and `a.html`),
+            // Hugo 0.168 reads that one and builds.
+            let path = page.file.path();
+            let allowed_sibling = crate::scan::PAGE_EXTENSIONS.iter().any(|ext| {
+                media_type(&format!("x.{ext}"), None).is_some_and(|m| !denied.contains(&m))
+                    && path.with_extension(ext).is_file()
+            });
+            if allowed_sibling {
+                return Ok(Decision::Skip(Reason::NotAPage));
+            }
             return Err(Error::input(
                 page.file.path(),
                 Some(1),
