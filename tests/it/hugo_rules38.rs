@@ -359,3 +359,16 @@ fn ignore_files_drop_files_and_folders_by_their_absolute_path() {
         assert_same("ignore-files", short, full);
     }
 }
+
+#[test]
+fn sections_token_names_the_page_s_own_section_only() {
+    // `:sections` names the nearest folder with an `_index` (a top-level folder without one
+    // is a section too): `news/deep/b.md` (no `deep/_index.md`) is in `news`, and
+    // `news/deep2/sub/d.md` in `news/deep2`.
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        let hugo = hugo("sections-token", short);
+        assert!(hugo.contains("https://example.org/n/news/b/"));
+        assert!(hugo.contains("https://example.org/b/x/e/"));
+        assert_same("sections-token", short, full);
+    }
+}

@@ -2,7 +2,7 @@
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
 use super::cascade::{Effective, effective, hidden_by};
-use super::permalinks::{page_path, sanitize, section_slug_segment};
+use super::permalinks::{PageFolders, page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::term_pages::term_key;
 use super::{Built, Site};
@@ -167,6 +167,14 @@ impl<'a> Decider<'_, 'a> {
         }
         let tax = self.taxonomy_file(pl);
         let chain = memo.chain(self.bundles, pl);
+        // The folders of the page's own section, what `:sections` names: the nearest folder
+        // with an `_index`. A top-level folder is a section without one, and so is a term's
+        // folder in a taxonomy's.
+        let in_taxonomy = pl.dirs.first().is_some_and(|t| site.tax_names.contains(t));
+        let sections = chain
+            .first()
+            .map_or(0, |&b| site.at(b).dirs.len())
+            .max(pl.dirs.len().min(if in_taxonomy { 2 } else { 1 }));
         let settings = site.ctx.settings;
         let mut eff = effective(
             page,
@@ -205,7 +213,11 @@ impl<'a> Decider<'_, 'a> {
             return Ok(Decision::Skip(reason));
         }
         let dirs = memo.slugged(|chain| self.slugged_dirs(pl, chain));
-        let mut decision = self.route(i, page, pl, &eff, hidden_by, dirs)?;
+        let folders = PageFolders {
+            slugged: dirs,
+            sections,
+        };
+        let mut decision = self.route(i, page, pl, &eff, hidden_by, folders)?;
         if let Decision::Route(r, _, _) = &mut decision {
             r.set_file_date(name_date);
         }
@@ -274,12 +286,13 @@ impl<'a> Decider<'_, 'a> {
         pl: &Placed,
         eff: &Effective,
         hidden_by: Option<Reason>,
-        dirs: Option<Vec<String>>,
+        folders: PageFolders,
     ) -> Result<Decision> {
         let site = self.site;
         let kind = pl.kind();
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
-        let path = page_path(&page, pl, kind, site.paths(), &site.prefix(pl.lang), dirs)?;
+        let prefix = site.prefix(pl.lang);
+        let path = page_path(&page, pl, kind, site.paths(), &prefix, folders)?;
         // Only translations share keys: a site with one language needs none.
         let shared = site.config.translation_keys_share_paths;
         let key = match &page.fm.more().translation_key {

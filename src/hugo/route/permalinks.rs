@@ -78,16 +78,27 @@ pub(super) fn dir_path(prefix: &str, joined: &str, ugly: bool) -> String {
     }
 }
 
-/// The path of a content file's page of `kind`, below its language's `prefix`; `dirs` are its
-/// folders' URL segments when sections rename them (else its folders, sanitized).
+/// A page's folders as its URL names them.
+pub(super) struct PageFolders {
+    /// Their URL segments when sections' slugs rename them (`None`: as written, sanitized).
+    pub slugged: Option<Vec<String>>,
+    /// How many of them are its section's, what `:sections` names.
+    pub sections: usize,
+}
+
+/// The path of a content file's page of `kind`, below its language's `prefix`.
 pub(super) fn page_path(
     page: &Page,
     pl: &Placed,
     kind: Kind,
     site: Paths,
     prefix: &str,
-    dirs: Option<Vec<String>>,
+    folders: PageFolders,
 ) -> Result<String> {
+    let PageFolders {
+        slugged: dirs,
+        sections,
+    } = folders;
     if kind == Kind::Home {
         return Ok(site.list_path(prefix, "", site.ugly("")));
     }
@@ -101,7 +112,7 @@ pub(super) fn page_path(
         let ugly = site.ugly(pl.dirs.first().unwrap_or(""));
         return Ok(site.list_path(prefix, &dir_segs.join("/"), ugly));
     }
-    file_path(page, pl, &dir_segs, site, prefix)
+    file_path(page, pl, &dir_segs, site, prefix, sections)
 }
 
 /// The path a front matter `url` gives.
@@ -141,6 +152,7 @@ fn file_path(
     dir_segs: &[String],
     site: Paths,
     prefix: &str,
+    sections: usize,
 ) -> Result<String> {
     // A leaf bundle is named by its folder.
     let (parent_segs, file_name) = if pl.is_leaf {
@@ -168,6 +180,7 @@ fn file_path(
         .map(|(_, p)| p.as_str())
     {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
+        tokens.sections = sections.min(tokens.sections);
         if let Some((d, _)) = name_date {
             tokens.date = page_time(&d);
         }
@@ -201,8 +214,9 @@ struct PageTokens<'a> {
     /// The folders as written, sanitized: what `:section` and `:sections` name, whatever the
     /// sections' slugs.
     folders: Vec<String>,
-    /// A leaf bundle: its own folder is not one of its sections.
-    is_leaf: bool,
+    /// How many of the folders are its section's, what `:sections` names: a folder below
+    /// the top level without an `_index` is no section (seen in Hugo 0.111.3 and 0.168.0).
+    sections: usize,
     site: Paths<'a>,
 }
 
@@ -232,7 +246,8 @@ impl<'a> PageTokens<'a> {
             file_name,
             dir_segs,
             folders: pl.dirs.iter().map(|d| sanitize(d, site)).collect(),
-            is_leaf: pl.is_leaf,
+            // A leaf bundle's own folder is never one of its sections.
+            sections: pl.dirs.len().saturating_sub(usize::from(pl.is_leaf)),
             site,
         }
     }
@@ -266,14 +281,13 @@ impl<'a> PageTokens<'a> {
             "sectionslug" if site.rules.permalink_sectionslug => {
                 self.dir_segs.first().cloned().unwrap_or_default()
             }
-            "sections" => self.folders[..self.folders.len() - usize::from(self.is_leaf)].join("/"),
+            "sections" => self.folders[..self.sections].join("/"),
             "sectionslugs" if site.rules.permalink_sectionslug => {
-                self.dir_segs[..self.dir_segs.len() - usize::from(self.is_leaf)].join("/")
+                self.dir_segs[..self.sections.min(self.dir_segs.len())].join("/")
             }
             t => {
-                let leaf = usize::from(self.is_leaf);
-                let sections = &self.folders[..self.folders.len() - leaf];
-                let slugs = &self.dir_segs[..self.dir_segs.len() - leaf];
+                let sections = &self.folders[..self.sections];
+                let slugs = &self.dir_segs[..self.sections.min(self.dir_segs.len())];
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
                     match name {
