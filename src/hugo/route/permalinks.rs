@@ -3,6 +3,7 @@
 
 use super::filename;
 use super::placement::Placed;
+use crate::hugo::glob::go_lower;
 use crate::hugo::golayout;
 use crate::hugo::permalink_tokens::{Part, each_part, unknown_token};
 use crate::hugo::version::HugoRules;
@@ -764,13 +765,6 @@ const GO_ZERO_DATE: NaiveDate = match NaiveDate::from_ymd_opt(1, 1, 1) {
     Some(d) => d,
     None => NaiveDate::MIN,
 };
-
-/// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
-fn go_lower(s: &str) -> String {
-    s.chars()
-        .map(|c| c.to_lowercase().next().unwrap_or(c))
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {
