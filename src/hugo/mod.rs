@@ -80,10 +80,9 @@ impl Generator for Hugo {
         frontmatter::Options {
             tz: settings.timezone,
             lenient: true,
-            keep_title: settings
-                .site
-                .all_permalinks()
-                .any(|(_, p)| p.contains(":title") || p.contains("slug")),
+            keep_title: (settings.site.all_permalinks().map(|(_, p)| p.as_str()))
+                .chain(settings.site.permalink_rules.patterns())
+                .any(|p| p.contains(":title") || p.contains("slug")),
             string_terms: true,
             hugo: Some(settings.hugo),
             dates: Some(settings.site.hugo_dates.clone()),

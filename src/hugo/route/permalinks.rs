@@ -163,11 +163,15 @@ fn file_path(
     };
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
     let ugly = site.ugly(section.as_deref().unwrap_or(""));
-    if let Some(pattern) = section
-        .as_deref()
-        .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
-        .map(|(_, p)| p.as_str())
-    {
+    // A `[[permalinks]]` list (0.161+) stands in for the tables: its first rule that takes
+    // the page's logical path gives the pattern.
+    let pattern = match site.permalink_rules.is_empty() {
+        true => (section.as_deref())
+            .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
+            .map(|(_, p)| p.as_str()),
+        false => (site.permalink_rules).pattern_for("page", &pl.logical_path(), pl.lang),
+    };
+    if let Some(pattern) = pattern {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
         if let Some((d, _)) = name_date {
             tokens.date = page_time(&d);
