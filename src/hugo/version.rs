@@ -243,7 +243,8 @@ pub struct HugoRules {
     /// 0.161.0: `permalinks` may be a list of rules (`[[permalinks]]`, each a `pattern` and a
     /// `target` page matcher), the first that matches a page giving its pattern; before,
     /// Hugo read the key as a table only and a list as none (seen in 0.111.3; the form came
-    /// with Hugo's commit 017a7cd63).
+    /// with Hugo's commit 017a7cd63). The same commit made a table's page key the path glob
+    /// `/{key,key/**}` (before, it named the page's top-level section).
     pub permalink_rules: bool,
 }
 

@@ -713,3 +713,37 @@ fn ignore_files_drop_files_and_folders_by_their_absolute_path() {
         assert_same("ignore-files", short, full);
     }
 }
+
+/// `[permalinks]` keys. From Hugo 0.161 a key is the path glob `/{key,key/**}` (`/*` for
+/// `/`): `posts/sub` takes the pages below it, ahead of `posts` (Hugo takes either, in a
+/// map's order; we the longest), and `/` the top-level pages. The URLs are what Hugo 0.168.0
+/// wrote for this site.
+#[test]
+fn permalink_table_keys_are_path_globs_from_0_161() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
+                  \"posts/sub\" = \"/nested/:slug/\"\nposts = \"/p/:slug/\"\n\"/\" = \"/top/:slug/\"\n";
+    let pages = [
+        ("content/about.md", "title: About"),
+        ("content/posts/b.md", "title: B"),
+        ("content/posts/sub/_index.md", "title: S"),
+        ("content/posts/sub/a.md", "title: A"),
+        (
+            "content/posts/sub/deeper.md",
+            "title: A Page\ndate: 2020-01-01",
+        ),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_168 = at_example(&[
+        "",
+        "categories/",
+        "nested/a-page/",
+        "nested/a/",
+        "p/b/",
+        "posts/",
+        "posts/sub/",
+        "tags/",
+        "top/about/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+}

@@ -163,13 +163,23 @@ fn file_path(
     };
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
     let ugly = site.ugly(section.as_deref().unwrap_or(""));
-    // A `[[permalinks]]` list (0.161+) stands in for the tables: its first rule that takes
-    // the page's logical path gives the pattern.
-    let pattern = match site.permalink_rules.is_empty() {
-        true => (section.as_deref())
+    let pattern = if !site.permalink_rules.is_empty() {
+        // A `[[permalinks]]` list (0.161+) stands in for the tables: its first rule that
+        // takes the page's logical path gives the pattern.
+        (site.permalink_rules).pattern_for("page", &pl.logical_path(), pl.lang)
+    } else if site.rules.permalink_rules {
+        // From 0.161 a table's key is the path glob `/{key,key/**}` (`/*` for `/`): the
+        // pages at any depth below it, and a top-level page of its name. Of two keys that
+        // match, Hugo takes either (a map's order): the longest here.
+        let path = go_lower(&pl.logical_path()[1..]);
+        (site.permalinks.iter())
+            .filter(|(k, _)| list_key_matches(k.trim_matches([' ', '/']), &path))
+            .max_by_key(|(k, _)| k.trim_matches([' ', '/']).len())
+            .map(|(_, p)| p.as_str())
+    } else {
+        (section.as_deref())
             .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
-            .map(|(_, p)| p.as_str()),
-        false => (site.permalink_rules).pattern_for("page", &pl.logical_path(), pl.lang),
+            .map(|(_, p)| p.as_str())
     };
     if let Some(pattern) = pattern {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
