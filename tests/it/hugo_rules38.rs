@@ -714,17 +714,19 @@ fn ignore_files_drop_files_and_folders_by_their_absolute_path() {
     }
 }
 
-/// `[permalinks]` keys. From Hugo 0.161 a key is the path glob `/{key,key/**}` (`/*` for
-/// `/`): `posts/sub` takes the pages below it, ahead of `posts` (Hugo takes either, in a
-/// map's order; we the longest), and `/` the top-level pages. The URLs are what Hugo 0.168.0
-/// wrote for this site.
+/// `[permalinks]` keys. Hugo 0.111.3 matches a page's top-level section (`posts/sub` names
+/// none), trimming `/` off a key: `/` is the pages at the top level, a top-level bundle too.
+/// From 0.161 a key is the path glob `/{key,key/**}` (`/*` for `/`): `posts/sub` takes the
+/// pages below it, ahead of `posts` (Hugo takes either, in a map's order; we the longest).
+/// The URLs are what Hugo 0.168.0 and 0.111.3 wrote for this site.
 #[test]
-fn permalink_table_keys_are_path_globs_from_0_161() {
+fn permalink_table_keys_are_sections_then_path_globs_from_0_161() {
     let d = tempfile::tempdir().unwrap();
     let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
                   \"posts/sub\" = \"/nested/:slug/\"\nposts = \"/p/:slug/\"\n\"/\" = \"/top/:slug/\"\n";
     let pages = [
         ("content/about.md", "title: About"),
+        ("content/bundle/index.md", "title: Bun"),
         ("content/posts/b.md", "title: B"),
         ("content/posts/sub/_index.md", "title: S"),
         ("content/posts/sub/a.md", "title: A"),
@@ -744,6 +746,23 @@ fn permalink_table_keys_are_path_globs_from_0_161() {
         "posts/sub/",
         "tags/",
         "top/about/",
+        "top/bun/",
     ]);
     assert_eq!(urls_under_168(d.path()), hugo_168);
+    let hugo_111 = at_example(&[
+        "",
+        "categories/",
+        "p/a-page/",
+        "p/a/",
+        "p/b/",
+        "posts/",
+        "posts/sub/",
+        "tags/",
+        "top/about/",
+        "top/bun/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
 }

@@ -177,8 +177,12 @@ fn file_path(
             .max_by_key(|(k, _)| k.trim_matches([' ', '/']).len())
             .map(|(_, p)| p.as_str())
     } else {
-        (section.as_deref())
-            .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
+        // Hugo trims spaces and `/` off a key, and matches it against the page's top-level
+        // section: `/` is the pages at the top level (bundles too), which have none.
+        let top_bundle = pl.is_leaf && pl.dirs.len() == 1;
+        let sec = section.as_deref().filter(|_| !top_bundle).unwrap_or("");
+        (site.permalinks.iter())
+            .find(|(k, _)| k.trim_matches([' ', '/']) == sec)
             .map(|(_, p)| p.as_str())
     };
     if let Some(pattern) = pattern {
