@@ -246,6 +246,11 @@ pub struct HugoRules {
     /// with Hugo's commit 017a7cd63). The same commit made a table's page key the path glob
     /// `/{key,key/**}` (before, it named the page's top-level section).
     pub permalink_rules: bool,
+    /// 0.123.0: the permalink tokens `:section` and `:sections` name the folders (and a
+    /// term) in lower case even with `disablePathToLower`: they are read from the sections'
+    /// paths, which 0.123 lower-cases (before, from the folders as written). Seen in 0.111.3
+    /// and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`).
+    pub sections_tokens_lower: bool,
 }
 
 impl HugoRules {
@@ -309,6 +314,7 @@ impl HugoRules {
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
             permalink_rules: at(v(0, 161, 0)),
+            sections_tokens_lower: at(v(0, 123, 0)),
         }
     }
 }
@@ -415,7 +421,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 31] = [
+        let flips: [(&str, &str, Rule); 32] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -447,6 +453,7 @@ mod tests {
             ("0.152.0", "0.153.0", |r| r.permalink_clean_first),
             ("0.122.0", "0.123.0", |r| r.term_sections_hold_term),
             ("0.160.1", "0.161.0", |r| r.permalink_rules),
+            ("0.122.0", "0.123.0", |r| r.sections_tokens_lower),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

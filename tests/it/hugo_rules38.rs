@@ -766,3 +766,78 @@ fn permalink_table_keys_are_sections_then_path_globs_from_0_161() {
         hugo_111
     );
 }
+
+/// With `disablePathToLower`, `:section` and `:sections` name the folders as written in Hugo
+/// 0.111.3 (`My-Sub`) and in lower case from 0.123 (`my-sub`; they read the sections' paths,
+/// which 0.123 lower-cases), on pages, sections and terms alike; the pattern's other tokens
+/// keep their case. The URLs are what Hugo 0.111.3 and 0.168.0 wrote for these sites.
+#[test]
+fn section_tokens_are_lower_case_from_0_123_even_with_disable_path_to_lower() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\ndisablePathToLower = true\n\
+                  [permalinks]\nblog = \"/x/:sections/:section/:slug/\"\n";
+    let pages = [
+        ("content/blog/My Sub/_index.md", "title: S"),
+        ("content/blog/My Sub/a.md", "title: A\ntags: [Go]"),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_111 = at_example(&[
+        "",
+        "blog/",
+        "blog/My-Sub/",
+        "categories/",
+        "tags/",
+        "tags/Go/",
+        "x/blog/My-Sub/blog/A/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+    let hugo_168 = at_example(&[
+        "",
+        "blog/",
+        "blog/My-Sub/",
+        "categories/",
+        "tags/",
+        "tags/Go/",
+        "x/blog/my-sub/blog/A/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+
+    // A section's and a term's, by `[[permalinks]]` rules.
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\ndisablePathToLower = true
+[[permalinks]]
+pattern = '/s/:sections/:section/'
+[permalinks.target]
+kind = 'section'
+[[permalinks]]
+pattern = '/p/:sections/:section/:slug/'
+[permalinks.target]
+kind = 'page'
+[[permalinks]]
+pattern = '/t/:sections/:slug/'
+[permalinks.target]
+kind = 'term'
+";
+    let pages = [
+        ("content/Docs/_index.md", "title: D"),
+        ("content/Docs/My Guide/_index.md", "title: G"),
+        (
+            "content/Docs/My Guide/p.md",
+            "title: Page One\ntags: [Big Tag]",
+        ),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_168 = at_example(&[
+        "",
+        "categories/",
+        "p/docs/my-guide/docs/Page-One/",
+        "s/docs/docs/",
+        "s/docs/my-guide/docs/",
+        "t/tags/big-tag/Big-Tag/",
+        "tags/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+}

@@ -43,6 +43,16 @@ impl Paths<'_> {
         filename::name_date(order, page.fm, name, self.rules, self.tz)
     }
 
+    /// A folder's (or term's) name, sanitized, as `:section` and `:sections` give it: from
+    /// Hugo 0.123 in lower case even with `disablePathToLower` (they name the sections'
+    /// paths, which Hugo lower-cases).
+    pub(super) fn section_token(&self, sanitized: &str) -> String {
+        match self.rules.sections_tokens_lower {
+            true => go_lower(sanitized),
+            false => sanitized.to_string(),
+        }
+    }
+
     /// A home, section or taxonomy list's path: `{prefix}/{joined}/`; with `ugly` URLs
     /// `{prefix}/{joined}.html` before Hugo 0.148, `{prefix}/{joined}/index.html` from it.
     pub(super) fn list_path(&self, prefix: &str, joined: &str, ugly: bool) -> String {
@@ -250,7 +260,9 @@ impl<'a> PageTokens<'a> {
             slug,
             file_name,
             dir_segs,
-            folders: pl.dirs.iter().map(|d| sanitize(d, site)).collect(),
+            folders: (pl.dirs.iter())
+                .map(|d| site.section_token(&sanitize(d, site)))
+                .collect(),
             is_leaf: pl.is_leaf,
             site,
         }
@@ -370,7 +382,7 @@ impl TermTokens<'_> {
         let mut sections = vec![self.tax.to_string()];
         let mut section_slugs = sections.clone();
         if rules.term_sections_hold_term {
-            sections.push(self.key.to_string());
+            sections.push(site.section_token(self.key));
             section_slugs.push(slug().unwrap_or_else(title));
         }
         Some(match token {
@@ -435,6 +447,7 @@ impl ListTokens<'_> {
         let slugs: Vec<String> = (self.section_slugs.iter())
             .map(|s| urlize(s, site))
             .collect();
+        let dirs: Vec<String> = self.dirs.iter().map(|d| site.section_token(d)).collect();
         Some(match token {
             "slug" => slug().unwrap_or_else(title),
             "title" => title(),
@@ -445,8 +458,8 @@ impl ListTokens<'_> {
             "slugorcontentbasename" if rules.permalink_contentbasename => {
                 slug().unwrap_or_else(base_name)
             }
-            "section" => self.dirs.first().cloned().unwrap_or_default(),
-            "sections" => self.dirs.join("/"),
+            "section" => dirs.first().cloned().unwrap_or_default(),
+            "sections" => dirs.join("/"),
             "sectionslug" if rules.permalink_sectionslug => {
                 slugs.first().cloned().unwrap_or_default()
             }
@@ -462,7 +475,7 @@ impl ListTokens<'_> {
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
                     match name {
-                        "sections" => return Some(slice_join(self.dirs, cut)),
+                        "sections" => return Some(slice_join(&dirs, cut)),
                         "sectionslugs" if rules.permalink_sectionslug => {
                             return Some(slice_join(&slugs, cut));
                         }
