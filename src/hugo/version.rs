@@ -246,11 +246,13 @@ pub struct HugoRules {
     /// with Hugo's commit 017a7cd63). The same commit made a table's page key the path glob
     /// `/{key,key/**}` (before, it named the page's top-level section).
     pub permalink_rules: bool,
-    /// 0.123.0: the permalink tokens `:section` and `:sections` name the folders (and a
-    /// term) in lower case even with `disablePathToLower`: they are read from the sections'
-    /// paths, which 0.123 lower-cases (before, from the folders as written). Seen in 0.111.3
-    /// and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`).
-    pub sections_tokens_lower: bool,
+    /// 0.123.0: a page's sections are read from its path, which Hugo lower-cases (spaces
+    /// `-`): the permalink tokens `:section` and `:sections` name the folders (and a term)
+    /// in lower case even with `disablePathToLower`, and a `[permalinks]` key is matched
+    /// against that (before, against the folder as written: `Blog/` took no key). Seen in
+    /// 0.111.3 and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`,
+    /// `pageMeta.Section`).
+    pub sections_from_path: bool,
 }
 
 impl HugoRules {
@@ -314,7 +316,7 @@ impl HugoRules {
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
             permalink_rules: at(v(0, 161, 0)),
-            sections_tokens_lower: at(v(0, 123, 0)),
+            sections_from_path: at(v(0, 123, 0)),
         }
     }
 }
@@ -453,7 +455,7 @@ mod tests {
             ("0.152.0", "0.153.0", |r| r.permalink_clean_first),
             ("0.122.0", "0.123.0", |r| r.term_sections_hold_term),
             ("0.160.1", "0.161.0", |r| r.permalink_rules),
-            ("0.122.0", "0.123.0", |r| r.sections_tokens_lower),
+            ("0.122.0", "0.123.0", |r| r.sections_from_path),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

@@ -841,3 +841,39 @@ kind = 'term'
     ]);
     assert_eq!(urls_under_168(d.path()), hugo_168);
 }
+
+/// A `[permalinks]` key (lower-cased, as Hugo reads config keys) is matched against the
+/// page's top-level folder as written before 0.123, so `Blog/` takes no key in Hugo 0.111.3,
+/// and against its lower-cased path from 0.123 (Hugo 0.168.0 gives it `blog`'s pattern).
+#[test]
+fn a_permalink_key_matches_the_folder_as_written_before_0_123() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
+                  Blog = \"/x/:sections/:section/:slug/\"\n";
+    let pages = [
+        ("content/Blog/My Sub/_index.md", "title: S"),
+        ("content/Blog/My Sub/a.md", "title: A"),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_111 = at_example(&[
+        "",
+        "blog/",
+        "blog/my-sub/",
+        "blog/my-sub/a/",
+        "categories/",
+        "tags/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+    let hugo_168 = at_example(&[
+        "",
+        "blog/",
+        "blog/my-sub/",
+        "categories/",
+        "tags/",
+        "x/blog/my-sub/blog/a/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+}

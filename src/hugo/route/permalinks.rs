@@ -47,7 +47,7 @@ impl Paths<'_> {
     /// Hugo 0.123 in lower case even with `disablePathToLower` (they name the sections'
     /// paths, which Hugo lower-cases).
     pub(super) fn section_token(&self, sanitized: &str) -> String {
-        match self.rules.sections_tokens_lower {
+        match self.rules.sections_from_path {
             true => go_lower(sanitized),
             false => sanitized.to_string(),
         }
@@ -188,9 +188,14 @@ fn file_path(
             .map(|(_, p)| p.as_str())
     } else {
         // Hugo trims spaces and `/` off a key, and matches it against the page's top-level
-        // section: `/` is the pages at the top level (bundles too), which have none.
+        // section (as written before 0.123, lower case and spaces `-` from it): `/` is the
+        // pages at the top level (bundles too), which have none.
         let top_bundle = pl.is_leaf && pl.dirs.len() == 1;
-        let sec = section.as_deref().filter(|_| !top_bundle).unwrap_or("");
+        let sec = match pl.dirs.first().filter(|_| !top_bundle) {
+            Some(d) if site.rules.sections_from_path => content_path_segment(d),
+            Some(d) => d.to_string(),
+            None => String::new(),
+        };
         (site.permalinks.iter())
             .find(|(k, _)| k.trim_matches([' ', '/']) == sec)
             .map(|(_, p)| p.as_str())
