@@ -85,6 +85,13 @@ pub struct SiteConfig {
     pub section_permalinks: Vec<(String, String)>,
     /// Hugo `[permalinks.taxonomy]`: taxonomy -> pattern, for the taxonomy's list page.
     pub taxonomy_permalinks: Vec<(String, String)>,
+    /// Hugo 0.161+ `[[permalinks]]`: the rules, each a pattern for the pages its target
+    /// matches (read in place of the tables above, when `permalinks` is a list).
+    pub permalink_rules: crate::hugo::permalink_rules::PermalinkRules,
+    /// Hugo: the environment the config was read for (`production` unless told).
+    pub environment: String,
+    /// Hugo `title`: the home page's title where its own file sets none.
+    pub title: Option<String>,
     /// Hugo `disablePathToLower`.
     pub disable_path_to_lower: bool,
     /// Hugo `removePathAccents`.
@@ -183,6 +190,8 @@ pub struct Language {
     pub sitemap_table_filename: Option<String>,
     /// Hugo `[languages.X.sitemap] priority`.
     pub priority: Option<Priority>,
+    /// Hugo `[languages.X] title`: its home page's title, over the site's.
+    pub title: Option<String>,
     /// Zola per-language taxonomies (`None`: not configured for this language).
     pub taxonomies: Option<Vec<Taxonomy>>,
 }
@@ -213,6 +222,7 @@ impl Language {
             changefreq: None,
             sitemap_table_filename: None,
             priority: None,
+            title: None,
             taxonomies: None,
         }
     }
@@ -236,6 +246,9 @@ impl Default for SiteConfig {
             term_permalinks: Vec::new(),
             section_permalinks: Vec::new(),
             taxonomy_permalinks: Vec::new(),
+            permalink_rules: Default::default(),
+            environment: String::new(),
+            title: None,
             disable_path_to_lower: false,
             remove_path_accents: false,
             disable_kinds: Vec::new(),
@@ -290,7 +303,8 @@ impl SiteConfig {
         self.languages.iter().find(|l| l.code == code)
     }
 
-    /// Every `[permalinks]` pattern, of every kind, with its key.
+    /// Every `[permalinks]` table pattern, of every kind, with its key (the rules of a
+    /// `[[permalinks]]` list are in [`SiteConfig::permalink_rules`]).
     pub fn all_permalinks(&self) -> impl Iterator<Item = &(String, String)> {
         (self.permalinks.iter())
             .chain(&self.term_permalinks)

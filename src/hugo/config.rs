@@ -3,6 +3,7 @@
 
 use super::config_files;
 use super::mounts;
+use super::permalink_rules;
 use super::version::HugoRules;
 use crate::siteconfig::Style;
 use crate::siteconfig::{
@@ -242,6 +243,28 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             }
         }
     }
+    // `permalinks` as a list of rules is read from 0.161; before, Hugo read it as a table and
+    // a list as none, so every page kept its usual URL.
+    if let Some(Value::Array(entries)) = get(&v, "permalinks") {
+        if rules.permalink_rules {
+            let langs: Vec<&str> = site.languages.iter().map(|l| l.code.as_str()).collect();
+            site.permalink_rules = permalink_rules::read(entries, &site.environment, &langs)
+                .map_err(|e| {
+                    let mut keys = vec!["permalinks"];
+                    keys.extend(e.keys.iter().map(String::as_str));
+                    let m = format!("{}: Hugo {} stops at it", e.message, rules.version);
+                    error_at(&keys, m)
+                })?;
+        } else if !entries.is_empty() {
+            let (file, line) = locate(&layers, &main, &["permalinks"]);
+            let at = line.map_or(String::new(), |l| format!(":{l}"));
+            site.warnings.push(format!(
+                "{}{at}: Hugo {} does not read `[[permalinks]]` rules (0.161 added them), so its pages keep their usual URLs; to stop seeing this, build with Hugo 0.161 or later, or remove the rules",
+                file.display(),
+                rules.version
+            ));
+        }
+    }
     // Go's time.LoadLocation: an IANA name (or UTC, Local); an offset or a number is none.
     if let Some(tz) = get(&v, "timeZone") {
         let ok = match tz {
@@ -300,6 +323,8 @@ pub(super) fn read_hugo(
         build_future: get_bool(&v, "buildFuture").unwrap_or(false),
         build_expired: get_bool(&v, "buildExpired").unwrap_or(false),
         enable_git_info: get_bool(&v, "enableGitInfo").unwrap_or(false),
+        environment: env.to_string(),
+        title: get_str(&v, "title"),
         ..Default::default()
     };
     c.raw = raw;
@@ -331,14 +356,6 @@ pub(super) fn read_hugo(
         let (cf, pr) = hugo_sitemap_fields(sm, &mut warnings).map_err(bad)?;
         c.default_changefreq = cf;
         c.default_priority = pr;
-    }
-    // The list form (`[[permalinks]]`, each a `pattern` and a `target` page matcher) is not
-    // read: rather than list the pages at URLs the site does not serve, stop and say so.
-    if let Some(Value::Array(_)) = get(&v, "permalinks") {
-        return Err(c.error_at(
-            &["permalinks"],
-            "`[[permalinks]]` rules with a `target` are not read by sitemapgen yet, so it cannot give those pages the URLs Hugo does: write them as tables by kind (`[permalinks.page]` `posts = \"/x/:slug/\"`), or leave the sitemap to Hugo for now",
-        ));
     }
     if let Some(Value::Object(p)) = get(&v, "permalinks") {
         // Hugo refuses a pattern with a token it does not know when it reads its config:
@@ -423,6 +440,7 @@ pub(super) fn read_hugo(
                 sitemap_table_filename: get(l, "sitemap")
                     .map(|sm| get_str(sm, "filename").unwrap_or_else(|| "sitemap.xml".into())),
                 priority,
+                title: get_str(l, "title"),
                 taxonomies: None,
                 code,
             });

@@ -271,17 +271,37 @@ fn key_path(file: &Path) -> (Vec<String>, Option<String>) {
     }
 }
 
-/// Every map key lower-cased, at any depth (Hugo's keys are case-insensitive).
+/// Every map key lower-cased, at any depth (Hugo's keys are case-insensitive), but the
+/// own keys of a `[[permalinks]]` rule, which Hugo reads as written (`Pattern` is none).
 fn lower_keys(v: Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(
             m.into_iter()
-                .map(|(k, v)| (k.to_lowercase(), lower_keys(v)))
+                .map(|(k, v)| {
+                    let k = k.to_lowercase();
+                    let v = match k.as_str() {
+                        "permalinks" => lower_rule_keys(v),
+                        _ => lower_keys(v),
+                    };
+                    (k, v)
+                })
                 .collect(),
         ),
         Value::Array(a) => Value::Array(a.into_iter().map(lower_keys).collect()),
         other => other,
     }
+}
+
+/// The value of `permalinks`: in a list of rules, each rule's own keys as written.
+fn lower_rule_keys(v: Value) -> Value {
+    let Value::Array(rules) = v else {
+        return lower_keys(v);
+    };
+    let rule = |r: Value| match r {
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, lower_keys(v))).collect()),
+        other => lower_keys(other),
+    };
+    Value::Array(rules.into_iter().map(rule).collect())
 }
 
 #[cfg(test)]

@@ -10,10 +10,12 @@ pub mod config_files;
 pub(crate) mod content_policy;
 pub mod dates;
 pub mod front_matter;
+mod glob;
 mod go_time;
 pub mod golayout;
 mod images;
 mod mounts;
+pub mod permalink_rules;
 pub mod permalink_tokens;
 pub mod route;
 pub mod version;
@@ -78,10 +80,9 @@ impl Generator for Hugo {
         frontmatter::Options {
             tz: settings.timezone,
             lenient: true,
-            keep_title: settings
-                .site
-                .all_permalinks()
-                .any(|(_, p)| p.contains(":title") || p.contains("slug")),
+            keep_title: (settings.site.all_permalinks().map(|(_, p)| p.as_str()))
+                .chain(settings.site.permalink_rules.patterns())
+                .any(|p| p.contains(":title") || p.contains("slug")),
             string_terms: true,
             hugo: Some(settings.hugo),
             dates: Some(settings.site.hugo_dates.clone()),

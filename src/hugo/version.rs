@@ -240,6 +240,19 @@ pub struct HugoRules {
     /// in 0.111.3 and 0.168.0; 0.123 rebuilt the content tree, and no release between could
     /// be run.
     pub term_sections_hold_term: bool,
+    /// 0.161.0: `permalinks` may be a list of rules (`[[permalinks]]`, each a `pattern` and a
+    /// `target` page matcher), the first that matches a page giving its pattern; before,
+    /// Hugo read the key as a table only and a list as none (seen in 0.111.3; the form came
+    /// with Hugo's commit 017a7cd63). The same commit made a table's page key the path glob
+    /// `/{key,key/**}` (before, it named the page's top-level section).
+    pub permalink_rules: bool,
+    /// 0.123.0: a page's sections are read from its path, which Hugo lower-cases (spaces
+    /// `-`): the permalink tokens `:section` and `:sections` name the folders (and a term)
+    /// in lower case even with `disablePathToLower`, and a `[permalinks]` key is matched
+    /// against that (before, against the folder as written: `Blog/` took no key). Seen in
+    /// 0.111.3 and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`,
+    /// `pageMeta.Section`).
+    pub sections_from_path: bool,
 }
 
 impl HugoRules {
@@ -302,6 +315,8 @@ impl HugoRules {
             content_policy: at(v(0, 162, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
+            permalink_rules: at(v(0, 161, 0)),
+            sections_from_path: at(v(0, 123, 0)),
         }
     }
 }
@@ -408,7 +423,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 30] = [
+        let flips: [(&str, &str, Rule); 32] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -439,6 +454,8 @@ mod tests {
             ("0.111.3", "0.112.0", |r| r.config_decoded_strictly),
             ("0.152.0", "0.153.0", |r| r.permalink_clean_first),
             ("0.122.0", "0.123.0", |r| r.term_sections_hold_term),
+            ("0.160.1", "0.161.0", |r| r.permalink_rules),
+            ("0.122.0", "0.123.0", |r| r.sections_from_path),
         ];
         for (before, at, rule) in flips {
             assert!(!rule(&r(before)), "{before}");

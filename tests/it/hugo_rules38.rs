@@ -2,7 +2,8 @@
 //! the hyphens of `:title`, `:slug` and `:filename`, and what Hugo 0.111 builds that 0.168
 //! refuses. Each site in `tests/fixtures/hugo38/` was built with the real Hugo 0.111.3 and
 //! 0.168.0; `expected-<version>/` holds the sitemap Hugo wrote, or `hugo-error.txt` where
-//! Hugo stopped. Every test compares every URL with Hugo's.
+//! Hugo stopped. The sites written here (permalinks by kind, `[[permalinks]]` rules) hold the
+//! URLs the real Hugo listed for them. Every test compares every URL with Hugo's.
 
 use crate::common;
 
@@ -261,51 +262,404 @@ fn page_permalinks_name_folders_by_section_and_slugs_by_sectionslugs() {
 
 /// The URLs sitemapgen lists for the site in `dir` under Hugo 0.168.0's rules.
 fn urls_under_168(dir: &Path) -> BTreeSet<String> {
-    let out = tempfile::tempdir().unwrap();
-    let o = common::run(
-        dir,
-        &[
-            "build",
-            "--quiet",
-            "--site",
-            ".",
-            "--output",
-            out.path().to_str().unwrap(),
-            "--hugo-version",
-            "0.168.0",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
-    url_locs(&std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap())
+    urls_under(dir, &["--hugo-version", "0.168.0"])
 }
 
-/// Hugo 0.168 also reads `[[permalinks]]` rules with a page matcher; sitemapgen does not yet,
-/// and stops, naming the line, rather than list those pages where the site does not serve
-/// them (Hugo wrote `/x/a/` for this site; the folders would have given `/posts/a/`).
+/// The URLs sitemapgen lists for the site in `dir`, run with `args` (the Hugo version).
+fn urls_under(dir: &Path, args: &[&str]) -> BTreeSet<String> {
+    let out = tempfile::tempdir().unwrap();
+    let mut all = vec![
+        "build",
+        "--quiet",
+        "--site",
+        ".",
+        "--output",
+        out.path().to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let o = common::run(dir, &all);
+    assert!(o.status.success(), "{}", text(&o));
+    // A multilingual site's sitemap is an index over one per language.
+    let mut urls = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(out.path()) {
+        let entry = entry.unwrap();
+        if entry.file_name() == "sitemap.xml" {
+            let xml = std::fs::read_to_string(entry.path()).unwrap();
+            urls.extend(url_locs(&xml).into_iter().filter(|u| !u.ends_with(".xml")));
+        }
+    }
+    urls
+}
+
+/// Writes a site: `config` as hugo.toml, and each page's YAML front matter.
+fn write_site(dir: &Path, config: &str, pages: &[(&str, &str)]) {
+    let texts: Vec<(&str, String)> = (pages.iter())
+        .map(|(p, fm)| (*p, format!("---\n{fm}\n---\nx\n")))
+        .collect();
+    let mut tree: Vec<(&str, &str)> = vec![("hugo.toml", config)];
+    tree.extend(texts.iter().map(|(p, t)| (*p, t.as_str())));
+    common::write_tree(dir, &tree);
+}
+
+/// URL paths below `https://example.org/`, as a set.
+fn at_example(paths: &[&str]) -> BTreeSet<String> {
+    (paths.iter())
+        .map(|p| format!("https://example.org/{p}"))
+        .collect()
+}
+
+/// Hugo 0.161+ `[[permalinks]]` rules, each a `pattern` and a `target` matching pages by
+/// kind (a glob: `TAXONOMY` is `taxonomy`) and by `path`, a glob (`**`, `{a,b}`, `?`) of the
+/// page's logical path (`/posts/series/part-one`, `/tags/go`, `/`). The first rule that
+/// matches a page gives its pattern: `/posts/series/**` before `/posts/**`; an empty pattern
+/// keeps the usual path and ends the search (`/notes/n1/`); a page's own `url` wins. The
+/// home's `:title` is the site's. Hugo 0.111.3 reads no list, and every page keeps its usual
+/// URL. Both URL lists are what the real Hugo 0.168.0 and 0.111.3 wrote for this site.
 #[test]
-fn permalink_rules_by_page_matcher_are_refused_not_misread() {
+fn permalink_rules_give_each_page_the_first_matching_pattern() {
     let d = tempfile::tempdir().unwrap();
-    let config = "baseURL = \"https://example.org/\"\n[[permalinks]]\npattern = '/x/:slug/'\n\
-                  [permalinks.target]\nkind = 'page'\npath = '{/posts/**}'\n";
-    common::write_tree(
+    let config = "baseURL = \"https://example.org/\"\ntitle = \"My Site\"
+[[permalinks]]
+pattern = ''
+[permalinks.target]
+path = '/notes/**'
+[[permalinks]]
+pattern = '/deep/:slug/'
+[permalinks.target]
+kind = 'page'
+path = '/posts/series/**'
+[[permalinks]]
+pattern = '/:year/:month/:slug/'
+[permalinks.target]
+kind = 'page'
+path = '{/posts/**,/news/*}'
+[[permalinks]]
+pattern = '/section/:sections/'
+[permalinks.target]
+kind = 'section'
+path = '/docs{,/**}'
+[[permalinks]]
+pattern = '/topics/:slug/'
+[permalinks.target]
+kind = 'term'
+path = '/tags/*'
+[[permalinks]]
+pattern = '/lists/:title/'
+[permalinks.target]
+kind = 'TAXONOMY'
+[[permalinks]]
+pattern = '/one/:filename/'
+[permalinks.target]
+path = '/misc/?'
+[[permalinks]]
+pattern = '/start/:title/'
+[permalinks.target]
+kind = 'home'
+";
+    write_site(
         d.path(),
+        config,
         &[
-            ("hugo.toml", config),
-            ("content/posts/a.md", "---\ntitle: A\n---\nx\n"),
+            ("content/posts/_index.md", "title: Posts"),
+            (
+                "content/posts/bash-in-slow-motion.md",
+                "title: Bash in Slow Motion\ndate: 2024-02-03\ntags: [Shell, Go]",
+            ),
+            ("content/posts/series/_index.md", "title: Series"),
+            (
+                "content/posts/series/part-one.md",
+                "title: Part One\ndate: 2023-01-01",
+            ),
+            (
+                "content/posts/bundle/index.md",
+                "title: A Bundle\nslug: my-bundle\ndate: 2022-05-06",
+            ),
+            (
+                "content/posts/own-url.md",
+                "title: Own\ndate: 2022-01-01\nurl: /elsewhere/own/",
+            ),
+            (
+                "content/news/item.md",
+                "title: News Item\ndate: 2021-07-08\ncategories: [Updates]",
+            ),
+            ("content/news/2021/old.md", "title: Old\ndate: 2021-01-01"),
+            ("content/docs/_index.md", "title: Docs"),
+            ("content/docs/guide/_index.md", "title: Guide"),
+            ("content/docs/guide/install.md", "title: Install"),
+            ("content/notes/_index.md", "title: Notes"),
+            ("content/notes/n1.md", "title: N1"),
+            ("content/misc/a.md", "title: A"),
+            ("content/misc/ab.md", "title: AB"),
+            ("content/tags/go/_index.md", "title: Golang\nslug: go-lang"),
+            ("content/about.md", "title: About"),
         ],
     );
+    let hugo_168 = at_example(&[
+        "2021/07/news-item/",
+        "2022/05/my-bundle/",
+        "2024/02/bash-in-slow-motion/",
+        "about/",
+        "categories/updates/",
+        "deep/part-one/",
+        "docs/guide/install/",
+        "elsewhere/own/",
+        "lists/categories/",
+        "lists/tags/",
+        "misc/",
+        "misc/ab/",
+        "news/",
+        "news/2021/old/",
+        "notes/",
+        "notes/n1/",
+        "one/a/",
+        "posts/",
+        "posts/series/",
+        "section/docs/",
+        "section/docs/guide/",
+        "start/my-site/",
+        "topics/go-lang/",
+        "topics/shell/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+    let hugo_111 = at_example(&[
+        "",
+        "about/",
+        "categories/",
+        "categories/updates/",
+        "docs/",
+        "docs/guide/",
+        "docs/guide/install/",
+        "elsewhere/own/",
+        "misc/",
+        "misc/a/",
+        "misc/ab/",
+        "news/",
+        "news/2021/old/",
+        "news/item/",
+        "notes/",
+        "notes/n1/",
+        "posts/",
+        "posts/bash-in-slow-motion/",
+        "posts/my-bundle/",
+        "posts/series/",
+        "posts/series/part-one/",
+        "tags/",
+        "tags/go/",
+        "tags/shell/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+    // And 0.111 is said to ignore them, naming the line.
     let o = common::run(
         d.path(),
-        &["build", "--site", ".", "--hugo-version", "0.168.0"],
+        &["list", "--site", ".", "--hugo-version", "0.111.3"],
     );
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(o.status.success(), "{}", text(&o));
     assert!(
-        common::stderr(&o)
-            .contains("hugo.toml:2: `[[permalinks]]` rules with a `target` are not read"),
+        common::stderr(&o).contains("hugo.toml:3: Hugo 0.111.3 does not read `[[permalinks]]`"),
         "{}",
         text(&o)
     );
-    assert!(!d.path().join("public/sitemap.xml").exists());
+}
+
+/// A rule's `sites.matrix.languages` picks languages as Hugo's predicate does (`! en`,
+/// `>= fr`: by place in the languages' order, `*` and `! fr`); a value naming no language
+/// (`FR`, of another case) leaves every language; `lang` is not matched; `environment`
+/// follows `--environment` (Hugo's `-e`). The home's `:title` is its own file's, else the
+/// language's, else the site's. The URLs are what Hugo 0.168.0 wrote for this site, in
+/// production and with `-e development`.
+#[test]
+fn permalink_rules_follow_languages_and_environment() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\ntitle = \"Site Title\"
+[languages.en]
+weight = 1
+[languages.fr]
+weight = 2
+title = \"Titre\"
+[languages.de]
+weight = 3
+[[permalinks]]
+pattern = '/start/:title/'
+[permalinks.target]
+kind = 'home'
+sites.matrix.languages = ['! en']
+[[permalinks]]
+pattern = '/dev/:slug/'
+[permalinks.target]
+environment = 'development'
+[[permalinks]]
+pattern = '/lang-field/:slug/'
+[permalinks.target]
+path = '/a/**'
+lang = 'fr'
+[[permalinks]]
+pattern = '/upper/:slug/'
+[permalinks.target]
+path = '/b/**'
+sites.matrix.languages = ['FR']
+[[permalinks]]
+pattern = '/first-two/:slug/'
+[permalinks.target]
+path = '/c/**'
+sites.matrix.languages = ['>= fr']
+[[permalinks]]
+pattern = '/not-fr/:slug/'
+[permalinks.target]
+kind = 'page'
+path = '/d/**'
+sites.matrix.languages = ['*', '! fr']
+[[permalinks]]
+pattern = '/terms/:slug/'
+[permalinks.target]
+kind = 'term'
+environment = 'prod*'
+sites = {matrix = {languages = 'de'}}
+";
+    let mut pages: Vec<(String, String)> = Vec::new();
+    for s in ["a", "b", "c", "d"] {
+        pages.push((
+            format!("content/{s}/p.md"),
+            format!("title: {s} en\ntags: [Go]"),
+        ));
+        pages.push((format!("content/{s}/p.fr.md"), format!("title: {s} fr")));
+        pages.push((
+            format!("content/{s}/p.de.md"),
+            format!("title: {s} de\ntags: [Geh]"),
+        ));
+    }
+    pages.push(("content/_index.fr.md".into(), "title: Accueil".into()));
+    let pages: Vec<(&str, &str)> = (pages.iter())
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    write_site(d.path(), config, &pages);
+    let production = at_example(&[
+        "",
+        "a/",
+        "b/",
+        "c/",
+        "categories/",
+        "d/",
+        "de/a/",
+        "de/b/",
+        "de/c/",
+        "de/c/p/",
+        "de/categories/",
+        "de/d/",
+        "de/lang-field/a-de/",
+        "de/not-fr/d-de/",
+        "de/start/site-title/",
+        "de/tags/",
+        "de/terms/geh/",
+        "de/upper/b-de/",
+        "first-two/c-en/",
+        "fr/a/",
+        "fr/b/",
+        "fr/c/",
+        "fr/categories/",
+        "fr/d/",
+        "fr/d/p/",
+        "fr/first-two/c-fr/",
+        "fr/lang-field/a-fr/",
+        "fr/start/accueil/",
+        "fr/tags/",
+        "fr/upper/b-fr/",
+        "lang-field/a-en/",
+        "not-fr/d-en/",
+        "tags/",
+        "tags/go/",
+        "upper/b-en/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), production);
+    let development = at_example(&[
+        "de/dev/a-de/",
+        "de/dev/as/",
+        "de/dev/b-de/",
+        "de/dev/bs/",
+        "de/dev/c-de/",
+        "de/dev/categories/",
+        "de/dev/cs/",
+        "de/dev/d-de/",
+        "de/dev/ds/",
+        "de/dev/geh/",
+        "de/dev/tags/",
+        "de/start/site-title/",
+        "dev/a-en/",
+        "dev/as/",
+        "dev/b-en/",
+        "dev/bs/",
+        "dev/c-en/",
+        "dev/categories/",
+        "dev/cs/",
+        "dev/d-en/",
+        "dev/ds/",
+        "dev/go/",
+        "dev/site-title/",
+        "dev/tags/",
+        "fr/dev/a-fr/",
+        "fr/dev/as/",
+        "fr/dev/b-fr/",
+        "fr/dev/bs/",
+        "fr/dev/c-fr/",
+        "fr/dev/categories/",
+        "fr/dev/cs/",
+        "fr/dev/d-fr/",
+        "fr/dev/ds/",
+        "fr/dev/tags/",
+        "fr/start/accueil/",
+    ]);
+    let args = ["--hugo-version", "0.168.0", "--environment", "development"];
+    assert_eq!(urls_under(d.path(), &args), development);
+}
+
+/// A rule Hugo 0.168.0 stops at stops us too, naming the line (Hugo names none): a
+/// `pattern` written `Pattern` (Hugo reads the rule's own keys as written: "missing
+/// pattern"), a `path` glob it cannot compile ("unclosed `{`"), a token it does not know
+/// ("permalink attribute not recognised"), a `target` that is no table.
+#[test]
+fn permalink_rules_hugo_refuses_stop_the_run_naming_the_line() {
+    for (rule, line, said) in [
+        (
+            "[[permalinks]]\npattern = '/a/'\n[[permalinks]]\nPattern = '/x/:slug/'",
+            "hugo.toml:4:",
+            "no `pattern`",
+        ),
+        (
+            "[[permalinks]]\npattern = '/x/:slug/'\n[permalinks.target]\npath = '/posts/{a'",
+            "hugo.toml:5:",
+            "unclosed `{`",
+        ),
+        (
+            "[[permalinks]]\npattern = '/x/:foo/'",
+            "hugo.toml:3:",
+            "unknown token :foo",
+        ),
+        (
+            "[[permalinks]]\npattern = '/x/'\ntarget = 'page'",
+            "hugo.toml:4:",
+            "must be a table",
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let config = format!("baseURL = \"https://example.org/\"\n{rule}\n");
+        write_site(d.path(), &config, &[("content/posts/a.md", "title: A")]);
+        let o = common::run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", "0.168.0"],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let err = common::stderr(&o);
+        assert!(err.contains(line) && err.contains(said), "{rule}: {err}");
+        assert!(!d.path().join("public/sitemap.xml").exists());
+        // Hugo 0.111.3 reads no list, so builds.
+        let o = common::run(
+            d.path(),
+            &["build", "--site", ".", "--hugo-version", "0.111.3"],
+        );
+        assert!(o.status.success(), "{rule}: {}", text(&o));
+    }
 }
 
 #[test]
@@ -371,4 +725,168 @@ fn sections_token_names_the_page_s_own_section_only() {
         assert!(hugo.contains("https://example.org/b/x/e/"));
         assert_same("sections-token", short, full);
     }
+}
+
+/// `[permalinks]` keys. Hugo 0.111.3 matches a page's top-level section (`posts/sub` names
+/// none), trimming `/` off a key: `/` is the pages at the top level, a top-level bundle too.
+/// From 0.161 a key is the path glob `/{key,key/**}` (`/*` for `/`): `posts/sub` takes the
+/// pages below it, ahead of `posts` (Hugo takes either, in a map's order; we the longest).
+/// The URLs are what Hugo 0.168.0 and 0.111.3 wrote for this site.
+#[test]
+fn permalink_table_keys_are_sections_then_path_globs_from_0_161() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
+                  \"posts/sub\" = \"/nested/:slug/\"\nposts = \"/p/:slug/\"\n\"/\" = \"/top/:slug/\"\n";
+    let pages = [
+        ("content/about.md", "title: About"),
+        ("content/bundle/index.md", "title: Bun"),
+        ("content/posts/b.md", "title: B"),
+        ("content/posts/sub/_index.md", "title: S"),
+        ("content/posts/sub/a.md", "title: A"),
+        (
+            "content/posts/sub/deeper.md",
+            "title: A Page\ndate: 2020-01-01",
+        ),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_168 = at_example(&[
+        "",
+        "categories/",
+        "nested/a-page/",
+        "nested/a/",
+        "p/b/",
+        "posts/",
+        "posts/sub/",
+        "tags/",
+        "top/about/",
+        "top/bun/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+    let hugo_111 = at_example(&[
+        "",
+        "categories/",
+        "p/a-page/",
+        "p/a/",
+        "p/b/",
+        "posts/",
+        "posts/sub/",
+        "tags/",
+        "top/about/",
+        "top/bun/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+}
+
+/// With `disablePathToLower`, `:section` and `:sections` name the folders as written in Hugo
+/// 0.111.3 (`My-Sub`) and in lower case from 0.123 (`my-sub`; they read the sections' paths,
+/// which 0.123 lower-cases), on pages, sections and terms alike; the pattern's other tokens
+/// keep their case. The URLs are what Hugo 0.111.3 and 0.168.0 wrote for these sites.
+#[test]
+fn section_tokens_are_lower_case_from_0_123_even_with_disable_path_to_lower() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\ndisablePathToLower = true\n\
+                  [permalinks]\nblog = \"/x/:sections/:section/:slug/\"\n";
+    let pages = [
+        ("content/blog/My Sub/_index.md", "title: S"),
+        ("content/blog/My Sub/a.md", "title: A\ntags: [Go]"),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_111 = at_example(&[
+        "",
+        "blog/",
+        "blog/My-Sub/",
+        "categories/",
+        "tags/",
+        "tags/Go/",
+        "x/blog/My-Sub/blog/A/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+    let hugo_168 = at_example(&[
+        "",
+        "blog/",
+        "blog/My-Sub/",
+        "categories/",
+        "tags/",
+        "tags/Go/",
+        "x/blog/my-sub/blog/A/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+
+    // A section's and a term's, by `[[permalinks]]` rules.
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\ndisablePathToLower = true
+[[permalinks]]
+pattern = '/s/:sections/:section/'
+[permalinks.target]
+kind = 'section'
+[[permalinks]]
+pattern = '/p/:sections/:section/:slug/'
+[permalinks.target]
+kind = 'page'
+[[permalinks]]
+pattern = '/t/:sections/:slug/'
+[permalinks.target]
+kind = 'term'
+";
+    let pages = [
+        ("content/Docs/_index.md", "title: D"),
+        ("content/Docs/My Guide/_index.md", "title: G"),
+        (
+            "content/Docs/My Guide/p.md",
+            "title: Page One\ntags: [Big Tag]",
+        ),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_168 = at_example(&[
+        "",
+        "categories/",
+        "p/docs/my-guide/docs/Page-One/",
+        "s/docs/docs/",
+        "s/docs/my-guide/docs/",
+        "t/tags/big-tag/Big-Tag/",
+        "tags/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
+}
+
+/// A `[permalinks]` key (lower-cased, as Hugo reads config keys) is matched against the
+/// page's top-level folder as written before 0.123, so `Blog/` takes no key in Hugo 0.111.3,
+/// and against its lower-cased path from 0.123 (Hugo 0.168.0 gives it `blog`'s pattern).
+#[test]
+fn a_permalink_key_matches_the_folder_as_written_before_0_123() {
+    let d = tempfile::tempdir().unwrap();
+    let config = "baseURL = \"https://example.org/\"\n[permalinks]\n\
+                  Blog = \"/x/:sections/:section/:slug/\"\n";
+    let pages = [
+        ("content/Blog/My Sub/_index.md", "title: S"),
+        ("content/Blog/My Sub/a.md", "title: A"),
+    ];
+    write_site(d.path(), config, &pages);
+    let hugo_111 = at_example(&[
+        "",
+        "blog/",
+        "blog/my-sub/",
+        "blog/my-sub/a/",
+        "categories/",
+        "tags/",
+    ]);
+    assert_eq!(
+        urls_under(d.path(), &["--hugo-version", "0.111.3"]),
+        hugo_111
+    );
+    let hugo_168 = at_example(&[
+        "",
+        "blog/",
+        "blog/my-sub/",
+        "categories/",
+        "tags/",
+        "x/blog/my-sub/blog/a/",
+    ]);
+    assert_eq!(urls_under_168(d.path()), hugo_168);
 }

@@ -3,6 +3,7 @@
 
 use super::filename;
 use super::placement::Placed;
+use crate::hugo::glob::go_lower;
 use crate::hugo::golayout;
 use crate::hugo::permalink_tokens::{Part, each_part, unknown_token};
 use crate::hugo::version::HugoRules;
@@ -40,6 +41,16 @@ impl Paths<'_> {
     pub(super) fn name_date(&self, page: &Page, name: &str) -> Option<(W3cDate, String)> {
         let order = self.frontmatter_date.as_deref();
         filename::name_date(order, page.fm, name, self.rules, self.tz)
+    }
+
+    /// A folder's (or term's) name, sanitized, as `:section` and `:sections` give it: from
+    /// Hugo 0.123 in lower case even with `disablePathToLower` (they name the sections'
+    /// paths, which Hugo lower-cases).
+    pub(super) fn section_token(&self, sanitized: &str) -> String {
+        match self.rules.sections_from_path {
+            true => go_lower(sanitized),
+            false => sanitized.to_string(),
+        }
     }
 
     /// A home, section or taxonomy list's path: `{prefix}/{joined}/`; with `ugly` URLs
@@ -174,11 +185,34 @@ fn file_path(
     };
     let section = pl.dirs.first().map(|s| s.to_ascii_lowercase());
     let ugly = site.ugly(section.as_deref().unwrap_or(""));
-    if let Some(pattern) = section
-        .as_deref()
-        .and_then(|sec| site.permalinks.iter().find(|(k, _)| k == sec))
-        .map(|(_, p)| p.as_str())
-    {
+    let pattern = if !site.permalink_rules.is_empty() {
+        // A `[[permalinks]]` list (0.161+) stands in for the tables: its first rule that
+        // takes the page's logical path gives the pattern.
+        (site.permalink_rules).pattern_for("page", &pl.logical_path(), pl.lang)
+    } else if site.rules.permalink_rules {
+        // From 0.161 a table's key is the path glob `/{key,key/**}` (`/*` for `/`): the
+        // pages at any depth below it, and a top-level page of its name. Of two keys that
+        // match, Hugo takes either (a map's order): the longest here.
+        let path = go_lower(&pl.logical_path()[1..]);
+        (site.permalinks.iter())
+            .filter(|(k, _)| list_key_matches(k.trim_matches([' ', '/']), &path))
+            .max_by_key(|(k, _)| k.trim_matches([' ', '/']).len())
+            .map(|(_, p)| p.as_str())
+    } else {
+        // Hugo trims spaces and `/` off a key, and matches it against the page's top-level
+        // section (as written before 0.123, lower case and spaces `-` from it): `/` is the
+        // pages at the top level (bundles too), which have none.
+        let top_bundle = pl.is_leaf && pl.dirs.len() == 1;
+        let sec = match pl.dirs.first().filter(|_| !top_bundle) {
+            Some(d) if site.rules.sections_from_path => content_path_segment(d),
+            Some(d) => d.to_string(),
+            None => String::new(),
+        };
+        (site.permalinks.iter())
+            .find(|(k, _)| k.trim_matches([' ', '/']) == sec)
+            .map(|(_, p)| p.as_str())
+    };
+    if let Some(pattern) = pattern {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
         tokens.sections = sections.min(tokens.sections);
         if let Some((d, _)) = name_date {
@@ -245,7 +279,9 @@ impl<'a> PageTokens<'a> {
             slug,
             file_name,
             dir_segs,
-            folders: pl.dirs.iter().map(|d| sanitize(d, site)).collect(),
+            folders: (pl.dirs.iter())
+                .map(|d| site.section_token(&sanitize(d, site)))
+                .collect(),
             // A leaf bundle's own folder is never one of its sections.
             sections: pl.dirs.len().saturating_sub(usize::from(pl.is_leaf)),
             site,
@@ -365,7 +401,7 @@ impl TermTokens<'_> {
         let mut sections = vec![self.tax.to_string()];
         let mut section_slugs = sections.clone();
         if rules.term_sections_hold_term {
-            sections.push(self.key.to_string());
+            sections.push(site.section_token(self.key));
             section_slugs.push(slug().unwrap_or_else(title));
         }
         Some(match token {
@@ -430,6 +466,7 @@ impl ListTokens<'_> {
         let slugs: Vec<String> = (self.section_slugs.iter())
             .map(|s| urlize(s, site))
             .collect();
+        let dirs: Vec<String> = self.dirs.iter().map(|d| site.section_token(d)).collect();
         Some(match token {
             "slug" => slug().unwrap_or_else(title),
             "title" => title(),
@@ -440,8 +477,8 @@ impl ListTokens<'_> {
             "slugorcontentbasename" if rules.permalink_contentbasename => {
                 slug().unwrap_or_else(base_name)
             }
-            "section" => self.dirs.first().cloned().unwrap_or_default(),
-            "sections" => self.dirs.join("/"),
+            "section" => dirs.first().cloned().unwrap_or_default(),
+            "sections" => dirs.join("/"),
             "sectionslug" if rules.permalink_sectionslug => {
                 slugs.first().cloned().unwrap_or_default()
             }
@@ -457,7 +494,7 @@ impl ListTokens<'_> {
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
                     match name {
-                        "sections" => return Some(slice_join(self.dirs, cut)),
+                        "sections" => return Some(slice_join(&dirs, cut)),
                         "sectionslugs" if rules.permalink_sectionslug => {
                             return Some(slice_join(&slugs, cut));
                         }
@@ -778,13 +815,6 @@ const GO_ZERO_DATE: NaiveDate = match NaiveDate::from_ymd_opt(1, 1, 1) {
     Some(d) => d,
     None => NaiveDate::MIN,
 };
-
-/// Go's `strings.ToLower`: one char in, one char out (`İ` becomes `i`, not `i̇`).
-fn go_lower(s: &str) -> String {
-    s.chars()
-        .map(|c| c.to_lowercase().next().unwrap_or(c))
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {

@@ -37,6 +37,19 @@ impl Placed<'_> {
     /// The key translations share: the path without language (`translationKey` aside), so
     /// a leaf bundle `about/index.md` and a page `about.fr.md` are versions of one page.
     pub(super) fn translation_path(&self) -> String {
+        format!("path:{}", normalize_path(&self.path_body()))
+    }
+
+    /// Hugo's logical path of the file's page (`.Path`, what a permalink rule's `path` glob
+    /// is matched against): `/` and its folders and name (a bundle's folder), without
+    /// extension or language, each space `-` (the glob lower-cases it): `/blog/my-post`,
+    /// `/` for the home.
+    pub(super) fn logical_path(&self) -> String {
+        format!("/{}", self.path_body().replace(' ', "-"))
+    }
+
+    /// The folders and name of the file's page, `/`-joined, as written.
+    fn path_body(&self) -> String {
         let mut k = self.dirs.joined().to_string();
         if !self.is_branch && !self.is_leaf {
             if !k.is_empty() {
@@ -44,7 +57,7 @@ impl Placed<'_> {
             }
             k.push_str(self.stem);
         }
-        format!("path:{}", normalize_path(&k))
+        k
     }
 
     /// The key Hugo before 0.123 gave a page without `translationKey`: its kind, folder and

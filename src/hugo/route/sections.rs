@@ -160,32 +160,48 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
     }
 }
 
-/// Hugo 0.112+ `[permalinks.section]`: a section page at or below a pattern's key takes the
-/// pattern's path, unless its own `url` sets one (the pages in it keep theirs). Runs after
-/// the roll-up, as a section's date is its own, else the newest below it.
+/// Hugo 0.112+ `[permalinks.section]` (or a 0.161+ `[[permalinks]]` rule for sections or
+/// the home): a section page at or below a pattern's key takes the pattern's path, unless
+/// its own `url` sets one (the pages in it keep theirs). Runs after the roll-up, as a
+/// section's date is its own, else the newest below it.
 pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
-    let patterns = &site.config.section_permalinks;
-    if patterns.is_empty() {
+    let (patterns, rules) = (
+        &site.config.section_permalinks,
+        &site.config.permalink_rules,
+    );
+    if patterns.is_empty() && rules.is_empty() {
         return;
     }
     let below = dates_below(site, built);
+    // The homes too, for the rules: a table never names one.
     let mut sections: Vec<(&(String, String), usize)> = (built.section_route.iter())
-        .filter(|((_, dir), r)| !dir.is_empty() && built.out.routes[**r].kind == Kind::Section)
+        .filter(|((_, dir), r)| match built.out.routes[**r].kind {
+            Kind::Section => !dir.is_empty(),
+            Kind::Home => dir.is_empty() && !rules.is_empty(),
+            _ => false,
+        })
         .map(|(k, r)| (k, *r))
         .collect();
     sections.sort_by_key(|&(_, r)| r);
     let mut new_paths = HashMap::new();
     let mut warnings = Vec::new();
     for ((lang, dir), r) in sections {
-        let raw: Vec<&str> = dir.split('/').collect();
+        let raw: Vec<&str> = dir.split('/').filter(|d| !d.is_empty()).collect();
         let path: Vec<String> = raw.iter().map(|d| content_path_segment(d)).collect();
         let path = path.join("/");
-        // Hugo takes the first key that matches, in an order that changes from run to run:
-        // the longest key is the one we take.
-        let Some((_, pattern)) = (patterns.iter())
-            .filter(|(k, _)| list_key_matches(k, &path))
-            .max_by_key(|(k, _)| k.len())
-        else {
+        let pattern = match rules.is_empty() {
+            // Hugo takes the first key that matches, in an order that changes from run to
+            // run: the longest key is the one we take.
+            true => (patterns.iter())
+                .filter(|(k, _)| list_key_matches(k, &path))
+                .max_by_key(|(k, _)| k.len())
+                .map(|(_, p)| p.as_str()),
+            false => {
+                let kind = if raw.is_empty() { "home" } else { "section" };
+                rules.pattern_for(kind, &format!("/{path}"), lang)
+            }
+        };
+        let Some(pattern) = pattern else {
             continue;
         };
         let file = built.out.routes[r].page();
@@ -193,27 +209,29 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
         if meta.is_some_and(|m| m.more().url.as_deref().is_some_and(|u| !u.is_empty())) {
             continue;
         }
-        // A section's title and slug, by its folders (as written) below the language.
+        // A section's title and slug, by its folders (as written) below the language; the
+        // home's title where its file sets none is the language's or the site's.
         let names = |d: &str| -> Option<(String, Option<String>)> {
             let r = *built.section_route.get(&(lang.clone(), d.to_string()))?;
-            Some(
-                match built.out.routes[r].page().map(|i| site.pages.meta(i)) {
-                    Some(m) => (
-                        m.more().title.clone().unwrap_or_default(),
-                        m.slug().map(str::to_string),
-                    ),
-                    None => (
-                        implicit_section_title(d.rsplit('/').next().unwrap_or(d)),
-                        None,
-                    ),
-                },
-            )
+            let meta = built.out.routes[r].page().map(|i| site.pages.meta(i));
+            let title = meta.and_then(|m| m.more().title.clone());
+            Some(match (meta, d.is_empty()) {
+                (_, true) => (
+                    title.or_else(|| home_title(site, lang)).unwrap_or_default(),
+                    meta.and_then(|m| m.slug().map(str::to_string)),
+                ),
+                (Some(m), false) => (title.unwrap_or_default(), m.slug().map(str::to_string)),
+                (None, false) => (
+                    implicit_section_title(d.rsplit('/').next().unwrap_or(d)),
+                    None,
+                ),
+            })
         };
         let Some((title, slug)) = names(dir) else {
             continue;
         };
         // `:sectionslugs`: each section from the top down, by slug, else title; a folder
-        // that is no section is left out.
+        // that is no section is left out (the home is none).
         let section_slugs: Vec<String> = (1..=raw.len())
             .filter_map(|n| names(&raw[..n].join("/")))
             .map(|(t, s)| s.filter(|s| !s.is_empty()).unwrap_or(t))
@@ -246,8 +264,15 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
     built.out.set_paths(&new_paths);
 }
 
-/// The newest date of the routed pages and sections below each section, by (language,
-/// folder): what Hugo dates a section without a date of its own by.
+/// The home's title in `lang` where its own file sets none: the language's `title`, else
+/// the site's.
+fn home_title(site: &Site, lang: &str) -> Option<String> {
+    let own = site.config.language(lang).and_then(|l| l.title.clone());
+    own.or_else(|| site.config.title.clone())
+}
+
+/// The newest date of the routed pages and sections below each section and home, by
+/// (language, folder): what Hugo dates a section without a date of its own by.
 fn dates_below(site: &Site, built: &Built) -> HashMap<(String, String), DateTime<FixedOffset>> {
     let mut newest: HashMap<(String, String), DateTime<FixedOffset>> = HashMap::new();
     for (i, pl) in site.all().enumerate() {
@@ -262,7 +287,8 @@ fn dates_below(site: &Site, built: &Built) -> HashMap<(String, String), DateTime
             true => pl.dirs.prefix(pl.dirs.len().saturating_sub(1)),
             false => pl.dirs,
         };
-        for d in 1..=above.len() {
+        // From the home (depth 0, read by the home's permalink rule) down.
+        for d in 0..=above.len() {
             let key = (pl.lang.to_string(), above.prefix(d).joined().to_string());
             let e = newest.entry(key).or_insert(date);
             *e = (*e).max(date);

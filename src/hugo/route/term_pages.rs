@@ -275,10 +275,8 @@ fn add_terms(
 ) {
     let tax_seg = sanitize(&tax.name, site.paths());
     let ugly = site.config.ugly(&tax.name);
-    let pattern = site
-        .config
-        .term_permalinks
-        .iter()
+    let rules = &site.config.permalink_rules;
+    let table_pattern = (site.config.term_permalinks.iter())
         .find(|(k, _)| *k == tax.name)
         .map(|(_, p)| p.as_str());
     for (term, members) in terms {
@@ -286,10 +284,20 @@ fn add_terms(
             .tax_files
             .get(&(lang.to_string(), tax.name.clone(), term.clone()))
             .copied();
+        let written = written.get(&term).map_or(term.as_str(), String::as_str);
+        // A `[[permalinks]]` rule (0.161+) matches the term's logical path: its own
+        // folder's, else the term as a page writes it (lower case, spaces `-`).
+        let pattern = match rules.is_empty() {
+            true => table_pattern,
+            false => {
+                let folder = file.and_then(|i| site.at(i).dirs.get(1));
+                let name = folder.unwrap_or(written).replace(' ', "-");
+                rules.pattern_for("term", &format!("/{}/{name}", tax.name), lang)
+            }
+        };
         let path = match (own_url(site, file, prefix), pattern) {
             (Some(url), _) => url,
             (None, Some(p)) => {
-                let written = written.get(&term).map_or(term.as_str(), String::as_str);
                 let tokens = (term.as_str(), written);
                 match term_permalink(site, &*built, file, p, tokens, (tax, ugly), &members) {
                     Ok(path) => format!("{prefix}{path}"),
@@ -369,7 +377,8 @@ fn term_date(
     })
 }
 
-/// The taxonomy list's path by a `[permalinks.taxonomy]` pattern, after the language prefix;
+/// The taxonomy list's path by a `[permalinks.taxonomy]` pattern (or `[[permalinks]]` rule),
+/// after the language prefix;
 /// none without a pattern for it. `file` is the list's own `_index` file, `terms` its terms'
 /// pages.
 fn list_permalink(
@@ -378,9 +387,15 @@ fn list_permalink(
     (lang, file, terms): (&str, Option<usize>, &BTreeMap<String, RouteList>),
     tax: &Taxonomy,
 ) -> Option<std::result::Result<String, String>> {
-    let (_, pattern) = (site.config.taxonomy_permalinks.iter())
-        .filter(|(k, _)| list_key_matches(k, &tax.name))
-        .max_by_key(|(k, _)| k.len())?;
+    let rules = &site.config.permalink_rules;
+    let pattern = match rules.is_empty() {
+        true => (site.config.taxonomy_permalinks.iter())
+            .filter(|(k, _)| list_key_matches(k, &tax.name))
+            .max_by_key(|(k, _)| k.len())
+            .map(|(_, p)| p.as_str())?,
+        // A `[[permalinks]]` rule (0.161+) matches the taxonomy's logical path, `/tags`.
+        false => rules.pattern_for("taxonomy", &format!("/{}", tax.name), lang)?,
+    };
     let own = file.map(|i| site.pages.meta(i));
     // Its date: its own, else its newest term's (a term's own date counts as its pages' do).
     let date = own.and_then(hugo_date).or_else(|| {
