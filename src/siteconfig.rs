@@ -441,15 +441,7 @@ pub fn toml_to_json(v: toml::Value) -> Value {
     }
 }
 
-/// Case-insensitive key lookup (Hugo keys are case-insensitive).
-pub fn get<'a>(map: &'a Value, key: &str) -> Option<&'a Value> {
-    let obj = map.as_object()?;
-    obj.get(key).or_else(|| {
-        obj.iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(key))
-            .map(|(_, v)| v)
-    })
-}
+pub use crate::vocab::config_text::get;
 
 /// The kinds Hugo's `[outputs]` gives no HTML output (`section = ["rss"]`); Hugo's older name
 /// `taxonomyterm` is today's `taxonomy`.

@@ -12,7 +12,7 @@
 
 use super::glob::HugoGlob;
 use super::permalink_tokens::check_page_permalink;
-use crate::siteconfig::get;
+use crate::vocab::config_text::get;
 use serde_json::Value;
 
 /// The rules, in the config's order.

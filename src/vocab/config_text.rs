@@ -316,6 +316,16 @@ pub fn glob_set(patterns: &[String], origin: &Path) -> Result<GlobSet> {
         .map_err(|e| Error::config(origin, None, format!("bad globs: {e}")))
 }
 
+/// Case-insensitive key lookup in a config read as JSON (Hugo's keys are case-insensitive).
+pub fn get<'a>(map: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+    let obj = map.as_object()?;
+    obj.get(key).or_else(|| {
+        obj.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
