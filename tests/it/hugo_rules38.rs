@@ -890,3 +890,14 @@ fn a_permalink_key_matches_the_folder_as_written_before_0_123() {
     ]);
     assert_eq!(urls_under_168(d.path()), hugo_168);
 }
+
+#[test]
+fn a_taxonomy_own_slug_names_its_folder_from_0_167() {
+    // `tags/_index.md` with `slug: Topics Here`, and a draft `categories/_index.md` with
+    // `slug: kinds`: from 0.167 the slug names the folder of the list and of its terms, the
+    // draft's too (its own page is not built); 0.166 keeps the plural.
+    assert!(hugo("taxonomy-slug", "0.168").contains("https://example.org/kinds/notes/"));
+    assert_same("taxonomy-slug", "0.168", "0.168.0");
+    assert_same("taxonomy-slug", "0.168", "0.167.0");
+    assert_same("taxonomy-slug", "0.166", "0.166.0");
+}

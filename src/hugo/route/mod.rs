@@ -188,7 +188,8 @@ struct Built {
     /// Content files of taxonomy and term pages, by (language, taxonomy, term key).
     tax_files: HashMap<(String, String, String), usize>,
     /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
-    tax_withheld: HashSet<(String, String, String)>,
+    /// The file, whose `slug` still names a taxonomy's folder (0.167+).
+    tax_withheld: HashMap<(String, String, String), usize>,
 }
 
 impl Built {
@@ -202,7 +203,7 @@ impl Built {
             page_route: vec![Self::NONE; pages],
             section_route: HashMap::new(),
             tax_files: HashMap::new(),
-            tax_withheld: HashSet::new(),
+            tax_withheld: HashMap::new(),
         }
     }
 

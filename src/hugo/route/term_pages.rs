@@ -138,7 +138,7 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
             }
             let withheld = |term: &str| {
                 let key = (lang.to_string(), tax.name.clone(), term.to_string());
-                built.tax_withheld.contains(&key)
+                built.tax_withheld.contains_key(&key)
             };
             terms.retain(|term, _| !withheld(term));
             let list = (*lang, prefix.as_str(), &terms);
@@ -235,11 +235,11 @@ fn add_list(
     if site.kind_off("taxonomy") {
         return None;
     }
-    let tax_seg = sanitize(&tax.name, site.paths());
     let file = built
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
         .copied();
+    let tax_seg = taxonomy_segment(site, built, lang, tax);
     let ugly = site.config.ugly(&tax.name);
     let path = match own_url(site, file, prefix) {
         Some(url) => url,
@@ -273,7 +273,7 @@ fn add_terms(
     written: &HashMap<String, String>,
     list_route: Option<usize>,
 ) {
-    let tax_seg = sanitize(&tax.name, site.paths());
+    let tax_seg = taxonomy_segment(site, built, lang, tax);
     let ugly = site.config.ugly(&tax.name);
     let rules = &site.config.permalink_rules;
     let table_pattern = (site.config.term_permalinks.iter())
@@ -431,6 +431,18 @@ fn own_url(site: &Site, file: Option<usize>, prefix: &str) -> Option<String> {
     let page = site.pages.get(file?);
     let url = page.fm.more().url.as_deref().filter(|u| !u.is_empty())?;
     Some(url_path(url, Kind::Section, prefix, site.paths()))
+}
+
+/// The folder a taxonomy's list and terms are below: its name, or from Hugo 0.167 its own
+/// `_index`'s `slug` in that language (`tags/_index.md` with `slug: topics`: `/topics/`,
+/// `/topics/rust/`; seen in 0.167.0 and 0.168.0, not in 0.166.0), even where that file is
+/// not built (a draft, an expired one).
+fn taxonomy_segment(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> String {
+    let key = (lang.to_string(), tax.name.clone(), String::new());
+    let file = (built.tax_files.get(&key))
+        .or_else(|| built.tax_withheld.get(&key))
+        .copied();
+    own_slug(site, file).unwrap_or_else(|| sanitize(&tax.name, site.paths()))
 }
 
 /// From Hugo 0.167 a term's own `slug` names its folder, as a section's does (one holding
