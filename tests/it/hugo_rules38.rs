@@ -901,3 +901,13 @@ fn a_taxonomy_own_slug_names_its_folder_from_0_167() {
     assert_same("taxonomy-slug", "0.168", "0.167.0");
     assert_same("taxonomy-slug", "0.166", "0.166.0");
 }
+
+#[test]
+fn a_headless_page_makes_no_term_pages_from_0_124() {
+    // `headless: true` on a regular page (not a bundle): Hugo 0.111 ignores it, so the page
+    // and its term are listed; from 0.124 neither is.
+    assert!(hugo("headless-terms", "0.111").contains("https://example.org/tags/secret/"));
+    assert!(!hugo("headless-terms", "0.168").contains("https://example.org/tags/secret/"));
+    assert_same("headless-terms", "0.111", "0.111.3");
+    assert_same("headless-terms", "0.168", "0.168.0");
+}

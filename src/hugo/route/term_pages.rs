@@ -169,10 +169,10 @@ fn counted_route(site: &Site, built: &Built, lang: LangCode, i: usize) -> Option
         return None;
     }
     // Later Hugo makes no term pages from a page it does not render (`render: never`, a
-    // headless bundle).
+    // headless bundle, from 0.124 any headless page).
     let more = site.pages.meta(i).more();
-    let unrendered =
-        more.build.render == Some(BuildRender::Never) || (more.headless && site.at(i).is_leaf);
+    let headless = more.headless && (site.rules().headless_any_page || site.at(i).is_leaf);
+    let unrendered = more.build.render == Some(BuildRender::Never) || headless;
     (!unrendered || site.rules().unrendered_terms_count).then_some(r)
 }
 
