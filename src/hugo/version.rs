@@ -233,6 +233,10 @@ pub struct HugoRules {
     /// 0.162.0: `security.allowContent` names the content media types Hugo builds, by
     /// default all but `text/html`: an HTML content file stops the build.
     pub content_policy: bool,
+    /// Before 0.123.0 a home or taxonomy list Hugo does not build (its `_index` a draft,
+    /// future or expired) takes the term pages below it out too (seen in 0.111.3; 0.123
+    /// rebuilt the content tree, and no release between could be run).
+    pub withheld_list_takes_terms: bool,
     /// 0.166.0: `security.allowContent` refuses `text/org` by default too.
     pub org_content_refused: bool,
     /// 0.123.0: a term page's `:sections` hold the term itself (`tags/rust`, before only
@@ -313,6 +317,7 @@ impl HugoRules {
             permalink_clean_first: at(v(0, 153, 0)),
             permalink_segments_checked: !at(v(0, 137, 0)),
             content_policy: at(v(0, 162, 0)),
+            withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
             permalink_rules: at(v(0, 161, 0)),
@@ -423,7 +428,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 32] = [
+        let flips: [(&str, &str, Rule); 33] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -448,6 +453,7 @@ mod tests {
             ("0.167.0", "0.168.0", |r| r.mount_lang_refused),
             ("0.136.0", "0.137.0", |r| !r.permalink_segments_checked),
             ("0.161.0", "0.162.0", |r| r.content_policy),
+            ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),
             ("0.148.0", "0.149.0", |r| r.permalink_sectionslug),

@@ -911,3 +911,13 @@ fn a_headless_page_makes_no_term_pages_from_0_124() {
     assert_same("headless-terms", "0.111", "0.111.3");
     assert_same("headless-terms", "0.168", "0.168.0");
 }
+
+#[test]
+fn a_draft_taxonomy_takes_its_terms_before_0_123() {
+    // A draft `tags/_index.md`: Hugo 0.111 builds neither the list nor its term pages;
+    // 0.168 leaves out the list alone.
+    assert!(!hugo("withheld-taxonomy", "0.111").contains("https://example.org/tags/t1/"));
+    assert!(hugo("withheld-taxonomy", "0.168").contains("https://example.org/tags/t1/"));
+    assert_same("withheld-taxonomy", "0.111", "0.111.3");
+    assert_same("withheld-taxonomy", "0.168", "0.168.0");
+}

@@ -89,7 +89,7 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
         }
         Decision::TaxonomyFile(lang, tax, term, Some(reason)) => {
             out.excluded.push(Excluded { page: i, reason });
-            built.tax_withheld.insert((lang, tax, term), i);
+            built.tax_withheld.insert((lang, tax, term), (i, reason));
         }
         Decision::Route(r, unlisted, section) => {
             if let Some(reason) = unlisted {

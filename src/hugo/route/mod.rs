@@ -188,8 +188,8 @@ struct Built {
     /// Content files of taxonomy and term pages, by (language, taxonomy, term key).
     tax_files: HashMap<(String, String, String), usize>,
     /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
-    /// The file, whose `slug` still names a taxonomy's folder (0.167+).
-    tax_withheld: HashMap<(String, String, String), usize>,
+    /// The file, whose `slug` still names a taxonomy's folder (0.167+), and why.
+    tax_withheld: HashMap<(String, String, String), (usize, Reason)>,
 }
 
 impl Built {

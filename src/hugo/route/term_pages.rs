@@ -8,7 +8,7 @@ use super::permalinks::{
 use super::{Built, Site};
 use crate::compact::LangCode;
 use crate::frontmatter::BuildRender;
-use crate::route::{Kind, Pages, RouteList};
+use crate::route::{Kind, Pages, Reason, RouteList};
 use crate::siteconfig::Taxonomy;
 use chrono::{DateTime, FixedOffset};
 use rayon::prelude::*;
@@ -128,6 +128,14 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
         // Whether each page counts for the terms of this language: 0 not asked yet, 1 yes,
         // 2 no (asked once a page, whatever its number of terms).
         let mut counts = vec![0u8; site.pages.len()];
+        // Before 0.123 a home Hugo does not build (a draft, future or expired `_index`) takes
+        // every taxonomy list and term page of its language with it.
+        let home_built = built
+            .section_route
+            .contains_key(&(lang.to_string(), String::new()));
+        if !home_built && site.rules().withheld_list_takes_terms {
+            continue;
+        }
         for (t, tax) in site.config.taxonomies.iter().enumerate() {
             let mut terms = terms_of(site, &mut *built, lang, (t, tax), index, &mut counts);
             // A term page Hugo makes from its `_index.md` alone (an author's profile).
@@ -140,6 +148,16 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
                 let key = (lang.to_string(), tax.name.clone(), term.to_string());
                 built.tax_withheld.contains_key(&key)
             };
+            // And before 0.123 a taxonomy list it does not build for its dates or as a draft
+            // takes its term pages (its build options leave them).
+            let key = (lang.to_string(), tax.name.clone(), String::new());
+            let dated_out = matches!(
+                built.tax_withheld.get(&key),
+                Some((_, Reason::Draft | Reason::Future | Reason::Expired))
+            );
+            if dated_out && site.rules().withheld_list_takes_terms {
+                continue;
+            }
             terms.retain(|term, _| !withheld(term));
             let list = (*lang, prefix.as_str(), &terms);
             let list_route = (!withheld("")).then(|| add_list(site, built, list, tax));
@@ -440,8 +458,8 @@ fn own_url(site: &Site, file: Option<usize>, prefix: &str) -> Option<String> {
 fn taxonomy_segment(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> String {
     let key = (lang.to_string(), tax.name.clone(), String::new());
     let file = (built.tax_files.get(&key))
-        .or_else(|| built.tax_withheld.get(&key))
-        .copied();
+        .copied()
+        .or_else(|| built.tax_withheld.get(&key).map(|(i, _)| *i));
     own_slug(site, file).unwrap_or_else(|| sanitize(&tax.name, site.paths()))
 }
 
