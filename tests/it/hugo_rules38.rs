@@ -921,3 +921,13 @@ fn a_draft_taxonomy_takes_its_terms_before_0_123() {
     assert_same("withheld-taxonomy", "0.111", "0.111.3");
     assert_same("withheld-taxonomy", "0.168", "0.168.0");
 }
+
+#[test]
+fn slug_token_of_a_page_without_slug_or_title_is_empty() {
+    // `notes = '/notes/:slug'` with uglyURLs: `:slug` is the slug, else the title; an empty
+    // file has neither, so Hugo publishes it at `/notes.html` (not by its file name).
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert!(hugo("slug-without-title", short).contains("https://example.org/notes.html"));
+        assert_same("slug-without-title", short, full);
+    }
+}

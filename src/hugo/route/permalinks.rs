@@ -296,13 +296,12 @@ impl<'a> PageTokens<'a> {
             return Some(v);
         }
         Some(match token {
-            "slug" => self.slug.map(str::to_string).unwrap_or_else(|| {
-                if self.title_slug.is_empty() {
-                    file_name()
-                } else {
-                    self.title_slug.clone()
-                }
-            }),
+            // The slug, else the title: a page with neither gives nothing (Hugo's
+            // `pageToPermalinkSlugElseTitle`; `/notes/:slug` is `/notes/`, seen in 0.111.3
+            // and 0.168.0).
+            "slug" => self
+                .slug
+                .map_or_else(|| self.title_slug.clone(), str::to_string),
             "title" => self.title_slug.clone(),
             "filename" => file_name(),
             // Added in Hugo 0.144: an unknown token to earlier releases.
