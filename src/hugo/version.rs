@@ -233,6 +233,9 @@ pub struct HugoRules {
     /// 0.162.0: `security.allowContent` names the content media types Hugo builds, by
     /// default all but `text/html`: an HTML content file stops the build.
     pub content_policy: bool,
+    /// 0.123.0: of several files that are one page (`index.md` and `index.html`), the last
+    /// in name order is read (seen in 0.168.0; 0.111.3 read another).
+    pub last_file_wins: bool,
     /// Before 0.123.0 a home or taxonomy list Hugo does not build (its `_index` a draft,
     /// future or expired) takes the term pages below it out too (seen in 0.111.3; 0.123
     /// rebuilt the content tree, and no release between could be run).
@@ -317,6 +320,7 @@ impl HugoRules {
             permalink_clean_first: at(v(0, 153, 0)),
             permalink_segments_checked: !at(v(0, 137, 0)),
             content_policy: at(v(0, 162, 0)),
+            last_file_wins: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
@@ -428,7 +432,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 33] = [
+        let flips: [(&str, &str, Rule); 34] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -453,6 +457,7 @@ mod tests {
             ("0.167.0", "0.168.0", |r| r.mount_lang_refused),
             ("0.136.0", "0.137.0", |r| !r.permalink_segments_checked),
             ("0.161.0", "0.162.0", |r| r.content_policy),
+            ("0.122.0", "0.123.0", |r| r.last_file_wins),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),

@@ -931,3 +931,12 @@ fn slug_token_of_a_page_without_slug_or_title_is_empty() {
         assert_same("slug-without-title", short, full);
     }
 }
+
+#[test]
+fn of_two_files_for_one_page_hugo_0_123_reads_the_last_by_name() {
+    // A leaf bundle with `index.md` and `index.html` (raw, or with front matter of its own):
+    // Hugo 0.168 reads `index.md` (the later name) and lists nothing of `index.html`.
+    let hugo = hugo("two-files-one-page", "0.168");
+    assert!(hugo.contains("https://example.org/posts/2025/07/b2-from-md/"));
+    assert_same("two-files-one-page", "0.168", "0.168.0");
+}

@@ -127,7 +127,7 @@ impl<'a> Decider<'_, 'a> {
         }
         // Another file is this page (`_index.en.md` beside `_index.html`): Hugo reads only
         // that one.
-        if self.bundles.shadows(pl) {
+        if self.bundles.shadows(pl) || self.bundles.superseded(i, pl) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
         // Hugo 0.162+ refuses a content file whose type its `security.allowContent` does not

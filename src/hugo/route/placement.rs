@@ -220,6 +220,27 @@ pub(super) struct Bundles<'a> {
     /// file of that language only by default (`about.fr.md` wins over `about.md` where `fr`
     /// is the default language), as Hugo keeps the one its name places.
     named: HashSet<(&'a str, &'a str, &'a str)>,
+    /// From Hugo 0.123, the file that is each page where several files are one page
+    /// (`index.md` and `index.html`, `_index.md` and `_index.markdown`): the last in name
+    /// order, as Hugo inserts them (`content_map_page_assembler.go`: a later file of equal
+    /// weight replaces the one before).
+    last_of_page: HashMap<SamePage<'a>, usize>,
+}
+
+/// What makes two files one page: language, folder, name without extension, whether the
+/// name gave the language, and bundle kind (leaf, branch).
+type SamePage<'a> = (&'a str, &'a str, &'a str, bool, bool, bool);
+
+/// The key under which files are one page.
+fn same_page<'a>(pl: &Placed<'a>) -> SamePage<'a> {
+    (
+        pl.lang,
+        pl.dirs.joined(),
+        pl.stem,
+        pl.defaulted,
+        pl.is_leaf,
+        pl.is_branch,
+    )
 }
 
 impl<'a> Bundles<'a> {
@@ -229,11 +250,16 @@ impl<'a> Bundles<'a> {
         let mut branch_dirs: HashMap<(String, String), usize> = HashMap::new();
         let mut leaves: Vec<(Option<&'a str>, Placed<'a>)> = Vec::new();
         let mut named = HashSet::new();
+        let mut last_of_page = HashMap::new();
+        let last_wins = site.rules().last_file_wins;
         for i in 0..site.pages.len() {
             let page = site.pages.get(i);
             let pl = site.place(page);
             if site.off(&pl) {
                 continue;
+            }
+            if last_wins {
+                last_of_page.insert(same_page(&pl), i);
             }
             if !pl.defaulted {
                 named.insert((pl.lang, pl.dirs.joined(), pl.stem));
@@ -270,7 +296,15 @@ impl<'a> Bundles<'a> {
             leaf_langs,
             branch_dirs,
             named,
+            last_of_page,
         }
+    }
+
+    /// File `i` is one page with a file later in name order, which Hugo reads instead.
+    pub(super) fn superseded(&self, i: usize, pl: &Placed<'a>) -> bool {
+        self.last_of_page
+            .get(&same_page(pl))
+            .is_some_and(|&last| last != i)
     }
 
     /// Some folder above `dirs` (in content root `root`) is a leaf bundle.
