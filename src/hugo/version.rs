@@ -236,6 +236,9 @@ pub struct HugoRules {
     /// 0.123.0: of several files that are one page (`index.md` and `index.html`), the last
     /// in name order is read (seen in 0.168.0; 0.111.3 read another).
     pub last_file_wins: bool,
+    /// 0.123.0: a leaf bundle's own `cascade` applies to the bundle itself (seen in
+    /// 0.168.0; 0.111.3 ignores it).
+    pub leaf_cascade_applies: bool,
     /// Before 0.123.0 a home or taxonomy list Hugo does not build (its `_index` a draft,
     /// future or expired) takes the term pages below it out too (seen in 0.111.3; 0.123
     /// rebuilt the content tree, and no release between could be run).
@@ -321,6 +324,7 @@ impl HugoRules {
             permalink_segments_checked: !at(v(0, 137, 0)),
             content_policy: at(v(0, 162, 0)),
             last_file_wins: at(v(0, 123, 0)),
+            leaf_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
@@ -432,7 +436,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 34] = [
+        let flips: [(&str, &str, Rule); 35] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -458,6 +462,7 @@ mod tests {
             ("0.136.0", "0.137.0", |r| !r.permalink_segments_checked),
             ("0.161.0", "0.162.0", |r| r.content_policy),
             ("0.122.0", "0.123.0", |r| r.last_file_wins),
+            ("0.122.0", "0.123.0", |r| r.leaf_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),

@@ -940,3 +940,13 @@ fn of_two_files_for_one_page_hugo_0_123_reads_the_last_by_name() {
     assert!(hugo.contains("https://example.org/posts/2025/07/b2-from-md/"));
     assert_same("two-files-one-page", "0.168", "0.168.0");
 }
+
+#[test]
+fn a_leaf_bundle_own_cascade_applies_to_itself_from_0_123() {
+    // `posts/b/index.md` with `cascade: {build: {list: never}}`: Hugo 0.168 leaves the
+    // bundle out of its sitemap, 0.111 lists it.
+    assert!(hugo("leaf-cascade", "0.111").contains("https://example.org/posts/b/"));
+    assert!(!hugo("leaf-cascade", "0.168").contains("https://example.org/posts/b/"));
+    assert_same("leaf-cascade", "0.111", "0.111.3");
+    assert_same("leaf-cascade", "0.168", "0.168.0");
+}

@@ -168,18 +168,23 @@ pub(super) fn effective(
         html_output: fm.more().html_output,
     };
     let mut dated: Vec<&Cascade> = Vec::new();
+    // From 0.123 a leaf bundle's own cascade applies to the bundle itself (seen in 0.168.0;
+    // 0.111.3 ignores it), ahead of its sections'.
+    let own: &[Cascade] = match pl.is_leaf && rules.leaf_cascade_applies {
+        true => &fm.more().cascade,
+        false => &[],
+    };
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
-    for &b in chain {
-        for c in &pages.meta(b).more().cascade {
-            if !cascade_targets(c, pl, page.file)? {
-                continue;
-            }
-            apply_cascade(&mut e, fm, c);
-            if !c.dates.is_empty() {
-                dated.push(c);
-            }
+    let sections = chain.iter().flat_map(|&b| &pages.meta(b).more().cascade);
+    for c in own.iter().chain(sections) {
+        if !cascade_targets(c, pl, page.file)? {
+            continue;
+        }
+        apply_cascade(&mut e, fm, c);
+        if !c.dates.is_empty() {
+            dated.push(c);
         }
     }
     if !dated.is_empty() {
