@@ -347,6 +347,10 @@ pub struct Cascade {
     /// Hugo: each date key ([`super::HugoDates::keys`] index) the cascade sets, with its
     /// date (`None` for Hugo's zero date).
     pub dates: Vec<(u8, Option<W3cDate>)>,
+    /// Hugo: the error the cascade raises once it reaches a page (the line of its `_build`
+    /// in a release that removed it, and the message); a cascade that reaches none is
+    /// harmless, as in Hugo.
+    pub refused: Option<(usize, String)>,
 }
 
 #[cfg(test)]

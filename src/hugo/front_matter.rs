@@ -752,10 +752,13 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result
         .or(plain.map(|b| ("build", b)))
     {
         if name == "_build" && h.rules.underscore_build == UnderscoreBuild::Refused {
-            return Err(cx.err(
-                &["cascade", "_build"],
-                b,
-                format!("the `_build` key was removed in Hugo 0.160 and Hugo {} stops the build here: use `build`", h.rules.version),
+            // Hugo stops only when the cascade reaches a page.
+            c.refused = Some((
+                cx.line(&["cascade", "_build"], b),
+                format!(
+                    "the `_build` key was removed in Hugo 0.160 and Hugo {} stops the build where this cascade reaches a page: use `build`",
+                    h.rules.version
+                ),
             ));
         }
         c.build = build_options(&["cascade", name], b, cx, h)?;

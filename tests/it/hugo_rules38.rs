@@ -950,3 +950,17 @@ fn a_leaf_bundle_own_cascade_applies_to_itself_from_0_123() {
     assert_same("leaf-cascade", "0.111", "0.111.3");
     assert_same("leaf-cascade", "0.168", "0.168.0");
 }
+
+#[test]
+fn a_cascaded_underscore_build_stops_hugo_0_160_only_where_it_reaches_a_page() {
+    // `posts/_index.md` cascades `_build` onto its page: Hugo 0.168 stops, naming nothing
+    // we could match, and so do we, naming the cascade's line. `drafts/_index.md` cascades
+    // `_build` onto no page: harmless, as in Hugo. Hugo 0.111 reads `_build`.
+    assert_same("cascade-underscore-build", "0.111", "0.111.3");
+    assert_refused(
+        "cascade-underscore-build",
+        "0.168",
+        "0.168.0",
+        "content/posts/_index.md:4: the `_build` key was removed",
+    );
+}

@@ -170,17 +170,20 @@ pub(super) fn effective(
     let mut dated: Vec<&Cascade> = Vec::new();
     // From 0.123 a leaf bundle's own cascade applies to the bundle itself (seen in 0.168.0;
     // 0.111.3 ignores it), ahead of its sections'.
-    let own: &[Cascade] = match pl.is_leaf && rules.leaf_cascade_applies {
-        true => &fm.more().cascade,
-        false => &[],
+    let own = match pl.is_leaf && rules.leaf_cascade_applies {
+        true => Some(page),
+        false => None,
     };
     // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
     // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
     // follow `_target` there, as Hugo documents it).
-    let sections = chain.iter().flat_map(|&b| &pages.meta(b).more().cascade);
-    for c in own.iter().chain(sections) {
+    let sources = own.into_iter().chain(chain.iter().map(|&b| pages.get(b)));
+    for (from, c) in sources.flat_map(|p| p.fm.more().cascade.iter().map(move |c| (p, c))) {
         if !cascade_targets(c, pl, page.file)? {
             continue;
+        }
+        if let Some((line, m)) = &c.refused {
+            return Err(Error::input(from.file.path(), Some(*line), m.clone()));
         }
         apply_cascade(&mut e, fm, c);
         if !c.dates.is_empty() {
