@@ -125,8 +125,9 @@ impl<'a> Decider<'_, 'a> {
         if site.off(pl) || site.is_static(page) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
-        // Another file is this page (`_index.en.md` beside `_index.html`): Hugo reads only
-        // that one.
+        // Another file is this page (`_index.en.md` beside `_index.html`; from 0.123 `a.md`
+        // beside `a.html`, the later name): Hugo reads only that one, and never checks this
+        // one's content type.
         if self.bundles.shadows(pl) || self.bundles.superseded(i, pl) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
@@ -137,16 +138,6 @@ impl<'a> Decider<'_, 'a> {
             && let Some(t) = media_type(page.file.name, page.fm.more().markup.as_deref())
             && denied.contains(&t)
         {
-            // Beside a file of an allowed type for the same page (`a.md` and `a.html`),
-            // Hugo 0.168 reads that one and builds.
-            let path = page.file.path();
-            let allowed_sibling = crate::scan::PAGE_EXTENSIONS.iter().any(|ext| {
-                media_type(&format!("x.{ext}"), None).is_some_and(|m| !denied.contains(&m))
-                    && path.with_extension(ext).is_file()
-            });
-            if allowed_sibling {
-                return Ok(Decision::Skip(Reason::NotAPage));
-            }
             return Err(Error::input(
                 page.file.path(),
                 Some(1),
