@@ -716,7 +716,10 @@ pub(crate) fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
             }
             // Redirects are never listed; a bad value is still an error, as in the generators.
             "aliases" => {
-                aliases(n, cx)?;
+                let list = aliases(n, cx)?;
+                if cx.opts.hugo.is_none() {
+                    more.aliases = list;
+                }
             }
             "transparent" => more.transparent = cx.bool(&["transparent"], n)?,
             "paginate_by" => {
@@ -741,7 +744,8 @@ pub(crate) fn extract(root: &Node<'_>, cx: &Ctx<'_>) -> Result<Parsed> {
                             format!("`taxonomies.{name}` must be a list of terms"),
                         )
                     })?;
-                    out.taxonomy_table.push((name.to_lowercase(), list));
+                    // As written: Zola matches a taxonomy's name exactly.
+                    out.taxonomy_table.push((name.to_string(), list));
                 }
             }
             // Hugo: a page whose outputs have no HTML is no page a visitor can open.
@@ -860,7 +864,7 @@ fn aliases(n: &Node<'_>, cx: &Ctx<'_>) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use crate::frontmatter::testing::*;
-    use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Options, Parsed, Terms, parse};
+    use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Options, Terms, parse};
     use crate::vocab::crawl_hints::ChangeFreq;
     use crate::vocab::date::{SiteTz, W3cDate};
     use std::path::Path;
@@ -1393,8 +1397,16 @@ mod tests {
             (Some("s"), Some("/p/"), Some("/u/"))
         );
         assert_eq!(f.meta.more().lang.as_deref(), Some("fr"));
-        // Aliases are checked, not kept: redirects are never listed.
-        assert_eq!(fm("---\naliases: /one/\n---\n"), Parsed::default());
+        // Aliases are checked, and kept only where Zola's path collisions need them (Hugo's
+        // are not): redirects are never listed.
+        assert_eq!(
+            f.meta.more().aliases,
+            vec!["/a/".to_string(), "/b/".to_string()]
+        );
+        assert_eq!(
+            fm("---\naliases: /one/\n---\n").meta.more().aliases,
+            vec!["/one/".to_string()]
+        );
         assert_eq!(fm("---\nslug: 2023\n---\n").meta.slug(), Some("2023"));
         assert_eq!(fails("+++\n[slug]\na = 1\n+++\n").0, 2);
         assert_eq!(fails("+++\naliases = [{ a = 1 }]\n+++\n").0, 2);
@@ -1408,8 +1420,9 @@ mod tests {
         assert_eq!(
             f.taxonomy_table,
             vec![
+                // As written: Zola matches taxonomy names exactly.
                 (
-                    "tags".to_string(),
+                    "Tags".to_string(),
                     vec!["Rust".to_string(), "web".to_string()]
                 ),
                 ("categories".to_string(), vec!["dev".to_string()]),

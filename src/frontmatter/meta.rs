@@ -95,6 +95,9 @@ pub struct MetaMore {
     /// `noindex = true` alone leaves the page out ([`PageMeta::sitemap_exclude`] is set; no
     /// `sitemap` key says so), so it is reported as `noindex`.
     pub noindex: bool,
+    /// Zola `aliases`, as written: no other page or alias may take one (Zola refuses a path
+    /// collision). Hugo's are not kept.
+    pub aliases: Vec<String>,
 }
 
 /// What a page without any of the rarer fields reads as.
@@ -122,6 +125,7 @@ static NO_MORE: MetaMore = MetaMore {
     no_front_matter: false,
     raw_markup: false,
     noindex: false,
+    aliases: Vec::new(),
 };
 
 /// [`PageMeta`]'s yes/no fields, a bit each.

@@ -10,7 +10,8 @@ pub struct Terms<'a>(&'a str);
 /// One taxonomy's terms on a page, from [`Terms::iter`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Taxon<'a> {
-    /// The taxonomy, lower-cased.
+    /// The taxonomy: lower-cased from a top-level list (Hugo), as written from the table
+    /// (Zola).
     pub name: &'a str,
     /// Written in Zola's `[taxonomies]` table rather than as a top-level list.
     pub from_table: bool,

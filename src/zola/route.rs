@@ -61,8 +61,14 @@ pub struct ZolaRouter<'a> {
     tax_strategy: SlugStrategy,
     with_pagers: bool,
     out: Routing,
-    /// Bad file names, reported by [`ZolaRouter::finish`].
+    /// What stops the build, reported by [`ZolaRouter::finish`].
     errors: Vec<Error>,
+    /// Files whose names Zola refuses, with why: reported unless a draft section above
+    /// them keeps Zola from reading them.
+    bad_names: Vec<(usize, String)>,
+    /// Each path a rendered page or section takes (its URL path and its aliases) and the
+    /// file that took it first: Zola refuses two files on one path.
+    claimed: HashMap<String, usize>,
     /// The `_index` files, in file order.
     section_files: Vec<usize>,
     /// Their front matter, by file index.
@@ -73,6 +79,8 @@ pub struct ZolaRouter<'a> {
     next_section: usize,
     /// Folders of draft sections: Zola skips everything below them.
     draft_dirs: HashSet<&'a str>,
+    /// Folders with an `_index` file in any language, draft or not.
+    section_dirs: HashSet<&'a str>,
     /// Loaded sections by (language, folder).
     sections: HashMap<(&'a str, &'a str), usize>,
     /// Route index of each section's list page, by (language, folder).
@@ -86,14 +94,18 @@ pub struct ZolaRouter<'a> {
     last_dirs: Option<(&'a str, &'a str)>,
     /// The sections that hold the pages of the current folder (their file indices): its
     /// own, then each parent of a transparent one. Files of a folder come together, so the
-    /// chain is looked up once per folder.
-    chain: (Option<(&'a str, &'a str)>, Vec<usize>),
+    /// chain is looked up once per folder. The flag: the chain reaches the root through
+    /// transparent sections and the site has no `_index.md` there, so the page is also in
+    /// the home Zola makes, which sorts nothing.
+    chain: (Option<(&'a str, &'a str)>, Vec<usize>, bool),
     /// The default language, then the others.
     langs: Vec<&'a str>,
     /// Each language's rendered taxonomies, in the config's order.
     taxonomies: Vec<Vec<&'a Taxonomy>>,
-    /// Their names, lower-cased, as the front matter's keys are compared.
-    wanted: Vec<Vec<String>>,
+    /// Their names, as a page's `[taxonomies]` table must spell them.
+    wanted: Vec<Vec<&'a str>>,
+    /// Each language's taxonomies, rendered or not: a page naming another stops Zola.
+    declared: Vec<Vec<&'a str>>,
     /// Terms by language and taxonomy, gathered from every loaded page (a `render = false`
     /// one too) as it is routed. Terms that slugify alike are one term.
     terms: Vec<Vec<TermMap>>,
@@ -116,20 +128,25 @@ impl<'a> ZolaRouter<'a> {
         let langs: Vec<&str> = std::iter::once(default_lang)
             .chain(others.iter().copied())
             .collect();
-        let taxonomies: Vec<Vec<&Taxonomy>> = langs
+        let all: Vec<&[Taxonomy]> = langs
             .iter()
             .map(|lang| {
                 site.language(lang)
                     .and_then(|l| l.taxonomies.as_deref())
                     .unwrap_or(&[])
-                    .iter()
-                    .filter(|t| t.render)
-                    .collect()
             })
+            .collect();
+        let declared = all
+            .iter()
+            .map(|ts| ts.iter().map(|t| t.name.as_str()).collect())
+            .collect();
+        let taxonomies: Vec<Vec<&Taxonomy>> = all
+            .iter()
+            .map(|ts| ts.iter().filter(|t| t.render).collect())
             .collect();
         let wanted = taxonomies
             .iter()
-            .map(|ts| ts.iter().map(|t| t.name.to_lowercase()).collect())
+            .map(|ts| ts.iter().map(|t| t.name.as_str()).collect())
             .collect();
         let terms = taxonomies
             .iter()
@@ -150,21 +167,25 @@ impl<'a> ZolaRouter<'a> {
                 ..Default::default()
             },
             errors: Vec::new(),
+            bad_names: Vec::new(),
+            claimed: HashMap::new(),
             section_files: Vec::new(),
             section_meta: HashMap::new(),
             sections_in: false,
             next_section: 0,
             draft_dirs: HashSet::new(),
+            section_dirs: HashSet::new(),
             sections: HashMap::new(),
             section_route: HashMap::new(),
             members: BTreeMap::new(),
             paginated: HashMap::new(),
             batch: None,
             last_dirs: None,
-            chain: (None, Vec::new()),
+            chain: (None, Vec::new(), false),
             langs,
             taxonomies,
             wanted,
+            declared,
             terms,
         };
         for i in 0..files.len() {
@@ -179,7 +200,7 @@ impl<'a> ZolaRouter<'a> {
                     page: i,
                     reason: Reason::NotAPage,
                 }),
-                Err(msg) => map.errors.push(Error::input(f.path(), None, msg)),
+                Err(msg) => map.bad_names.push((i, msg)),
             }
         }
         map
@@ -192,8 +213,12 @@ impl<'a> ZolaRouter<'a> {
         // still loads the other languages' sections of that folder itself.
         let mut draft_dirs = HashSet::new();
         for &i in &self.section_files {
-            if let (Some(pl), Some(fm)) = (self.at(i), self.section_meta.get(&i))
-                && self.is_draft(fm)
+            let Some(pl) = self.at(i) else { continue };
+            self.section_dirs.insert(pl.dirs);
+            if self
+                .section_meta
+                .get(&i)
+                .is_some_and(|fm| self.is_draft(fm))
             {
                 draft_dirs.insert(pl.dirs);
             }
@@ -265,7 +290,7 @@ impl<'a> ZolaRouter<'a> {
         };
         for t in 0..self.taxonomies[k].len() {
             // Zola reads terms from the `[taxonomies]` table only.
-            let Some(taxon) = page_terms.get(&self.wanted[k][t], true) else {
+            let Some(taxon) = page_terms.get(self.wanted[k][t], true) else {
                 continue;
             };
             for v in taxon.terms {
@@ -276,6 +301,57 @@ impl<'a> ZolaRouter<'a> {
                 if let Some(r) = route {
                     e.1.push(r);
                 }
+            }
+        }
+    }
+
+    /// Zola refuses a page whose `[taxonomies]` table names a taxonomy its language does not
+    /// declare (spelled exactly; rendered or not).
+    fn check_taxonomies(&mut self, i: usize, lang: &str, page_terms: Terms) {
+        let k = self.langs.iter().position(|l| *l == lang);
+        for taxon in page_terms.iter().filter(|t| t.from_table) {
+            if k.is_some_and(|k| self.declared[k].contains(&taxon.name)) {
+                continue;
+            }
+            let path = self.files.get(i).path();
+            let line = taxonomy_line(&path, taxon.name);
+            let table = if lang == self.default_lang {
+                "taxonomies".to_string()
+            } else {
+                format!("languages.{lang}.taxonomies")
+            };
+            self.errors.push(Error::input(
+                &path,
+                line,
+                format!(
+                    "the taxonomy `{}` is not in the Zola config's `{table}` (Zola refuses to build): declare it there, or fix its name",
+                    taxon.name
+                ),
+            ));
+        }
+    }
+
+    /// Takes `path` and the file's aliases for file `i`; a path another rendered page or
+    /// section took already stops Zola ("Found path collisions").
+    fn claim(&mut self, i: usize, path: &str, fm: &PageMeta) {
+        let aliases = fm.more.as_ref().map_or(&[][..], |m| m.aliases.as_slice());
+        for p in std::iter::once(path).chain(aliases.iter().map(String::as_str)) {
+            match self.claimed.entry(p.to_string()) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(e) if *e.get() != i => {
+                    let first = self.files.get(*e.get()).path();
+                    self.errors.push(Error::input(
+                        self.files.get(i).path(),
+                        None,
+                        format!(
+                            "its path `{p}` is also {}'s (Zola refuses to build two pages or sections on one path): give one of them another `slug`, `path` or alias",
+                            first.display()
+                        ),
+                    ));
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {}
             }
         }
     }
@@ -348,6 +424,10 @@ impl<'a> ZolaRouter<'a> {
                 self.out.excluded.push(Excluded { page: i, reason });
                 r.listed = false;
             }
+            if fm.render() != Some(false) {
+                let path = r.path.clone();
+                self.claim(i, &path, fm);
+            }
             self.section_route.insert(
                 (pl.lang.to_string(), pl.dirs.to_string()),
                 self.out.routes.len(),
@@ -355,6 +435,7 @@ impl<'a> ZolaRouter<'a> {
             self.out.push(r);
             return;
         }
+        self.check_taxonomies(i, pl.lang, page_terms);
         let site = &self.settings.site;
         let named = name_date(pl.name, &self.settings.timezone);
         let stem = match &named {
@@ -362,13 +443,51 @@ impl<'a> ZolaRouter<'a> {
             _ => pl.name,
         };
         let file_date = named.and_then(|d| d.date);
+        let path = match fm.path().map(str::trim) {
+            Some(p) => {
+                let p = p.trim_start_matches('/');
+                if p.is_empty() {
+                    "/".to_string()
+                } else {
+                    format!("/{}/", p.trim_end_matches('/'))
+                }
+            }
+            None => {
+                let slug = zola_slugify(fm.slug().unwrap_or(stem), self.paths_strategy);
+                join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
+            }
+        };
+        // Zola refuses a page file named `index.md` (as written: not `index.fr.md`) whose URL
+        // path is a section's folder, as written, in any language, draft or not.
+        if self.files.get(i).name == "index.md" {
+            let comps = path
+                .split('/')
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>();
+            let comps = comps.join("/");
+            if !comps.is_empty()
+                && self.section_dirs.contains(comps.as_str())
+                && !self.pruned(&comps, true)
+            {
+                self.errors.push(Error::input(
+                    self.files.get(i).path(),
+                    None,
+                    format!("a page `index.md` on the path of the section `{comps}` (Zola refuses to build): make the folder a section or a page, not both, or give the page another `slug` or `path`"),
+                ));
+            }
+        }
         // A `render = false` page is in no section and not rendered.
         let rendered = fm.render() != Some(false);
+        if rendered {
+            self.claim(i, &path, fm);
+        }
         if rendered && self.chain.0 != Some((pl.lang, pl.dirs)) {
             let mut chain = std::mem::take(&mut self.chain.1);
             chain.clear();
+            let mut made_home = false;
             for d in and_parents(pl.dirs) {
                 let Some(&sec) = self.sections.get(&(pl.lang, d)) else {
+                    made_home = d.is_empty() && !chain.is_empty();
                     break;
                 };
                 chain.push(sec);
@@ -380,7 +499,7 @@ impl<'a> ZolaRouter<'a> {
                     break;
                 }
             }
-            self.chain = (Some((pl.lang, pl.dirs)), chain);
+            self.chain = (Some((pl.lang, pl.dirs)), chain, made_home);
         }
         let in_sections = if rendered {
             std::mem::take(&mut self.chain.1)
@@ -390,7 +509,9 @@ impl<'a> ZolaRouter<'a> {
         // Its date as Zola sorts by it (front matter, else a valid file-name date).
         let date = rendered && (fm.date.is_some() || file_date.is_some());
         let written = rendered
-            && (in_sections.is_empty() || in_sections.iter().any(|&k| self.sorted_in(k, fm, date)));
+            && (in_sections.is_empty()
+                || self.chain.2
+                || in_sections.iter().any(|&k| self.sorted_in(k, fm, date)));
         for &k in &in_sections {
             if self.sorted_in(k, fm, date) {
                 *self.paginated.entry(k).or_default() += 1;
@@ -407,20 +528,6 @@ impl<'a> ZolaRouter<'a> {
             self.add_terms(pl.lang, page_terms, None);
             return;
         }
-        let path = match fm.path().map(str::trim) {
-            Some(p) => {
-                let p = p.trim_start_matches('/');
-                if p.is_empty() {
-                    "/".to_string()
-                } else {
-                    format!("/{}/", p.trim_end_matches('/'))
-                }
-            }
-            None => {
-                let slug = zola_slugify(fm.slug().unwrap_or(stem), self.paths_strategy);
-                join_path([lp.as_str(), pl.dirs, slug.as_str()], true)
-            }
-        };
         let mut r = Route::for_page(i, &page, Kind::Page, path, pl.lang, pl.key.to_string());
         r.set_file_date(file_date);
         if fm.sitemap_exclude() {
@@ -449,6 +556,13 @@ impl<'a> ZolaRouter<'a> {
     /// Every file has been routed: reports bad names, then adds the homes without an
     /// `_index.md`, rolls dates up, and adds pagers and taxonomies.
     fn generated(mut self) -> Result<Routing> {
+        // A draft section keeps Zola from reading the files below it, bad names too.
+        for (i, msg) in std::mem::take(&mut self.bad_names) {
+            if !self.pruned(self.files.get(i).dir, false) {
+                self.errors
+                    .push(Error::input(self.files.get(i).path(), None, msg));
+            }
+        }
         if let Some(e) = Error::from_many(std::mem::take(&mut self.errors)) {
             return Err(e);
         }
@@ -622,6 +736,32 @@ impl Router for ZolaRouter<'_> {
         self.sections_before(usize::MAX, sink);
         (*self).generated()
     }
+}
+
+/// The line of taxonomy `name` in a page's `[taxonomies]` table, read again from the file
+/// (only for an error).
+fn taxonomy_line(path: &std::path::Path, name: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut inside = false;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if !inside {
+            inside = t.starts_with("[taxonomies]") || t.starts_with("taxonomies");
+            // An inline table: `taxonomies = {tags = [...]}`.
+            if inside && t.contains(name) && !t.starts_with('[') {
+                return Some(n + 1);
+            }
+            continue;
+        }
+        let t = t.trim_start_matches(['"', '\'']);
+        if let Some(rest) = t.strip_prefix(name) {
+            let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+            if rest.starts_with('=') || rest.starts_with(':') {
+                return Some(n + 1);
+            }
+        }
+    }
+    None
 }
 
 /// Adds a folder's written pages to its nearest section's members.

@@ -52,3 +52,4 @@ mod submit;
 mod validate;
 mod validate_hardened;
 mod write;
+mod zola_rules38;
