@@ -516,7 +516,7 @@ def candidates(site):
         k *= 2
     cfg = site["config"]
     for i in range(len(cfg)):
-        if cfg[i][0] != "baseURL":
+        if cfg[i][0] not in ("baseURL", "base_url"):
             yield dict(site, config=cfg[:i] + cfg[i + 1:])
     # Mounts dropped, their files moved to where the mounts put them.
     if any(k == "module" for k, _ in cfg) and not any(k == "languages" for k, _ in cfg):
@@ -525,7 +525,7 @@ def candidates(site):
         if len({tuple(f["path"]) for f in moved}) == len(moved):
             yield dict(site, config=[(k, v) for k, v in cfg if k != "module"], files=moved)
     for i, (k, v) in enumerate(cfg):
-        if k.lower() in ("baseurl", "module"): continue  # their values stay valid
+        if k.lower() in ("baseurl", "base_url", "module"): continue  # their values stay valid
         for nv in smaller_values(v):
             yield dict(site, config=cfg[:i] + [(k, nv)] + cfg[i + 1:])
     for j, f in enumerate(files):
