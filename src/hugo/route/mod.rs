@@ -99,7 +99,7 @@ impl<'a> Site<'a> {
 
     /// Where `page` lands, for a caller that holds the page already.
     fn place(&self, page: Page<'a>) -> Placed<'a> {
-        place(page, &self.suffixes, &self.config.default_language)
+        place(page.file, &self.suffixes, &self.config.default_language)
     }
 
     /// Where every page lands, in page order.

@@ -2,7 +2,8 @@
 //! bundles around it (leaf bundles own the files below them; branch bundles cascade).
 
 use super::Site;
-use crate::route::{Kind, Page};
+use crate::route::Kind;
+use crate::scan::SourceFile;
 use std::collections::{HashMap, HashSet};
 
 /// Where a file sits: slices of its path and the site's names, made again wherever needed
@@ -145,11 +146,17 @@ impl<'a> Dirs<'a> {
     }
 }
 
-/// Places a file: its folder, its stem without a language suffix (one of `langs`) and its
-/// language.
-pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
-    let (dirs, file) = (page.file.dir, page.file.name);
-    let stem = rsplit_dot(file).map_or(file, |(s, _)| s);
+/// Places a file by its path alone: its folder, its stem without a language suffix (one of
+/// `langs`) and its language. A front matter `lang` places nothing: Hugo (0.111.3 and 0.168.0
+/// alike) keeps `a.md` with `lang: fr` in the default language, and it picks the file that is
+/// a page before it reads any front matter.
+pub(super) fn place<'a>(
+    file: SourceFile<'a>,
+    langs: &[&'a str],
+    default_lang: &'a str,
+) -> Placed<'a> {
+    let (dirs, name) = (file.dir, file.name);
+    let stem = rsplit_dot(name).map_or(name, |(s, _)| s);
     let (stem, suffix) = split_lang_id(stem, langs);
     let mut defaulted = false;
     let lang: &'a str = match suffix {
@@ -159,19 +166,10 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
             .copied()
             .find(|l| l.eq_ignore_ascii_case(s))
             .unwrap_or(s),
-        // A front matter `lang` the site does not know is ignored, as Hugo ignores it: the
-        // page stays in the default language (no URL below `/x y/`, no hreflang "x y").
-        None => page
-            .file
-            .root_lang()
-            .or_else(|| {
-                let own = page.fm.more().lang.as_deref()?;
-                langs.iter().copied().find(|l| l.eq_ignore_ascii_case(own))
-            })
-            .unwrap_or_else(|| {
-                defaulted = true;
-                default_lang
-            }),
+        None => file.root_lang().unwrap_or_else(|| {
+            defaulted = true;
+            default_lang
+        }),
     };
     Placed {
         dirs: Dirs(dirs),
