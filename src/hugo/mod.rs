@@ -94,9 +94,10 @@ impl Generator for Hugo {
     }
 
     /// Hugo's rules look across pages (cascades, bundles, translations): its router holds
-    /// every page until all are read.
+    /// every page until all are read. The files Hugo never reads are not read either.
     fn router<'a>(&self, files: &'a Files, ctx: &RouteContext<'a>) -> Box<dyn Router + 'a> {
-        Box::new(Buffered::new(files, ctx, route::route))
+        let unread = route::unread(files, ctx.settings);
+        Box::new(Buffered::new(files, ctx, route::route).never_reading(unread))
     }
 
     /// `[sitemap] filename` (`sitemap.xml`): at the root of a site of one language; an index

@@ -233,9 +233,15 @@ pub struct HugoRules {
     /// 0.162.0: `security.allowContent` names the content media types Hugo builds, by
     /// default all but `text/html`: an HTML content file stops the build.
     pub content_policy: bool,
-    /// 0.123.0: of several files that are one page (`index.md` and `index.html`), the last
-    /// in name order is read (seen in 0.168.0; 0.111.3 read another).
+    /// 0.123.0: of several files that are one bundle's page (`index.md` and `index.html`),
+    /// the last in name order is the page and the only one read (seen in 0.168.0); before,
+    /// each is read and the first is the page (seen in 0.111.3). Of a regular page's files
+    /// (`a.md` and `a.html`) both read only the last.
     pub last_file_wins: bool,
+    /// 0.123.0: a page beside a leaf bundle of its name (`post.md` beside `post/index.md`)
+    /// is read, so a front matter Hugo refuses stops the build, though the bundle is the
+    /// page (seen in 0.168.0); 0.111.3 never reads it.
+    pub shadowed_page_read: bool,
     /// 0.123.0: a leaf bundle's own `cascade` applies to the bundle itself (seen in
     /// 0.168.0; 0.111.3 ignores it).
     pub leaf_cascade_applies: bool,
@@ -324,6 +330,7 @@ impl HugoRules {
             permalink_segments_checked: !at(v(0, 137, 0)),
             content_policy: at(v(0, 162, 0)),
             last_file_wins: at(v(0, 123, 0)),
+            shadowed_page_read: at(v(0, 123, 0)),
             leaf_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
@@ -436,7 +443,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 35] = [
+        let flips: [(&str, &str, Rule); 36] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -462,6 +469,7 @@ mod tests {
             ("0.136.0", "0.137.0", |r| !r.permalink_segments_checked),
             ("0.161.0", "0.162.0", |r| r.content_policy),
             ("0.122.0", "0.123.0", |r| r.last_file_wins),
+            ("0.122.0", "0.123.0", |r| r.shadowed_page_read),
             ("0.122.0", "0.123.0", |r| r.leaf_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

@@ -96,6 +96,7 @@ impl<'a> Reader<'a> {
         }
         let mut errors = Vec::new();
         let first = router.first();
+        let unread = router.unread();
         let mut take = |i: usize, page: ReadPage| {
             if let Some(rest) = page.rest {
                 let ReadRest { images, warnings } = *rest;
@@ -108,9 +109,15 @@ impl<'a> Reader<'a> {
             }
             router.add(i, page.fm, page.terms.as_deref().unwrap_or(""), sink)
         };
-        self.read_each(files, first.iter().copied(), &mut errors, &mut take);
+        let which = |i: usize| (i, unread.binary_search(&i).is_err());
+        self.read_each(
+            files,
+            first.iter().copied().map(which),
+            &mut errors,
+            &mut take,
+        );
         let rest = (0..files.len()).filter(|i| first.binary_search(i).is_err());
-        self.read_each(files, rest, &mut errors, &mut take);
+        self.read_each(files, rest.map(which), &mut errors, &mut take);
         errors.sort_by_key(|(i, _)| *i);
         match Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
             Some(e) => Err(e),
@@ -119,8 +126,20 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads file `i` down to what routing needs, opening it by name in its folder when
-    /// `dir` holds that folder open (or can be made to).
-    fn read(&self, files: &Files, i: usize, held: &mut Held) -> Result<ReadPage> {
+    /// `dir` holds that folder open (or can be made to); a file the router never reads
+    /// (`open` false) is not opened: its page is empty.
+    fn read(&self, files: &Files, i: usize, open: bool, held: &mut Held) -> Result<ReadPage> {
+        if !open {
+            if let Some(p) = self.progress {
+                let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                (p.0)(n, self.total);
+            }
+            return Ok(ReadPage {
+                fm: PageMeta::default(),
+                terms: None,
+                rest: None,
+            });
+        }
         let Held { dir, buf } = held;
         let file = files.get(i);
         let path = file.path();
@@ -209,34 +228,37 @@ impl<'a> Reader<'a> {
         fm.taxonomies.sort_by(|a, b| a.0.cmp(&b.0));
     }
 
-    /// Reads the files `which` (in file order) a chunk at a time on every core, and hands
-    /// each page to `sink` in order. A bad file's error (or the sink's) is kept in `errors`
-    /// with its index and the rest are still read, so every bad file is reported.
+    /// Reads the files `which` (in file order, each with whether to open it) a chunk at a
+    /// time on every core, and hands each page to `sink` in order. A bad file's error (or the
+    /// sink's) is kept in `errors` with its index and the rest are still read, so every bad
+    /// file is reported.
     fn read_each(
         &self,
         files: &Files,
-        which: impl Iterator<Item = usize>,
+        which: impl Iterator<Item = Which>,
         errors: &mut Vec<(usize, Error)>,
         mut sink: impl FnMut(usize, ReadPage) -> Result<()>,
     ) {
         let mut which = which.peekable();
-        let read = |chunk: &[usize]| -> Vec<Result<ReadPage>> {
+        let read = |chunk: &[Which]| -> Vec<Result<ReadPage>> {
             chunk
                 .par_iter()
-                .map_init(Held::default, |held, &i| self.read(files, i, held))
+                .map_init(Held::default, |held, &(i, open)| {
+                    self.read(files, i, open, held)
+                })
                 .collect()
         };
-        let mut hand = |chunk: &[usize], pages: Vec<Result<ReadPage>>| {
-            for (&i, page) in chunk.iter().zip(pages) {
+        let mut hand = |chunk: &[Which], pages: Vec<Result<ReadPage>>| {
+            for (&(i, _), page) in chunk.iter().zip(pages) {
                 if let Err(e) = page.and_then(|page| sink(i, page)) {
                     errors.push((i, e));
                 }
             }
         };
         // The chunk read last, not yet handed on.
-        let mut ready: Option<(Vec<usize>, Vec<Result<ReadPage>>)> = None;
+        let mut ready: Option<(Vec<Which>, Vec<Result<ReadPage>>)> = None;
         while which.peek().is_some() {
-            let chunk: Vec<usize> = which.by_ref().take(self.chunk.max(1)).collect();
+            let chunk: Vec<Which> = which.by_ref().take(self.chunk.max(1)).collect();
             let pages = match ready.take() {
                 None => read(&chunk),
                 // The cores read this chunk while this thread hands the last one on, so
@@ -260,6 +282,9 @@ impl<'a> Reader<'a> {
         }
     }
 }
+
+/// A file to read: its index, and whether to open it (false for one the router never reads).
+type Which = (usize, bool);
 
 /// The most a reading thread's buffer keeps between pages.
 const HELD_BUFFER: usize = 1 << 20;
@@ -327,14 +352,19 @@ mod tests {
         reader.chunk = 3;
         let mut seen = Vec::new();
         let mut errors = Vec::new();
-        reader.read_each(&scan, 0..scan.len(), &mut errors, |i, _| {
-            seen.push(i);
-            // The sink's own refusal is kept like a read error.
-            if i == 5 {
-                return Err(Error::input("p5.md", None, "refused"));
-            }
-            Ok(())
-        });
+        reader.read_each(
+            &scan,
+            (0..scan.len()).map(|i| (i, true)),
+            &mut errors,
+            |i, _| {
+                seen.push(i);
+                // The sink's own refusal is kept like a read error.
+                if i == 5 {
+                    return Err(Error::input("p5.md", None, "refused"));
+                }
+                Ok(())
+            },
+        );
         assert_eq!(seen, vec![0, 1, 2, 4, 5, 6, 7, 9]);
         let bad: Vec<usize> = errors.iter().map(|(i, _)| *i).collect();
         assert_eq!(bad, vec![3, 5, 8]);

@@ -631,6 +631,12 @@ pub trait Router {
         Vec::new()
     }
 
+    /// The files the generator never reads, in file order: they are not opened, and come
+    /// to [`Router::add`] with empty front matter (the router leaves them out).
+    fn unread(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
     /// Takes file `page`'s front matter and packed taxonomy terms ([`Terms::pack`]).
     fn add(
         &mut self,
@@ -652,6 +658,8 @@ pub struct Buffered<'a> {
     pages: Pages<'a>,
     ctx: RouteContext<'a>,
     rules: fn(&mut Pages, &RouteContext) -> Result<Routing>,
+    /// [`Router::unread`].
+    unread: Vec<usize>,
 }
 
 impl<'a> Buffered<'a> {
@@ -675,11 +683,22 @@ impl<'a> Buffered<'a> {
             pages,
             ctx: *ctx,
             rules,
+            unread: Vec::new(),
         }
+    }
+
+    /// The router, told that `rules` leave the files `unread` (in file order) out unread.
+    pub fn never_reading(mut self, unread: Vec<usize>) -> Buffered<'a> {
+        self.unread = unread;
+        self
     }
 }
 
 impl Router for Buffered<'_> {
+    fn unread(&self) -> Vec<usize> {
+        self.unread.clone()
+    }
+
     fn add(
         &mut self,
         page: usize,

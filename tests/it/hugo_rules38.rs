@@ -964,3 +964,33 @@ fn a_cascaded_underscore_build_stops_hugo_0_160_only_where_it_reaches_a_page() {
         "content/posts/_index.md:4: the `_build` key was removed",
     );
 }
+
+#[test]
+fn hugo_never_reads_a_file_another_file_is_the_page_of() {
+    // Files whose front matter Hugo refuses, which it never reads (seeds 300085, 300122 and
+    // 300584 of the search): `alt.de.md` in a turned-off language (a key given twice and
+    // `_build`), `about.md` beside `about.en.md` in the default language, `posts/p.markdown`
+    // beside `posts/p.md` (broken YAML, both the last file by name is read, in 0.111.3
+    // too). Of a bundle's two files 0.168 reads the last by name only (`index.md`,
+    // `_index.md`: the others give a key twice); 0.111 reads both and takes the first
+    // (`index.html`, `_index.markdown`) as the page.
+    assert!(hugo("unread-files", "0.111").contains("https://example.org/b-html/"));
+    assert!(hugo("unread-files", "0.111").contains("https://example.org/docs-markdown/"));
+    assert!(hugo("unread-files", "0.168").contains("https://example.org/b-md/"));
+    assert!(hugo("unread-files", "0.168").contains("https://example.org/docs-md/"));
+    assert_same("unread-files", "0.111", "0.111.3");
+    assert_same("unread-files", "0.168", "0.168.0");
+}
+
+#[test]
+fn a_page_beside_a_leaf_bundle_of_its_name_is_read_from_0_123() {
+    // `posts/c.md` (YAML Hugo refuses) beside the leaf bundle `posts/c/index.md`: Hugo 0.111 never
+    // reads it and builds; 0.168 reads it (though the bundle is the page) and stops there.
+    assert_same("page-beside-bundle", "0.111", "0.111.3");
+    assert_refused(
+        "page-beside-bundle",
+        "0.168",
+        "0.168.0",
+        "content/posts/c.md:3",
+    );
+}

@@ -322,7 +322,7 @@ mod tests {
             };
             pages
                 .iter()
-                .map(|p| cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap())
+                .map(|p| cascade_targets(&c, &place(p.file, &["en"], "en"), p.file).unwrap())
                 .collect()
         };
         assert_eq!(targets("/blog/**"), [true, false, false]);
@@ -334,7 +334,7 @@ mod tests {
             ..Default::default()
         };
         let p = pages.get(0);
-        let err = cascade_targets(&c, &place(p, &["en"], "en"), p.file).unwrap_err();
+        let err = cascade_targets(&c, &place(p.file, &["en"], "en"), p.file).unwrap_err();
         assert!(err.to_string().contains("blog/2024/post.md"), "{err}");
     }
 }

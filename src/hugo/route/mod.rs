@@ -17,6 +17,8 @@ mod term_pages;
 
 use crate::hugo::version::HugoRules;
 use crate::route::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteContext, Routing};
+use crate::scan::{Files, SourceFile};
+use crate::settings::Settings;
 use crate::siteconfig::SiteConfig;
 use crate::vocab::error::Result;
 use placement::{Placed, place};
@@ -40,7 +42,9 @@ pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
     );
     pages.drop_terms();
     let site = Site::new(pages, *ctx);
-    let bundles = placement::Bundles::new(&site);
+    let bundles = placement::Bundles::new(&site.names, pages.files, site.rules(), |i| {
+        site.is_static(site.pages.get(i))
+    });
     let mut built = decide::decide_all(&site, &bundles)?;
     sections::add_homes(&site, &bundles, &mut built);
     sections::add_implicit_sections(&site, &bundles, &mut built);
@@ -63,9 +67,8 @@ struct Site<'a> {
     config: &'a SiteConfig,
     /// The site's language codes, in its order.
     langs: Vec<&'a str>,
-    /// Language suffixes a file name may carry: the site's codes, then turned-off languages'
-    /// (still recognised, so their files can be left out).
-    suffixes: Vec<&'a str>,
+    /// How the site's file names say their language.
+    names: Names<'a>,
     /// More than one language.
     multilingual: bool,
     /// The taxonomies' names.
@@ -76,17 +79,12 @@ impl<'a> Site<'a> {
     fn new(pages: &'a Pages<'a>, ctx: RouteContext<'a>) -> Site<'a> {
         let config = &ctx.settings.site;
         let langs: Vec<&str> = config.languages.iter().map(|l| l.code.as_str()).collect();
-        let suffixes = langs
-            .iter()
-            .copied()
-            .chain(config.disabled_languages.iter().map(String::as_str))
-            .collect();
         Site {
             pages,
             ctx,
             config,
             langs,
-            suffixes,
+            names: Names::new(ctx.settings),
             multilingual: config.is_multilingual(),
             tax_names: config.taxonomies.iter().map(|t| t.name.as_str()).collect(),
         }
@@ -99,7 +97,7 @@ impl<'a> Site<'a> {
 
     /// Where `page` lands, for a caller that holds the page already.
     fn place(&self, page: Page<'a>) -> Placed<'a> {
-        place(page, &self.suffixes, &self.config.default_language)
+        self.names.place(page.file)
     }
 
     /// Where every page lands, in page order.
@@ -107,11 +105,9 @@ impl<'a> Site<'a> {
         self.pages.iter().map(|page| self.place(page))
     }
 
-    /// The file is in a turned-off language, or (Hugo before 0.112, with a
-    /// `defaultContentLanguage` that names no language as written) in none.
+    /// The file is in a turned-off language (see [`Names::off`]).
     fn off(&self, pl: &Placed) -> bool {
-        self.config.disabled_languages.iter().any(|d| d == pl.lang)
-            || (pl.defaulted && self.config.default_language_unmatched)
+        self.names.off(pl)
     }
 
     /// The file is no page: a raw HTML file (no front matter, markup from its first
@@ -120,9 +116,7 @@ impl<'a> Site<'a> {
         if !self.rules().raw_html_is_static {
             return false;
         }
-        let ext = page.file.name.rsplit_once('.').map_or("", |(_, e)| e);
-        (ext.eq_ignore_ascii_case("html") || ext.eq_ignore_ascii_case("htm"))
-            && page.fm.more().raw_markup
+        is_html(page.file.name) && page.fm.more().raw_markup
     }
 
     /// `disableKinds` names this kind (`home`, `taxonomy`, ...).
@@ -175,6 +169,63 @@ impl<'a> Site<'a> {
             .or_else(|| language().and_then(|l| l.changefreq));
         r
     }
+}
+
+/// How a site's file names say their language: all that placing a file by its path needs.
+struct Names<'a> {
+    /// The site's config.
+    config: &'a SiteConfig,
+    /// Language suffixes a file name may carry: the site's codes, then turned-off languages'
+    /// (still recognised, so their files can be left out).
+    suffixes: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    fn new(settings: &'a Settings) -> Names<'a> {
+        let config = &settings.site;
+        let suffixes = (config.languages.iter().map(|l| l.code.as_str()))
+            .chain(config.disabled_languages.iter().map(String::as_str))
+            .collect();
+        Names { config, suffixes }
+    }
+
+    /// Where `file` lands.
+    fn place(&self, file: SourceFile<'a>) -> Placed<'a> {
+        place(file, &self.suffixes, &self.config.default_language)
+    }
+
+    /// The file is in a turned-off language, or (Hugo before 0.112, with a
+    /// `defaultContentLanguage` that names no language as written) in none: Hugo never
+    /// reads it (seen in 0.111.3 and 0.168.0).
+    fn off(&self, pl: &Placed) -> bool {
+        self.config.disabled_languages.iter().any(|d| d == pl.lang)
+            || (pl.defaulted && self.config.default_language_unmatched)
+    }
+}
+
+/// The content files Hugo never reads, by their paths alone (Hugo picks them before it reads
+/// any front matter), in file order: those in a turned-off language, and those another file
+/// is the page of instead (see [`placement::Bundles::unread`]). Their front matter is not
+/// read, so what Hugo would not see cannot stop the run.
+pub(crate) fn unread(files: &Files, settings: &Settings) -> Vec<usize> {
+    let names = Names::new(settings);
+    // Before 0.123 a raw HTML file (no front matter) is no page, which only its content
+    // tells: an HTML file is taken for one here, so the files beside it are read.
+    let raw_html = settings.hugo.raw_html_is_static;
+    let may_be_static = |i: usize| raw_html && is_html(files.get(i).name);
+    let bundles = placement::Bundles::new(&names, files, &settings.hugo, may_be_static);
+    (0..files.len())
+        .filter(|&i| {
+            let pl = names.place(files.get(i));
+            names.off(&pl) || bundles.unread(i, &pl)
+        })
+        .collect()
+}
+
+/// The name ends `.html` or `.htm`, any case.
+fn is_html(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    ext.eq_ignore_ascii_case("html") || ext.eq_ignore_ascii_case("htm")
 }
 
 /// What the passes build up: the routing, and where pages, sections and taxonomy files went.

@@ -1,8 +1,10 @@
 //! Where a file lands: its folder, name and language, whether it is a bundle, and the
 //! bundles around it (leaf bundles own the files below them; branch bundles cascade).
 
-use super::Site;
-use crate::route::{Kind, Page};
+use super::Names;
+use crate::hugo::version::HugoRules;
+use crate::route::Kind;
+use crate::scan::{Files, SourceFile};
 use std::collections::{HashMap, HashSet};
 
 /// Where a file sits: slices of its path and the site's names, made again wherever needed
@@ -145,11 +147,17 @@ impl<'a> Dirs<'a> {
     }
 }
 
-/// Places a file: its folder, its stem without a language suffix (one of `langs`) and its
-/// language.
-pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str) -> Placed<'a> {
-    let (dirs, file) = (page.file.dir, page.file.name);
-    let stem = rsplit_dot(file).map_or(file, |(s, _)| s);
+/// Places a file by its path alone: its folder, its stem without a language suffix (one of
+/// `langs`) and its language. A front matter `lang` places nothing: Hugo (0.111.3 and 0.168.0
+/// alike) keeps `a.md` with `lang: fr` in the default language, and it picks the file that is
+/// a page before it reads any front matter.
+pub(super) fn place<'a>(
+    file: SourceFile<'a>,
+    langs: &[&'a str],
+    default_lang: &'a str,
+) -> Placed<'a> {
+    let (dirs, name) = (file.dir, file.name);
+    let stem = rsplit_dot(name).map_or(name, |(s, _)| s);
     let (stem, suffix) = split_lang_id(stem, langs);
     let mut defaulted = false;
     let lang: &'a str = match suffix {
@@ -159,19 +167,10 @@ pub(super) fn place<'a>(page: Page<'a>, langs: &[&'a str], default_lang: &'a str
             .copied()
             .find(|l| l.eq_ignore_ascii_case(s))
             .unwrap_or(s),
-        // A front matter `lang` the site does not know is ignored, as Hugo ignores it: the
-        // page stays in the default language (no URL below `/x y/`, no hreflang "x y").
-        None => page
-            .file
-            .root_lang()
-            .or_else(|| {
-                let own = page.fm.more().lang.as_deref()?;
-                langs.iter().copied().find(|l| l.eq_ignore_ascii_case(own))
-            })
-            .unwrap_or_else(|| {
-                defaulted = true;
-                default_lang
-            }),
+        None => file.root_lang().unwrap_or_else(|| {
+            defaulted = true;
+            default_lang
+        }),
     };
     Placed {
         dirs: Dirs(dirs),
@@ -206,7 +205,9 @@ fn split_lang_id<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>
     (stem, None)
 }
 
-/// The site's bundles in languages that are on, found before any file is decided.
+/// The site's bundles in languages that are on, and which file is each page where several
+/// are one: all found from the files' paths, before any file is decided (and, for
+/// [`super::unread`], before any is read).
 pub(super) struct Bundles<'a> {
     /// Leaf bundle folders by content root language: each owns every file below it (those
     /// files are resources).
@@ -220,11 +221,16 @@ pub(super) struct Bundles<'a> {
     /// file of that language only by default (`about.fr.md` wins over `about.md` where `fr`
     /// is the default language), as Hugo keeps the one its name places.
     named: HashSet<(&'a str, &'a str, &'a str)>,
-    /// From Hugo 0.123, the file that is each page where several files are one page
-    /// (`index.md` and `index.html`, `_index.md` and `_index.markdown`): the last in name
-    /// order, as Hugo inserts them (`content_map_page_assembler.go`: a later file of equal
-    /// weight replaces the one before).
-    last_of_page: HashMap<SamePage<'a>, usize>,
+    /// The file that is each page where several files are one page (`a.md` and `a.html`,
+    /// `index.md` and `index.html`, `_index.md` and `_index.markdown`). Of a regular page's,
+    /// the last in name order (0.111.3 and 0.168.0 alike); of a bundle's, the last from
+    /// 0.123 (`content_map_page_assembler.go`: a later file of equal weight replaces the one
+    /// before), the first before (seen in 0.111.3).
+    chosen: HashMap<SamePage<'a>, usize>,
+    /// The rules: a bundle's last file is its page ([`HugoRules::last_file_wins`]).
+    last_wins: bool,
+    /// A page beside a leaf bundle of its name is read ([`HugoRules::shadowed_page_read`]).
+    shadowed_read: bool,
 }
 
 /// What makes two files one page: language, folder, name without extension, whether the
@@ -244,37 +250,48 @@ fn same_page<'a>(pl: &Placed<'a>) -> SamePage<'a> {
 }
 
 impl<'a> Bundles<'a> {
-    /// Finds the bundles among the site's pages.
-    pub(super) fn new(site: &Site<'a>) -> Bundles<'a> {
+    /// Finds the bundles among `files`, placed by `names`; `is_static(i)`: file `i` is a raw
+    /// HTML copy (Hugo before 0.123), no page.
+    pub(super) fn new(
+        names: &Names<'a>,
+        files: &'a Files,
+        rules: &HugoRules,
+        is_static: impl Fn(usize) -> bool,
+    ) -> Bundles<'a> {
         // One look at each file (placing a file means finding its folder, a search).
         let mut branch_dirs: HashMap<(String, String), usize> = HashMap::new();
         let mut leaves: Vec<(Option<&'a str>, Placed<'a>)> = Vec::new();
         let mut named = HashSet::new();
-        let mut last_of_page = HashMap::new();
-        let last_wins = site.rules().last_file_wins;
-        for i in 0..site.pages.len() {
-            let page = site.pages.get(i);
-            let pl = site.place(page);
-            if site.off(&pl) {
+        let mut chosen = HashMap::new();
+        let last_wins = rules.last_file_wins;
+        for i in 0..files.len() {
+            let file = files.get(i);
+            let pl = names.place(file);
+            if names.off(&pl) {
                 continue;
             }
-            if last_wins {
-                last_of_page.insert(same_page(&pl), i);
+            let bundle = pl.is_branch || pl.is_leaf;
+            if last_wins || !bundle {
+                chosen.insert(same_page(&pl), i);
+            } else if !is_static(i) {
+                chosen.entry(same_page(&pl)).or_insert(i);
             }
             if !pl.defaulted {
                 named.insert((pl.lang, pl.dirs.joined(), pl.stem));
             }
-            if (pl.is_branch || pl.is_leaf) && !site.is_static(page) {
+            if bundle && !is_static(i) {
                 if pl.is_branch {
                     let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
-                    branch_dirs.insert(key, i);
+                    if last_wins || !branch_dirs.contains_key(&key) {
+                        branch_dirs.insert(key, i);
+                    }
                 } else {
-                    leaves.push((page.file.root_lang(), pl));
+                    leaves.push((file.root_lang(), pl));
                 }
             }
         }
         // Before Hugo 0.123 an `_index` beside an `index` makes the folder a branch.
-        if site.rules().branch_beside_leaf_wins {
+        if rules.branch_beside_leaf_wins {
             leaves.retain(|(_, pl)| {
                 let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
                 !branch_dirs.contains_key(&key)
@@ -296,15 +313,29 @@ impl<'a> Bundles<'a> {
             leaf_langs,
             branch_dirs,
             named,
-            last_of_page,
+            chosen,
+            last_wins,
+            shadowed_read: rules.shadowed_page_read,
         }
     }
 
-    /// File `i` is one page with a file later in name order, which Hugo reads instead.
+    /// File `i` is one page with another file, which Hugo takes instead.
     pub(super) fn superseded(&self, i: usize, pl: &Placed<'a>) -> bool {
-        self.last_of_page
+        self.chosen
             .get(&same_page(pl))
-            .is_some_and(|&last| last != i)
+            .is_some_and(|&page| page != i)
+    }
+
+    /// File `i` is one Hugo never reads, its front matter unseen (tried with a front matter
+    /// Hugo refuses, in 0.111.3 and 0.168.0): a file without a language in its name where
+    /// one with it is the page; a regular page's file other than the last by name (a bundle's
+    /// too from 0.123; before, Hugo reads each); and before 0.123 a page beside a leaf
+    /// bundle of its name.
+    pub(super) fn unread(&self, i: usize, pl: &Placed<'a>) -> bool {
+        let bundle = pl.is_leaf || pl.is_branch;
+        self.shadowed_by_name(pl)
+            || (self.superseded(i, pl) && (self.last_wins || !bundle))
+            || (!self.shadowed_read && self.shadowed_by_leaf(pl))
     }
 
     /// Some folder above `dirs` (in content root `root`) is a leaf bundle.
@@ -312,12 +343,19 @@ impl<'a> Bundles<'a> {
         (0..dirs.len()).any(|d| self.leaf_dirs.contains(&(root, dirs.prefix(d).joined())))
     }
 
-    /// `post.md` beside a leaf bundle `post/index.md` in its language: Hugo keeps the bundle
-    /// only.
+    /// `post.md` beside a leaf bundle `post/index.md` in its language, or `about.md` beside
+    /// `about.en.md` where `en` is the default language: Hugo keeps the other file only.
     pub(super) fn shadows(&self, pl: &Placed) -> bool {
-        if pl.defaulted && self.named.contains(&(pl.lang, pl.dirs.joined(), pl.stem)) {
-            return true;
-        }
+        self.shadowed_by_name(pl) || self.shadowed_by_leaf(pl)
+    }
+
+    /// `about.md` beside `about.en.md` where `en` is the default language.
+    fn shadowed_by_name(&self, pl: &Placed) -> bool {
+        pl.defaulted && self.named.contains(&(pl.lang, pl.dirs.joined(), pl.stem))
+    }
+
+    /// `post.md` beside a leaf bundle `post/index.md` in its language.
+    fn shadowed_by_leaf(&self, pl: &Placed) -> bool {
         if pl.is_leaf || pl.is_branch || self.leaf_langs.is_empty() {
             return false;
         }
