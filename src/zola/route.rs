@@ -66,9 +66,9 @@ pub struct ZolaRouter<'a> {
     /// Files whose names Zola refuses, with why: reported unless a draft section above
     /// them keeps Zola from reading them.
     bad_names: Vec<(usize, String)>,
-    /// Each path a rendered page or section takes (its URL path and its aliases) and the
-    /// file that took it first: Zola refuses two files on one path.
-    claimed: HashMap<String, usize>,
+    /// Each path a rendered page or section takes (its URL path and its aliases), by its
+    /// [`fingerprint`], and the file that took it first: Zola refuses two files on one path.
+    claimed: HashMap<u128, usize>,
     /// The `_index` files, in file order.
     section_files: Vec<usize>,
     /// Their front matter, by file index.
@@ -336,7 +336,7 @@ impl<'a> ZolaRouter<'a> {
     fn claim(&mut self, i: usize, path: &str, fm: &PageMeta) {
         let aliases = fm.more.as_ref().map_or(&[][..], |m| m.aliases.as_slice());
         for p in std::iter::once(path).chain(aliases.iter().map(String::as_str)) {
-            match self.claimed.entry(p.to_string()) {
+            match self.claimed.entry(fingerprint(p)) {
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(i);
                 }
@@ -736,6 +736,20 @@ impl Router for ZolaRouter<'_> {
         self.sections_before(usize::MAX, sink);
         (*self).generated()
     }
+}
+
+/// A path's 128-bit fingerprint (two SipHashes under different prefixes): two paths share
+/// one with a chance near 2^-128, so no path is copied per page (docs/performance.md,
+/// "Zola's path collisions").
+fn fingerprint(path: &str) -> u128 {
+    use std::hash::Hasher;
+    let half = |prefix: u8| {
+        let mut h = std::hash::DefaultHasher::new();
+        h.write_u8(prefix);
+        h.write(path.as_bytes());
+        h.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
 }
 
 /// The line of taxonomy `name` in a page's `[taxonomies]` table, read again from the file
