@@ -96,8 +96,7 @@ impl<'a> Reader<'a> {
         }
         let mut errors = Vec::new();
         let first = router.first();
-        let unread = router.unread();
-        let mut take = |i: usize, page: ReadPage| {
+        let mut take = |router: &mut dyn Router, i: usize, page: ReadPage| {
             if let Some(rest) = page.rest {
                 let ReadRest { images, warnings } = *rest;
                 if let Some(slot) = kept.images.get_mut(i) {
@@ -109,15 +108,25 @@ impl<'a> Reader<'a> {
             }
             router.add(i, page.fm, page.terms.as_deref().unwrap_or(""), sink)
         };
+        let unread = router.unread();
         let which = |i: usize| (i, unread.binary_search(&i).is_err());
         self.read_each(
             files,
             first.iter().copied().map(which),
             &mut errors,
-            &mut take,
+            &mut |i, page| take(&mut *router, i, page),
         );
+        // The first files may leave more unread (below a draft Zola section).
+        let unread = router.unread();
+        let which = |i: usize| (i, unread.binary_search(&i).is_err());
         let rest = (0..files.len()).filter(|i| first.binary_search(i).is_err());
-        self.read_each(files, rest.map(which), &mut errors, &mut take);
+        self.read_each(files, rest.map(which), &mut errors, &mut |i, page| {
+            take(&mut *router, i, page)
+        });
+        // A file the router turns out never to read cannot stop the run (a section below a
+        // draft Zola section, read before the router knew).
+        let unread = router.unread();
+        errors.retain(|(i, _)| unread.binary_search(i).is_err());
         errors.sort_by_key(|(i, _)| *i);
         match Error::from_many(errors.into_iter().map(|(_, e)| e).collect()) {
             Some(e) => Err(e),

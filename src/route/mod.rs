@@ -632,7 +632,9 @@ pub trait Router {
     }
 
     /// The files the generator never reads, in file order: they are not opened, and come
-    /// to [`Router::add`] with empty front matter (the router leaves them out).
+    /// to [`Router::add`] with empty front matter (the router leaves them out). Asked before
+    /// the [`Router::first`] files are read and again after them, whose front matter may
+    /// leave more files unread.
     fn unread(&self) -> Vec<usize> {
         Vec::new()
     }

@@ -41,8 +41,9 @@ fn and_parents(dirs: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// A taxonomy's terms by slug: how many pages have it, and the routes of the written ones
-/// (u32: a term of a large site lists many thousand pages).
+/// A taxonomy's terms by slug: how many rendered pages have it (what its pagers hold: Zola
+/// skips `render = false` pages there, though they make the term), and the routes of the
+/// written ones (u32: a term of a large site lists many thousand pages).
 type TermMap = BTreeMap<String, (usize, RouteList)>;
 
 /// Zola's routes, made page by page in file order as the front matter is read.
@@ -66,6 +67,9 @@ pub struct ZolaRouter<'a> {
     /// Files whose names Zola refuses, with why: reported unless a draft section above
     /// them keeps Zola from reading them.
     bad_names: Vec<(usize, String)>,
+    /// Files Zola skips by their names (an `_index` of a language the site does not
+    /// have), in file order: never read.
+    skipped: Vec<usize>,
     /// Each path a rendered page or section takes (its URL path and its aliases), by its
     /// [`fingerprint`], and the file that took it first: Zola refuses two files on one path.
     claimed: HashMap<u128, usize>,
@@ -168,6 +172,7 @@ impl<'a> ZolaRouter<'a> {
             },
             errors: Vec::new(),
             bad_names: Vec::new(),
+            skipped: Vec::new(),
             claimed: HashMap::new(),
             section_files: Vec::new(),
             section_meta: HashMap::new(),
@@ -196,10 +201,13 @@ impl<'a> ZolaRouter<'a> {
                         map.section_files.push(i);
                     }
                 }
-                Ok(None) => map.out.excluded.push(Excluded {
-                    page: i,
-                    reason: Reason::NotAPage,
-                }),
+                Ok(None) => {
+                    map.skipped.push(i);
+                    map.out.excluded.push(Excluded {
+                        page: i,
+                        reason: Reason::NotAPage,
+                    });
+                }
                 Err(msg) => map.bad_names.push((i, msg)),
             }
         }
@@ -284,7 +292,7 @@ impl<'a> ZolaRouter<'a> {
         }
     }
 
-    fn add_terms(&mut self, lang: &str, page_terms: Terms, route: Option<u32>) {
+    fn add_terms(&mut self, lang: &str, page_terms: Terms, rendered: bool, route: Option<u32>) {
         let Some(k) = self.langs.iter().position(|l| *l == lang) else {
             return;
         };
@@ -297,7 +305,7 @@ impl<'a> ZolaRouter<'a> {
                 let e = self.terms[k][t]
                     .entry(zola_slugify(v, self.tax_strategy))
                     .or_default();
-                e.0 += 1;
+                e.0 += usize::from(rendered);
                 if let Some(r) = route {
                     e.1.push(r);
                 }
@@ -525,7 +533,7 @@ impl<'a> ZolaRouter<'a> {
                 page: i,
                 reason: Reason::NotRendered,
             });
-            self.add_terms(pl.lang, page_terms, None);
+            self.add_terms(pl.lang, page_terms, rendered, None);
             return;
         }
         let mut r = Route::for_page(i, &page, Kind::Page, path, pl.lang, pl.key.to_string());
@@ -549,7 +557,7 @@ impl<'a> ZolaRouter<'a> {
         if let Some((_, list)) = &mut self.batch {
             list.push(route);
         }
-        self.add_terms(pl.lang, page_terms, Some(route));
+        self.add_terms(pl.lang, page_terms, true, Some(route));
         self.out.push(r);
     }
 
@@ -561,6 +569,21 @@ impl<'a> ZolaRouter<'a> {
             if !self.pruned(self.files.get(i).dir, false) {
                 self.errors
                     .push(Error::input(self.files.get(i).path(), None, msg));
+            }
+        }
+        // The home Zola makes for a language without an `_index.md` takes its path too.
+        for &lang in &self.langs {
+            let home = join_path([self.prefix(lang).as_str()], true);
+            if !self
+                .section_route
+                .contains_key(&(lang.to_string(), String::new()))
+                && let Some(&i) = self.claimed.get(&fingerprint(&home))
+            {
+                self.errors.push(Error::input(
+                    self.files.get(i).path(),
+                    None,
+                    format!("its path `{home}` is the home page's, which Zola makes (Zola refuses to build two pages or sections on one path): give it another `path`, or make it the home's content/_index.md"),
+                ));
             }
         }
         if let Some(e) = Error::from_many(std::mem::take(&mut self.errors)) {
@@ -699,6 +722,29 @@ impl<'a> ZolaRouter<'a> {
 impl Router for ZolaRouter<'_> {
     fn first(&self) -> Vec<usize> {
         self.section_files.clone()
+    }
+
+    /// The files Zola skips by name, and once the sections are read, the files below a
+    /// draft section, sections too (Zola's walk skips its folder): their front matter
+    /// cannot stop a run.
+    fn unread(&self) -> Vec<usize> {
+        let drafts: HashSet<&str> = (self.section_files.iter())
+            .filter(|i| self.section_meta.get(i).is_some_and(|fm| self.is_draft(fm)))
+            .filter_map(|&i| self.at(i).map(|pl| pl.dirs))
+            .collect();
+        if drafts.is_empty() {
+            return self.skipped.clone();
+        }
+        (0..self.files.len())
+            .filter(|&i| {
+                // A section's own folder is its draft's, not one below it.
+                let section = self.section_files.binary_search(&i).is_ok();
+                self.skipped.binary_search(&i).is_ok()
+                    || and_parents(self.files.get(i).dir)
+                        .skip(usize::from(section))
+                        .any(|d| drafts.contains(d))
+            })
+            .collect()
     }
 
     fn add(

@@ -529,7 +529,9 @@ mod features {
                     &config("taxonomies = [{ name = \"tags\", paginate_by = 1 }, { name = \"series\" }]\n"),
                 ),
                 ("content/a.md", "+++\n[taxonomies]\ntags = [\"Rust Lang\", \"rust-lang\"]\n+++\n"),
-                // Hidden from the sitemap by render = false, still a member of its term.
+                // Hidden from the sitemap by render = false, still a member of its term, but
+                // in none of its pagers: Zola 0.22.1 writes two (a.md counts once per name),
+                // though its sitemap lists a third.
                 ("content/b.md", "+++\nrender = false\n[taxonomies]\ntags = [\"Rust Lang\"]\n+++\n"),
                 // A top-level list is not a taxonomy in Zola (and `series` gets no terms:
                 // Zola 0.22.1 lists `/series/` but writes no page there).
@@ -549,7 +551,6 @@ mod features {
                 "/tags/",
                 "/tags/rust-lang/",
                 "/tags/rust-lang/page/2/",
-                "/tags/rust-lang/page/3/",
             ])
         );
     }
