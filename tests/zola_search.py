@@ -46,8 +46,10 @@ paginate_reversed, render, redirect_to, transparent, draft, weight, aliases), fo
 _index.md, sub-sections, pages as name.md, date-prefixed names (2024-03-10-x.md, _ too) and
 colocated name/index.md, translations by suffix (x.fr.md, index.fr.md, _index.fr.md), names
 from punctuation, dashes, quotes, accents and other scripts; page front matter title, slug,
-path, date, updated (TOML bare and quoted, YAML), draft, render, weight, aliases,
-[taxonomies] (declared or not, per language); TOML or YAML front matter; ignored files.
+path (also "/", "a.html", padded), date, updated (TOML bare and quoted, YAML), draft,
+render, weight, aliases, [taxonomies] (declared or not, per language); TOML or YAML front
+matter, a key given twice; ignored files, and files Zola skips (hidden, not .md,
+_index.xx.md).
 not generated (deliberate differences, docs/zola.md): paginate_path = "", a taxonomy_root
 starting or ending with "/" (Zola's URLs get a "//"), content/index.md, two draft `_index`
 files in one folder; nor yet: sections' page_template/template, [extra]."""
@@ -141,9 +143,10 @@ def gen_site(seed):
     def page_fm(lang):
         fm = []
         if r.random() < 0.7: fm.append(("title", r.choice(TITLES)))
-        if r.random() < 0.2: fm.append(("slug", r.choice(NAMES + TITLES)))
+        if r.random() < 0.2: fm.append(("slug", r.choice(NAMES + TITLES + [""])))
         if r.random() < 0.1:
-            fm.append(("path", r.choice(["custom/x", "/abs/y/", "Über/Z", "p/" + r.choice(NAMES)])))
+            fm.append(("path", r.choice(["custom/x", "/abs/y/", "Über/Z", "p/" + r.choice(NAMES)]
+                                        + (["/", "a.html", " spaced/ "] if r.random() < 0.3 else []))))
         if r.random() < 0.6: fm.append(("date", date()))
         if r.random() < 0.3: fm.append(("updated", date()))
         if r.random() < 0.08: fm.append(("draft", True))
@@ -160,6 +163,8 @@ def gen_site(seed):
         return fm
 
     def add(path, fm):
+        if fm and r.random() < 0.006:
+            fm = fm + [fm[0]]  # a key given twice
         files.append({"path": ["content"] + path, "fm": fm, "fmt": fmt()})
 
     def translations(folder, stem, fm_of):
@@ -205,6 +210,10 @@ def gen_site(seed):
             translations(folder, name, page_fm)
     if r.random() < 0.1:
         add([r.choice(["x.tmp.md", "drafts/y.md"])], page_fm(default))
+    if r.random() < 0.12:
+        # Files Zola skips: hidden, not Markdown, an `_index` of no language of the site.
+        add(r.choice(folders) + [r.choice([".hidden.md", "notes.txt", "x.markdown",
+                                           "_index.xx.md", "index.MD"])], page_fm(default))
     if len(folders) > 1 and r.random() < 0.05:
         add(r.choice(folders[1:]) + ["index.md"], page_fm(default))
     return {"config": cfg, "config_fmt": "toml", "files": files}
