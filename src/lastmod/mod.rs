@@ -511,7 +511,17 @@ fn own_lastmod(
                 let state = *history.get_or_insert_with(|| input.history.state(&file.path()));
                 *git_seen = Some(state);
                 match state {
-                    FileHistory::Committed(d) => Some((d, Origin::Git)),
+                    // A page does not change before it is published: a commit dated before
+                    // the page's own date (written ahead, dated for its publication) gives
+                    // way to that date.
+                    FileHistory::Committed(d) => {
+                        match page.date.or(page.publish_date).or(route.file_date()) {
+                            Some(p) if p.instant() > d.instant() && !p.is_after(input.now) => {
+                                Some((p, Origin::Published))
+                            }
+                            _ => Some((d, Origin::Git)),
+                        }
+                    }
                     // Not committed yet: the date its commit will carry, so that the sitemap
                     // written before the commit still holds after it.
                     FileHistory::Uncommitted => Some((input.pending_commit, Origin::Git)),

@@ -367,6 +367,33 @@ fn a_content_dir_nested_in_the_repository_maps_its_paths() {
 }
 
 #[test]
+fn a_commit_before_the_pages_own_date_gives_way_to_that_date() {
+    // Written on the 24th, dated for publication on the 25th (a real htmx post); edited on
+    // the 26th. A scheduled page (its date still to come) keeps its commit's date.
+    let d = repo_with(&[
+        ("config.toml", ZOLA_CONFIG),
+        ("content/ahead.md", "+++\ndate = 2023-08-25\n+++\n"),
+        ("content/edited.md", "+++\ndate = 2023-08-25\n+++\n"),
+        ("content/scheduled.md", "+++\ndate = 2099-01-01\n+++\n"),
+    ]);
+    let repo = d.path();
+    commit(repo, "2023-08-24T13:13:05-06:00");
+    std::fs::write(
+        repo.join("content/edited.md"),
+        format!(
+            "+++\ndate = 2023-08-25\n+++\n{}\n",
+            "New words here. ".repeat(20)
+        ),
+    )
+    .unwrap();
+    commit(repo, "2023-08-26T09:00:00+00:00");
+    let (got, _) = build_in(repo, &["--quiet"], &repo.join("public"));
+    assert_eq!(got["https://example.com/ahead/"], "2023-08-25");
+    assert_eq!(got["https://example.com/edited/"], "2023-08-26");
+    assert_eq!(got["https://example.com/scheduled/"], "2023-08-24");
+}
+
+#[test]
 fn author_date_by_default_committer_date_on_request() {
     let d = repo_with(&[
         ("config.toml", ZOLA_CONFIG),
