@@ -463,6 +463,9 @@ pub struct ScanOptions {
     /// Regular expressions over the absolute path of each file and folder, as Hugo matches
     /// its `ignoreFiles`: a match is skipped, a folder with all below it.
     pub ignore_files: Vec<String>,
+    /// Hugo before 0.123: a mount's folders below another mount's target inside its own
+    /// are not read ([`crate::hugo::version::HugoRules::nested_mount_folders_read`]).
+    pub nested_mounts_hide_folders: bool,
 }
 
 /// Scans the content of a run's settings: [`roots`] with [`options`], globs named after the
@@ -559,6 +562,8 @@ pub fn options(settings: &Settings) -> ScanOptions {
             Style::Hugo => settings.site.ignore_files.clone(),
             _ => Vec::new(),
         },
+        nested_mounts_hide_folders: settings.style == Style::Hugo
+            && !settings.hugo.nested_mount_folders_read,
     }
 }
 
@@ -639,6 +644,9 @@ pub fn scan(roots: &[ContentRoot], opts: &ScanOptions, origin: &Path) -> Result<
     }
     if roots.iter().filter(|r| r.mounted).count() > 1 {
         out = unshadowed(&out)?;
+        if opts.nested_mounts_hide_folders {
+            out = beside_nested_mounts(&out, roots)?;
+        }
     }
     out.shrink_to_fit();
     Ok(out)
@@ -665,6 +673,34 @@ fn unshadowed(files: &Files) -> Result<Files> {
     let mut out = Files::new();
     for f in files.iter() {
         if seen.insert((f.root_lang(), f.rel())) {
+            out.push(f.root, &f.rel())?;
+        }
+    }
+    out.notes = files.notes.clone();
+    Ok(out)
+}
+
+/// Hugo before 0.123 lays a mount whose target lies inside another mount's over it: the
+/// outer mount's folders below that target are not read (Hugo warns `File "docs/v1" not
+/// found, skipping`), its files directly in the target are.
+fn beside_nested_mounts(files: &Files, roots: &[ContentRoot]) -> Result<Files> {
+    let inner = |t: &str, outer: &str| {
+        !t.is_empty()
+            && (outer.is_empty() || t.strip_prefix(outer).is_some_and(|r| r.starts_with('/')))
+    };
+    let mut out = Files::new();
+    for f in files.iter() {
+        let outer = f.root.target.as_str();
+        let hidden = roots.iter().any(|r| {
+            r.mounted
+                && !r.single
+                && r.lang == f.root.lang
+                && inner(&r.target, outer)
+                && f.dir
+                    .strip_prefix(r.target.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        });
+        if !hidden {
             out.push(f.root, &f.rel())?;
         }
     }
@@ -1166,6 +1202,7 @@ mod tests {
             exclude: vec!["*.tmp.md".into()],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1177,6 +1214,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1198,6 +1236,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: globs.iter().map(|g| g.to_string()).collect(),
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         // Anchored at the content folder: the absolute path never starts there.
         assert_eq!(
@@ -1236,6 +1275,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
     }
@@ -1254,6 +1294,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         let roots = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1290,6 +1331,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         assert_eq!(rels(d.path(), &opts), ["real.md"]);
     }
@@ -1303,6 +1345,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         let root = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1336,6 +1379,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         let files = scan(&roots, &opts, Path::new("hugo.toml")).unwrap();
         assert_eq!(files.len(), 1);
@@ -1358,6 +1402,7 @@ mod tests {
             exclude: vec![],
             ignored_absolute: vec![],
             ignore_files: vec![],
+            nested_mounts_hide_folders: false,
         };
         let err = scan(&roots, &opts, Path::new("sitemap.toml"))
             .unwrap_err()

@@ -242,6 +242,11 @@ pub struct HugoRules {
     /// is read, so a front matter Hugo refuses stops the build, though the bundle is the
     /// page (seen in 0.168.0); 0.111.3 never reads it.
     pub shadowed_page_read: bool,
+    /// 0.123.0 (assumed: the content map's rewrite; 0.111.3 and 0.166.0 seen): of a mount
+    /// whose target holds another mount's (`content` and `docs` into `content/docs`), the
+    /// folders below that inner target are read; 0.111.3 lays the inner mount over them and
+    /// skips them (`File "docs/v1" not found, skipping`), keeping the files directly in it.
+    pub nested_mount_folders_read: bool,
     /// 0.123.0: a leaf bundle's own `cascade` applies to the bundle itself (seen in
     /// 0.168.0; 0.111.3 ignores it).
     pub leaf_cascade_applies: bool,
@@ -331,6 +336,7 @@ impl HugoRules {
             content_policy: at(v(0, 162, 0)),
             last_file_wins: at(v(0, 123, 0)),
             shadowed_page_read: at(v(0, 123, 0)),
+            nested_mount_folders_read: at(v(0, 123, 0)),
             leaf_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
@@ -443,7 +449,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 36] = [
+        let flips: [(&str, &str, Rule); 37] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -470,6 +476,7 @@ mod tests {
             ("0.161.0", "0.162.0", |r| r.content_policy),
             ("0.122.0", "0.123.0", |r| r.last_file_wins),
             ("0.122.0", "0.123.0", |r| r.shadowed_page_read),
+            ("0.122.0", "0.123.0", |r| r.nested_mount_folders_read),
             ("0.122.0", "0.123.0", |r| r.leaf_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

@@ -994,3 +994,18 @@ fn a_page_beside_a_leaf_bundle_of_its_name_is_read_from_0_123() {
         "content/posts/c.md:3",
     );
 }
+
+#[test]
+fn a_mount_inside_another_hides_the_outer_ones_folders_there_before_0_123() {
+    // `content` into `content` and `docs` into `content/docs`: Hugo 0.111 reads the files
+    // directly in `content/docs/` but none of its folders (`v1/a.md`, `only/z.md`), though
+    // `docs/` mount's own are read; 0.168 reads them all.
+    let old = hugo("nested-mounts", "0.111");
+    assert!(old.contains("https://example.org/docs/x/"));
+    assert!(old.contains("https://example.org/docs/v1/c/"));
+    assert!(!old.contains("https://example.org/docs/v1/a/"));
+    assert!(!old.contains("https://example.org/docs/only/z/"));
+    assert!(hugo("nested-mounts", "0.168").contains("https://example.org/docs/only/z/"));
+    assert_same("nested-mounts", "0.111", "0.111.3");
+    assert_same("nested-mounts", "0.168", "0.168.0");
+}
