@@ -662,19 +662,22 @@ def write_fixture(runner, out, name, site, hugos, det, seed, version):
                 rel = os.path.relpath(f, pub)
                 os.makedirs(os.path.dirname(os.path.join(exp, rel)), exist_ok=True)
                 shutil.copy(f, os.path.join(exp, rel))
-        s = runner.ours(ver, tmp)
-        ours = os.path.join(d, "sitemapgen-" + mm)
-        os.makedirs(ours)
-        if s[0] != "ok":
-            open(os.path.join(ours, "error.txt"), "w").write(s[1] + "\n")
-        else:
-            shutil.copy(os.path.join(tmp, "sg-out", "sitemap.xml"), ours)
+        keep_ours(runner.ours(ver, tmp), tmp, os.path.join(d, "sitemapgen-" + mm))
         shutil.rmtree(tmp, ignore_errors=True)
     open(os.path.join(d, "README.txt"), "w", encoding="utf-8").write(
         f"Found by tests/hugo_search.py, seed {seed}, with Hugo {version}:\n{det['text']}\n\n"
         f"{describe_site(site)}\n\nexpected-X.Y/ is what Hugo X.Y wrote (or its error), "
         f"sitemapgen-X.Y/ what sitemapgen --hugo-version X.Y.Z wrote.\n")
     return d
+
+
+def keep_ours(s, tmp, ours):
+    """Stores what sitemapgen wrote in `tmp` (or its error) in the fixture folder `ours`."""
+    os.makedirs(ours)
+    if s[0] != "ok":
+        open(os.path.join(ours, "error.txt"), "w").write(s[1] + "\n")
+    else:
+        shutil.copy(os.path.join(tmp, "sg-out", "sitemap.xml"), ours)
 
 
 # ---------------------------------------------------------------- the search
@@ -701,14 +704,13 @@ def parse_seeds(s):
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def search_args(doc, grammar):
+    """The command line both searches share (this one and tests/zola_search.py)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="Grammar:\n" + GRAMMAR)
+                                 epilog="Grammar:\n" + grammar)
     ap.add_argument("--seeds", type=parse_seeds, help="A..B (B exclusive), or A.. with --minutes")
     ap.add_argument("--minutes", type=float, help="stop starting new sites after N minutes")
-    ap.add_argument("--hugo", action="append", default=[], metavar="PATH",
-                    help="a Hugo binary (repeatable; default: /usr/bin/hugo and `hugo` on PATH)")
     ap.add_argument("--sitemapgen", default=os.path.join(REPO, "target", "release", "sitemapgen"))
     ap.add_argument("--out", help="where minimised differences go (default: a temporary folder)")
     ap.add_argument("--keep-going", action="store_true", help="go on after a new difference")
@@ -718,14 +720,26 @@ def main():
     ap.add_argument("--max-shrinks", type=int, default=6,
                     help="per version and kind of difference; later ones are listed unshrunk")
     ap.add_argument("--print-site", type=int, metavar="SEED", help="write SEED's site to --out")
+    return ap
+
+
+def print_site(a, gen, write, prefix):
+    """--print-site: writes the seed's site to --out (or a new temporary folder)."""
+    d = a.out or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(d, exist_ok=True)
+    write(gen(a.print_site), d)
+    print(d)
+    return 0
+
+
+def main():
+    ap = search_args(__doc__, GRAMMAR)
+    ap.add_argument("--hugo", action="append", default=[], metavar="PATH",
+                    help="a Hugo binary (repeatable; default: /usr/bin/hugo and `hugo` on PATH)")
     a = ap.parse_args()
 
     if a.print_site is not None:
-        d = a.out or tempfile.mkdtemp(prefix="hugo-search-site-")
-        os.makedirs(d, exist_ok=True)
-        write_site(gen_site(a.print_site), d)
-        print(d)
-        return 0
+        return print_site(a, gen_site, write_site, "hugo-search-site-")
     if not a.seeds and not a.minutes:
         ap.error("give --seeds A..B or --minutes N")
     lo, hi = a.seeds or (0, None)

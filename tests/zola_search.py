@@ -26,7 +26,7 @@ Python 3 standard library only; the writers, sitemap reader, verdicts and shrink
 tests/hugo_search.py's. Exit status: 0 when no difference is new (not in --allowlist), 1
 otherwise, 2 on bad usage.
 """
-import argparse, gzip, hashlib, json, os, random, re, shutil, subprocess, sys, tempfile, time
+import gzip, hashlib, json, os, random, re, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -337,13 +337,7 @@ def write_fixture(runner, out, name, site, zola, det, seed):
         open(os.path.join(exp, "zola-error.txt"), "w").write(z[1] + "\n")
     else:
         shutil.copy(os.path.join(tmp, "public", "sitemap.xml"), exp)
-    s = runner.ours(tmp)
-    ours = os.path.join(d, "sitemapgen")
-    os.makedirs(ours)
-    if s[0] != "ok":
-        open(os.path.join(ours, "error.txt"), "w").write(s[1] + "\n")
-    else:
-        shutil.copy(os.path.join(tmp, "sg-out", "sitemap.xml"), ours)
+    hs.keep_ours(runner.ours(tmp), tmp, os.path.join(d, "sitemapgen"))
     shutil.rmtree(tmp, ignore_errors=True)
     open(os.path.join(d, "README.txt"), "w", encoding="utf-8").write(
         f"Found by tests/zola_search.py, seed {seed}, with Zola {ZOLA_VERSION}:\n{det['text']}\n\n"
@@ -373,31 +367,14 @@ def save_record(path, seeds):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="Grammar:\n" + GRAMMAR)
-    ap.add_argument("--seeds", type=hs.parse_seeds, help="A..B (B exclusive), or A.. with --minutes")
-    ap.add_argument("--minutes", type=float, help="stop starting new sites after N minutes")
+    ap = hs.search_args(__doc__, GRAMMAR)
     ap.add_argument("--zola", help="the Zola 0.22.1 binary to run")
     ap.add_argument("--replay", metavar="FILE", help="Zola's recorded results, instead of --zola")
     ap.add_argument("--record", metavar="FILE", help="write Zola's results for the seeds run")
-    ap.add_argument("--sitemapgen", default=os.path.join(REPO, "target", "release", "sitemapgen"))
-    ap.add_argument("--out", help="where minimised differences go (default: a temporary folder)")
-    ap.add_argument("--keep-going", action="store_true", help="go on after a new difference")
-    ap.add_argument("--allowlist", help="known differences (version seed kind issue reason)")
-    ap.add_argument("--no-shrink", action="store_true", help="report differences unshrunk")
-    ap.add_argument("--shrink-seconds", type=float, default=120)
-    ap.add_argument("--max-shrinks", type=int, default=6,
-                    help="per kind of difference; later ones are listed unshrunk")
-    ap.add_argument("--print-site", type=int, metavar="SEED", help="write SEED's site to --out")
     a = ap.parse_args()
 
     if a.print_site is not None:
-        d = a.out or tempfile.mkdtemp(prefix="zola-search-site-")
-        os.makedirs(d, exist_ok=True)
-        write_site(gen_site(a.print_site), d)
-        print(d)
-        return 0
+        return hs.print_site(a, gen_site, write_site, "zola-search-site-")
     if bool(a.zola) == bool(a.replay):
         ap.error("give one of --zola PATH (live) and --replay FILE (recorded)")
     record = load_record(a.replay) if a.replay else None
