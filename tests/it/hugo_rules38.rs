@@ -994,3 +994,35 @@ fn a_page_beside_a_leaf_bundle_of_its_name_is_read_from_0_123() {
         "content/posts/c.md:3",
     );
 }
+
+#[test]
+fn cascades_reach_term_pages_and_taxonomy_lists() {
+    // The home cascades `headless: true` onto the terms below `/tags/` (`_target.kind:
+    // term`), `categories/_index.md` cascades `build: {list: never}` onto its terms (one
+    // with its own `_index`, one without) and `series/_index.md` a draft onto itself and
+    // its term. Hugo 0.111 reads neither `headless` on a page that is no leaf bundle nor
+    // `build`, and lists those terms; 0.168 leaves them all out. The draft series go in
+    // both.
+    assert_same("cascade-terms", "0.111", "0.111.3");
+    assert_same("cascade-terms", "0.168", "0.168.0");
+    let old = hugo("cascade-terms", "0.111");
+    assert!(old.contains("https://example.org/tags/rust/"));
+    assert!(old.contains("https://example.org/categories/news/"));
+    assert!(!old.contains("https://example.org/series/one/"));
+    let new = hugo("cascade-terms", "0.168");
+    assert!(!new.contains("https://example.org/tags/rust/"));
+    assert!(!new.contains("https://example.org/categories/misc/"));
+}
+
+#[test]
+fn the_home_cascade_reaches_a_section_without_index() {
+    // `blog/` and `news/` have no `_index.md`; the home cascades `headless: true` onto
+    // `/blog` and `build: {list: never}` onto the section `/news`. Hugo 0.168 lists neither
+    // section (their pages stay); 0.111 reads neither key there and lists both.
+    assert_same("cascade-implicit-section", "0.111", "0.111.3");
+    assert_same("cascade-implicit-section", "0.168", "0.168.0");
+    let new = hugo("cascade-implicit-section", "0.168");
+    assert!(!new.contains("https://example.org/blog/"));
+    assert!(new.contains("https://example.org/blog/p/"));
+    assert!(new.contains("https://example.org/docs/"));
+}

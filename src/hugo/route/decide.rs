@@ -167,9 +167,16 @@ impl<'a> Decider<'_, 'a> {
             .map_or(0, |&b| site.at(b).dirs.len())
             .max(pl.dirs.len().min(if in_taxonomy { 2 } else { 1 }));
         let settings = site.ctx.settings;
+        // A taxonomy's or term's `_index` is of that kind to a cascade's `_target`.
+        let kind = match &tax {
+            Some((_, _, term)) if term.is_empty() => "taxonomy",
+            Some(_) => "term",
+            None => super::page_kind_name(pl.kind()).unwrap_or("page"),
+        };
         let mut eff = effective(
             page,
             pl,
+            kind,
             pages,
             chain,
             &settings.site.hugo_dates,
@@ -183,8 +190,10 @@ impl<'a> Decider<'_, 'a> {
         let withheld = eff.withheld(&site.ctx);
         if let Some((lang, tax, term)) = tax {
             // A taxonomy's or term's own build options leave its page out, as a section's do
-            // (Hugo 0.111.3 and 0.168.0 alike).
-            let unlisted = eff.built_unlisted().then_some(Reason::NotRendered);
+            // (Hugo 0.111.3 and 0.168.0 alike), and so does `headless` from 0.124.
+            let unlisted = eff
+                .not_rendered(site.rules())
+                .then_some(Reason::NotRendered);
             return Ok(Decision::TaxonomyFile(
                 lang,
                 tax,
