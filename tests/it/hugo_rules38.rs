@@ -1026,3 +1026,34 @@ fn the_home_cascade_reaches_a_section_without_index() {
     assert!(new.contains("https://example.org/blog/p/"));
     assert!(new.contains("https://example.org/docs/"));
 }
+
+/// The `<lastmod>` (its day) a sitemap gives `url`.
+fn lastmod_of(xml: &str, url: &str) -> Option<String> {
+    let at = xml.find(&format!("<loc>{url}</loc>"))?;
+    let rest = &xml[at..];
+    let end = rest.find("</url>")?;
+    let from = rest[..end].find("<lastmod>")? + "<lastmod>".len();
+    Some(rest[from..from + 10].to_string())
+}
+
+#[test]
+fn a_date_a_taxonomy_cascades_onto_itself_dates_its_list() {
+    // `categories/_index.md` cascades `date: 2021-03-04` (no `_target`) onto itself: both
+    // Hugos date the list by it, not by its newer page. (They date the term page below it
+    // so too, which we do not yet: its date rolls up from its page.)
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same("cascade-taxonomy-date", short, full);
+        let url = "https://example.org/categories/";
+        let expected = case("cascade-taxonomy-date").join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        assert_eq!(lastmod_of(&hugo_xml, url).as_deref(), Some("2021-03-04"));
+        let (o, out) = run("cascade-taxonomy-date", full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        assert_eq!(
+            lastmod_of(&ours, url).as_deref(),
+            Some("2021-03-04"),
+            "{full}"
+        );
+    }
+}

@@ -22,9 +22,10 @@ const CHUNK: usize = 1 << 10;
 enum Decision {
     /// No URL, for this reason.
     Skip(Reason),
-    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), and the
-    /// reason it is withheld (a draft: Hugo then renders no such page at all).
-    TaxonomyFile(String, String, String, Option<Reason>),
+    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), the
+    /// reason it is withheld (a draft: Hugo then renders no such page at all), and its
+    /// dates as cascades leave them.
+    TaxonomyFile(String, String, String, Option<Reason>, BranchDates),
     /// A URL, with the reason it is built but not listed, if it is not, and for a section
     /// (or home) its (language, folder).
     Route(NewRoute, Option<Reason>, Option<(String, String)>),
@@ -84,10 +85,13 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
-        Decision::TaxonomyFile(lang, tax, term, None) => {
+        Decision::TaxonomyFile(lang, tax, term, None, dates) => {
             built.tax_files.insert((lang, tax, term), i);
+            if dates != BranchDates::default() {
+                built.tax_dates.insert(i, dates);
+            }
         }
-        Decision::TaxonomyFile(lang, tax, term, Some(reason)) => {
+        Decision::TaxonomyFile(lang, tax, term, Some(reason), _) => {
             out.excluded.push(Excluded { page: i, reason });
             built.tax_withheld.insert((lang, tax, term), (i, reason));
         }
@@ -101,6 +105,46 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
             // Route indices share the page index's bound (see `Route`).
             built.page_route[i] = out.push(r) as u32;
         }
+    }
+}
+
+/// A branch page's dates as cascades leave them: the lastmod key runs a cascade filled, and
+/// whether it has dates of its own.
+#[derive(Default, PartialEq)]
+pub(super) struct BranchDates {
+    groups: Option<Vec<Option<W3cDate>>>,
+    keeps_own: bool,
+}
+
+impl BranchDates {
+    /// Dates the branch's route by them.
+    pub(super) fn apply(&self, r: &mut Route) {
+        if let Some(groups) = &self.groups {
+            r.set_hugo_lastmod(groups.clone());
+        }
+        if self.keeps_own {
+            r.set_keeps_own_dates();
+        }
+    }
+}
+
+/// A section, home, taxonomy list or term with dates of its own (its own or cascaded onto
+/// it, a taxonomy's `_index` cascading onto itself too) is dated by them alone, as Hugo
+/// dates a branch from the pages below it only when it has none (0.123 counts its expiry
+/// date too).
+fn branch_dates(site: &Site, page: Page, eff: &Effective) -> BranchDates {
+    let fm = page.fm;
+    let lastmod = match &eff.lastmod_groups {
+        Some(g) => g.iter().any(Option::is_some),
+        None => {
+            fm.updated.is_some() && settings_hugo_lastmod(site)
+                || fm.more().lastmod_more.iter().any(Option::is_some)
+        }
+    };
+    let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
+    BranchDates {
+        groups: eff.lastmod_groups.clone(),
+        keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
     }
 }
 
@@ -199,6 +243,7 @@ impl<'a> Decider<'_, 'a> {
                 tax,
                 term,
                 withheld.or(unlisted),
+                branch_dates(site, page, &eff),
             ));
         }
         if let Some(reason) = withheld {
@@ -320,25 +365,10 @@ impl<'a> Decider<'_, 'a> {
         {
             unlisted = Some(Reason::NoHtmlOutput);
         }
-        if let Some(groups) = eff.lastmod_groups.clone() {
-            r.set_hugo_lastmod(groups);
-        }
-        // A section (or home) with dates of its own is dated by them alone, as Hugo dates a
-        // branch from the pages below it only when it has none (0.123 counts its expiry date
-        // too).
         if pl.is_branch {
-            let fm = page.fm;
-            let lastmod = match &eff.lastmod_groups {
-                Some(g) => g.iter().any(Option::is_some),
-                None => {
-                    fm.updated.is_some() && settings_hugo_lastmod(site)
-                        || fm.more().lastmod_more.iter().any(Option::is_some)
-                }
-            };
-            let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
-            if eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry {
-                r.set_keeps_own_dates();
-            }
+            branch_dates(site, page, eff).apply(&mut r);
+        } else if let Some(groups) = eff.lastmod_groups.clone() {
+            r.set_hugo_lastmod(groups);
         }
         r.listed = unlisted.is_none();
         let section = pl

@@ -323,11 +323,11 @@ fn add_list(
         },
     };
     let key = format!("taxonomy:{}", tax.name);
-    Some(
-        built
-            .out
-            .push(site.taxonomy_route(file, Kind::Taxonomy, path, lang, key)),
-    )
+    let mut r = site.taxonomy_route(file, Kind::Taxonomy, path, lang, key);
+    if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+        dates.apply(&mut r);
+    }
+    Some(built.out.push(r))
 }
 
 /// Adds a page for each term, rolling up its pages; each term page rolls up into the list.
@@ -386,6 +386,9 @@ fn add_terms(
         };
         let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
+        if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+            dates.apply(&mut r);
+        }
         r.add_rollup_list(members);
         if let Some(lr) = list_route {
             let next = built.out.routes.len();
