@@ -1057,3 +1057,14 @@ fn a_date_a_taxonomy_cascades_onto_itself_dates_its_list() {
         );
     }
 }
+
+#[test]
+fn a_draft_cascaded_onto_a_section_without_index_hides_its_pages_before_0_123() {
+    // The home cascades `draft: true` onto every section (`_target.kind: section`); `blog/`
+    // has no `_index.md`. Hugo 0.111 builds neither it nor its page, as below a draft
+    // `_index`; 0.168 leaves out the section alone.
+    assert_same("cascade-implicit-draft", "0.111", "0.111.3");
+    assert_same("cascade-implicit-draft", "0.168", "0.168.0");
+    assert!(!hugo("cascade-implicit-draft", "0.111").contains("https://example.org/blog/p/"));
+    assert!(hugo("cascade-implicit-draft", "0.168").contains("https://example.org/blog/p/"));
+}

@@ -1,7 +1,7 @@
 //! The main pass: each content file's fate (a resource, a taxonomy file, left out by the
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
-use super::cascade::{Effective, effective, hidden_by};
+use super::cascade::{Effective, Target, TargetFile, cascaded_out, effective, hidden_by};
 use super::permalinks::{PageFolders, page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::term_pages::term_key;
@@ -251,7 +251,10 @@ impl<'a> Decider<'_, 'a> {
         }
         // Before Hugo 0.123 a withheld section hid everything below it.
         let hidden_by = match site.rules().section_hides_children {
-            true => hidden_by(chain, i, site)?,
+            true => match hidden_by(chain, i, site)? {
+                Some(reason) => Some(reason),
+                None => self.implicit_section_withheld(pl)?,
+            },
             false => None,
         };
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
@@ -267,6 +270,30 @@ impl<'a> Decider<'_, 'a> {
             r.set_file_date(name_date);
         }
         Ok(decision)
+    }
+
+    /// Why Hugo before 0.123 builds nothing below the top-level folder without `_index`
+    /// holding this file, if it does not: the home's cascade makes that section a draft (or
+    /// future, or expired), which hides its pages as a withheld `_index` would (seen in
+    /// 0.111.3).
+    fn implicit_section_withheld(&self, pl: &Placed) -> Result<Option<Reason>> {
+        let site = self.site;
+        let Some(top) = pl.dirs.first() else {
+            return Ok(None);
+        };
+        // A top-level bundle is no page inside a section made without a file.
+        let own_top = pl.dirs.len() == 1 && (pl.is_branch || pl.is_leaf);
+        let key = (pl.lang.to_string(), top.to_string());
+        if own_top || site.tax_names.contains(top) || self.bundles.branch_dirs.contains_key(&key) {
+            return Ok(None);
+        }
+        let target = Target {
+            lang: pl.lang,
+            kind: "section",
+            file: TargetFile::Logical(top),
+        };
+        let reason = cascaded_out(site, self.bundles, &target, &[""])?;
+        Ok(reason.filter(|r| matches!(r, Reason::Draft | Reason::Future | Reason::Expired)))
     }
 
     /// From Hugo 0.167 a section's `slug` names its folder in its own URL and in those of
