@@ -1009,3 +1009,77 @@ fn a_mount_inside_another_hides_the_outer_ones_folders_there_before_0_123() {
     assert_same("nested-mounts", "0.111", "0.111.3");
     assert_same("nested-mounts", "0.168", "0.168.0");
 }
+
+#[test]
+fn cascades_reach_term_pages_and_taxonomy_lists() {
+    // The home cascades `headless: true` onto the terms below `/tags/` (`_target.kind:
+    // term`), `categories/_index.md` cascades `build: {list: never}` onto its terms (one
+    // with its own `_index`, one without) and `series/_index.md` a draft onto itself and
+    // its term. Hugo 0.111 reads neither `headless` on a page that is no leaf bundle nor
+    // `build`, and lists those terms; 0.168 leaves them all out. The draft series go in
+    // both.
+    assert_same("cascade-terms", "0.111", "0.111.3");
+    assert_same("cascade-terms", "0.168", "0.168.0");
+    let old = hugo("cascade-terms", "0.111");
+    assert!(old.contains("https://example.org/tags/rust/"));
+    assert!(old.contains("https://example.org/categories/news/"));
+    assert!(!old.contains("https://example.org/series/one/"));
+    let new = hugo("cascade-terms", "0.168");
+    assert!(!new.contains("https://example.org/tags/rust/"));
+    assert!(!new.contains("https://example.org/categories/misc/"));
+}
+
+#[test]
+fn the_home_cascade_reaches_a_section_without_index() {
+    // `blog/` and `news/` have no `_index.md`; the home cascades `headless: true` onto
+    // `/blog` and `build: {list: never}` onto the section `/news`. Hugo 0.168 lists neither
+    // section (their pages stay); 0.111 reads neither key there and lists both.
+    assert_same("cascade-implicit-section", "0.111", "0.111.3");
+    assert_same("cascade-implicit-section", "0.168", "0.168.0");
+    let new = hugo("cascade-implicit-section", "0.168");
+    assert!(!new.contains("https://example.org/blog/"));
+    assert!(new.contains("https://example.org/blog/p/"));
+    assert!(new.contains("https://example.org/docs/"));
+}
+
+/// The `<lastmod>` (its day) a sitemap gives `url`.
+fn lastmod_of(xml: &str, url: &str) -> Option<String> {
+    let at = xml.find(&format!("<loc>{url}</loc>"))?;
+    let rest = &xml[at..];
+    let end = rest.find("</url>")?;
+    let from = rest[..end].find("<lastmod>")? + "<lastmod>".len();
+    Some(rest[from..from + 10].to_string())
+}
+
+#[test]
+fn a_date_a_taxonomy_cascades_onto_itself_dates_its_list() {
+    // `categories/_index.md` cascades `date: 2021-03-04` (no `_target`) onto itself: both
+    // Hugos date the list by it, not by its newer page. (They date the term page below it
+    // so too, which we do not yet: its date rolls up from its page.)
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same("cascade-taxonomy-date", short, full);
+        let url = "https://example.org/categories/";
+        let expected = case("cascade-taxonomy-date").join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        assert_eq!(lastmod_of(&hugo_xml, url).as_deref(), Some("2021-03-04"));
+        let (o, out) = run("cascade-taxonomy-date", full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        assert_eq!(
+            lastmod_of(&ours, url).as_deref(),
+            Some("2021-03-04"),
+            "{full}"
+        );
+    }
+}
+
+#[test]
+fn a_draft_cascaded_onto_a_section_without_index_hides_its_pages_before_0_123() {
+    // The home cascades `draft: true` onto every section (`_target.kind: section`); `blog/`
+    // has no `_index.md`. Hugo 0.111 builds neither it nor its page, as below a draft
+    // `_index`; 0.168 leaves out the section alone.
+    assert_same("cascade-implicit-draft", "0.111", "0.111.3");
+    assert_same("cascade-implicit-draft", "0.168", "0.168.0");
+    assert!(!hugo("cascade-implicit-draft", "0.111").contains("https://example.org/blog/p/"));
+    assert!(hugo("cascade-implicit-draft", "0.168").contains("https://example.org/blog/p/"));
+}

@@ -2,7 +2,7 @@
 //! the `cascade` of the sections above it, and the draft, future and expired rules.
 
 use super::page_kind_name;
-use super::placement::Placed;
+use super::placement::{Bundles, Placed};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::hugo::dates::{HugoDates, PageDates};
 use crate::hugo::version::HugoRules;
@@ -66,6 +66,12 @@ impl Effective {
         not_rendered || matches!(self.build.list, Some(BuildList::Never | BuildList::Local))
     }
 
+    /// A taxonomy or term page with these values is not rendered: its build options say so,
+    /// or (from Hugo 0.124, which renders no headless page) `headless`.
+    pub(super) fn not_rendered(&self, rules: &HugoRules) -> bool {
+        self.built_unlisted() || (rules.headless_any_page && self.headless)
+    }
+
     /// Why a built page is not listed, if it is not: hidden by a section above it (see
     /// [`hidden_by`]), not rendered or listed (`_build`, a headless leaf bundle), or left out
     /// of the sitemap.
@@ -126,6 +132,7 @@ pub(super) fn hidden_by(chain: &[usize], i: usize, site: &super::Site) -> Result
         let eff = effective(
             page,
             &pl,
+            page_kind_name(pl.kind()).unwrap_or("page"),
             site.pages,
             &chain[j..],
             &settings.site.hugo_dates,
@@ -140,17 +147,77 @@ pub(super) fn hidden_by(chain: &[usize], i: usize, site: &super::Site) -> Result
 }
 
 /// Applies the cascades of the branch bundles above a page (`chain`, nearest first) to its
-/// own values.
+/// own values. `kind` is the page's kind as a `_target` names it (a taxonomy's or term's
+/// `_index` is `taxonomy` or `term`, not a section).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn effective(
     page: Page,
     pl: &Placed,
+    kind: &str,
     pages: &Pages,
     chain: &[usize],
     dates: &HugoDates,
     rules: &HugoRules,
     hugo_lastmod: bool,
 ) -> Result<Effective> {
-    let fm: &PageMeta = page.fm;
+    // From 0.123 a leaf bundle's own cascade applies to the bundle itself (seen in 0.168.0;
+    // 0.111.3 ignores it), ahead of its sections'.
+    let own = match pl.is_leaf && rules.leaf_cascade_applies {
+        true => Some(page),
+        false => None,
+    };
+    // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
+    // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
+    // follow `_target` there, as Hugo documents it).
+    let sources = own.into_iter().chain(chain.iter().map(|&b| pages.get(b)));
+    let target = Target {
+        lang: pl.lang,
+        kind,
+        file: page.file.into(),
+    };
+    cascaded(page.fm, sources, &target, dates, rules, hugo_lastmod)
+}
+
+/// Why Hugo builds or renders no page where it makes one without a content file of its
+/// own (a taxonomy list, a term, a top-level section without `_index`), if it does not: a
+/// cascade of the branch bundles of `dirs` in its language (nearest first) whose `_target`
+/// takes it in makes it a draft (or future, or expired), `headless` (from 0.124) or not
+/// rendered or listed by its `build` options. Such cascades reach these pages in Hugo
+/// 0.111.3 and 0.168.0 alike, each reading `headless` and `build` as it does for any page.
+pub(super) fn cascaded_out(
+    site: &super::Site,
+    bundles: &Bundles,
+    target: &Target,
+    dirs: &[&str],
+) -> Result<Option<Reason>> {
+    let chain: Vec<usize> = (dirs.iter())
+        .filter_map(|dir| {
+            let key = (target.lang.to_string(), dir.to_string());
+            bundles.branch_dirs.get(&key).copied()
+        })
+        .collect();
+    if chain.is_empty() {
+        return Ok(None);
+    }
+    let none = PageMeta::default();
+    let sources = chain.iter().map(|&b| site.pages.get(b));
+    let settings = site.ctx.settings;
+    let (dates, rules) = (&settings.site.hugo_dates, site.rules());
+    let eff = cascaded(&none, sources, target, dates, rules, false)?;
+    let not_rendered = eff.not_rendered(rules).then_some(Reason::NotRendered);
+    Ok(eff.withheld(&site.ctx).or(not_rendered))
+}
+
+/// The page's own values (`fm`) with those of the cascades of `sources` (nearest first)
+/// whose `_target` takes in `target`.
+fn cascaded<'p>(
+    fm: &PageMeta,
+    sources: impl Iterator<Item = Page<'p>>,
+    target: &Target,
+    dates: &HugoDates,
+    rules: &HugoRules,
+    hugo_lastmod: bool,
+) -> Result<Effective> {
     let mut e = Effective {
         draft: fm.draft().unwrap_or(false),
         headless: fm.more().headless,
@@ -168,18 +235,8 @@ pub(super) fn effective(
         html_output: fm.more().html_output,
     };
     let mut dated: Vec<&Cascade> = Vec::new();
-    // From 0.123 a leaf bundle's own cascade applies to the bundle itself (seen in 0.168.0;
-    // 0.111.3 ignores it), ahead of its sections'.
-    let own = match pl.is_leaf && rules.leaf_cascade_applies {
-        true => Some(page),
-        false => None,
-    };
-    // Nearest section first, so a closer cascade wins. A branch's own cascade applies to
-    // itself too (Hugo 0.111 does so even when `_target` names only its descendants; we
-    // follow `_target` there, as Hugo documents it).
-    let sources = own.into_iter().chain(chain.iter().map(|&b| pages.get(b)));
     for (from, c) in sources.flat_map(|p| p.fm.more().cascade.iter().map(move |c| (p, c))) {
-        if !cascade_targets(c, pl, page.file)? {
+        if !cascade_targets(c, target, from.file)? {
             continue;
         }
         if let Some((line, m)) = &c.refused {
@@ -232,30 +289,59 @@ fn cascade_dates(
     }
 }
 
-/// The cascade's `_target` (language, kind, path glob) takes in this file.
-fn cascade_targets(c: &Cascade, pl: &Placed, file: SourceFile) -> Result<bool> {
+/// What a cascade's `_target` is matched against: a page's language, kind and path.
+pub(super) struct Target<'p> {
+    pub(super) lang: &'p str,
+    /// The kind as `_target.kind` names it: `home`, `section`, `page`, `taxonomy`, `term`.
+    pub(super) kind: &'p str,
+    /// The content file, whose relative path `_target.path` matches; a term page Hugo makes
+    /// without one is matched by its logical path (`tags/rust`).
+    pub(super) file: TargetFile<'p>,
+}
+
+/// The path a `_target.path` glob is matched against.
+#[derive(Clone, Copy)]
+pub(super) enum TargetFile<'p> {
+    Content(SourceFile<'p>),
+    Logical(&'p str),
+}
+
+impl<'p> From<SourceFile<'p>> for TargetFile<'p> {
+    fn from(file: SourceFile<'p>) -> Self {
+        TargetFile::Content(file)
+    }
+}
+
+/// The cascade's `_target` (language, kind, path glob) takes in this page; `from` is the
+/// file declaring it, named when its glob is bad.
+fn cascade_targets(c: &Cascade, t: &Target, from: SourceFile) -> Result<bool> {
     if let Some(lang) = &c.target_lang
-        && !lang.eq_ignore_ascii_case(pl.lang)
+        && !lang.eq_ignore_ascii_case(t.lang)
     {
         return Ok(false);
     }
-    if let Some(kind) = &c.target_kind {
-        // A content file's page is always one of the kinds named here.
-        let k = page_kind_name(pl.kind()).unwrap_or("page");
-        if !kind.eq_ignore_ascii_case(k) {
-            return Ok(false);
-        }
+    if let Some(kind) = &c.target_kind
+        && !kind.eq_ignore_ascii_case(t.kind)
+    {
+        return Ok(false);
     }
     if let Some(glob) = &c.target_path {
         // Only a path target needs the whole relative path: made here, not for every page.
-        let rel = &*file.rel();
+        let (rel, no_ext) = match t.file {
+            TargetFile::Content(file) => {
+                let rel = file.rel();
+                let no_ext = rel.rsplit_once('.').map(|(s, _)| s.to_string());
+                (rel, no_ext)
+            }
+            TargetFile::Logical(path) => (path.into(), None),
+        };
         let g = Glob::new(glob.trim_start_matches('/'))
             .map_err(|e| {
-                Error::input(rel, None, format!("bad cascade _target.path '{glob}': {e}"))
+                let m = format!("bad cascade _target.path '{glob}': {e}");
+                Error::input(from.path(), None, m)
             })?
             .compile_matcher();
-        let no_ext = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
-        if !g.is_match(rel) && !g.is_match(no_ext) {
+        if !g.is_match(&*rel) && !no_ext.is_some_and(|n| g.is_match(n)) {
             return Ok(false);
         }
     }
@@ -297,7 +383,6 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::placement::place;
     use super::*;
 
     #[test]
@@ -315,6 +400,14 @@ mod tests {
         for _ in 0..3 {
             pages.push(PageMeta::default(), "").unwrap();
         }
+        // Every file is in English: the language target is not what is tested.
+        fn target_of(p: Page<'_>) -> Target<'_> {
+            Target {
+                lang: "en",
+                kind: "page",
+                file: p.file.into(),
+            }
+        }
         let targets = |glob: &str| -> Vec<bool> {
             let c = Cascade {
                 target_path: Some(glob.into()),
@@ -322,7 +415,7 @@ mod tests {
             };
             pages
                 .iter()
-                .map(|p| cascade_targets(&c, &place(p.file, &["en"], "en"), p.file).unwrap())
+                .map(|p| cascade_targets(&c, &target_of(p), p.file).unwrap())
                 .collect()
         };
         assert_eq!(targets("/blog/**"), [true, false, false]);
@@ -334,7 +427,7 @@ mod tests {
             ..Default::default()
         };
         let p = pages.get(0);
-        let err = cascade_targets(&c, &place(p.file, &["en"], "en"), p.file).unwrap_err();
+        let err = cascade_targets(&c, &target_of(p), p.file).unwrap_err();
         assert!(err.to_string().contains("blog/2024/post.md"), "{err}");
     }
 }

@@ -1,7 +1,7 @@
 //! The main pass: each content file's fate (a resource, a taxonomy file, left out by the
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
-use super::cascade::{Effective, effective, hidden_by};
+use super::cascade::{Effective, Target, TargetFile, cascaded_out, effective, hidden_by};
 use super::permalinks::{PageFolders, page_path, sanitize, section_slug_segment};
 use super::placement::{Bundles, Memo, Placed};
 use super::term_pages::term_key;
@@ -22,9 +22,10 @@ const CHUNK: usize = 1 << 10;
 enum Decision {
     /// No URL, for this reason.
     Skip(Reason),
-    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), and the
-    /// reason it is withheld (a draft: Hugo then renders no such page at all).
-    TaxonomyFile(String, String, String, Option<Reason>),
+    /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), the
+    /// reason it is withheld (a draft: Hugo then renders no such page at all), and its
+    /// dates as cascades leave them.
+    TaxonomyFile(String, String, String, Option<Reason>, BranchDates),
     /// A URL, with the reason it is built but not listed, if it is not, and for a section
     /// (or home) its (language, folder).
     Route(NewRoute, Option<Reason>, Option<(String, String)>),
@@ -84,10 +85,13 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
-        Decision::TaxonomyFile(lang, tax, term, None) => {
+        Decision::TaxonomyFile(lang, tax, term, None, dates) => {
             built.tax_files.insert((lang, tax, term), i);
+            if dates != BranchDates::default() {
+                built.tax_dates.insert(i, dates);
+            }
         }
-        Decision::TaxonomyFile(lang, tax, term, Some(reason)) => {
+        Decision::TaxonomyFile(lang, tax, term, Some(reason), _) => {
             out.excluded.push(Excluded { page: i, reason });
             built.tax_withheld.insert((lang, tax, term), (i, reason));
         }
@@ -101,6 +105,46 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
             // Route indices share the page index's bound (see `Route`).
             built.page_route[i] = out.push(r) as u32;
         }
+    }
+}
+
+/// A branch page's dates as cascades leave them: the lastmod key runs a cascade filled, and
+/// whether it has dates of its own.
+#[derive(Default, PartialEq)]
+pub(super) struct BranchDates {
+    groups: Option<Vec<Option<W3cDate>>>,
+    keeps_own: bool,
+}
+
+impl BranchDates {
+    /// Dates the branch's route by them.
+    pub(super) fn apply(&self, r: &mut Route) {
+        if let Some(groups) = &self.groups {
+            r.set_hugo_lastmod(groups.clone());
+        }
+        if self.keeps_own {
+            r.set_keeps_own_dates();
+        }
+    }
+}
+
+/// A section, home, taxonomy list or term with dates of its own (its own or cascaded onto
+/// it, a taxonomy's `_index` cascading onto itself too) is dated by them alone, as Hugo
+/// dates a branch from the pages below it only when it has none (0.123 counts its expiry
+/// date too).
+fn branch_dates(site: &Site, page: Page, eff: &Effective) -> BranchDates {
+    let fm = page.fm;
+    let lastmod = match &eff.lastmod_groups {
+        Some(g) => g.iter().any(Option::is_some),
+        None => {
+            fm.updated.is_some() && settings_hugo_lastmod(site)
+                || fm.more().lastmod_more.iter().any(Option::is_some)
+        }
+    };
+    let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
+    BranchDates {
+        groups: eff.lastmod_groups.clone(),
+        keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
     }
 }
 
@@ -167,9 +211,16 @@ impl<'a> Decider<'_, 'a> {
             .map_or(0, |&b| site.at(b).dirs.len())
             .max(pl.dirs.len().min(if in_taxonomy { 2 } else { 1 }));
         let settings = site.ctx.settings;
+        // A taxonomy's or term's `_index` is of that kind to a cascade's `_target`.
+        let kind = match &tax {
+            Some((_, _, term)) if term.is_empty() => "taxonomy",
+            Some(_) => "term",
+            None => super::page_kind_name(pl.kind()).unwrap_or("page"),
+        };
         let mut eff = effective(
             page,
             pl,
+            kind,
             pages,
             chain,
             &settings.site.hugo_dates,
@@ -183,13 +234,16 @@ impl<'a> Decider<'_, 'a> {
         let withheld = eff.withheld(&site.ctx);
         if let Some((lang, tax, term)) = tax {
             // A taxonomy's or term's own build options leave its page out, as a section's do
-            // (Hugo 0.111.3 and 0.168.0 alike).
-            let unlisted = eff.built_unlisted().then_some(Reason::NotRendered);
+            // (Hugo 0.111.3 and 0.168.0 alike), and so does `headless` from 0.124.
+            let unlisted = eff
+                .not_rendered(site.rules())
+                .then_some(Reason::NotRendered);
             return Ok(Decision::TaxonomyFile(
                 lang,
                 tax,
                 term,
                 withheld.or(unlisted),
+                branch_dates(site, page, &eff),
             ));
         }
         if let Some(reason) = withheld {
@@ -197,7 +251,10 @@ impl<'a> Decider<'_, 'a> {
         }
         // Before Hugo 0.123 a withheld section hid everything below it.
         let hidden_by = match site.rules().section_hides_children {
-            true => hidden_by(chain, i, site)?,
+            true => match hidden_by(chain, i, site)? {
+                Some(reason) => Some(reason),
+                None => self.implicit_section_withheld(pl)?,
+            },
             false => None,
         };
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
@@ -213,6 +270,30 @@ impl<'a> Decider<'_, 'a> {
             r.set_file_date(name_date);
         }
         Ok(decision)
+    }
+
+    /// Why Hugo before 0.123 builds nothing below the top-level folder without `_index`
+    /// holding this file, if it does not: the home's cascade makes that section a draft (or
+    /// future, or expired), which hides its pages as a withheld `_index` would (seen in
+    /// 0.111.3).
+    fn implicit_section_withheld(&self, pl: &Placed) -> Result<Option<Reason>> {
+        let site = self.site;
+        let Some(top) = pl.dirs.first() else {
+            return Ok(None);
+        };
+        // A top-level bundle is no page inside a section made without a file.
+        let own_top = pl.dirs.len() == 1 && (pl.is_branch || pl.is_leaf);
+        let key = (pl.lang.to_string(), top.to_string());
+        if own_top || site.tax_names.contains(top) || self.bundles.branch_dirs.contains_key(&key) {
+            return Ok(None);
+        }
+        let target = Target {
+            lang: pl.lang,
+            kind: "section",
+            file: TargetFile::Logical(top),
+        };
+        let reason = cascaded_out(site, self.bundles, &target, &[""])?;
+        Ok(reason.filter(|r| matches!(r, Reason::Draft | Reason::Future | Reason::Expired)))
     }
 
     /// From Hugo 0.167 a section's `slug` names its folder in its own URL and in those of
@@ -311,25 +392,10 @@ impl<'a> Decider<'_, 'a> {
         {
             unlisted = Some(Reason::NoHtmlOutput);
         }
-        if let Some(groups) = eff.lastmod_groups.clone() {
-            r.set_hugo_lastmod(groups);
-        }
-        // A section (or home) with dates of its own is dated by them alone, as Hugo dates a
-        // branch from the pages below it only when it has none (0.123 counts its expiry date
-        // too).
         if pl.is_branch {
-            let fm = page.fm;
-            let lastmod = match &eff.lastmod_groups {
-                Some(g) => g.iter().any(Option::is_some),
-                None => {
-                    fm.updated.is_some() && settings_hugo_lastmod(site)
-                        || fm.more().lastmod_more.iter().any(Option::is_some)
-                }
-            };
-            let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
-            if eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry {
-                r.set_keeps_own_dates();
-            }
+            branch_dates(site, page, eff).apply(&mut r);
+        } else if let Some(groups) = eff.lastmod_groups.clone() {
+            r.set_hugo_lastmod(groups);
         }
         r.listed = unlisted.is_none();
         let section = pl

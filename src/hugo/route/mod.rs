@@ -47,10 +47,10 @@ pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
     });
     let mut built = decide::decide_all(&site, &bundles)?;
     sections::add_homes(&site, &bundles, &mut built);
-    sections::add_implicit_sections(&site, &bundles, &mut built);
+    sections::add_implicit_sections(&site, &bundles, &mut built)?;
     sections::roll_up(&site, &mut built);
     sections::apply_section_permalinks(&site, &mut built);
-    term_pages::add_taxonomies(&site, &mut built, &index);
+    term_pages::add_taxonomies(&site, &bundles, &mut built, &index)?;
     hide_disabled_kinds(&site, &mut built.out);
     hide_no_html(&site, &mut built.out);
     Ok(built.out)
@@ -241,6 +241,9 @@ struct Built {
     /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
     /// The file, whose `slug` still names a taxonomy's folder (0.167+), and why.
     tax_withheld: HashMap<(String, String, String), (usize, Reason)>,
+    /// The dates of taxonomy and term files that cascades change or that have their own,
+    /// by file.
+    tax_dates: HashMap<usize, decide::BranchDates>,
 }
 
 impl Built {
@@ -255,6 +258,7 @@ impl Built {
             section_route: HashMap::new(),
             tax_files: HashMap::new(),
             tax_withheld: HashMap::new(),
+            tax_dates: HashMap::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The homes and sections Hugo makes without a content file, and the roll-up of page dates
 //! into the nearest section.
 
+use super::cascade::{Target, TargetFile, cascaded_out};
 use super::permalinks::{
     ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
     list_key_matches, sanitize,
@@ -8,6 +9,7 @@ use super::permalinks::{
 use super::placement::{Bundles, Dirs, node_key};
 use super::{Built, Site};
 use crate::route::{Kind, Reason, Route};
+use crate::vocab::error::Result;
 use chrono::{DateTime, FixedOffset};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -37,7 +39,11 @@ pub(super) fn add_homes(site: &Site, bundles: &Bundles, built: &mut Built) {
 
 /// Top-level sections exist even without `_index.md`: one for each top-level folder with
 /// pages but no section of its own, by language, in order.
-pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut Built) {
+pub(super) fn add_implicit_sections(
+    site: &Site,
+    bundles: &Bundles,
+    built: &mut Built,
+) -> Result<()> {
     let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
     // From Hugo 0.123 a folder of drafts (or future or expired pages) is a section too.
     // A page `disableKinds` turns off is no page at all, but its folder is still a section.
@@ -99,7 +105,7 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
         built
             .section_route
             .insert((lang.clone(), top.clone()), built.out.routes.len());
-        built.out.push(Route::generated(
+        let mut r = Route::generated(
             Kind::Section,
             path,
             &lang,
@@ -108,8 +114,20 @@ pub(super) fn add_implicit_sections(site: &Site, bundles: &Bundles, built: &mut 
                 &top,
                 site.config.translation_keys_share_paths,
             ),
-        ));
+        );
+        // The home's cascades reach it (Hugo 0.111.3 and 0.168.0): one that makes it a draft
+        // or headless, or not rendered, leaves it out; its pages still count for the home.
+        let target = Target {
+            lang: &lang,
+            kind: "section",
+            file: TargetFile::Logical(&top),
+        };
+        if cascaded_out(site, bundles, &target, &[""])?.is_some() {
+            r.listed = false;
+        }
+        built.out.push(r);
     }
+    Ok(())
 }
 
 /// Rolls each page's dates up into its nearest section (home for top-level files), and each

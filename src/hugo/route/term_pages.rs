@@ -1,15 +1,18 @@
 //! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
 //! pages that carry it.
 
+use super::cascade::{Target, TargetFile, cascaded_out};
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
     hugo_date, list_key_matches, sanitize, section_slug_segment, taxonomy_title, url_path,
 };
+use super::placement::Bundles;
 use super::{Built, Site};
 use crate::compact::LangCode;
 use crate::frontmatter::BuildRender;
 use crate::route::{Kind, Pages, Reason, RouteList};
 use crate::siteconfig::Taxonomy;
+use crate::vocab::error::Result;
 use chrono::{DateTime, FixedOffset};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -122,7 +125,12 @@ impl TermIndex {
 }
 
 /// Adds each language's taxonomy lists and term pages, taxonomy by taxonomy, terms in order.
-pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) {
+pub(super) fn add_taxonomies(
+    site: &Site,
+    bundles: &Bundles,
+    built: &mut Built,
+    index: &TermIndex,
+) -> Result<()> {
     for lang in &site.langs {
         let prefix = site.prefix(lang);
         // Whether each page counts for the terms of this language: 0 not asked yet, 1 yes,
@@ -159,8 +167,27 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
                 continue;
             }
             terms.retain(|term, _| !withheld(term));
+            // A page Hugo makes without a file takes the cascades that reach it.
+            let generated_out = |term: &str| -> Result<bool> {
+                let has_file = |t: &str| {
+                    let key = (lang.to_string(), tax.name.clone(), t.to_string());
+                    built.tax_files.contains_key(&key)
+                };
+                if has_file(term) {
+                    return Ok(false);
+                }
+                generated_left_out(site, bundles, lang, &tax.name, term)
+            };
+            let mut kept = BTreeMap::new();
+            for (term, members) in terms {
+                if !generated_out(&term)? {
+                    kept.insert(term, members);
+                }
+            }
+            let terms = kept;
+            let list_out = withheld("") || generated_out("")?;
             let list = (*lang, prefix.as_str(), &terms);
-            let list_route = (!withheld("")).then(|| add_list(site, built, list, tax));
+            let list_route = (!list_out).then(|| add_list(site, built, list, tax));
             let list_route = list_route.flatten();
             if !site.kind_off("term") {
                 let written = &index.written[t];
@@ -176,6 +203,29 @@ pub(super) fn add_taxonomies(site: &Site, built: &mut Built, index: &TermIndex) 
             }
         }
     }
+    Ok(())
+}
+
+/// Whether Hugo builds no page, or renders none, for the taxonomy list (`term` empty) or
+/// term it makes without a file of its own, by the cascades of the taxonomy's `_index` and
+/// the home's in `lang` that reach it.
+fn generated_left_out(
+    site: &Site,
+    bundles: &Bundles,
+    lang: &str,
+    tax: &str,
+    term: &str,
+) -> Result<bool> {
+    let (kind, path, dirs) = match term.is_empty() {
+        true => ("taxonomy", tax.to_string(), &[""][..]),
+        false => ("term", format!("{tax}/{term}"), &[tax, ""][..]),
+    };
+    let target = Target {
+        lang,
+        kind,
+        file: TargetFile::Logical(&path),
+    };
+    Ok(cascaded_out(site, bundles, &target, dirs)?.is_some())
 }
 
 /// Page `i`'s route, when the page counts for the terms of `lang`: routed, in that
@@ -273,11 +323,11 @@ fn add_list(
         },
     };
     let key = format!("taxonomy:{}", tax.name);
-    Some(
-        built
-            .out
-            .push(site.taxonomy_route(file, Kind::Taxonomy, path, lang, key)),
-    )
+    let mut r = site.taxonomy_route(file, Kind::Taxonomy, path, lang, key);
+    if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+        dates.apply(&mut r);
+    }
+    Some(built.out.push(r))
 }
 
 /// Adds a page for each term, rolling up its pages; each term page rolls up into the list.
@@ -336,6 +386,9 @@ fn add_terms(
         };
         let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
+        if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+            dates.apply(&mut r);
+        }
         r.add_rollup_list(members);
         if let Some(lr) = list_route {
             let next = built.out.routes.len();
