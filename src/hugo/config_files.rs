@@ -273,20 +273,32 @@ fn key_path(file: &Path) -> (Vec<String>, Option<String>) {
 
 /// Every map key lower-cased, at any depth (Hugo's keys are case-insensitive), but the
 /// own keys of a `[[permalinks]]` rule, which Hugo reads as written (`Pattern` is none).
+///
+/// Where one map spells a key twice (`uglyURLs` and `uglyurls`), Hugo's lower-casing moves
+/// each spelling that is not lower case onto the lower-case key, so the lower-case one loses
+/// in either order (0.111.3 and 0.168.0 alike); between two other spellings Go's map order
+/// decides, at random from run to run, and we keep the one that sorts last.
 fn lower_keys(v: Value) -> Value {
     match v {
-        Value::Object(m) => Value::Object(
-            m.into_iter()
-                .map(|(k, v)| {
-                    let k = k.to_lowercase();
-                    let v = match k.as_str() {
-                        "permalinks" => lower_rule_keys(v),
-                        _ => lower_keys(v),
-                    };
-                    (k, v)
-                })
-                .collect(),
-        ),
+        Value::Object(m) => {
+            let mut out = Map::new();
+            let mut respelled = std::collections::HashSet::new();
+            for (k, v) in m {
+                let lower = k.to_lowercase();
+                if lower == k && respelled.contains(&lower) {
+                    continue;
+                }
+                let v = match lower.as_str() {
+                    "permalinks" => lower_rule_keys(v),
+                    _ => lower_keys(v),
+                };
+                if lower != k {
+                    respelled.insert(lower.clone());
+                }
+                out.insert(lower, v);
+            }
+            Value::Object(out)
+        }
         Value::Array(a) => Value::Array(a.into_iter().map(lower_keys).collect()),
         other => other,
     }
@@ -388,6 +400,25 @@ mod tests {
             let (got_at, got_wrap) = key_path(Path::new(name));
             assert_eq!(got_at, at, "{name}");
             assert_eq!(got_wrap.as_deref(), wrap, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_key_spelled_in_lower_case_loses_to_another_spelling_of_it() {
+        // Checked with the real 0.111.3 and 0.168.0: `uglyURLs = true` beside
+        // `uglyurls = false` makes ugly URLs in either order, at the top and in a table.
+        for text in [
+            "uglyURLs = true\nuglyurls = false\n[params]\nx = 1\nX = 2\n",
+            "uglyurls = false\nuglyURLs = true\n[params]\nX = 2\nx = 1\n",
+        ] {
+            let v = lower_keys(
+                crate::siteconfig::parse_value(text, "toml", Path::new("hugo.toml")).unwrap(),
+            );
+            assert_eq!(
+                v,
+                serde_json::json!({"uglyurls": true, "params": {"x": 2}}),
+                "{text}"
+            );
         }
     }
 
