@@ -1083,3 +1083,37 @@ fn a_draft_cascaded_onto_a_section_without_index_hides_its_pages_before_0_123() 
     assert!(!hugo("cascade-implicit-draft", "0.111").contains("https://example.org/blog/p/"));
     assert!(hugo("cascade-implicit-draft", "0.168").contains("https://example.org/blog/p/"));
 }
+
+#[test]
+fn a_config_key_in_lower_case_loses_to_another_spelling_of_it() {
+    // `uglyurls = false` and then `uglyURLs = true`: both Hugos write ugly URLs (search seed
+    // 300301), as they do with the two lines the other way round.
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same("config-key-case", short, full);
+        assert!(hugo("config-key-case", short).contains("https://example.org/posts/a.html"));
+    }
+}
+
+#[test]
+fn before_0_123_a_taxonomy_list_dates_the_home() {
+    // The only page is dated 2020; the term `tags/x` is dated 2022 by its own `_index.md`.
+    // Hugo 0.111 dates the home by its taxonomy lists too (2022), 0.168 by its pages only
+    // (search seeds 300300, 300335 and others under 0.111.3).
+    let home = "https://example.org/";
+    for (short, full, date) in [
+        ("0.111", "0.111.3", "2022-01-01"),
+        ("0.168", "0.168.0", "2020-01-01"),
+    ] {
+        let expected = case("home-taxonomy-date").join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        assert_eq!(
+            lastmod_of(&hugo_xml, home).as_deref(),
+            Some(date),
+            "Hugo {short}"
+        );
+        let (o, out) = run("home-taxonomy-date", full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        assert_eq!(lastmod_of(&ours, home).as_deref(), Some(date), "{full}");
+    }
+}

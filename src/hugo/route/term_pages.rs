@@ -189,6 +189,14 @@ pub(super) fn add_taxonomies(
             let list = (*lang, prefix.as_str(), &terms);
             let list_route = (!list_out).then(|| add_list(site, built, list, tax));
             let list_route = list_route.flatten();
+            // Before 0.123 the home is dated by its sections and by each taxonomy list, as
+            // 0.111.3 does (0.168.0 leaves the lists out).
+            let home = built.section_route.get(&(lang.to_string(), String::new()));
+            if let (Some(lr), Some(&home)) = (list_route, home)
+                && !site.rules().home_rolls_up_pages
+            {
+                built.out.routes[home].add_rollup([lr]);
+            }
             if !site.kind_off("term") {
                 let written = &index.written[t];
                 add_terms(
