@@ -247,6 +247,11 @@ pub struct HugoRules {
     /// folders below that inner target are read; 0.111.3 lays the inner mount over them and
     /// skips them (`File "docs/v1" not found, skipping`), keeping the files directly in it.
     pub nested_mount_folders_read: bool,
+    /// 0.123.0 (assumed: the content map's rewrite; 0.111.3 and 0.168.0 seen): a leaf
+    /// bundle owns its folder in every language's content folder, so `fr/r-d/index.md`
+    /// makes `en/r-d/sub/index.md` a resource and `en/q/_index.md` below a French leaf `q`
+    /// no section; 0.111.3 keeps each language's folders apart there.
+    pub leaf_owns_every_language: bool,
     /// 0.123.0: a leaf bundle's own `cascade` applies to the bundle itself (seen in
     /// 0.168.0; 0.111.3 ignores it).
     pub leaf_cascade_applies: bool,
@@ -337,6 +342,7 @@ impl HugoRules {
             last_file_wins: at(v(0, 123, 0)),
             shadowed_page_read: at(v(0, 123, 0)),
             nested_mount_folders_read: at(v(0, 123, 0)),
+            leaf_owns_every_language: at(v(0, 123, 0)),
             leaf_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
@@ -449,7 +455,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 37] = [
+        let flips: [(&str, &str, Rule); 38] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -477,6 +483,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.last_file_wins),
             ("0.122.0", "0.123.0", |r| r.shadowed_page_read),
             ("0.122.0", "0.123.0", |r| r.nested_mount_folders_read),
+            ("0.122.0", "0.123.0", |r| r.leaf_owns_every_language),
             ("0.122.0", "0.123.0", |r| r.leaf_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

@@ -1117,3 +1117,26 @@ fn before_0_123_a_taxonomy_list_dates_the_home() {
         assert_eq!(lastmod_of(&ours, home).as_deref(), Some(date), "{full}");
     }
 }
+
+#[test]
+fn from_0_123_a_leaf_bundle_owns_its_folder_in_every_language() {
+    // French `r-d/index.md` and `q/index.md` are leaf bundles; in the English content folder
+    // `r-d/other.md`, `r-d/sub/index.md`, `q/_index.md` and `q/sub/index.md` sit in or below
+    // them. Hugo 0.168 makes them all resources of the French bundles: English has only its
+    // home and taxonomy lists (search seed 300524). 0.111.3 does otherwise, with a page of
+    // its own (the French bundle at /r-d/ too), which we do not follow.
+    let dir = case("leaf-every-language").join("expected-0.168");
+    let (o, out) = run("leaf-every-language", "0.168.0");
+    assert!(o.status.success(), "{}", text(&o));
+    let (mut hugo, mut ours) = (BTreeSet::new(), BTreeSet::new());
+    for lang in ["en", "fr"] {
+        let xml = std::fs::read_to_string(dir.join(lang).join("sitemap.xml")).unwrap();
+        hugo.extend(url_locs(&xml));
+        let file = out.path().join(lang).join("sitemap.xml");
+        validate_with_xsd(std::slice::from_ref(&file));
+        ours.extend(url_locs(&std::fs::read_to_string(file).unwrap()));
+    }
+    assert!(hugo.contains("https://example.org/fr/r-d/"));
+    assert!(!hugo.contains("https://example.org/q/"));
+    assert_eq!(ours, hugo);
+}

@@ -209,9 +209,12 @@ fn split_lang_id<'a>(stem: &'a str, langs: &[&str]) -> (&'a str, Option<&'a str>
 /// are one: all found from the files' paths, before any file is decided (and, for
 /// [`super::unread`], before any is read).
 pub(super) struct Bundles<'a> {
-    /// Leaf bundle folders by content root language: each owns every file below it (those
-    /// files are resources).
+    /// Leaf bundle folders by content root language (`None` for all of them where the
+    /// bundle owns its folder in every language, [`HugoRules::leaf_owns_every_language`]):
+    /// each owns every file below it (those files are resources).
     leaf_dirs: HashSet<(Option<&'a str>, &'a str)>,
+    /// Leaf bundles own their folders in every language's content folder.
+    leaf_shared: bool,
     /// Leaf bundles by (language, parent folder, folder name): each shadows a page of its
     /// language and name there (kept apart so a page is looked up without joining them).
     leaf_langs: HashSet<(&'a str, &'a str, &'a str)>,
@@ -297,9 +300,10 @@ impl<'a> Bundles<'a> {
                 !branch_dirs.contains_key(&key)
             });
         }
+        let leaf_shared = rules.leaf_owns_every_language;
         let leaf_dirs = leaves
             .iter()
-            .map(|(root, pl)| (*root, pl.dirs.joined()))
+            .map(|(root, pl)| (root.filter(|_| !leaf_shared), pl.dirs.joined()))
             .collect();
         let leaf_langs = leaves
             .iter()
@@ -310,6 +314,7 @@ impl<'a> Bundles<'a> {
             .collect();
         Bundles {
             leaf_dirs,
+            leaf_shared,
             leaf_langs,
             branch_dirs,
             named,
@@ -399,6 +404,7 @@ impl<'a> Memo<'a> {
         root: Option<&'a str>,
         dirs: Dirs<'a>,
     ) -> (bool, bool) {
+        let root = root.filter(|_| !bundles.leaf_shared);
         match self.leaf {
             Some((r, d, own, under)) if r == root && d == dirs => (own, under),
             _ if bundles.leaf_dirs.is_empty() => (false, false),
