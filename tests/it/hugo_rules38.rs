@@ -1140,3 +1140,15 @@ fn from_0_123_a_leaf_bundle_owns_its_folder_in_every_language() {
     assert!(!hugo.contains("https://example.org/q/"));
     assert_eq!(ours, hugo);
 }
+
+#[test]
+fn a_page_made_headless_by_a_cascade_makes_no_term_pages_from_0_124() {
+    // `blog/_index.md` cascades `headless: true` onto `blog/p.md`, the only page tagged
+    // `trail`. Hugo 0.168 renders neither the section, the page nor `/tags/trail/`; 0.111
+    // reads `headless` on leaf bundles only and lists all three (search seeds 300313,
+    // 300388, 300446, 300465 and 300559 under 0.168.0).
+    assert_same("cascaded-headless-terms", "0.111", "0.111.3");
+    assert_same("cascaded-headless-terms", "0.168", "0.168.0");
+    assert!(hugo("cascaded-headless-terms", "0.111").contains("https://example.org/tags/trail/"));
+    assert!(!hugo("cascaded-headless-terms", "0.168").contains("https://example.org/tags/trail/"));
+}

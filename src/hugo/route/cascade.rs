@@ -72,6 +72,13 @@ impl Effective {
         self.built_unlisted() || (rules.headless_any_page && self.headless)
     }
 
+    /// Whether Hugo renders a page with these values: not with `render: never`, nor
+    /// headless where the release makes it so (a leaf bundle; from 0.124 any page).
+    pub(super) fn rendered(&self, is_leaf: bool, rules: &HugoRules) -> bool {
+        let headless = (is_leaf || rules.headless_any_page) && self.headless;
+        self.build.render != Some(BuildRender::Never) && !headless
+    }
+
     /// Why a built page is not listed, if it is not: hidden by a section above it (see
     /// [`hidden_by`]), not rendered or listed (`_build`, a headless leaf bundle), or left out
     /// of the sitemap.

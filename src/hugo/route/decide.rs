@@ -26,9 +26,10 @@ enum Decision {
     /// reason it is withheld (a draft: Hugo then renders no such page at all), and its
     /// dates as cascades leave them.
     TaxonomyFile(String, String, String, Option<Reason>, BranchDates),
-    /// A URL, with the reason it is built but not listed, if it is not, and for a section
-    /// (or home) its (language, folder).
-    Route(NewRoute, Option<Reason>, Option<(String, String)>),
+    /// A URL, with the reason it is built but not listed, if it is not, for a section (or
+    /// home) its (language, folder), and whether Hugo renders it (its own values and the
+    /// cascades' say `render: never`, or headless where that applies).
+    Route(NewRoute, Option<Reason>, Option<(String, String)>, bool),
 }
 
 /// Decides every file and assembles the results in page order: the routes of content files,
@@ -95,7 +96,10 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
             out.excluded.push(Excluded { page: i, reason });
             built.tax_withheld.insert((lang, tax, term), (i, reason));
         }
-        Decision::Route(r, unlisted, section) => {
+        Decision::Route(r, unlisted, section, rendered) => {
+            if !rendered {
+                built.unrendered.insert(i);
+            }
             if let Some(reason) = unlisted {
                 out.excluded.push(Excluded { page: i, reason });
             }
@@ -266,7 +270,7 @@ impl<'a> Decider<'_, 'a> {
             sections,
         };
         let mut decision = self.route(i, page, pl, &eff, hidden_by, folders)?;
-        if let Decision::Route(r, _, _) = &mut decision {
+        if let Decision::Route(r, _, _, _) = &mut decision {
             r.set_file_date(name_date);
         }
         Ok(decision)
@@ -401,6 +405,7 @@ impl<'a> Decider<'_, 'a> {
         let section = pl
             .is_branch
             .then(|| (pl.lang.to_string(), pl.dirs.joined().to_string()));
-        Ok(Decision::Route(r, unlisted, section))
+        let rendered = eff.rendered(pl.is_leaf, site.rules());
+        Ok(Decision::Route(r, unlisted, section, rendered))
     }
 }

@@ -244,6 +244,9 @@ struct Built {
     /// The dates of taxonomy and term files that cascades change or that have their own,
     /// by file.
     tax_dates: HashMap<usize, decide::BranchDates>,
+    /// Routed pages Hugo does not render, by their own values or a cascade's (`render:
+    /// never`, headless where the release makes it so): rare, so a set.
+    unrendered: HashSet<usize>,
 }
 
 impl Built {
@@ -259,6 +262,7 @@ impl Built {
             tax_files: HashMap::new(),
             tax_withheld: HashMap::new(),
             tax_dates: HashMap::new(),
+            unrendered: HashSet::new(),
         }
     }
 

@@ -9,7 +9,6 @@ use super::permalinks::{
 use super::placement::Bundles;
 use super::{Built, Site};
 use crate::compact::LangCode;
-use crate::frontmatter::BuildRender;
 use crate::route::{Kind, Pages, Reason, RouteList};
 use crate::siteconfig::Taxonomy;
 use crate::vocab::error::Result;
@@ -245,11 +244,8 @@ fn counted_route(site: &Site, built: &Built, lang: LangCode, i: usize) -> Option
         return None;
     }
     // Later Hugo makes no term pages from a page it does not render (`render: never`, a
-    // headless bundle, from 0.124 any headless page).
-    let more = site.pages.meta(i).more();
-    let headless = more.headless && (site.rules().headless_any_page || site.at(i).is_leaf);
-    let unrendered = more.build.render == Some(BuildRender::Never) || headless;
-    (!unrendered || site.rules().unrendered_terms_count).then_some(r)
+    // headless bundle, from 0.124 any headless page), its own or cascaded.
+    (!built.unrendered.contains(&i) || site.rules().unrendered_terms_count).then_some(r)
 }
 
 /// The routed pages of `lang` with terms of `tax` (its index among the site's taxonomies,
