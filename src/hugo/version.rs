@@ -252,9 +252,9 @@ pub struct HugoRules {
     /// makes `en/r-d/sub/index.md` a resource and `en/q/_index.md` below a French leaf `q`
     /// no section; 0.111.3 keeps each language's folders apart there.
     pub leaf_owns_every_language: bool,
-    /// 0.123.0: a leaf bundle's own `cascade` applies to the bundle itself (seen in
-    /// 0.168.0; 0.111.3 ignores it).
-    pub leaf_cascade_applies: bool,
+    /// 0.123.0: a leaf bundle's or regular page's own `cascade` applies to the page itself
+    /// (seen in 0.168.0; 0.111.3 ignores it; assumed with the content map's rewrite).
+    pub own_cascade_applies: bool,
     /// Before 0.123.0 a home or taxonomy list Hugo does not build (its `_index` a draft,
     /// future or expired) takes the term pages below it out too (seen in 0.111.3; 0.123
     /// rebuilt the content tree, and no release between could be run).
@@ -343,7 +343,7 @@ impl HugoRules {
             shadowed_page_read: at(v(0, 123, 0)),
             nested_mount_folders_read: at(v(0, 123, 0)),
             leaf_owns_every_language: at(v(0, 123, 0)),
-            leaf_cascade_applies: at(v(0, 123, 0)),
+            own_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
@@ -484,7 +484,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.shadowed_page_read),
             ("0.122.0", "0.123.0", |r| r.nested_mount_folders_read),
             ("0.122.0", "0.123.0", |r| r.leaf_owns_every_language),
-            ("0.122.0", "0.123.0", |r| r.leaf_cascade_applies),
+            ("0.122.0", "0.123.0", |r| r.own_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),

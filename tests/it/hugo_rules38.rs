@@ -1152,3 +1152,15 @@ fn a_page_made_headless_by_a_cascade_makes_no_term_pages_from_0_124() {
     assert!(hugo("cascaded-headless-terms", "0.111").contains("https://example.org/tags/trail/"));
     assert!(!hugo("cascaded-headless-terms", "0.168").contains("https://example.org/tags/trail/"));
 }
+
+#[test]
+fn from_0_123_a_regular_page_s_own_cascade_applies_to_itself() {
+    // `a.md` cascades `date: 2035-01-01` and `s/b.md` cascades `draft: true`, with no
+    // `_target`: Hugo 0.168 applies them to the page itself, as to a leaf bundle's own (a
+    // future page, a draft: neither listed); 0.111 ignores both (search seeds 300362,
+    // 300385, 300391 and 300436 under 0.168.0).
+    assert_same("page-own-cascade", "0.111", "0.111.3");
+    assert_same("page-own-cascade", "0.168", "0.168.0");
+    assert!(hugo("page-own-cascade", "0.111").contains("https://example.org/s/b/"));
+    assert!(!hugo("page-own-cascade", "0.168").contains("https://example.org/a/"));
+}

@@ -167,9 +167,9 @@ pub(super) fn effective(
     rules: &HugoRules,
     hugo_lastmod: bool,
 ) -> Result<Effective> {
-    // From 0.123 a leaf bundle's own cascade applies to the bundle itself (seen in 0.168.0;
-    // 0.111.3 ignores it), ahead of its sections'.
-    let own = match pl.is_leaf && rules.leaf_cascade_applies {
+    // From 0.123 a leaf bundle's or regular page's own cascade applies to the page itself
+    // (seen in 0.168.0; 0.111.3 ignores it), ahead of its sections'.
+    let own = match !pl.is_branch && rules.own_cascade_applies {
         true => Some(page),
         false => None,
     };
