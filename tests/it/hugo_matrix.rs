@@ -237,15 +237,6 @@ const DELIBERATE: &[Deliberate] = &[
         why: "Hugo 0.123+ dates its home from pages it does not publish (expired ones); we date lists by published pages only",
     },
     Deliberate {
-        site: "",
-        shapes: &[],
-        loc: Some("/"),
-        version: Some("0.111.3"),
-        what: &["lastmod"],
-        warned: true,
-        why: "Hugo 0.111 dates its home from the nested sections that terms holding '/' make; we make none",
-    },
-    Deliberate {
         site: "cascade ",
         shapes: &[],
         loc: Some("/tags/"),
