@@ -1164,3 +1164,17 @@ fn from_0_123_a_regular_page_s_own_cascade_applies_to_itself() {
     assert!(hugo("page-own-cascade", "0.111").contains("https://example.org/s/b/"));
     assert!(!hugo("page-own-cascade", "0.168").contains("https://example.org/a/"));
 }
+
+#[test]
+fn sectionslugs_name_each_section_by_its_slug_else_its_title() {
+    // Hugo 0.149+ `:sectionslug(s)`: a section's `slug`, else its title, not its folder:
+    // `rd/_index.md` titled "The Title" is `the-title`, `sl/` with `slug: my-slug` is
+    // `my-slug`, `über/` without `_index` is titled `Übers` by Hugo, and `tt/` `Tts`. A
+    // term's sections are its taxonomy's title (`Say Hi`) and the term's title, which its
+    // own `_index` without one leaves empty (`categories/a-b/`: `/c/categories/t-/`).
+    // Search seeds 300425 and 300459 under 0.168.0.
+    assert_same("section-slugs", "0.168", "0.168.0");
+    let hugo = hugo("section-slugs", "0.168");
+    assert!(hugo.contains("https://example.org/a/übers/übers/"));
+    assert!(hugo.contains("https://example.org/t/say-hi/rock-roll/t-rock-roll/"));
+}

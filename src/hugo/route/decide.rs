@@ -2,8 +2,10 @@
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
 use super::cascade::{Effective, Target, TargetFile, cascaded_out, effective, hidden_by};
-use super::permalinks::{PageFolders, page_path, sanitize, section_slug_segment};
-use super::placement::{Bundles, Memo, Placed};
+use super::permalinks::{
+    PageFolders, implicit_section_title, page_path, sanitize, section_slug_segment,
+};
+use super::placement::{Bundles, Memo, Placed, SectionNames};
 use super::term_pages::term_key;
 use super::{Built, Site};
 use crate::hugo::content_policy::media_type;
@@ -265,8 +267,13 @@ impl<'a> Decider<'_, 'a> {
             return Ok(Decision::Skip(reason));
         }
         let dirs = memo.slugged(|chain| self.slugged_dirs(pl, chain));
+        let section_names = match site.section_slug_tokens {
+            true => memo.section_names(|chain| self.section_names(pl, chain)),
+            false => Vec::new(),
+        };
         let folders = PageFolders {
             slugged: dirs,
+            section_names,
             sections,
         };
         let mut decision = self.route(i, page, pl, &eff, hidden_by, folders)?;
@@ -326,6 +333,31 @@ impl<'a> Decider<'_, 'a> {
             segs[depth - 1] = slug;
         }
         segs
+    }
+
+    /// Each folder of `pl`'s, from the top, as Hugo's `:sectionslugs` names it (0.149+):
+    /// its `_index`'s `slug`, else its title ("" for none); a top-level folder without one,
+    /// the title Hugo makes it (`über` is `Übers`); a folder below without one is no section.
+    /// `chain` is the branch bundles at and above the folder.
+    fn section_names(&self, pl: &Placed, chain: &[usize]) -> SectionNames {
+        let site = self.site;
+        (1..=pl.dirs.len())
+            .map(|depth| {
+                let branch = chain.iter().find(|&&b| site.at(b).dirs.len() == depth);
+                match branch {
+                    Some(&b) => {
+                        let meta = site.pages.meta(b);
+                        let slug = meta.slug().filter(|s| !s.is_empty());
+                        Some(slug.map_or_else(
+                            || meta.more().title.clone().unwrap_or_default(),
+                            str::to_string,
+                        ))
+                    }
+                    None if depth == 1 => pl.dirs.first().map(implicit_section_title),
+                    None => None,
+                }
+            })
+            .collect()
     }
 
     /// A regular page's date from its file name (`[frontmatter] date = [":filename", …]`),

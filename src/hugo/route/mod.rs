@@ -73,6 +73,9 @@ struct Site<'a> {
     multilingual: bool,
     /// The taxonomies' names.
     tax_names: HashSet<&'a str>,
+    /// A permalink pattern names `:sectionslug` or `:sectionslugs`: pages need their
+    /// sections' slugs and titles.
+    section_slug_tokens: bool,
 }
 
 impl<'a> Site<'a> {
@@ -87,6 +90,9 @@ impl<'a> Site<'a> {
             names: Names::new(ctx.settings),
             multilingual: config.is_multilingual(),
             tax_names: config.taxonomies.iter().map(|t| t.name.as_str()).collect(),
+            section_slug_tokens: (config.all_permalinks().map(|(_, p)| p.as_str()))
+                .chain(config.permalink_rules.patterns())
+                .any(|p| p.contains(":sectionslug")),
         }
     }
 

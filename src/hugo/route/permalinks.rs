@@ -2,7 +2,7 @@
 //! patterns, `uglyURLs`, and path sanitizing and lower-casing.
 
 use super::filename;
-use super::placement::Placed;
+use super::placement::{Placed, SectionNames};
 use crate::hugo::glob::go_lower;
 use crate::hugo::golayout;
 use crate::hugo::permalink_tokens::{Part, each_part, unknown_token};
@@ -93,6 +93,8 @@ pub(super) fn dir_path(prefix: &str, joined: &str, ugly: bool) -> String {
 pub(super) struct PageFolders {
     /// Their URL segments when sections' slugs rename them (`None`: as written, sanitized).
     pub slugged: Option<Vec<String>>,
+    /// Their sections as `:sectionslugs` names them (empty where no pattern has the token).
+    pub section_names: SectionNames,
     /// How many of them are its section's, what `:sections` names.
     pub sections: usize,
 }
@@ -108,6 +110,7 @@ pub(super) fn page_path(
 ) -> Result<String> {
     let PageFolders {
         slugged: dirs,
+        section_names,
         sections,
     } = folders;
     if kind == Kind::Home {
@@ -123,7 +126,14 @@ pub(super) fn page_path(
         let ugly = site.ugly(pl.dirs.first().unwrap_or(""));
         return Ok(site.list_path(prefix, &dir_segs.join("/"), ugly));
     }
-    file_path(page, pl, &dir_segs, site, prefix, sections)
+    file_path(
+        page,
+        pl,
+        (&dir_segs, &section_names),
+        site,
+        prefix,
+        sections,
+    )
 }
 
 /// The path a front matter `url` gives.
@@ -155,12 +165,12 @@ pub(super) fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> Stri
     p
 }
 
-/// A regular page's path from its folders (`dir_segs`, sanitized), its name or `slug`, and
-/// its section's permalink pattern.
+/// A regular page's path from its folders (`dir_segs`, sanitized; `section_names`, as
+/// `:sectionslugs` names them), its name or `slug`, and its section's permalink pattern.
 fn file_path(
     page: &Page,
     pl: &Placed,
-    dir_segs: &[String],
+    (dir_segs, section_names): (&[String], &SectionNames),
     site: Paths,
     prefix: &str,
     sections: usize,
@@ -213,8 +223,12 @@ fn file_path(
             .map(|(_, p)| p.as_str())
     };
     if let Some(pattern) = pattern {
-        let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, dir_segs, site);
+        let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, site);
         tokens.sections = sections.min(tokens.sections);
+        tokens.section_slugs = (section_names.iter().take(tokens.sections).flatten())
+            .filter(|s| !s.is_empty())
+            .map(|s| urlize(s, site))
+            .collect();
         if let Some((d, _)) = name_date {
             tokens.date = page_time(&d);
         }
@@ -243,8 +257,9 @@ struct PageTokens<'a> {
     slug: Option<&'a str>,
     /// The file's name (a leaf bundle's folder).
     file_name: &'a str,
-    /// The folders' URL segments (from 0.167, a section's slug renames its folder).
-    dir_segs: &'a [String],
+    /// Its sections from the top, each by its slug, else its title, made a URL segment:
+    /// what `:sectionslugs` names (0.149+).
+    section_slugs: Vec<String>,
     /// The folders as written, sanitized: what `:section` and `:sections` name, whatever the
     /// sections' slugs.
     folders: Vec<String>,
@@ -260,7 +275,6 @@ impl<'a> PageTokens<'a> {
         pl: &Placed,
         slug: Option<&'a str>,
         file_name: &'a str,
-        dir_segs: &'a [String],
         site: Paths<'a>,
     ) -> PageTokens<'a> {
         // A page with no date has Go's zero time, 0001-01-01 (a Monday), so `:year` gives
@@ -278,7 +292,7 @@ impl<'a> PageTokens<'a> {
             title_slug,
             slug,
             file_name,
-            dir_segs,
+            section_slugs: Vec::new(),
             folders: (pl.dirs.iter())
                 .map(|d| site.section_token(&sanitize(d, site)))
                 .collect(),
@@ -311,18 +325,16 @@ impl<'a> PageTokens<'a> {
                 self.slug.map(str::to_string).unwrap_or_else(file_name)
             }
             "section" => self.folders.first().cloned().unwrap_or_default(),
-            // Added in Hugo 0.149: the sections as their slugs name them (the folders here,
-            // which from 0.167 a section's slug renames).
+            // Added in Hugo 0.149: the sections by their slugs, else their titles (a section
+            // without `_index`: the title Hugo makes, `über` is `übers`).
             "sectionslug" if site.rules.permalink_sectionslug => {
-                self.dir_segs.first().cloned().unwrap_or_default()
+                self.section_slugs.first().cloned().unwrap_or_default()
             }
             "sections" => self.folders[..self.sections].join("/"),
-            "sectionslugs" if site.rules.permalink_sectionslug => {
-                self.dir_segs[..self.sections.min(self.dir_segs.len())].join("/")
-            }
+            "sectionslugs" if site.rules.permalink_sectionslug => self.section_slugs.join("/"),
             t => {
                 let sections = &self.folders[..self.sections];
-                let slugs = &self.dir_segs[..self.sections.min(self.dir_segs.len())];
+                let slugs = &self.section_slugs;
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
                     match name {
@@ -364,6 +376,8 @@ fn layout_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
 pub(super) struct TermTokens<'a> {
     /// The taxonomy (`tags`).
     pub(super) tax: &'a str,
+    /// The taxonomy's slug, else its title: its section as `:sectionslug` names it.
+    pub(super) tax_slug: &'a str,
     /// The term's path segment (from 0.123 with runs of hyphens kept: `rock--roll`).
     pub(super) key: &'a str,
     /// The term as the first page carrying it writes it (`Rock & Roll`), or its own
@@ -387,8 +401,13 @@ impl TermTokens<'_> {
         if let Some(v) = date_value(token, &date) {
             return Some(v);
         }
-        // `.Title`: the own file's, else the term as written; `.Slug`: the own file's.
-        let title = || urlize(self.title.unwrap_or(self.written), site);
+        // `.Title`: the own file's ("" where it sets none), else the term as written (seen in
+        // 0.111.3 and 0.168.0); `.Slug`: the own file's.
+        let title = match self.has_file {
+            true => self.title.unwrap_or(""),
+            false => self.written,
+        };
+        let title = || urlize(title, site);
         let slug = || self.slug.filter(|s| !s.is_empty()).map(|s| urlize(s, site));
         // Before 0.123 a term's own `_index` file is its `:filename`.
         let file_name = match self.has_file && !rules.term_sections_hold_term {
@@ -396,13 +415,15 @@ impl TermTokens<'_> {
             false => "",
         };
         let base_name = || urlize(self.written, site);
-        // A term's sections: its taxonomy, and from 0.123 the term itself.
+        // A term's sections: its taxonomy, and from 0.123 the term itself; by slug or title
+        // (a section with neither is left out, as Hugo 0.168.0 does).
         let mut sections = vec![self.tax.to_string()];
-        let mut section_slugs = sections.clone();
+        let mut section_slugs = vec![urlize(self.tax_slug, site)];
         if rules.term_sections_hold_term {
             sections.push(site.section_token(self.key));
             section_slugs.push(slug().unwrap_or_else(title));
         }
+        section_slugs.retain(|s| !s.is_empty());
         Some(match token {
             "slug" => slug().unwrap_or_else(title),
             "title" => title(),
@@ -413,7 +434,7 @@ impl TermTokens<'_> {
                 slug().unwrap_or_else(base_name)
             }
             "section" => self.tax.to_string(),
-            "sectionslug" if rules.permalink_sectionslug => self.tax.to_string(),
+            "sectionslug" if rules.permalink_sectionslug => urlize(self.tax_slug, site),
             "sections" => sections.join("/"),
             "sectionslugs" if rules.permalink_sectionslug => section_slugs.join("/"),
             t => {
@@ -939,6 +960,7 @@ mod tests {
                 };
                 let tokens = TermTokens {
                     tax: "tags",
+                    tax_slug: "Tags",
                     key,
                     written,
                     title,
@@ -964,6 +986,7 @@ mod tests {
         };
         let tokens = TermTokens {
             tax: "tags",
+            tax_slug: "Tags",
             key: "foo-bar",
             written: "Foo Bar",
             title: None,

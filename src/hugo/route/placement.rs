@@ -393,7 +393,13 @@ pub(super) struct Memo<'a> {
     chain: Option<(&'a str, Dirs<'a>, Vec<usize>)>,
     /// That folder's names as its sections' slugs rename them, once worked out.
     slugged: Option<Option<Vec<String>>>,
+    /// That folder's sections as `:sectionslugs` names them, once worked out.
+    section_names: Option<SectionNames>,
 }
+
+/// Each folder of a page's, from the top, as `:sectionslugs` names it: the section's slug,
+/// else its title; `None` for a folder that is no section.
+pub(super) type SectionNames = Vec<Option<String>>;
 
 impl<'a> Memo<'a> {
     /// Whether a file of folder `dirs` (content root language `root`) is in a leaf bundle's
@@ -423,6 +429,7 @@ impl<'a> Memo<'a> {
         if !known {
             self.chain = Some((pl.lang, pl.dirs, bundles.branch_chain(pl)));
             self.slugged = None;
+            self.section_names = None;
         }
         self.chain.as_ref().map_or(&[], |(_, _, chain)| chain)
     }
@@ -435,6 +442,18 @@ impl<'a> Memo<'a> {
     ) -> Option<Vec<String>> {
         let chain = self.chain.as_ref().map_or(&[][..], |(_, _, chain)| chain);
         self.slugged.get_or_insert_with(|| work(chain)).clone()
+    }
+
+    /// The folder of the last [`Memo::chain`] as `:sectionslugs` names its sections: `work`
+    /// (given that chain) once a folder.
+    pub(super) fn section_names(
+        &mut self,
+        work: impl FnOnce(&[usize]) -> SectionNames,
+    ) -> SectionNames {
+        let chain = self.chain.as_ref().map_or(&[][..], |(_, _, chain)| chain);
+        self.section_names
+            .get_or_insert_with(|| work(chain))
+            .clone()
     }
 }
 

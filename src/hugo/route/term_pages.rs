@@ -351,6 +351,7 @@ fn add_terms(
     let table_pattern = (site.config.term_permalinks.iter())
         .find(|(k, _)| *k == tax.name)
         .map(|(_, p)| p.as_str());
+    let tax_slug = taxonomy_slug(site, built, lang, tax);
     for (term, members) in terms {
         let file = built
             .tax_files
@@ -371,7 +372,8 @@ fn add_terms(
             (Some(url), _) => url,
             (None, Some(p)) => {
                 let tokens = (term.as_str(), written);
-                match term_permalink(site, &*built, file, p, tokens, (tax, ugly), &members) {
+                let tax = (tax, ugly, tax_slug.as_str());
+                match term_permalink(site, &*built, file, p, tokens, tax, &members) {
                     Ok(path) => format!("{prefix}{path}"),
                     // Not met: the config's patterns are checked against the release's tokens.
                     Err(m) => {
@@ -411,7 +413,7 @@ fn term_permalink(
     file: Option<usize>,
     pattern: &str,
     (key, written): (&str, &str),
-    (tax, ugly): (&Taxonomy, bool),
+    (tax, ugly, tax_slug): (&Taxonomy, bool, &str),
     members: &RouteList,
 ) -> std::result::Result<String, String> {
     let own = file.map(|i| site.pages.meta(i));
@@ -420,6 +422,7 @@ fn term_permalink(
     let folder = file.and_then(|i| site.at(i).dirs.get(1));
     let tokens = TermTokens {
         tax: &tax.name,
+        tax_slug,
         key,
         written: if members.is_empty() {
             folder.unwrap_or(written)
@@ -433,6 +436,20 @@ fn term_permalink(
         site: site.paths(),
     };
     expand_term_permalink(pattern, &tokens, ugly)
+}
+
+/// A taxonomy's slug, else its title (its own `_index`'s, else the one Hugo makes): its
+/// section as the terms' `:sectionslug` names it.
+fn taxonomy_slug(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> String {
+    let key = (lang.to_string(), tax.name.clone(), String::new());
+    let own = built.tax_files.get(&key).map(|&i| site.pages.meta(i));
+    match own {
+        Some(m) => (m.slug().filter(|s| !s.is_empty()))
+            .map(str::to_string)
+            .or_else(|| m.more().title.clone())
+            .unwrap_or_default(),
+        None => taxonomy_title(&tax.name),
+    }
 }
 
 /// A term's date (`.Date`): its own file's, else the newest of its pages'.
