@@ -187,7 +187,8 @@ pub struct HugoRules {
     pub headless_any_page: bool,
     /// 0.123.0: the home's lastmod is the newest of every page's (before, of its sections'
     /// and taxonomy lists' only: a page at the top level, a top-level bundle, did not
-    /// count; from 0.123 the taxonomy lists do not; seen in 0.111.3 and 0.168.0).
+    /// count; from 0.123 a taxonomy list counts by its own file's date alone, not by its
+    /// terms'; seen in 0.111.3 and 0.168.0).
     pub home_rolls_up_pages: bool,
     /// 0.123.0: a date order reads a key the page leaves out from the dates set before it
     /// (`date` in the publishDate order is the page's `.Date`, which may come from

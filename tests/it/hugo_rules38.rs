@@ -1095,14 +1095,16 @@ fn a_config_key_in_lower_case_loses_to_another_spelling_of_it() {
 }
 
 #[test]
-fn before_0_123_a_taxonomy_list_dates_the_home() {
-    // The only page is dated 2020; the term `tags/x` is dated 2022 by its own `_index.md`.
-    // Hugo 0.111 dates the home by its taxonomy lists too (2022), 0.168 by its pages only
-    // (search seeds 300300, 300335 and others under 0.111.3).
+fn a_taxonomy_list_dates_the_home_before_0_123_and_by_its_own_date_after() {
+    // The only page is dated 2020; the term `tags/x` is dated 2022 by its own `_index.md`,
+    // the `categories` list 2021-06-01 by its own. Hugo 0.111 dates the home by its
+    // taxonomy lists as they are dated, terms and all (2022); 0.168 by a list's own date
+    // only (2021-06-01), not by its terms' (search seeds 300300 and 300335 under 0.111.3,
+    // 300347 and 300363 under 0.168.0).
     let home = "https://example.org/";
     for (short, full, date) in [
         ("0.111", "0.111.3", "2022-01-01"),
-        ("0.168", "0.168.0", "2020-01-01"),
+        ("0.168", "0.168.0", "2021-06-01"),
     ] {
         let expected = case("home-taxonomy-date").join(format!("expected-{short}/sitemap.xml"));
         let hugo_xml = std::fs::read_to_string(expected).unwrap();

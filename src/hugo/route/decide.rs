@@ -123,6 +123,11 @@ pub(super) struct BranchDates {
 }
 
 impl BranchDates {
+    /// The branch has dates of its own (which it keeps over those below it).
+    pub(super) fn keeps_own(&self) -> bool {
+        self.keeps_own
+    }
+
     /// Dates the branch's route by them.
     pub(super) fn apply(&self, r: &mut Route) {
         if let Some(groups) = &self.groups {

@@ -188,11 +188,18 @@ pub(super) fn add_taxonomies(
             let list = (*lang, prefix.as_str(), &terms);
             let list_route = (!list_out).then(|| add_list(site, built, list, tax));
             let list_route = list_route.flatten();
-            // Before 0.123 the home is dated by its sections and by each taxonomy list, as
-            // 0.111.3 does (0.168.0 leaves the lists out).
+            // The home is dated by each taxonomy list before 0.123 (0.111.3), and from 0.123
+            // by a list its own file dates only (0.168.0: not by the dates of its terms).
             let home = built.section_route.get(&(lang.to_string(), String::new()));
+            let own_file =
+                built
+                    .tax_files
+                    .get(&(lang.to_string(), tax.name.clone(), String::new()));
+            let own_dated = own_file
+                .and_then(|i| built.tax_dates.get(i))
+                .is_some_and(|d| d.keeps_own());
             if let (Some(lr), Some(&home)) = (list_route, home)
-                && !site.rules().home_rolls_up_pages
+                && (!site.rules().home_rolls_up_pages || own_dated)
             {
                 built.out.routes[home].add_rollup([lr]);
             }
