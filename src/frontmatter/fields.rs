@@ -509,6 +509,7 @@ fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>) -> Result<BuildOptio
     Ok(BuildOptions {
         render: n.get("render").map(build_render),
         list: n.get("list").map(build_list),
+        given: true,
     })
 }
 
@@ -1289,7 +1290,8 @@ mod tests {
             f.meta.more().build,
             BuildOptions {
                 render: Some(BuildRender::Never),
-                list: Some(BuildList::Local)
+                list: Some(BuildList::Local),
+                given: true,
             }
         );
         let f = fm("---\nbuild:\n  render: link\n  list: never\n---\n");
@@ -1297,7 +1299,8 @@ mod tests {
             f.meta.more().build,
             BuildOptions {
                 render: Some(BuildRender::Link),
-                list: Some(BuildList::Never)
+                list: Some(BuildList::Never),
+                given: true,
             }
         );
         let f = fm("+++\n[_build]\nrender = false\nlist = true\n+++\n");
@@ -1305,7 +1308,8 @@ mod tests {
             f.meta.more().build,
             BuildOptions {
                 render: Some(BuildRender::Never),
-                list: Some(BuildList::Always)
+                list: Some(BuildList::Always),
+                given: true,
             }
         );
         // Hugo's decoder treats unknown values as the default.

@@ -111,6 +111,7 @@ static NO_MORE: MetaMore = MetaMore {
     build: BuildOptions {
         render: None,
         list: None,
+        given: false,
     },
     cascade: Vec::new(),
     lang: None,
@@ -289,6 +290,8 @@ pub struct BuildOptions {
     pub render: Option<BuildRender>,
     /// `list`: `always` / `never` / `local` (booleans map to always/never).
     pub list: Option<BuildList>,
+    /// The table was written (an empty one too): a page's own replaces every cascade's.
+    pub given: bool,
 }
 
 /// Hugo `_build.render`.

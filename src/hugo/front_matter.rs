@@ -643,7 +643,11 @@ fn build_options(keys: &[&str], n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Resu
         h.weak_bool(v)
             .map_err(|_| refuse("has a `publishResources` that is not true or false".into()))?;
     }
-    Ok(BuildOptions { render, list })
+    Ok(BuildOptions {
+        render,
+        list,
+        given: true,
+    })
 }
 
 /// `cascade`: a table, or a list of tables (other items skipped), each with an optional

@@ -1180,3 +1180,17 @@ fn sectionslugs_name_each_section_by_its_slug_else_its_title() {
     assert!(hugo.contains("https://example.org/a/übers/übers/"));
     assert!(hugo.contains("https://example.org/t/say-hi/rock-roll/t-rock-roll/"));
 }
+
+#[test]
+fn a_page_s_own_build_options_replace_a_cascade_s() {
+    // `s/_index.md` cascades `build: {list: never}`. Hugo 0.168 leaves out `s/c.md` (and
+    // the section itself) but lists `s/a.md` with `build: {}` and `s/b.md` with `build:
+    // {render: always}`: a page's own table, empty or not, replaces the cascade's (search
+    // seed 300423; 0.111.3 does the same with `_build`). 0.111 reads no `build` key and
+    // lists them all.
+    assert_same("own-build-options", "0.111", "0.111.3");
+    assert_same("own-build-options", "0.168", "0.168.0");
+    let hugo = hugo("own-build-options", "0.168");
+    assert!(hugo.contains("https://example.org/s/a/"));
+    assert!(!hugo.contains("https://example.org/s/c/"));
+}

@@ -373,11 +373,11 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
         }
         e.sitemap_exclude = e.sitemap_exclude || x;
     }
-    if e.build.render.is_none() {
-        e.build.render = c.build.render;
-    }
-    if e.build.list.is_none() {
-        e.build.list = c.build.list;
+    // A page's own build options, an empty table too, replace every cascade's (Hugo
+    // 0.111.3 and 0.168.0 alike).
+    if !own.more().build.given {
+        e.build.render = e.build.render.or(c.build.render);
+        e.build.list = e.build.list.or(c.build.list);
     }
     if !e.priority_off {
         e.priority = e.priority.or(c.priority);
