@@ -253,6 +253,10 @@ pub struct HugoRules {
     /// makes `en/r-d/sub/index.md` a resource and `en/q/_index.md` below a French leaf `q`
     /// no section; 0.111.3 keeps each language's folders apart there.
     pub leaf_owns_every_language: bool,
+    /// 0.123.0 (assumed: the content map's rewrite; 0.111.3 and 0.168.0 seen): a content
+    /// file inside a leaf bundle (`r-d/c.md` beside `r-d/index.md`), a resource and no
+    /// page, still makes the term pages of its taxonomies (undated, holding no page).
+    pub resource_terms_made: bool,
     /// 0.123.0: a leaf bundle's or regular page's own `cascade` applies to the page itself
     /// (seen in 0.168.0; 0.111.3 ignores it; assumed with the content map's rewrite).
     pub own_cascade_applies: bool,
@@ -344,6 +348,7 @@ impl HugoRules {
             shadowed_page_read: at(v(0, 123, 0)),
             nested_mount_folders_read: at(v(0, 123, 0)),
             leaf_owns_every_language: at(v(0, 123, 0)),
+            resource_terms_made: at(v(0, 123, 0)),
             own_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
@@ -456,7 +461,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 38] = [
+        let flips: [(&str, &str, Rule); 39] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -485,6 +490,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.shadowed_page_read),
             ("0.122.0", "0.123.0", |r| r.nested_mount_folders_read),
             ("0.122.0", "0.123.0", |r| r.leaf_owns_every_language),
+            ("0.122.0", "0.123.0", |r| r.resource_terms_made),
             ("0.122.0", "0.123.0", |r| r.own_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

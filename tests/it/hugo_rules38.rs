@@ -1194,3 +1194,14 @@ fn a_page_s_own_build_options_replace_a_cascade_s() {
     assert!(hugo.contains("https://example.org/s/a/"));
     assert!(!hugo.contains("https://example.org/s/c/"));
 }
+
+#[test]
+fn from_0_123_a_content_resource_s_terms_make_term_pages() {
+    // `r-d/c.md` beside `r-d/index.md` is a resource of that leaf bundle, no page; Hugo 0.168
+    // still makes `/tags/beta/` for its tag, undated and holding no page; 0.111 makes none
+    // (search seed 300486).
+    assert_same("resource-terms", "0.111", "0.111.3");
+    assert_same("resource-terms", "0.168", "0.168.0");
+    assert!(!hugo("resource-terms", "0.111").contains("https://example.org/tags/beta/"));
+    assert!(hugo("resource-terms", "0.168").contains("https://example.org/tags/beta/"));
+}

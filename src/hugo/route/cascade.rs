@@ -106,6 +106,18 @@ impl Effective {
 
 /// Hugo's publishing filters, in its order: a draft, a future or an expired page is not
 /// built unless the run includes such pages.
+/// Whether Hugo publishes and renders a file by its own front matter alone, no cascade
+/// read: not a draft, future or expired, not `render: never`, not headless where the
+/// release makes a page so (what a leaf bundle's content resource needs to make term pages).
+pub(super) fn published_alone(site: &super::Site, page: Page) -> bool {
+    let (fm, rules) = (page.fm, site.rules());
+    let more = fm.more();
+    let draft = fm.draft().unwrap_or(false);
+    let unrendered =
+        more.build.render == Some(BuildRender::Never) || (more.headless && rules.headless_any_page);
+    !unrendered && withheld(&site.ctx, draft, fm.publish_date(), more.expiry_date).is_none()
+}
+
 fn withheld(
     ctx: &RouteContext,
     draft: bool,

@@ -1,7 +1,9 @@
 //! The main pass: each content file's fate (a resource, a taxonomy file, left out by the
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
-use super::cascade::{Effective, Target, TargetFile, cascaded_out, effective, hidden_by};
+use super::cascade::{
+    Effective, Target, TargetFile, cascaded_out, effective, hidden_by, published_alone,
+};
 use super::permalinks::{
     PageFolders, implicit_section_title, page_path, sanitize, section_slug_segment,
 };
@@ -24,6 +26,9 @@ const CHUNK: usize = 1 << 10;
 enum Decision {
     /// No URL, for this reason.
     Skip(Reason),
+    /// No URL: a content file inside a leaf bundle, one of its resources, whose terms
+    /// still make term pages (Hugo 0.123+).
+    Resource,
     /// The `_index.md` of a taxonomy or term page: (language, taxonomy, term key), the
     /// reason it is withheld (a draft: Hugo then renders no such page at all), and its
     /// dates as cascades leave them.
@@ -88,6 +93,13 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
+        Decision::Resource => {
+            out.excluded.push(Excluded {
+                page: i,
+                reason: Reason::NotAPage,
+            });
+            built.resources.insert(i);
+        }
         Decision::TaxonomyFile(lang, tax, term, None, dates) => {
             built.tax_files.insert((lang, tax, term), i);
             if dates != BranchDates::default() {
@@ -204,7 +216,11 @@ impl<'a> Decider<'_, 'a> {
         }
         let (own_dir_is_leaf, under_leaf) = memo.leaf(self.bundles, page.file.root_lang(), pl.dirs);
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
-            return Ok(Decision::Skip(Reason::NotAPage));
+            let makes_terms = site.rules().resource_terms_made && published_alone(site, page);
+            return Ok(match makes_terms {
+                true => Decision::Resource,
+                false => Decision::Skip(Reason::NotAPage),
+            });
         }
         // `disableKinds = ["page"]`: Hugo makes no regular page at all (no terms, no dates,
         // no section from its folder).

@@ -253,6 +253,8 @@ struct Built {
     /// Routed pages Hugo does not render, by their own values or a cascade's (`render:
     /// never`, headless where the release makes it so): rare, so a set.
     unrendered: HashSet<usize>,
+    /// Content files inside leaf bundles whose terms make term pages (0.123+): rare.
+    resources: HashSet<usize>,
 }
 
 impl Built {
@@ -269,6 +271,7 @@ impl Built {
             tax_withheld: HashMap::new(),
             tax_dates: HashMap::new(),
             unrendered: HashSet::new(),
+            resources: HashSet::new(),
         }
     }
 

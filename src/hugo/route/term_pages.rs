@@ -296,7 +296,12 @@ fn terms_of(
                 members.push(r as u32);
             }
         }
-        if !members.is_empty() {
+        // A term only resources carry (0.123+) has a page holding none.
+        let of_resource = |i: u32| {
+            let i = i as usize;
+            built.resources.contains(&i) && LangCode::of(site.at(i).lang) == code
+        };
+        if !members.is_empty() || pages.iter().any(of_resource) {
             terms.insert(k.clone(), members);
         }
     }
