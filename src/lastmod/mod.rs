@@ -54,10 +54,27 @@ impl Dated {
     pub fn of(fm: &PageMeta, route: &Route) -> Dated {
         let mut d = Dated::from(fm);
         if let Some(groups) = route.hugo_lastmod() {
-            d.updated = groups.first().copied().flatten();
-            d.lastmod_more = groups.iter().skip(1).copied().collect();
+            d.set_lastmod_groups(groups);
         }
         d
+    }
+
+    /// The dates of a page the generator makes without a file, which a cascade gave the
+    /// lastmod key runs `groups` (a Hugo section or term page).
+    fn generated(groups: &[Option<W3cDate>]) -> Dated {
+        let mut d = Dated {
+            updated: None,
+            date: None,
+            publish_date: None,
+            lastmod_more: Vec::new(),
+        };
+        d.set_lastmod_groups(groups);
+        d
+    }
+
+    fn set_lastmod_groups(&mut self, groups: &[Option<W3cDate>]) {
+        self.updated = groups.first().copied().flatten();
+        self.lastmod_more = groups.iter().skip(1).copied().collect();
     }
 }
 
@@ -237,6 +254,12 @@ impl<'a> OwnLastmods<'a> {
 
     /// Route `k`, made for the page in `file` with the dates `page`: its own lastmod.
     pub fn add(&mut self, k: usize, route: &Route, file: SourceFile, page: &Dated) {
+        self.add_dated(k, route, Some(file), page);
+    }
+
+    /// Route `k` with the dates `page`, made for the page in `file` (none for a page the
+    /// generator makes without one: no history, only the dates written for it).
+    fn add_dated(&mut self, k: usize, route: &Route, file: Option<SourceFile>, page: &Dated) {
         let input = &self.input;
         if input.sources.is_empty() {
             return;
@@ -267,7 +290,7 @@ impl<'a> OwnLastmods<'a> {
             _ => {}
         }
         let Some(mut lm) = own else { return };
-        if input.commits && lm.origin == Origin::Git {
+        if let Some(file) = file.filter(|_| input.commits && lm.origin == Origin::Git) {
             let path = file.path();
             let commit = match input.history.state(&path) {
                 FileHistory::Committed(_) => input.history.commit(&path),
@@ -279,9 +302,12 @@ impl<'a> OwnLastmods<'a> {
             self.out.commits[k] = commit;
         }
         if lm.date.is_after(input.now) {
+            let source = match file {
+                Some(file) => file.path().display().to_string(),
+                None => "a cascade onto a page made without a file".to_string(),
+            };
             self.out.warnings.push(format!(
-                "{}: lastmod {} is in the future; writing {} instead",
-                file.path().display(),
+                "{source}: lastmod {} is in the future; writing {} instead",
                 lm.date,
                 lm.date.clamp_to(input.now)
             ));
@@ -306,7 +332,15 @@ impl<'a> OwnLastmods<'a> {
 
     /// Every route is in: each list page without a date of its own written down takes the
     /// newest date of the routes that roll up into it.
-    pub fn finish(self, routes: &[Route]) -> Assigned {
+    pub fn finish(mut self, routes: &[Route]) -> Assigned {
+        // Pages the generator makes without a file take the dates a cascade gave them.
+        for (k, r) in routes.iter().enumerate() {
+            if r.page().is_none()
+                && let Some(groups) = r.hugo_lastmod()
+            {
+                self.add_dated(k, r, None, &Dated::generated(groups));
+            }
+        }
         let OwnLastmods {
             mut out,
             mut file_only,
@@ -472,7 +506,7 @@ fn roll_up(routes: &[Route], lastmods: &mut [Option<Lastmod>], file_only: &[bool
 /// The first date `sources` give the page; `git_seen` is set to what version control said
 /// when the git source was asked.
 fn own_lastmod(
-    file: SourceFile,
+    file: Option<SourceFile>,
     page: &Dated,
     route: &Route,
     input: &LastmodInput,
@@ -505,9 +539,11 @@ fn own_lastmod(
             LastmodSource::PublishDate => page.publish_date.map(|d| (d, Origin::Published)),
             LastmodSource::FileName => route
                 .file_date()
-                .or_else(|| name_date(&file.path()))
+                .or_else(|| file.and_then(|f| name_date(&f.path())))
                 .map(|d| (d, Origin::Published)),
+            // A page made without a file has no history.
             LastmodSource::Git => {
+                let Some(file) = file else { continue };
                 let state = *history.get_or_insert_with(|| input.history.state(&file.path()));
                 *git_seen = Some(state);
                 match state {
@@ -529,6 +565,7 @@ fn own_lastmod(
                 }
             }
             LastmodSource::Mtime => {
+                let Some(file) = file else { continue };
                 let h = *history.get_or_insert_with(|| input.history.state(&file.path()));
                 // Inside git a committed file's mtime is its checkout time: meaningless.
                 if matches!(h, FileHistory::Uncommitted | FileHistory::Untracked) {

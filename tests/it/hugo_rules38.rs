@@ -1205,3 +1205,29 @@ fn from_0_123_a_content_resource_s_terms_make_term_pages() {
     assert!(!hugo("resource-terms", "0.111").contains("https://example.org/tags/beta/"));
     assert!(hugo("resource-terms", "0.168").contains("https://example.org/tags/beta/"));
 }
+
+#[test]
+fn a_date_the_home_cascades_dates_the_pages_hugo_makes_without_a_file() {
+    // `_index.md` cascades `date: 2019-07-07`; `blog/a.md` has its own 2021 date and tag
+    // `x`. Both Hugos date `/blog/` (no `_index`), `/tags/`, `/tags/x/` and `/categories/` by
+    // the cascaded date, which they keep over the newer page below (search seeds 300324,
+    // 300326, 300335, 300449 under 0.111.3 and 300434 under 0.168.0).
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        let expected =
+            case("cascade-generated-dates").join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        let (o, out) = run("cascade-generated-dates", full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        assert_eq!(url_locs(&ours), url_locs(&hugo_xml), "{full}");
+        for url in url_locs(&hugo_xml) {
+            assert_eq!(
+                lastmod_of(&ours, &url),
+                lastmod_of(&hugo_xml, &url),
+                "{full} {url}"
+            );
+        }
+        let blog = lastmod_of(&hugo_xml, "https://example.org/blog/");
+        assert_eq!(blog.as_deref(), Some("2019-07-07"), "Hugo {short}");
+    }
+}

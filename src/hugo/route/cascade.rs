@@ -66,6 +66,14 @@ impl Effective {
         not_rendered || matches!(self.build.list, Some(BuildList::Never | BuildList::Local))
     }
 
+    /// Why Hugo builds or renders no page it makes without a file, with these values.
+    pub(super) fn left_out(&self, site: &super::Site) -> Option<Reason> {
+        let not_rendered = self
+            .not_rendered(site.rules())
+            .then_some(Reason::NotRendered);
+        self.withheld(&site.ctx).or(not_rendered)
+    }
+
     /// A taxonomy or term page with these values is not rendered: its build options say so,
     /// or (from Hugo 0.124, which renders no headless page) `headless`.
     pub(super) fn not_rendered(&self, rules: &HugoRules) -> bool {
@@ -209,6 +217,19 @@ pub(super) fn cascaded_out(
     target: &Target,
     dirs: &[&str],
 ) -> Result<Option<Reason>> {
+    let eff = generated_effective(site, bundles, target, dirs)?;
+    Ok(eff.and_then(|e| e.left_out(site)))
+}
+
+/// The values the cascades of the branch bundles of `dirs` in its language (nearest first)
+/// give a page Hugo makes without a content file (see [`cascaded_out`]), its dates as
+/// Hugo's lastmod order reads them included; none where no branch bundle is there.
+pub(super) fn generated_effective(
+    site: &super::Site,
+    bundles: &Bundles,
+    target: &Target,
+    dirs: &[&str],
+) -> Result<Option<Effective>> {
     let chain: Vec<usize> = (dirs.iter())
         .filter_map(|dir| {
             let key = (target.lang.to_string(), dir.to_string());
@@ -222,9 +243,9 @@ pub(super) fn cascaded_out(
     let sources = chain.iter().map(|&b| site.pages.get(b));
     let settings = site.ctx.settings;
     let (dates, rules) = (&settings.site.hugo_dates, site.rules());
-    let eff = cascaded(&none, sources, target, dates, rules, false)?;
-    let not_rendered = eff.not_rendered(rules).then_some(Reason::NotRendered);
-    Ok(eff.withheld(&site.ctx).or(not_rendered))
+    // With no front matter of its own, its lastmod is what Hugo's order finds in the
+    // cascaded keys.
+    Ok(Some(cascaded(&none, sources, target, dates, rules, true)?))
 }
 
 /// The page's own values (`fm`) with those of the cascades of `sources` (nearest first)

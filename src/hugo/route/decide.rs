@@ -135,6 +135,20 @@ pub(super) struct BranchDates {
 }
 
 impl BranchDates {
+    /// The dates of a branch with values `eff` (cascades applied), whose own front matter
+    /// has a lastmod key (`own_lastmod`); a page Hugo makes without a file has none.
+    pub(super) fn of(site: &Site, eff: &Effective, own_lastmod: bool) -> BranchDates {
+        let lastmod = match &eff.lastmod_groups {
+            Some(g) => g.iter().any(Option::is_some),
+            None => own_lastmod,
+        };
+        let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
+        BranchDates {
+            groups: eff.lastmod_groups.clone(),
+            keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
+        }
+    }
+
     /// The branch has dates of its own (which it keeps over those below it).
     pub(super) fn keeps_own(&self) -> bool {
         self.keeps_own
@@ -157,18 +171,9 @@ impl BranchDates {
 /// date too).
 fn branch_dates(site: &Site, page: Page, eff: &Effective) -> BranchDates {
     let fm = page.fm;
-    let lastmod = match &eff.lastmod_groups {
-        Some(g) => g.iter().any(Option::is_some),
-        None => {
-            fm.updated.is_some() && settings_hugo_lastmod(site)
-                || fm.more().lastmod_more.iter().any(Option::is_some)
-        }
-    };
-    let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
-    BranchDates {
-        groups: eff.lastmod_groups.clone(),
-        keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
-    }
+    let own_lastmod = fm.updated.is_some() && settings_hugo_lastmod(site)
+        || fm.more().lastmod_more.iter().any(Option::is_some);
+    BranchDates::of(site, eff, own_lastmod)
 }
 
 /// Whether lastmod follows the site's own `[frontmatter] lastmod` keys.

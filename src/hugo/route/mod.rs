@@ -250,6 +250,9 @@ struct Built {
     /// The dates of taxonomy and term files that cascades change or that have their own,
     /// by file.
     tax_dates: HashMap<usize, decide::BranchDates>,
+    /// The dates cascades give taxonomy and term pages made without a file, by (language,
+    /// taxonomy, term key).
+    generated_dates: HashMap<(String, String, String), decide::BranchDates>,
     /// Routed pages Hugo does not render, by their own values or a cascade's (`render:
     /// never`, headless where the release makes it so): rare, so a set.
     unrendered: HashSet<usize>,
@@ -261,6 +264,15 @@ impl Built {
     /// A page without a route.
     const NONE: u32 = u32::MAX;
 
+    /// The dates of the taxonomy or term page `key` (language, taxonomy, term key): its own
+    /// file's, else those cascades give it where it has none.
+    fn tax_page_dates(&self, key: &(String, String, String)) -> Option<&decide::BranchDates> {
+        match self.tax_files.get(key) {
+            Some(i) => self.tax_dates.get(i),
+            None => self.generated_dates.get(key),
+        }
+    }
+
     /// Nothing built yet for `pages` pages.
     fn new(pages: usize) -> Built {
         Built {
@@ -270,6 +282,7 @@ impl Built {
             tax_files: HashMap::new(),
             tax_withheld: HashMap::new(),
             tax_dates: HashMap::new(),
+            generated_dates: HashMap::new(),
             unrendered: HashSet::new(),
             resources: HashSet::new(),
         }

@@ -1,7 +1,8 @@
 //! The homes and sections Hugo makes without a content file, and the roll-up of page dates
 //! into the nearest section.
 
-use super::cascade::{Target, TargetFile, cascaded_out};
+use super::cascade::{Target, TargetFile, generated_effective};
+use super::decide::BranchDates;
 use super::permalinks::{
     ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
     list_key_matches, sanitize,
@@ -116,14 +117,18 @@ pub(super) fn add_implicit_sections(
             ),
         );
         // The home's cascades reach it (Hugo 0.111.3 and 0.168.0): one that makes it a draft
-        // or headless, or not rendered, leaves it out; its pages still count for the home.
+        // or headless, or not rendered, leaves it out (its pages still count for the home);
+        // one that dates it dates it, as its own date would.
         let target = Target {
             lang: &lang,
             kind: "section",
             file: TargetFile::Logical(&top),
         };
-        if cascaded_out(site, bundles, &target, &[""])?.is_some() {
-            r.listed = false;
+        if let Some(eff) = generated_effective(site, bundles, &target, &[""])? {
+            if eff.left_out(site).is_some() {
+                r.listed = false;
+            }
+            BranchDates::of(site, &eff, false).apply(&mut r);
         }
         built.out.push(r);
     }

@@ -1,7 +1,8 @@
 //! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
 //! pages that carry it.
 
-use super::cascade::{Target, TargetFile, cascaded_out};
+use super::cascade::{Effective, Target, TargetFile, generated_effective};
+use super::decide::BranchDates;
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
     hugo_date, list_key_matches, sanitize, section_slug_segment, taxonomy_title, url_path,
@@ -166,16 +167,22 @@ pub(super) fn add_taxonomies(
                 continue;
             }
             terms.retain(|term, _| !withheld(term));
-            // A page Hugo makes without a file takes the cascades that reach it.
-            let generated_out = |term: &str| -> Result<bool> {
-                let has_file = |t: &str| {
-                    let key = (lang.to_string(), tax.name.clone(), t.to_string());
-                    built.tax_files.contains_key(&key)
-                };
-                if has_file(term) {
+            // A page Hugo makes without a file takes the cascades that reach it: they may
+            // leave it out, or date it.
+            let mut generated_dates = Vec::new();
+            let mut generated_out = |term: &str| -> Result<bool> {
+                let key = (lang.to_string(), tax.name.clone(), term.to_string());
+                if built.tax_files.contains_key(&key) {
                     return Ok(false);
                 }
-                generated_left_out(site, bundles, lang, &tax.name, term)
+                let Some(eff) = generated(site, bundles, lang, &tax.name, term)? else {
+                    return Ok(false);
+                };
+                let dates = BranchDates::of(site, &eff, false);
+                if dates != BranchDates::default() {
+                    generated_dates.push((key, dates));
+                }
+                Ok(eff.left_out(site).is_some())
             };
             let mut kept = BTreeMap::new();
             for (term, members) in terms {
@@ -185,6 +192,7 @@ pub(super) fn add_taxonomies(
             }
             let terms = kept;
             let list_out = withheld("") || generated_out("")?;
+            built.generated_dates.extend(generated_dates);
             let list = (*lang, prefix.as_str(), &terms);
             let list_route = (!list_out).then(|| add_list(site, built, list, tax));
             let list_route = list_route.flatten();
@@ -220,16 +228,16 @@ pub(super) fn add_taxonomies(
     Ok(())
 }
 
-/// Whether Hugo builds no page, or renders none, for the taxonomy list (`term` empty) or
-/// term it makes without a file of its own, by the cascades of the taxonomy's `_index` and
-/// the home's in `lang` that reach it.
-fn generated_left_out(
+/// The values the cascades of the taxonomy's `_index` and the home's in `lang` give the
+/// taxonomy list (`term` empty) or term Hugo makes without a file of its own; none where
+/// neither has a file.
+fn generated(
     site: &Site,
     bundles: &Bundles,
     lang: &str,
     tax: &str,
     term: &str,
-) -> Result<bool> {
+) -> Result<Option<Effective>> {
     let (kind, path, dirs) = match term.is_empty() {
         true => ("taxonomy", tax.to_string(), &[""][..]),
         false => ("term", format!("{tax}/{term}"), &[tax, ""][..]),
@@ -239,7 +247,7 @@ fn generated_left_out(
         kind,
         file: TargetFile::Logical(&path),
     };
-    Ok(cascaded_out(site, bundles, &target, dirs)?.is_some())
+    generated_effective(site, bundles, &target, dirs)
 }
 
 /// Page `i`'s route, when the page counts for the terms of `lang`: routed, in that
@@ -340,7 +348,8 @@ fn add_list(
     };
     let key = format!("taxonomy:{}", tax.name);
     let mut r = site.taxonomy_route(file, Kind::Taxonomy, path, lang, key);
-    if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+    let page_key = (lang.to_string(), tax.name.clone(), String::new());
+    if let Some(dates) = built.tax_page_dates(&page_key) {
         dates.apply(&mut r);
     }
     Some(built.out.push(r))
@@ -404,7 +413,8 @@ fn add_terms(
         };
         let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
-        if let Some(dates) = file.and_then(|i| built.tax_dates.get(&i)) {
+        let page_key = (lang.to_string(), tax.name.clone(), term.clone());
+        if let Some(dates) = built.tax_page_dates(&page_key) {
             dates.apply(&mut r);
         }
         r.add_rollup_list(members);
