@@ -284,6 +284,9 @@ pub struct HugoRules {
     /// 0.111.3 and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`,
     /// `pageMeta.Section`).
     pub sections_from_path: bool,
+    /// Before 0.115.0: `:sections[n]` past the end of the page's sections stops Hugo with a
+    /// panic (an index out of range, seen in 0.111.3); from 0.115 it gives nothing.
+    pub sections_cut_panics: bool,
 }
 
 impl HugoRules {
@@ -355,6 +358,7 @@ impl HugoRules {
             term_sections_hold_term: at(v(0, 123, 0)),
             permalink_rules: at(v(0, 161, 0)),
             sections_from_path: at(v(0, 123, 0)),
+            sections_cut_panics: !at(v(0, 115, 0)),
         }
     }
 }
@@ -461,7 +465,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 39] = [
+        let flips: [(&str, &str, Rule); 40] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -491,6 +495,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.nested_mount_folders_read),
             ("0.122.0", "0.123.0", |r| r.leaf_owns_every_language),
             ("0.122.0", "0.123.0", |r| r.resource_terms_made),
+            ("0.114.0", "0.115.0", |r| !r.sections_cut_panics),
             ("0.122.0", "0.123.0", |r| r.own_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

@@ -1231,3 +1231,27 @@ fn a_date_the_home_cascades_dates_the_pages_hugo_makes_without_a_file() {
         assert_eq!(blog.as_deref(), Some("2019-07-07"), "Hugo {short}");
     }
 }
+
+#[test]
+fn before_0_123_sections_cut_a_section_without_index_with_an_empty_entry() {
+    // `news/` has no `_index.md`: Hugo 0.111 splits its key `/news/` into `news` and an empty
+    // entry, so `:sections[last]` is nothing for `news/b.md` (`/x/b/`), while 0.168 gives
+    // `news` (search seed 300572). `news/sub/` has its `_index`: `sub` under both.
+    assert_same("sections-last", "0.111", "0.111.3");
+    assert_same("sections-last", "0.168", "0.168.0");
+    assert!(hugo("sections-last", "0.111").contains("https://example.org/x/b/"));
+    assert!(hugo("sections-last", "0.168").contains("https://example.org/x/news/b/"));
+}
+
+#[test]
+fn before_0_115_a_sections_index_past_the_end_stops_hugo() {
+    // `news/_index.md` makes `news/b.md`'s sections `[news]`; `:sections[1]` is past its end:
+    // Hugo 0.111 panics (index out of range), 0.168 gives nothing (`/x/b/`).
+    assert_refused(
+        "sections-cut-panic",
+        "0.111",
+        "0.111.3",
+        "content/news/b.md",
+    );
+    assert_same("sections-cut-panic", "0.168", "0.168.0");
+}

@@ -238,10 +238,9 @@ impl<'a> Decider<'_, 'a> {
         // with an `_index`. A top-level folder is a section without one, and so is a term's
         // folder in a taxonomy's.
         let in_taxonomy = pl.dirs.first().is_some_and(|t| site.tax_names.contains(t));
-        let sections = chain
-            .first()
-            .map_or(0, |&b| site.at(b).dirs.len())
-            .max(pl.dirs.len().min(if in_taxonomy { 2 } else { 1 }));
+        let nearest = chain.first().map_or(0, |&b| site.at(b).dirs.len());
+        let sections = nearest.max(pl.dirs.len().min(if in_taxonomy { 2 } else { 1 }));
+        let section_indexed = !chain.is_empty() && nearest == sections;
         let settings = site.ctx.settings;
         // A taxonomy's or term's `_index` is of that kind to a cascade's `_target`.
         let kind = match &tax {
@@ -301,6 +300,7 @@ impl<'a> Decider<'_, 'a> {
             slugged: dirs,
             section_names,
             sections,
+            section_indexed,
         };
         let mut decision = self.route(i, page, pl, &eff, hidden_by, folders)?;
         if let Decision::Route(r, _, _, _) = &mut decision {

@@ -97,6 +97,8 @@ pub(super) struct PageFolders {
     pub section_names: SectionNames,
     /// How many of them are its section's, what `:sections` names.
     pub sections: usize,
+    /// Its section has an `_index` file.
+    pub section_indexed: bool,
 }
 
 /// The path of a content file's page of `kind`, below its language's `prefix`.
@@ -112,6 +114,7 @@ pub(super) fn page_path(
         slugged: dirs,
         section_names,
         sections,
+        section_indexed,
     } = folders;
     if kind == Kind::Home {
         return Ok(site.list_path(prefix, "", site.ugly("")));
@@ -132,7 +135,7 @@ pub(super) fn page_path(
         (&dir_segs, &section_names),
         site,
         prefix,
-        sections,
+        (sections, section_indexed),
     )
 }
 
@@ -173,7 +176,7 @@ fn file_path(
     (dir_segs, section_names): (&[String], &SectionNames),
     site: Paths,
     prefix: &str,
-    sections: usize,
+    (sections, section_indexed): (usize, bool),
 ) -> Result<String> {
     // A leaf bundle is named by its folder.
     let (parent_segs, file_name) = if pl.is_leaf {
@@ -225,6 +228,10 @@ fn file_path(
     if let Some(pattern) = pattern {
         let mut tokens = PageTokens::new(page, pl, slug.as_deref(), file_name, site);
         tokens.sections = sections.min(tokens.sections);
+        tokens.section_indexed = section_indexed;
+        if let Some(m) = sections_cut_panic(pattern, tokens.section_entries().len(), site) {
+            return Err(Error::input(page.file.path(), None, m));
+        }
         tokens.section_slugs = (section_names.iter().take(tokens.sections).flatten())
             .filter(|s| !s.is_empty())
             .map(|s| urlize(s, site))
@@ -266,6 +273,8 @@ struct PageTokens<'a> {
     /// How many of the folders are its section's, what `:sections` names: a folder below
     /// the top level without an `_index` is no section (seen in Hugo 0.111.3 and 0.168.0).
     sections: usize,
+    /// Its section has an `_index` file.
+    section_indexed: bool,
     site: Paths<'a>,
 }
 
@@ -293,6 +302,7 @@ impl<'a> PageTokens<'a> {
             slug,
             file_name,
             section_slugs: Vec::new(),
+            section_indexed: true,
             folders: (pl.dirs.iter())
                 .map(|d| site.section_token(&sanitize(d, site)))
                 .collect(),
@@ -333,7 +343,7 @@ impl<'a> PageTokens<'a> {
             "sections" => self.folders[..self.sections].join("/"),
             "sectionslugs" if site.rules.permalink_sectionslug => self.section_slugs.join("/"),
             t => {
-                let sections = &self.folders[..self.sections];
+                let sections = &self.section_entries();
                 let slugs = &self.section_slugs;
                 if let Some((name, _)) = t.split_once('[') {
                     let cut = &t[name.len()..];
@@ -370,6 +380,45 @@ fn date_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
 /// A token that is a Go time layout (`:06`, `:Jan`) formats the date; Hugo checks it last.
 fn layout_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
     golayout::is_layout(token).then(|| golayout::format(token, date))
+}
+
+impl PageTokens<'_> {
+    /// The page's sections as `:sections[…]` cuts them: before 0.123 a section made
+    /// without `_index` (a top-level folder) lists its name and an empty entry, as Hugo
+    /// 0.111.3 splits its key `/news/` (so `[last]` and `[1]` give nothing there).
+    fn section_entries(&self) -> Vec<String> {
+        let mut entries = self.folders[..self.sections].to_vec();
+        if !self.site.rules.sections_from_path && !self.section_indexed && !entries.is_empty() {
+            entries.push(String::new());
+        }
+        entries
+    }
+}
+
+/// Why Hugo stops at `pattern` for a page with `len` section entries, if it does: before
+/// 0.115 a single `:sections[n]` at or past the end is an index out of range (a panic).
+fn sections_cut_panic(pattern: &str, len: usize, site: Paths) -> Option<String> {
+    if !site.rules.sections_cut_panics || len == 0 {
+        return None;
+    }
+    let mut found = None;
+    let _ = each_part(pattern, |part| {
+        if let Part::Token(t) = part
+            && let Some(inner) = t
+                .strip_prefix("sections[")
+                .and_then(|c| c.strip_suffix(']'))
+            && !inner.contains(':')
+            && inner.trim() != "last"
+            && inner.trim().parse::<i64>().unwrap_or(0).max(0) as usize >= len
+        {
+            found.get_or_insert(format!(
+                "the permalink `:{t}` names a section past the page's {len}: Hugo {} stops with a panic here (an index out of range, fixed in 0.115.0)",
+                site.rules.version
+            ));
+        }
+        Ok(())
+    });
+    found
 }
 
 /// What a term page's permalink tokens stand for, as Hugo 0.111.3 and 0.168.0 expand them.
