@@ -278,6 +278,9 @@ fn key_path(file: &Path) -> (Vec<String>, Option<String>) {
 /// each spelling that is not lower case onto the lower-case key, so the lower-case one loses
 /// in either order (0.111.3 and 0.168.0 alike); between two other spellings Go's map order
 /// decides, at random from run to run, and we keep the one that sorts last.
+///
+/// `_merge` (how a theme's table merges into the site's) is a directive, no setting: it is
+/// left out, so `_merge = "shallow"` in `[taxonomies]` makes no taxonomy.
 fn lower_keys(v: Value) -> Value {
     match v {
         Value::Object(m) => {
@@ -285,7 +288,7 @@ fn lower_keys(v: Value) -> Value {
             let mut respelled = std::collections::HashSet::new();
             for (k, v) in m {
                 let lower = k.to_lowercase();
-                if lower == k && respelled.contains(&lower) {
+                if (lower == k && respelled.contains(&lower)) || lower == "_merge" {
                     continue;
                 }
                 let v = match lower.as_str() {
@@ -401,6 +404,15 @@ mod tests {
             assert_eq!(got_at, at, "{name}");
             assert_eq!(got_wrap.as_deref(), wrap, "{name}");
         }
+    }
+
+    #[test]
+    fn merge_directives_are_no_settings() {
+        // Seen on a real site (Lruihao/hugo-blog): Hugo 0.168 makes no taxonomy `shallow`.
+        let text = "_merge = \"deep\"\n[taxonomies]\n_merge = \"shallow\"\ntag = \"tags\"\n";
+        let parsed = crate::siteconfig::parse_value(text, "toml", Path::new("hugo.toml"));
+        let v = lower_keys(parsed.unwrap());
+        assert_eq!(v, serde_json::json!({"taxonomies": {"tag": "tags"}}));
     }
 
     #[test]
