@@ -737,6 +737,19 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result
                     format!("`cascade.{key}`: terms are not cascaded by sitemapgen (Hugo gives them to every page below, and lists their term pages)"),
                 );
             }
+            // From 0.123 a cascade's `params` merge into the pages' front matter, so a
+            // `sitemap` there counts as one beside them (seen in 0.168.0; a page's own
+            // `params.sitemap` does not; 0.111.3 reads neither).
+            "params"
+                if h.rules.cascade_params_sitemap
+                    && n.get("sitemap").is_none()
+                    && let Some(sm) = v.get("sitemap") =>
+            {
+                let sf = sitemap(sm, &["cascade", "params", "sitemap"], cx, h)?;
+                c.sitemap_exclude = Some(c.sitemap_exclude == Some(true) || sf.exclude);
+                c.priority = sf.priority;
+                c.changefreq = sf.changefreq;
+            }
             "sitemap" => {
                 let sf = sitemap(v, &["cascade", "sitemap"], cx, h)?;
                 if sf.exclude {

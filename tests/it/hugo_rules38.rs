@@ -1255,3 +1255,27 @@ fn before_0_115_a_sections_index_past_the_end_stops_hugo() {
     );
     assert_same("sections-cut-panic", "0.168", "0.168.0");
 }
+
+#[test]
+fn from_0_123_a_cascade_s_params_sitemap_counts_as_its_sitemap() {
+    // `s/_index.md` cascades `params: {sitemap: {disable: true}}` and `t/_index.md`
+    // `params: {sitemap: {priority: 0.3, changefreq: daily}}`; `c.md` sets its own
+    // `params.sitemap.disable`. Hugo 0.168 leaves `s/` and `s/a/` out and gives `t/` and
+    // `t/b/` the priority, and lists `c/`; 0.111 reads none of it (seen on a real site,
+    // Lruihao/hugo-blog's `_ads` section).
+    assert_same("cascade-params-sitemap", "0.111", "0.111.3");
+    assert_same("cascade-params-sitemap", "0.168", "0.168.0");
+    assert!(!hugo("cascade-params-sitemap", "0.168").contains("https://example.org/s/a/"));
+    let (o, out) = run("cascade-params-sitemap", "0.168.0");
+    assert!(o.status.success(), "{}", text(&o));
+    let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let hugo_xml =
+        std::fs::read_to_string(case("cascade-params-sitemap").join("expected-0.168/sitemap.xml"))
+            .unwrap();
+    let priority = |xml: &str| {
+        let at = xml.find("<loc>https://example.org/t/b/</loc>").unwrap();
+        let rest = &xml[at..xml[at..].find("</url>").unwrap() + at];
+        rest.contains("<priority>0.3</priority>")
+    };
+    assert!(priority(&hugo_xml) && priority(&ours));
+}
