@@ -233,13 +233,20 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
             if !crate::hugo::permalink_tokens::well_formed_before_0_137(pattern, rules) {
                 let mut at = vec!["permalinks"];
                 at.extend(keys);
-                return Err(error_at(
-                    &at,
-                    format!(
+                // Hugo says "ill-formed" for an unknown token too: name the real cause.
+                let unknown =
+                    crate::hugo::permalink_tokens::unknown_permalink_token(pattern, rules);
+                let m = match unknown {
+                    Some(t) => format!(
+                        "the permalink pattern '{pattern}' has an unknown token :{t} (Hugo {} stops: \"permalink ill-formed\")",
+                        rules.version
+                    ),
+                    None => format!(
                         "the permalink pattern '{pattern}' is ill-formed for Hugo {} (an empty segment before the last, or an empty pattern), and it stops: start the pattern with `/`",
                         rules.version
                     ),
-                ));
+                };
+                return Err(error_at(&at, m));
             }
         }
     }

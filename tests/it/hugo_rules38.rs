@@ -1279,3 +1279,29 @@ fn from_0_123_a_cascade_s_params_sitemap_counts_as_its_sitemap() {
     };
     assert!(priority(&hugo_xml) && priority(&ours));
 }
+
+#[test]
+fn an_unknown_token_is_named_where_hugo_says_ill_formed() {
+    // Hugo 0.111.3 says "permalink ill-formed" for `posts/:slugorcontentbasename` (a token
+    // 0.144 added); a leading `/` would not help, so the error names the token (seen on a
+    // real site, Lruihao/hugo-blog).
+    let d = tempfile::tempdir().unwrap();
+    common::write_tree(
+        d.path(),
+        &[
+            (
+                "hugo.toml",
+                "baseURL = \"https://example.org/\"\n[permalinks]\nposts = \"posts/:slugorcontentbasename\"\n",
+            ),
+            ("content/posts/a.md", "---\ntitle: A\n---\n"),
+        ],
+    );
+    let site = d.path().to_str().unwrap();
+    let o = common::run(
+        d.path(),
+        &["list", "--site", site, "--hugo-version", "0.111.3"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = common::stderr(&o);
+    assert!(err.contains("hugo.toml:3: the permalink pattern 'posts/:slugorcontentbasename' has an unknown token :slugorcontentbasename"), "{err}");
+}
