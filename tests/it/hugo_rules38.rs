@@ -1254,6 +1254,10 @@ fn before_0_115_a_sections_index_past_the_end_stops_hugo() {
         "content/news/b.md",
     );
     assert_same("sections-cut-panic", "0.168", "0.168.0");
+    // A term's sections are its taxonomy alone before 0.123: `tags = "/p/:sections[1]/…"`
+    // panics as soon as there is a term (search seeds 400125, 400394 and five more).
+    assert_refused("sections-cut-panic-term", "0.111", "0.111.3", "hugo.toml:3");
+    assert_same("sections-cut-panic-term", "0.168", "0.168.0");
 }
 
 #[test]

@@ -397,7 +397,7 @@ impl PageTokens<'_> {
 
 /// Why Hugo stops at `pattern` for a page with `len` section entries, if it does: before
 /// 0.115 a single `:sections[n]` at or past the end is an index out of range (a panic).
-fn sections_cut_panic(pattern: &str, len: usize, site: Paths) -> Option<String> {
+pub(super) fn sections_cut_panic(pattern: &str, len: usize, site: Paths) -> Option<String> {
     if !site.rules.sections_cut_panics || len == 0 {
         return None;
     }

@@ -5,14 +5,15 @@ use super::cascade::{Effective, Target, TargetFile, generated_effective};
 use super::decide::BranchDates;
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
-    hugo_date, list_key_matches, sanitize, section_slug_segment, taxonomy_title, url_path,
+    hugo_date, list_key_matches, sanitize, section_slug_segment, sections_cut_panic,
+    taxonomy_title, url_path,
 };
 use super::placement::Bundles;
 use super::{Built, Site};
 use crate::compact::LangCode;
 use crate::route::{Kind, Pages, Reason, RouteList};
 use crate::siteconfig::Taxonomy;
-use crate::vocab::error::Result;
+use crate::vocab::error::{Error, Result};
 use chrono::{DateTime, FixedOffset};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -221,7 +222,7 @@ pub(super) fn add_taxonomies(
                     terms,
                     written,
                     list_route,
-                );
+                )?;
             }
         }
     }
@@ -365,13 +366,25 @@ fn add_terms(
     terms: BTreeMap<String, RouteList>,
     written: &HashMap<String, String>,
     list_route: Option<usize>,
-) {
+) -> Result<()> {
     let tax_seg = taxonomy_segment(site, built, lang, tax);
     let ugly = site.config.ugly(&tax.name);
     let rules = &site.config.permalink_rules;
     let table_pattern = (site.config.term_permalinks.iter())
         .find(|(k, _)| *k == tax.name)
         .map(|(_, p)| p.as_str());
+    // Before 0.115 a `:sections[n]` past a term's sections (its taxonomy, from 0.123 the
+    // term too) stops Hugo with a panic once it makes a term page.
+    let term_sections = 1 + usize::from(site.rules().term_sections_hold_term);
+    if let Some(p) = table_pattern.filter(|_| !terms.is_empty())
+        && let Some(m) = sections_cut_panic(p, term_sections, site.paths())
+    {
+        let (file, line) = match site.config.locate(&["permalinks", "term", &tax.name]) {
+            (f, Some(l)) => (f, Some(l)),
+            _ => site.config.locate(&["permalinks", &tax.name]),
+        };
+        return Err(Error::config(file, line, m));
+    }
     let tax_slug = taxonomy_slug(site, built, lang, tax);
     for (term, members) in terms {
         let file = built
@@ -424,6 +437,7 @@ fn add_terms(
         }
         built.out.push(r);
     }
+    Ok(())
 }
 
 /// A term's path by its taxonomy's permalink `pattern`: `(key, written)` is the term's path
