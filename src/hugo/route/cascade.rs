@@ -6,7 +6,7 @@ use super::placement::{Bundles, Placed};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::hugo::dates::{HugoDates, PageDates};
 use crate::hugo::version::HugoRules;
-use crate::route::{Page, Pages, Reason, RouteContext, off_reason};
+use crate::route::{Page, Pages, Reason, Route, RouteContext, off_reason};
 use crate::scan::SourceFile;
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
@@ -326,6 +326,45 @@ fn cascade_dates(
         && merged.lastmod[..] != own_lastmod[..own_lastmod.len().min(merged.lastmod.len())]
     {
         e.lastmod_groups = Some(merged.lastmod);
+    }
+}
+
+/// A branch page's dates as cascades leave them: the lastmod key runs a cascade filled, and
+/// whether it has dates of its own.
+#[derive(Default, PartialEq)]
+pub(super) struct BranchDates {
+    groups: Option<Vec<Option<W3cDate>>>,
+    keeps_own: bool,
+}
+
+impl BranchDates {
+    /// The dates of a branch with values `eff` (cascades applied), whose own front matter
+    /// has a lastmod key (`own_lastmod`); a page Hugo makes without a file has none.
+    pub(super) fn of(site: &super::Site, eff: &Effective, own_lastmod: bool) -> BranchDates {
+        let lastmod = match &eff.lastmod_groups {
+            Some(g) => g.iter().any(Option::is_some),
+            None => own_lastmod,
+        };
+        let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
+        BranchDates {
+            groups: eff.lastmod_groups.clone(),
+            keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
+        }
+    }
+
+    /// The branch has dates of its own (which it keeps over those below it).
+    pub(super) fn keeps_own(&self) -> bool {
+        self.keeps_own
+    }
+
+    /// Dates the branch's route by them.
+    pub(super) fn apply(&self, r: &mut Route) {
+        if let Some(groups) = &self.groups {
+            r.set_hugo_lastmod(groups.clone());
+        }
+        if self.keeps_own {
+            r.set_keeps_own_dates();
+        }
     }
 }
 

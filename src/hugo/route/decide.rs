@@ -2,7 +2,7 @@
 //! publishing rules, or a route), decided on every core and assembled in page order.
 
 use super::cascade::{
-    Effective, Target, TargetFile, cascaded_out, effective, hidden_by, published_alone,
+    BranchDates, Effective, Target, TargetFile, cascaded_out, effective, hidden_by, published_alone,
 };
 use super::permalinks::{
     PageFolders, implicit_section_title, page_path, sanitize, section_slug_segment,
@@ -122,45 +122,6 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
             }
             // Route indices share the page index's bound (see `Route`).
             built.page_route[i] = out.push(r) as u32;
-        }
-    }
-}
-
-/// A branch page's dates as cascades leave them: the lastmod key runs a cascade filled, and
-/// whether it has dates of its own.
-#[derive(Default, PartialEq)]
-pub(super) struct BranchDates {
-    groups: Option<Vec<Option<W3cDate>>>,
-    keeps_own: bool,
-}
-
-impl BranchDates {
-    /// The dates of a branch with values `eff` (cascades applied), whose own front matter
-    /// has a lastmod key (`own_lastmod`); a page Hugo makes without a file has none.
-    pub(super) fn of(site: &Site, eff: &Effective, own_lastmod: bool) -> BranchDates {
-        let lastmod = match &eff.lastmod_groups {
-            Some(g) => g.iter().any(Option::is_some),
-            None => own_lastmod,
-        };
-        let expiry = site.rules().date_reentry && eff.expiry_date.is_some();
-        BranchDates {
-            groups: eff.lastmod_groups.clone(),
-            keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
-        }
-    }
-
-    /// The branch has dates of its own (which it keeps over those below it).
-    pub(super) fn keeps_own(&self) -> bool {
-        self.keeps_own
-    }
-
-    /// Dates the branch's route by them.
-    pub(super) fn apply(&self, r: &mut Route) {
-        if let Some(groups) = &self.groups {
-            r.set_hugo_lastmod(groups.clone());
-        }
-        if self.keeps_own {
-            r.set_keeps_own_dates();
         }
     }
 }

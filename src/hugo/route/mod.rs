@@ -249,10 +249,10 @@ struct Built {
     tax_withheld: HashMap<(String, String, String), (usize, Reason)>,
     /// The dates of taxonomy and term files that cascades change or that have their own,
     /// by file.
-    tax_dates: HashMap<usize, decide::BranchDates>,
+    tax_dates: HashMap<usize, cascade::BranchDates>,
     /// The dates cascades give taxonomy and term pages made without a file, by (language,
     /// taxonomy, term key).
-    generated_dates: HashMap<(String, String, String), decide::BranchDates>,
+    generated_dates: HashMap<(String, String, String), cascade::BranchDates>,
     /// Routed pages Hugo does not render, by their own values or a cascade's (`render:
     /// never`, headless where the release makes it so): rare, so a set.
     unrendered: HashSet<usize>,
@@ -266,7 +266,7 @@ impl Built {
 
     /// The dates of the taxonomy or term page `key` (language, taxonomy, term key): its own
     /// file's, else those cascades give it where it has none.
-    fn tax_page_dates(&self, key: &(String, String, String)) -> Option<&decide::BranchDates> {
+    fn tax_page_dates(&self, key: &(String, String, String)) -> Option<&cascade::BranchDates> {
         match self.tax_files.get(key) {
             Some(i) => self.tax_dates.get(i),
             None => self.generated_dates.get(key),

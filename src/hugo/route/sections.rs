@@ -1,8 +1,8 @@
 //! The homes and sections Hugo makes without a content file, and the roll-up of page dates
 //! into the nearest section.
 
-use super::cascade::{Target, TargetFile, generated_effective};
-use super::decide::BranchDates;
+use super::cascade::{BranchDates, Target, TargetFile, generated_effective};
+
 use super::permalinks::{
     ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
     list_key_matches, sanitize,

@@ -1,8 +1,8 @@
 //! Taxonomy list pages (`/tags/`) and term pages (`/tags/rust/`), each term rolling up the
 //! pages that carry it.
 
-use super::cascade::{Effective, Target, TargetFile, generated_effective};
-use super::decide::BranchDates;
+use super::cascade::{BranchDates, Effective, Target, TargetFile, generated_effective};
+
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
     hugo_date, list_key_matches, sanitize, section_slug_segment, sections_cut_panic,
