@@ -44,6 +44,8 @@ pub struct Files {
     open: Vec<u32>,
     /// For `--verbose`: entries named like pages that are not files and were skipped.
     notes: Vec<String>,
+    /// Warnings: files whose pages the scan cannot see (Hugo's content adapters).
+    warnings: Vec<String>,
 }
 
 /// Files per entry of `Files::hints`.
@@ -287,6 +289,7 @@ impl Files {
     /// [`Files::append`] with the 4 GiB bound as `limit` (smaller in tests).
     fn append_within(&mut self, other: &Files, limit: usize) -> Result<()> {
         self.notes.extend(other.notes.iter().cloned());
+        self.warnings.extend(other.warnings.iter().cloned());
         if other.is_empty() {
             return Ok(());
         }
@@ -342,6 +345,11 @@ impl Files {
     /// The notes of the scan (entries named like pages that are not files), taken out.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
+    }
+
+    /// The warnings of the scan (content adapters whose pages it cannot list), taken out.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Reserves room for `files` more files whose names take `names` bytes.
@@ -466,6 +474,9 @@ pub struct ScanOptions {
     /// Hugo before 0.123: a mount's folders below another mount's target inside its own
     /// are not read ([`crate::hugo::version::HugoRules::nested_mount_folders_read`]).
     pub nested_mounts_hide_folders: bool,
+    /// Hugo 0.126+ without `include_unsourced`: a content adapter (`_content.gotmpl`) is
+    /// warned about, as the pages it makes have no file to scan.
+    pub warn_content_adapters: bool,
 }
 
 /// Scans the content of a run's settings: [`roots`] with [`options`], globs named after the
@@ -564,6 +575,9 @@ pub fn options(settings: &Settings) -> ScanOptions {
         },
         nested_mounts_hide_folders: settings.style == Style::Hugo
             && !settings.hugo.nested_mount_folders_read,
+        warn_content_adapters: settings.style == Style::Hugo
+            && settings.hugo.content_adapters
+            && !settings.include_unsourced,
     }
 }
 
@@ -677,6 +691,7 @@ fn unshadowed(files: &Files) -> Result<Files> {
         }
     }
     out.notes = files.notes.clone();
+    out.warnings = files.warnings.clone();
     Ok(out)
 }
 
@@ -705,6 +720,7 @@ fn beside_nested_mounts(files: &Files, roots: &[ContentRoot]) -> Result<Files> {
         }
     }
     out.notes = files.notes.clone();
+    out.warnings = files.warnings.clone();
     Ok(out)
 }
 
@@ -789,6 +805,15 @@ impl Walk<'_> {
             let path = entry.path();
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             if !self.opts.extensions.iter().any(|x| x == ext) {
+                if self.opts.warn_content_adapters
+                    && ext == "gotmpl"
+                    && entry.file_name() == "_content.gotmpl"
+                {
+                    out.warnings.push(format!(
+                        "{}: a content adapter: the pages Hugo makes from it have no content file, so they are not in the sitemap; `include_unsourced = true` in sitemap.toml lists them from the built site (run sitemapgen after `hugo`), and stops this warning",
+                        path.display()
+                    ));
+                }
                 continue;
             }
             let not_a_page = if ft.is_symlink() {
@@ -1203,6 +1228,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1215,6 +1241,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         assert_eq!(
             rels(d.path(), &opts),
@@ -1237,6 +1264,7 @@ mod tests {
             ignored_absolute: globs.iter().map(|g| g.to_string()).collect(),
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         // Anchored at the content folder: the absolute path never starts there.
         assert_eq!(
@@ -1276,6 +1304,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         assert_eq!(rels(d.path(), &opts), ["alias.md", "real.md"]);
     }
@@ -1295,6 +1324,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         let roots = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1332,6 +1362,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         assert_eq!(rels(d.path(), &opts), ["real.md"]);
     }
@@ -1346,6 +1377,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         let root = [ContentRoot {
             dir: d.path().to_path_buf(),
@@ -1380,6 +1412,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         let files = scan(&roots, &opts, Path::new("hugo.toml")).unwrap();
         assert_eq!(files.len(), 1);
@@ -1403,6 +1436,7 @@ mod tests {
             ignored_absolute: vec![],
             ignore_files: vec![],
             nested_mounts_hide_folders: false,
+            warn_content_adapters: false,
         };
         let err = scan(&roots, &opts, Path::new("sitemap.toml"))
             .unwrap_err()

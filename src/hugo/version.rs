@@ -261,6 +261,9 @@ pub struct HugoRules {
     /// cascade's `params.sitemap` (`disable`, `priority`, `changefreq`) applies as its
     /// `sitemap` does; a page's own `params.sitemap` never does.
     pub cascade_params_sitemap: bool,
+    /// 0.126.0: content adapters, `_content.gotmpl` templates in the content folder that
+    /// make pages no content file holds.
+    pub content_adapters: bool,
     /// 0.123.0: a leaf bundle's or regular page's own `cascade` applies to the page itself
     /// (seen in 0.168.0; 0.111.3 ignores it; assumed with the content map's rewrite).
     pub own_cascade_applies: bool,
@@ -357,6 +360,7 @@ impl HugoRules {
             leaf_owns_every_language: at(v(0, 123, 0)),
             resource_terms_made: at(v(0, 123, 0)),
             cascade_params_sitemap: at(v(0, 123, 0)),
+            content_adapters: at(v(0, 126, 0)),
             own_cascade_applies: at(v(0, 123, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
@@ -470,7 +474,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 41] = [
+        let flips: [(&str, &str, Rule); 42] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -502,6 +506,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.resource_terms_made),
             ("0.114.0", "0.115.0", |r| !r.sections_cut_panics),
             ("0.122.0", "0.123.0", |r| r.cascade_params_sitemap),
+            ("0.125.0", "0.126.0", |r| r.content_adapters),
             ("0.122.0", "0.123.0", |r| r.own_cascade_applies),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),

@@ -285,6 +285,7 @@ pub fn generate(settings: &Settings, opts: &RunOptions) -> Result<Outcome> {
     let mut files = scan::scan_site(settings)?;
     outcome.pages_read = files.len();
     outcome.notes.extend(files.take_notes());
+    outcome.warnings.extend(files.take_warnings());
     outcome
         .warnings
         .extend(settings.site.warnings.iter().cloned());

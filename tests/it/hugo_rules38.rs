@@ -1309,3 +1309,35 @@ fn an_unknown_token_is_named_where_hugo_says_ill_formed() {
     let err = common::stderr(&o);
     assert!(err.contains("hugo.toml:3: the permalink pattern 'posts/:slugorcontentbasename' has an unknown token :slugorcontentbasename"), "{err}");
 }
+
+#[test]
+fn a_content_adapter_is_warned_about_until_unsourced_pages_are_listed() {
+    // A content adapter (Hugo 0.126+) makes pages no content file holds: they cannot be in
+    // the sitemap unless the built site's unsourced pages are listed (seen on a real site,
+    // Lruihao/hugo-blog's `content/projects/_content.gotmpl`).
+    let d = tempfile::tempdir().unwrap();
+    common::write_tree(
+        d.path(),
+        &[
+            ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+            ("content/a.md", "---\ntitle: A\n---\n"),
+            (
+                "content/projects/_content.gotmpl",
+                "{{ .AddPage (dict \"path\" \"p\") }}\n",
+            ),
+        ],
+    );
+    let site = d.path().to_str().unwrap();
+    let warned = |version: &str| {
+        let o = common::run(
+            d.path(),
+            &["list", "--site", site, "--hugo-version", version],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        common::stderr(&o).contains("_content.gotmpl: a content adapter")
+    };
+    assert!(warned("0.168.0"));
+    assert!(!warned("0.125.0"));
+    common::write_tree(d.path(), &[("sitemap.toml", "include_unsourced = true\n")]);
+    assert!(!warned("0.168.0"));
+}
