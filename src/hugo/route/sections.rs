@@ -2,7 +2,6 @@
 //! into the nearest section.
 
 use super::cascade::{BranchDates, Target, TargetFile, generated_effective};
-
 use super::permalinks::{
     ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
     list_key_matches, sanitize,

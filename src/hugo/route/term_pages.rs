@@ -2,7 +2,6 @@
 //! pages that carry it.
 
 use super::cascade::{BranchDates, Effective, Target, TargetFile, generated_effective};
-
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
     hugo_date, list_key_matches, sanitize, section_slug_segment, sections_cut_panic,
