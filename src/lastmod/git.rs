@@ -158,7 +158,7 @@ pub struct Passed {
     pub unseen: usize,
     /// ... listed in the ignore-revs file.
     pub ignored: usize,
-    /// ... that were mass edits changing only where its links go, or a few words.
+    /// ... that were mass edits changing only the sites its links lead to, or a few words.
     pub mass: usize,
 }
 
@@ -771,8 +771,8 @@ fn recall_key(prefix: &[u8], opts: &GitOptions, ignored: &HashSet<Box<[u8]>>) ->
     };
     // The rule's version is in the name: a walk kept under an older rule is not reused.
     let compare = match (opts.compare, opts.mass_edit) {
-        (Some(Compare::Reader), Some(m)) => format!("visible2,mass={m}"),
-        (Some(Compare::Reader), None) => "visible2".into(),
+        (Some(Compare::Reader), Some(m)) => format!("visible3,mass={m}"),
+        (Some(Compare::Reader), None) => "visible3".into(),
         (Some(Compare::Bytes), _) => "bytes".into(),
         (None, _) => "any".into(),
     };

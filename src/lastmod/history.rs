@@ -279,7 +279,7 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
     }
     if p.mass > 0 {
         why.push(format!(
-            "commits changing {} pages or more that changed only where its links go or up to three words: {}",
+            "commits changing {} pages or more that changed only the sites its links lead to or up to three words: {}",
             opts.mass_edit.unwrap_or_default(),
             p.mass
         ));

@@ -1,5 +1,5 @@
 //! What a reader sees of a page, boiled down to two numbers: its words (the title, the
-//! description and the rendered text, in the order they read) and where its links go. Two
+//! description and the rendered text, in the order they read) and the sites its links lead to. Two
 //! versions of a file with the same [`Fingerprint`] differ only in ways no reader notices:
 //! whitespace and reflowed lines, Markdown markup (emphasis, list markers, table layout), a
 //! code fence's language tag, image sources, HTML tags and their attributes, shortcode
@@ -143,7 +143,8 @@ fn hash_words(h: &mut impl Hasher, text: &str, mut sketch: Option<&mut [u16; 64]
 }
 
 /// The text a reader sees of a Markdown body, rendered with the extensions Zola and Hugo turn
-/// on (tables, footnotes, strikethrough, task lists); where its links go is fed to `links`.
+/// on (tables, footnotes, strikethrough, task lists); the sites its links lead to are fed to
+/// `links`.
 /// Text inside an image (its alt text) is not seen; neither are shortcode tags.
 fn rendered(body: &str, links: &mut impl Hasher) -> String {
     let body = without_shortcode_tags(body);
@@ -168,8 +169,7 @@ fn rendered(body: &str, links: &mut impl Hasher) -> String {
             Event::InlineHtml(h) => html_text(&h, &mut seen, links),
             Event::SoftBreak | Event::HardBreak => seen.push(' '),
             Event::Start(Tag::Link { dest_url, .. }) => {
-                links.write(dest_url.as_bytes());
-                links.write_u8(SEP);
+                hash_link(links, &dest_url);
             }
             Event::Start(Tag::Image { .. }) => in_image += 1,
             Event::End(TagEnd::Image) => in_image = in_image.saturating_sub(1),
@@ -271,12 +271,35 @@ fn html_text(html: &str, seen: &mut String, links: &mut impl Hasher) {
         // An unclosed tag: the rest is inside it.
         let end = end.unwrap_or(tag.len());
         if let Some(href) = href_of(&tag[..end]) {
-            links.write(href.as_bytes());
-            links.write_u8(SEP);
+            hash_link(links, href);
         }
         rest = &tag[end..];
     }
     seen.push_str(rest);
+}
+
+/// Feeds where a link goes to `links`: the site it leads to (its host, in lower case), or for
+/// a link within the site (a relative address, a fragment) only that there is one. A link
+/// moved to another address on the same site (a moved page, a broken link mended, `http:` to
+/// `https:`) is the same link to a reader; one to another site, or a link added or removed,
+/// is not. Measured on the lastmod oracle (docs/lastmod.md): 62% of the pages within a day,
+/// against 61% when every change of address counted.
+fn hash_link(links: &mut impl Hasher, url: &str) {
+    let url = url.trim();
+    let host = match url.split_once("://") {
+        Some((scheme, rest))
+            if scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
+        {
+            &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())]
+        }
+        _ => "",
+    };
+    for b in host.bytes() {
+        links.write_u8(b.to_ascii_lowercase());
+    }
+    links.write_u8(SEP);
 }
 
 /// The `href` of an `<a …>` tag.
@@ -399,15 +422,29 @@ mod tests {
     }
 
     #[test]
-    fn where_links_go_counts_but_not_in_a_mass_edit() {
+    fn the_site_a_link_leads_to_counts_but_not_in_a_mass_edit() {
         let a = "+++\n+++\nRead [the guide](https://example.com/master/guide).\n";
-        let moved = a.replace("master", "main");
-        assert!(!same(a, &moved));
-        assert!(words_alike(a, &moved));
+        // Another address on the same site (a moved page, a mended link) reads the same.
+        assert!(same(a, &a.replace("master", "main")));
+        assert!(same(
+            a,
+            &a.replace("https://example.com", "HTTPS://Example.COM")
+        ));
+        // Another site does not, but a mass edit may move every link to one.
+        let elsewhere = a.replace("example.com", "example.org");
+        assert!(!same(a, &elsewhere));
+        assert!(words_alike(a, &elsewhere));
         let html = "+++\n+++\n<p>Read <a class=\"x\" href=\"/a\">this</a>.</p>\n";
-        assert!(!same(html, &html.replace("/a", "/b")));
+        assert!(same(html, &html.replace("/a", "/b#top")));
         assert!(same(html, &html.replace("class=\"x\"", "class=\"y\"")));
-        assert!(words_alike(html, &html.replace("/a", "/b")));
+        assert!(!same(
+            html,
+            &html.replace("\"/a\"", "\"https://example.com/a\"")
+        ));
+        // A link added or removed where the words stay.
+        let linked = "+++\n+++\nRead [this](/a) and [that](/b).\n";
+        assert!(!same(linked, "+++\n+++\nRead [this](/a) and that.\n"));
+        assert!(words_alike(linked, "+++\n+++\nRead [this](/a) and that.\n"));
         // In a mass edit, a sweep of three words or fewer does not count; more words do.
         assert!(words_alike(a, &a.replace("Read", "See")));
         let three = a.replace("Read [the", "You could read [the");

@@ -37,7 +37,7 @@ pub mod passed {
     pub const UNSEEN: u8 = 2;
     /// A commit listed in the ignore-revs file.
     pub const IGNORED: u8 = 4;
-    /// A mass edit that changed only where its links go, or a few words.
+    /// A mass edit that changed only the sites its links lead to, or a few words.
     pub const MASS: u8 = 8;
 }
 

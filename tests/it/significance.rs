@@ -291,50 +291,59 @@ fn list_names_the_commit_behind_each_git_date() {
     );
 }
 
-/// Issue 39: what a reader sees is the rendered page (its words, where its links go), and a
-/// commit that rewrites links over many pages dates only the pages whose words it changed.
+/// Issue 39: what a reader sees is the rendered page (its words, the sites its links lead to),
+/// and a commit that moves links over many pages dates only the pages whose words it changed.
 #[test]
 fn rendered_words_and_links_date_a_page_and_mass_link_rewrites_do_not() {
     let r = Repo::new();
     r.write("config.toml", "base_url = \"https://example.com\"\n");
     r.write("content/_index.md", "+++\n+++\n");
-    let link = |n: usize, branch: &str, word: &str| {
+    let link = |n: usize, host: &str, word: &str| {
         let body = format!(
-            "Page {n}: the {word} [source](https://git.example/site/{branch}/src).\n\n\
+            "Page {n}: the {word} [source](https://{host}/site/src).\n\n\
              ![a figure](fig-{n}.png)\n\n<div class=\"note\">A note.</div>\n\n\
              ```sh\necho {n}\n```\n"
         );
         toml_page(&format!("Page {n}"), "", &body)
     };
     for n in 0..12 {
-        r.write(&format!("content/p{n}.md"), &link(n, "master", "old"));
+        r.write(&format!("content/p{n}.md"), &link(n, "git.example", "old"));
     }
     r.commit(C1);
 
-    // One commit, four pages: an image source, an HTML class, a code fence's language (none
-    // seen), and a link address (seen).
-    let p0 = link(0, "master", "old").replace("fig-0.png", "https://cdn.example/fig-0.webp");
+    // One commit, four pages: an image source, an HTML class, a code fence's language and a
+    // link's address on the same site (none seen), and a link to another site (seen).
+    let p0 = link(0, "git.example", "old").replace("fig-0.png", "https://cdn.example/fig-0.webp");
     r.write("content/p0.md", &p0);
-    let p1 = link(1, "master", "old").replace("class=\"note\"", "class=\"note\" role=\"note\"");
+    let p1 =
+        link(1, "git.example", "old").replace("class=\"note\"", "class=\"note\" role=\"note\"");
     r.write("content/p1.md", &p1);
     r.write(
         "content/p2.md",
-        &link(2, "master", "old").replace("```sh", "```bash"),
+        &link(2, "git.example", "old")
+            .replace("```sh", "```bash")
+            .replace("/site/src", "/site/main/src"),
     );
-    r.write("content/p3.md", &link(3, "main", "old"));
+    r.write("content/p3.md", &link(3, "code.example", "old"));
     r.commit(C2);
 
-    // `master` to `main` in every page's link, and a word changed in one of them.
+    // Every page's link moved to another site, and a word changed in one of them.
     for n in 4..12 {
         let word = if n == 4 {
             "new and much revised, as the last release changed it"
         } else {
             "old"
         };
-        r.write(&format!("content/p{n}.md"), &link(n, "main", word));
+        r.write(&format!("content/p{n}.md"), &link(n, "code.example", word));
     }
-    r.write("content/p0.md", &p0.replace("master", "main"));
-    r.write("content/p1.md", &p1.replace("master", "main"));
+    r.write(
+        "content/p0.md",
+        &p0.replace("git.example/", "code.example/"),
+    );
+    r.write(
+        "content/p1.md",
+        &p1.replace("git.example/", "code.example/"),
+    );
     r.commit(C3);
 
     let d1 = "2024-01-01";
@@ -351,7 +360,7 @@ fn rendered_words_and_links_date_a_page_and_mass_link_rewrites_do_not() {
     let o = run_at(&r, &["build", "--site", ".", "--verbose"], C3);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("commits changing 7 pages or more that changed only where its links go or up to three words: 9"),
+        err.contains("commits changing 7 pages or more that changed only the sites its links lead to or up to three words: 9"),
         "{err}"
     );
 
