@@ -285,8 +285,33 @@ fn html_text(html: &str, seen: &mut String, links: &mut impl Hasher) {
             hash_link(links, href);
         }
         rest = &tag[end..];
+        // What a script or a style element holds is run or applied, never read.
+        if let Some(name) = hidden_element(&tag[..end]) {
+            let close = find_ascii_nocase(rest, &format!("</{name}"));
+            rest = close.map_or("", |c| {
+                let after = &rest[c..];
+                &after[after.find('>').map_or(after.len(), |e| e + 1)..]
+            });
+        }
     }
     seen.push_str(rest);
+}
+
+/// `script` or `style` when `tag` opens such an element.
+fn hidden_element(tag: &str) -> Option<&'static str> {
+    let inner = tag.strip_prefix('<')?;
+    ["script", "style"].into_iter().find(|name| {
+        inner.len() > name.len()
+            && inner[..name.len()].eq_ignore_ascii_case(name)
+            && inner[name.len()..].starts_with(|c: char| c == '>' || c.is_whitespace())
+    })
+}
+
+/// Where `needle` (ASCII) first occurs in `hay`, without regard to case.
+fn find_ascii_nocase(hay: &str, needle: &str) -> Option<usize> {
+    hay.as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Feeds where a link goes to `links`: the site it leads to (its host, in lower case), or for
@@ -478,6 +503,21 @@ mod tests {
         // Braces in the text are text.
         let code = "+++\n+++\nA map: {{a}} and {% b %}.\n";
         assert!(!same(code, &code.replace("{{a}}", "{{c}}")));
+    }
+
+    #[test]
+    fn scripts_and_styles_are_not_read() {
+        let page = "+++\n+++\nSubscribe below.\n\n<iframe src=\"/form\"></iframe>\n<script>\nlet shown = false;\n</script>\n\n<STYLE type=\"text/css\">p { color: red }</style>\n\nThanks.\n";
+        assert!(same(page, &page.replace("shown = false", "seen = true")));
+        assert!(same(page, &page.replace("color: red", "color: blue")));
+        assert!(same(
+            page,
+            "+++\n+++\nSubscribe below.\n\n{{< newsletter >}}\n\nThanks.\n"
+        ));
+        assert!(!same(page, &page.replace("Thanks", "Thank you")));
+        // A tag whose name only starts the same is read as any other.
+        let other = "+++\n+++\n<scripted>Act one</scripted>\n";
+        assert!(!same(other, &other.replace("one", "two")));
     }
 
     #[test]
