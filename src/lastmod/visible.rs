@@ -1,6 +1,7 @@
 //! What a reader sees of a page, boiled down to two numbers: its words (the title, the
-//! description and the rendered text, in the order they read) and the sites its links lead to. Two
-//! versions of a file with the same [`Fingerprint`] differ only in ways no reader notices:
+//! description and the rendered text, in the order they read, an embed counting as one word)
+//! and the sites its links lead to. Two versions of a file with the same [`Fingerprint`]
+//! differ only in ways no reader notices:
 //! whitespace and reflowed lines, Markdown markup (emphasis, list markers, table layout), a
 //! code fence's language tag, image sources, HTML tags and their attributes, shortcode
 //! arguments, the front matter's format, and its keys other than the title and description.
@@ -395,11 +396,15 @@ fn hidden_element(tag: &str) -> Option<&'static str> {
 
 /// Which of `names` the element `tag` opens, if any.
 fn element_named(tag: &str, names: &[&'static str]) -> Option<&'static str> {
-    let inner = tag.strip_prefix('<')?;
+    // Bytes, not chars: a tag may hold any text past its name.
+    let inner = tag.strip_prefix('<')?.as_bytes();
     names.iter().copied().find(|name| {
         inner.len() > name.len()
-            && inner[..name.len()].eq_ignore_ascii_case(name)
-            && inner[name.len()..].starts_with(|c: char| c == '>' || c.is_whitespace())
+            && inner[..name.len()].eq_ignore_ascii_case(name.as_bytes())
+            && matches!(
+                inner[name.len()],
+                b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
+            )
     })
 }
 
@@ -616,6 +621,12 @@ mod tests {
         // A tag whose name only starts the same is read as any other.
         let other = "+++\n+++\n<scripted>Act one</scripted>\n";
         assert!(!same(other, &other.replace("one", "two")));
+        // Past the name any text may follow, cut where it may.
+        for tag in ["<scripé>", "<stylé>", "<ifram€>", "<é>", "<script"] {
+            let page = format!("+++\n+++\nA {tag} b\n");
+            assert!(!same(&page, "+++\n+++\nA c\n"), "{tag}");
+        }
+        assert_eq!(element_named("<video/>", &["video"]), Some("video"));
     }
 
     #[test]
