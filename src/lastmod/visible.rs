@@ -198,15 +198,18 @@ fn without_shortcode_tags(body: &str) -> std::borrow::Cow<'_, str> {
     if !body.contains("{{") && !body.contains("{%") {
         return body.into();
     }
-    let tags = shortcode_tags(body);
-    // The names closed somewhere: `{{< /name >}}`, `{% endname %}`.
-    let closed: Vec<&str> = tags
-        .iter()
-        .filter_map(|t| closes(&body[t.clone()]))
+    // Each tag with the name it closes, if it is a closing tag (`{{< /name >}}`, `{% endname
+    // %}`), read once.
+    let tags: Vec<_> = shortcode_tags(body)
+        .into_iter()
+        .map(|t| {
+            let closing = closes(&body[t.clone()]);
+            (t, closing)
+        })
         .collect();
     let mut out = String::with_capacity(body.len());
     let mut last = 0;
-    for t in tags {
+    for (t, closing) in &tags {
         out.push_str(&body[last..t.start]);
         out.push(' ');
         let tag = &body[t.clone()];
@@ -215,10 +218,12 @@ fn without_shortcode_tags(body: &str) -> std::borrow::Cow<'_, str> {
         // Zola's `{% name(…) %}` always has a body.
         let zola_body = tag.starts_with("{%") && inner[name.len()..].starts_with('(');
         if !name.is_empty()
-            && closes(tag).is_none()
+            && closing.is_none()
             && !NO_OUTPUT.contains(&name)
             && !zola_body
-            && !closed.iter().any(|c| c.eq_ignore_ascii_case(name))
+            && !tags
+                .iter()
+                .any(|(_, c)| c.is_some_and(|c| c.eq_ignore_ascii_case(name)))
         {
             out.push_str(EMBED);
             out.push(' ');
