@@ -11,6 +11,7 @@ use crate::vocab::error::{Error, Result};
 
 use super::cast::{Go, Hugo};
 use super::dates::{DateSource, HugoDates, KeyDate, MAX_MASKED_KEYS, keys_of};
+use super::glob::HugoGlob;
 use super::go_time::GoDate;
 use crate::frontmatter::{
     BuildList, BuildOptions, BuildRender, Cascade, Ctx, Dialect, Format, MetaMore, Names, Node,
@@ -695,6 +696,23 @@ fn cascade(n: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>, dates: &HugoDates) -> Result
     if let Some(t) = target.filter(|t| matches!(t.v, NodeValue::Map(_))) {
         let text = |k: &str| t.get(k).map(|v| h.string(v)).filter(|s| !s.is_empty());
         c.target_path = text("path").map(|p| p.to_lowercase());
+        // A path glob Hugo cannot read: from 0.161 the build stops at it; before, Hugo
+        // passed it over, so the cascade reaches every page its other targets allow.
+        if let Some(Err(e)) = c.target_path.as_deref().map(HugoGlob::new) {
+            if h.rules.cascade_bad_glob_refused {
+                let at = t.get("path").unwrap_or(t);
+                let m = format!(
+                    "bad cascade target path glob: {e} (Hugo {} stops the build here)",
+                    h.rules.version
+                );
+                let key = match n.get("_target") {
+                    Some(_) => "_target",
+                    None => "target",
+                };
+                return Err(cx.err(&["cascade", key, "path"], at, m));
+            }
+            c.target_path = None;
+        }
         c.target_kind = text("kind").map(|k| k.to_lowercase());
         c.target_lang = text("lang");
     }

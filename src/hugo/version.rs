@@ -267,6 +267,14 @@ pub struct HugoRules {
     /// 0.123.0: a leaf bundle's or regular page's own `cascade` applies to the page itself
     /// (seen in 0.168.0; 0.111.3 ignores it; assumed with the content map's rewrite).
     pub own_cascade_applies: bool,
+    /// 0.123.0: a cascade's `_target.path` is matched against the page's logical path
+    /// (`/blog/post`, a bundle's folder); before, against its file's path with extension
+    /// (`/blog/post.md`, `/blog/_index.md`), or a page without a file by its sections'
+    /// (`/tags/rust`). Both lower-cased, with a leading `/`.
+    pub cascade_path_logical: bool,
+    /// 0.161.0: a cascade `_target` glob with a syntax error stops the build; before, the
+    /// glob was passed over and the cascade took every page its other targets allow.
+    pub cascade_bad_glob_refused: bool,
     /// Before 0.123.0 a home or taxonomy list Hugo does not build (its `_index` a draft,
     /// future or expired) takes the term pages below it out too (seen in 0.111.3; 0.123
     /// rebuilt the content tree, and no release between could be run).
@@ -362,6 +370,8 @@ impl HugoRules {
             cascade_params_sitemap: at(v(0, 123, 0)),
             content_adapters: at(v(0, 126, 0)),
             own_cascade_applies: at(v(0, 123, 0)),
+            cascade_path_logical: at(v(0, 123, 0)),
+            cascade_bad_glob_refused: at(v(0, 161, 0)),
             withheld_list_takes_terms: !at(v(0, 123, 0)),
             org_content_refused: at(v(0, 166, 0)),
             term_sections_hold_term: at(v(0, 123, 0)),
@@ -474,7 +484,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 42] = [
+        let flips: [(&str, &str, Rule); 44] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -508,6 +518,8 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.cascade_params_sitemap),
             ("0.125.0", "0.126.0", |r| r.content_adapters),
             ("0.122.0", "0.123.0", |r| r.own_cascade_applies),
+            ("0.122.0", "0.123.0", |r| r.cascade_path_logical),
+            ("0.160.1", "0.161.0", |r| r.cascade_bad_glob_refused),
             ("0.122.0", "0.123.0", |r| !r.withheld_list_takes_terms),
             ("0.165.0", "0.166.0", |r| r.org_content_refused),
             ("0.143.0", "0.144.0", |r| r.permalink_contentbasename),

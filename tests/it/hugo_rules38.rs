@@ -1341,3 +1341,38 @@ fn a_content_adapter_is_warned_about_until_unsourced_pages_are_listed() {
     common::write_tree(d.path(), &[("sitemap.toml", "include_unsourced = true\n")]);
     assert!(!warned("0.168.0"));
 }
+
+#[test]
+fn cascade_path_targets_are_hugo_globs_of_the_path_each_release_matches() {
+    // `_target.path` is Hugo's glob (`*` stops at `/`, pattern and path lower-cased) of the
+    // page's path with its leading `/`: its file's path with extension in 0.111
+    // (`/docs/**.md` takes `docs/x.md` and `docs/guide/index.md`), its logical path in 0.168
+    // (the same glob takes neither). `/Blog/Old/*` takes `blog/old/a.md` and not
+    // `blog/old/deep/b.md`; a leaf bundle's own `{/*,/**}` takes the bundle in 0.168 (search
+    // seeds 300463, 300569 and 400164 under 0.168.0).
+    assert_same("cascade-path-globs", "0.111", "0.111.3");
+    assert_same("cascade-path-globs", "0.168", "0.168.0");
+    let (old, new) = (
+        hugo("cascade-path-globs", "0.111"),
+        hugo("cascade-path-globs", "0.168"),
+    );
+    assert!(!old.contains("https://example.org/docs/x/"));
+    assert!(new.contains("https://example.org/docs/x/"));
+    assert!(!new.contains("https://example.org/extra/news/"));
+    assert!(new.contains("https://example.org/blog/old/deep/b/"));
+}
+
+#[test]
+fn a_cascade_path_glob_hugo_cannot_read_is_passed_over_then_refused() {
+    // `/blog/[**` has an open `[`: Hugo 0.111 passes the glob over, so the cascade's
+    // `kind: page` alone decides (blog/a.md is a draft, the section is listed); 0.168 stops.
+    assert_same("cascade-bad-glob", "0.111", "0.111.3");
+    assert!(hugo("cascade-bad-glob", "0.111").contains("https://example.org/blog/"));
+    assert!(!hugo("cascade-bad-glob", "0.111").contains("https://example.org/blog/a/"));
+    assert_refused(
+        "cascade-bad-glob",
+        "0.168",
+        "0.168.0",
+        "content/blog/_index.md:7: bad cascade target path glob",
+    );
+}

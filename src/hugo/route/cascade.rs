@@ -5,13 +5,13 @@ use super::page_kind_name;
 use super::placement::{Bundles, Placed};
 use crate::frontmatter::{BuildList, BuildOptions, BuildRender, Cascade, PageMeta};
 use crate::hugo::dates::{HugoDates, PageDates};
+use crate::hugo::glob::HugoGlob;
 use crate::hugo::version::HugoRules;
 use crate::route::{Page, Pages, Reason, Route, RouteContext, off_reason};
 use crate::scan::SourceFile;
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::{Error, Result};
-use globset::Glob;
 
 /// The values that decide publishing, after `cascade` has been applied.
 #[derive(Default, Clone)]
@@ -200,7 +200,7 @@ pub(super) fn effective(
     let target = Target {
         lang: pl.lang,
         kind,
-        file: page.file.into(),
+        file: TargetFile::Content(page.file, *pl),
     };
     cascaded(page.fm, sources, &target, dates, rules, hugo_lastmod)
 }
@@ -276,7 +276,7 @@ fn cascaded<'p>(
     };
     let mut dated: Vec<&Cascade> = Vec::new();
     for (from, c) in sources.flat_map(|p| p.fm.more().cascade.iter().map(move |c| (p, c))) {
-        if !cascade_targets(c, target, from.file)? {
+        if !cascade_targets(c, target, from.file, rules)? {
             continue;
         }
         if let Some((line, m)) = &c.refused {
@@ -373,27 +373,36 @@ pub(super) struct Target<'p> {
     pub(super) lang: &'p str,
     /// The kind as `_target.kind` names it: `home`, `section`, `page`, `taxonomy`, `term`.
     pub(super) kind: &'p str,
-    /// The content file, whose relative path `_target.path` matches; a term page Hugo makes
-    /// without one is matched by its logical path (`tags/rust`).
+    /// The page, whose path `_target.path` matches.
     pub(super) file: TargetFile<'p>,
 }
 
-/// The path a `_target.path` glob is matched against.
+/// The page a `_target.path` glob is matched against.
 #[derive(Clone, Copy)]
 pub(super) enum TargetFile<'p> {
-    Content(SourceFile<'p>),
+    /// A page from a content file, and where the file sits.
+    Content(SourceFile<'p>, Placed<'p>),
+    /// A page Hugo makes without a file, by its path below the content root (`tags/rust`,
+    /// `blog`; the home's is empty).
     Logical(&'p str),
 }
 
-impl<'p> From<SourceFile<'p>> for TargetFile<'p> {
-    fn from(file: SourceFile<'p>) -> Self {
-        TargetFile::Content(file)
+impl TargetFile<'_> {
+    /// The text Hugo matches a `_target.path` glob against (the glob lower-cases it): from
+    /// 0.123 the page's logical path (`/blog/post`); before, its file's path with extension
+    /// (`/blog/post.md`); a page without a file, its path (`/tags/rust`).
+    fn path(&self, rules: &HugoRules) -> String {
+        match self {
+            TargetFile::Content(_, placed) if rules.cascade_path_logical => placed.logical_path(),
+            TargetFile::Content(file, _) => format!("/{}", file.rel()),
+            TargetFile::Logical(path) => format!("/{}", path.trim_start_matches('/')),
+        }
     }
 }
 
 /// The cascade's `_target` (language, kind, path glob) takes in this page; `from` is the
 /// file declaring it, named when its glob is bad.
-fn cascade_targets(c: &Cascade, t: &Target, from: SourceFile) -> Result<bool> {
+fn cascade_targets(c: &Cascade, t: &Target, from: SourceFile, rules: &HugoRules) -> Result<bool> {
     if let Some(lang) = &c.target_lang
         && !lang.eq_ignore_ascii_case(t.lang)
     {
@@ -405,22 +414,13 @@ fn cascade_targets(c: &Cascade, t: &Target, from: SourceFile) -> Result<bool> {
         return Ok(false);
     }
     if let Some(glob) = &c.target_path {
-        // Only a path target needs the whole relative path: made here, not for every page.
-        let (rel, no_ext) = match t.file {
-            TargetFile::Content(file) => {
-                let rel = file.rel();
-                let no_ext = rel.rsplit_once('.').map(|(s, _)| s.to_string());
-                (rel, no_ext)
-            }
-            TargetFile::Logical(path) => (path.into(), None),
-        };
-        let g = Glob::new(glob.trim_start_matches('/'))
-            .map_err(|e| {
-                let m = format!("bad cascade _target.path '{glob}': {e}");
-                Error::input(from.path(), None, m)
-            })?
-            .compile_matcher();
-        if !g.is_match(&*rel) && !no_ext.is_some_and(|n| g.is_match(n)) {
+        // Hugo's own glob (`*` stops at `/`, `**` does not), matched against the whole path
+        // with its leading `/`, as Hugo matches it; the front matter reader has checked it.
+        let g = HugoGlob::new(glob).map_err(|e| {
+            let m = format!("bad cascade _target.path '{glob}': {e}");
+            Error::input(from.path(), None, m)
+        })?;
+        if !g.is_match(&t.file.path(rules)) {
             return Ok(false);
         }
     }
@@ -465,48 +465,76 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cascade_path_target_matches_the_whole_relative_path() {
+    fn a_cascade_path_target_matches_the_path_hugo_matches() {
+        use crate::hugo::version::HugoVersion;
         let root = crate::scan::ContentRoot {
             dir: "content".into(),
             lang: None,
             ..Default::default()
         };
         let mut files = crate::scan::Files::new();
-        for rel in ["blog/2024/post.md", "blog.md", "docs/blog/x.md"] {
+        let rels = [
+            "blog/2024/Post.md",
+            "blog/_index.md",
+            "docs/blog/x/index.md",
+            "b.md",
+        ];
+        for rel in rels {
             files.push(&root, rel).unwrap();
         }
         let mut pages = Pages::new(&files);
-        for _ in 0..3 {
+        for _ in rels {
             pages.push(PageMeta::default(), "").unwrap();
         }
-        // Every file is in English: the language target is not what is tested.
-        fn target_of(p: Page<'_>) -> Target<'_> {
-            Target {
-                lang: "en",
-                kind: "page",
-                file: p.file.into(),
-            }
-        }
-        let targets = |glob: &str| -> Vec<bool> {
+        let old = HugoRules::of(HugoVersion::parse("0.111.3").unwrap());
+        let new = HugoRules::of(HugoVersion::parse("0.168.0").unwrap());
+        // Each file, and the term page `tags/rust` Hugo makes without one.
+        let targets = |glob: &str, rules: &HugoRules| -> Vec<bool> {
             let c = Cascade {
                 target_path: Some(glob.into()),
                 ..Default::default()
             };
-            pages
-                .iter()
-                .map(|p| cascade_targets(&c, &target_of(p), p.file).unwrap())
+            let files = pages.iter().map(|p| {
+                let placed = super::super::placement::place(p.file, &["en"], "en");
+                (TargetFile::Content(p.file, placed), p.file)
+            });
+            let term = (TargetFile::Logical("tags/rust"), pages.get(0).file);
+            (files.chain([term]))
+                .map(|(file, from)| {
+                    let t = Target {
+                        lang: "en",
+                        kind: "page",
+                        file,
+                    };
+                    cascade_targets(&c, &t, from, rules).unwrap()
+                })
                 .collect()
         };
-        assert_eq!(targets("/blog/**"), [true, false, false]);
-        assert_eq!(targets("/blog"), [false, true, false]);
-        assert_eq!(targets("docs/*/x"), [false, false, true]);
-        assert_eq!(targets("/blog/2024/post.md"), [true, false, false]);
-        let c = Cascade {
-            target_path: Some("[".into()),
-            ..Default::default()
-        };
-        let p = pages.get(0);
-        let err = cascade_targets(&c, &target_of(p), p.file).unwrap_err();
-        assert!(err.to_string().contains("blog/2024/post.md"), "{err}");
+        // Hugo 0.168 matches the logical path: `/blog/2024/post`, `/blog`, `/docs/blog/x`.
+        assert_eq!(
+            targets("/blog/**", &new),
+            [true, false, false, false, false]
+        );
+        assert_eq!(targets("{/*,/**}", &new), [true; 5]);
+        assert_eq!(targets("/*", &new), [false, true, false, true, false]);
+        assert_eq!(
+            targets("/docs/*/x", &new),
+            [false, false, true, false, false]
+        );
+        assert_eq!(targets("/blog/2024/post.md", &new), [false; 5]);
+        assert_eq!(targets("/tags/*", &new), [false, false, false, false, true]);
+        // Hugo 0.111 matches the file's path, extension and all; the section's own file lies
+        // below its folder.
+        assert_eq!(targets("/blog/**", &old), [true, true, false, false, false]);
+        assert_eq!(
+            targets("/blog/2024/post.md", &old),
+            [true, false, false, false, false]
+        );
+        assert_eq!(targets("/*.md", &old), [false, false, false, true, false]);
+        assert_eq!(targets("/docs/*/x", &old), [false; 5]);
+        assert_eq!(
+            targets("/tags/rust", &old),
+            [false, false, false, false, true]
+        );
     }
 }
