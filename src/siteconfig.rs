@@ -1,6 +1,7 @@
 //! The site's own config (Zola `zola.toml`/`config.toml`, Hugo `hugo.*`/`config.*` and
 //! `config/_default/`): the style it implies and the settings that shape its URLs.
 
+use crate::frontmatter::yaml::KeyTwice;
 use crate::vocab::config_text::{line_of, toml_too_deep_error};
 use crate::vocab::crawl_hints::{ChangeFreq, Priority};
 use crate::vocab::error::{Error, Result};
@@ -130,6 +131,9 @@ pub struct SiteConfig {
     /// Hugo: the merged config as read, for the values whose reading depends on the Hugo
     /// release (`hugo::config::apply_rules`).
     pub raw: Value,
+    /// Hugo: the first key a YAML config file gives twice, and that file (taken with its last
+    /// value; Hugo from 0.152 stops at it: `hugo::config::apply_rules`).
+    pub yaml_key_twice: Option<(PathBuf, KeyTwice)>,
     /// Hugo before 0.112: `defaultContentLanguage` names no language as written (`FR` for
     /// `fr`), so no language is the one without a folder.
     pub default_language_unmatched: bool,
@@ -275,6 +279,7 @@ impl Default for SiteConfig {
             hugo_dates: Default::default(),
             taxonomy_root: None,
             raw: Value::Null,
+            yaml_key_twice: None,
             default_language_unmatched: false,
             paths_keep_dates: false,
             exclude_paginated_pages: false,
@@ -401,26 +406,32 @@ pub fn file_has_key(path: &Path, key: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Reads a TOML, YAML or JSON file into a generic value, by extension.
-pub fn read_value(path: &Path) -> Result<Value> {
+/// Reads a TOML, YAML or JSON file into a generic value, by extension, with the first key a
+/// YAML mapping gives twice (taken with its last value; see [`parse_value`]).
+pub fn read_value(path: &Path) -> Result<(Value, Option<KeyTwice>)> {
     let text = crate::vocab::fsread::read_text(path, MAX_CONFIG)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     parse_value(&text, ext, path)
 }
 
-/// Parses config text of the given format (`toml`, `yaml`/`yml`, `json`).
-pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<Value> {
+/// Parses config text of the given format (`toml`, `yaml`/`yml`, `json`). A key YAML gives
+/// twice is taken with its last value and returned beside the value, for the reader to judge
+/// (Hugo before 0.152 reads it; TOML and JSON never give one here: TOML refuses it, and JSON
+/// takes the last, as Go's decoder does).
+pub fn parse_value(text: &str, ext: &str, path: &Path) -> Result<(Value, Option<KeyTwice>)> {
+    let one = |v: Value| (v, None);
     match ext {
         "toml" if crate::vocab::limits::toml_too_deep(text).is_some() => {
             Err(toml_too_deep_error(text, path))
         }
         "toml" => toml::from_str::<toml::Value>(text)
-            .map(toml_to_json)
+            .map(|v| one(toml_to_json(v)))
             .map_err(|e| {
                 let line = e.span().map(|s| line_of(text, s.start));
                 Error::config(path, line, e.message().trim().to_string())
             }),
         "json" => serde_json::from_str(text)
+            .map(one)
             .map_err(|e| Error::config(path, Some(e.line()), e.to_string())),
         _ => crate::frontmatter::yaml::config_value(text, path),
     }

@@ -67,13 +67,8 @@ impl std::fmt::Display for LimitHit {
     }
 }
 
-/// Loads the first document of `text` (`None` when there is none) as
-/// `YamlLoader::load_from_str` would, but refuses nesting past [`YAML_MAX_DEPTH`] and alias
-/// copies past a budget in proportion to the text. Later documents are checked, not kept.
-///
-/// What go-yaml (Hugo's parser) accepts and yaml-rust2 does not is mended first, where the
-/// mended text means the same ([`mend`]); the text is parsed again after each mend, at most
-/// [`YAML_REPARSES`] times its length in all, so time stays linear in the text.
+/// [`load_as`] in the YAML 1.2 core schema (the tests' reading).
+#[cfg(test)]
 pub(crate) fn load(text: &str) -> Result<Option<Yaml>, LoadError> {
     load_as(text, Dialect::Core)
 }
@@ -93,12 +88,37 @@ pub(crate) enum Dialect {
     Goccy,
 }
 
-/// [`load`], typing plain scalars as `dialect` does.
+/// Loads the first document of `text` (`None` when there is none) as
+/// `YamlLoader::load_from_str` would, typing plain scalars as `dialect` does, but refuses
+/// nesting past [`YAML_MAX_DEPTH`] and alias copies past a budget in proportion to the text.
+/// Later documents are checked, not kept.
+///
+/// What go-yaml (Hugo's parser) accepts and yaml-rust2 does not is mended first, where the
+/// mended text means the same ([`mend`]); the text is parsed again after each mend, at most
+/// [`YAML_REPARSES`] times its length in all, so time stays linear in the text.
 pub(crate) fn load_as(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
+    load_with(text, dialect, false).map(|(doc, _)| doc)
+}
+
+/// A key a YAML mapping gives twice, taken with its last value: the line where it is given
+/// again, and the parser's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyTwice {
+    pub line: usize,
+    pub message: String,
+}
+
+/// [`load_as`]; with `keep_twice`, a key given twice is taken with its last value (as
+/// yaml.v2 takes it) and the first such key is returned beside the document.
+fn load_with(
+    text: &str,
+    dialect: Dialect,
+    keep_twice: bool,
+) -> Result<(Option<Yaml>, Option<KeyTwice>), LoadError> {
     let mut text = Cow::Borrowed(text);
     let mut left = YAML_REPARSE_BASE.saturating_add(text.len().saturating_mul(YAML_REPARSES));
     loop {
-        match load_once(&text, dialect) {
+        match load_once(&text, dialect, keep_twice) {
             Err(LoadError::Syntax(e)) => match mend(&text, &e) {
                 // The mend is parsed again below: a pass over the text, counted.
                 Some(mended) if left >= text.len() => {
@@ -273,8 +293,12 @@ fn closing_quote(text: &str, at: usize, quote: char) -> Option<usize> {
     None
 }
 
-/// [`load`] without mending.
-fn load_once(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
+/// [`load_with`] without mending.
+fn load_once(
+    text: &str,
+    dialect: Dialect,
+    keep_twice: bool,
+) -> Result<(Option<Yaml>, Option<KeyTwice>), LoadError> {
     let stop = Cell::new(false);
     // On a limit hit the text is cut short, so the parser (which recurses once per level)
     // unwinds at once rather than reading on.
@@ -282,6 +306,7 @@ fn load_once(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
     let budget = YAML_COPY_BASE.saturating_add(text.len().saturating_mul(YAML_COPY_PER_BYTE));
     let mut loader = Loader::new(&stop, budget, text.len());
     loader.dialect = dialect;
+    loader.keep_twice = keep_twice;
     let parsed = Parser::new(chars).load(&mut loader, true);
     if let Some(limit) = loader.limit {
         return Err(LoadError::Limit(limit));
@@ -289,15 +314,21 @@ fn load_once(text: &str, dialect: Dialect) -> Result<Option<Yaml>, LoadError> {
     parsed.map_err(LoadError::Syntax)?;
     match loader.error {
         Some(e) => Err(LoadError::Syntax(e)),
-        None => Ok(loader.first),
+        None => Ok((loader.first, loader.twice)),
     }
 }
 
 /// A YAML site config (`hugo.yaml`, a file in Hugo's config folder) as the generic config
 /// value. Syntax errors read as they did when gray_matter loaded configs.
-pub(crate) fn config_value(text: &str, path: &Path) -> Result<serde_json::Value> {
-    match load(text) {
-        Ok(doc) => Ok(doc.map_or(serde_json::Value::Null, to_json)),
+/// A key given twice is taken with its last value and returned beside it: Hugo before 0.152
+/// (yaml.v2) reads such a file, later releases stop at it, and the release is known only
+/// later (`hugo::config::apply_rules`).
+pub(crate) fn config_value(
+    text: &str,
+    path: &Path,
+) -> Result<(serde_json::Value, Option<KeyTwice>)> {
+    match load_with(text, Dialect::Core, true) {
+        Ok((doc, twice)) => Ok((doc.map_or(serde_json::Value::Null, to_json), twice)),
         Err(LoadError::Syntax(e)) => {
             Err(Error::config(path, None, format!("Deserialize error: {e}")))
         }
@@ -364,6 +395,9 @@ struct Loader<'s> {
     limit: Option<LimitHit>,
     /// How plain scalars are typed.
     dialect: Dialect,
+    /// A key given twice is taken with its last value, and the first such noted in `twice`.
+    keep_twice: bool,
+    twice: Option<KeyTwice>,
 }
 
 impl MarkedEventReceiver for Loader<'_> {
@@ -392,6 +426,8 @@ impl<'s> Loader<'s> {
             error: None,
             limit: None,
             dialect: Dialect::Core,
+            keep_twice: false,
+            twice: None,
         }
     }
 
@@ -513,10 +549,14 @@ impl<'s> Loader<'s> {
                         && let Some((inserted_key, _)) = h.back()
                     {
                         // Named where the key is given again, as go-yaml names it.
-                        return Err(ScanError::new_string(
-                            key_mark,
-                            format!("{inserted_key:?}: duplicated key in mapping"),
-                        ));
+                        let message = format!("{inserted_key:?}: duplicated key in mapping");
+                        if !self.keep_twice {
+                            return Err(ScanError::new_string(key_mark, message));
+                        }
+                        self.twice.get_or_insert(KeyTwice {
+                            line: key_mark.line(),
+                            message,
+                        });
                     }
                 }
             }
@@ -590,7 +630,7 @@ mod tests {
     /// gave site configs, values and errors alike.
     fn same_as_before(text: &str) {
         match (
-            load_once(text, Dialect::Core),
+            load_once(text, Dialect::Core, false).map(|(doc, _)| doc),
             YamlLoader::load_from_str(text),
         ) {
             (Ok(doc), Ok(docs)) => assert_eq!(doc, docs.into_iter().next(), "{text:?}"),
@@ -606,7 +646,12 @@ mod tests {
             (a, b) => panic!("{text:?}: {a:?} but yaml-rust2 gives {b:?}"),
         }
         // A text mended into one go-yaml reads differs from gray_matter on purpose.
-        if format!("{:?}", load(text)) != format!("{:?}", load_once(text, Dialect::Core)) {
+        if format!("{:?}", load(text))
+            != format!(
+                "{:?}",
+                load_once(text, Dialect::Core, false).map(|(doc, _)| doc)
+            )
+        {
             return;
         }
         use gray_matter::engine::{Engine, YAML};
@@ -614,7 +659,9 @@ mod tests {
         let before = YAML::parse(text)
             .map(|pod| pod.deserialize::<serde_json::Value>().unwrap_or_default())
             .map_err(|e| Error::config(path, None, e.to_string()).to_string());
-        let now = config_value(text, path).map_err(|e| e.to_string());
+        let now = config_value(text, path)
+            .map(|(v, _)| v)
+            .map_err(|e| e.to_string());
         assert_eq!(now, before, "{text:?}");
     }
 
@@ -854,5 +901,20 @@ mod tests {
                 .starts_with("hugo.yaml:6: YAML aliases expand to more than 16 MiB"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_config_key_given_twice_is_taken_with_its_last_value_and_named() {
+        let path = Path::new("hugo.yaml");
+        let text = "a: 1\nb:\n  c: 2\n  c: 3\na: 4\n";
+        let (value, twice) = config_value(text, path).unwrap();
+        assert_eq!(value, serde_json::json!({"a": 4, "b": {"c": 3}}));
+        // The first key given again, on its line (1-based), in go-yaml's words.
+        let twice = twice.unwrap();
+        assert_eq!(twice.line, 4);
+        assert!(twice.message.contains("\"c\""), "{}", twice.message);
+        assert_eq!(config_value("a: 1\n", path).unwrap().1, None);
+        // Front matter still stops at it (outside yaml.v2).
+        assert!(load(text).is_err());
     }
 }

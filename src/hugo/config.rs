@@ -23,6 +23,17 @@ pub fn apply_rules(site: &mut SiteConfig, rules: &HugoRules) -> Result<()> {
     if site.style != Style::Hugo {
         return Ok(());
     }
+    // yaml.v2 (before 0.152) takes a key given twice with its last value, as it was read;
+    // go-yaml stops at it.
+    if let Some((file, twice)) = &site.yaml_key_twice
+        && !rules.yaml_v2
+    {
+        let m = format!(
+            "{}: Hugo {} stops at a key given twice (before 0.152 Hugo took its last value); remove one",
+            twice.message, rules.version
+        );
+        return Err(Error::config(file, Some(twice.line), m));
+    }
     let v = std::mem::take(&mut site.raw);
     let strict = rules.config_decoded_strictly;
     let (layers, main) = (
@@ -335,6 +346,7 @@ pub(super) fn read_hugo(
         ..Default::default()
     };
     c.raw = raw;
+    c.yaml_key_twice = merged.twice;
     c.generate_sitemap = !c.disable_kinds.iter().any(|k| k == "sitemap");
     c.no_html_kinds = no_html_kinds(get(&v, "outputs"));
     (c.ugly_urls, c.ugly_sections) = ugly_urls(get(&v, "uglyURLs"));

@@ -5,6 +5,7 @@
 //! `languages.fr.toml` is `languages.fr`, `menus.fr.toml` `languages.fr.menus`,
 //! `params.fr.toml` `languages.fr.params`.
 
+use crate::frontmatter::yaml::KeyTwice;
 use crate::siteconfig::{Layer, merge, read_value};
 use crate::vocab::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -16,6 +17,8 @@ pub(super) struct Merged {
     pub value: Value,
     /// The files, first to last.
     pub layers: Vec<Layer>,
+    /// The first key a YAML file gives twice, and that file.
+    pub twice: Option<(PathBuf, KeyTwice)>,
 }
 
 /// Hugo's environment: `--environment`, else `HUGO_ENVIRONMENT`, else `HUGO_ENV`, else
@@ -38,9 +41,12 @@ pub(super) fn load(
     let mut merged = Merged {
         value: Value::Object(Map::new()),
         layers: Vec::new(),
+        twice: None,
     };
     if let Some(p) = root_file {
-        merged.add(p, Vec::new(), None, read_value(p)?);
+        let (value, twice) = read_value(p)?;
+        merged.note_twice(p, twice);
+        merged.add(p, Vec::new(), None, value);
     }
     let mut dirs = vec![config_dir.join("_default")];
     if !environment.is_empty() && environment != "_default" {
@@ -49,7 +55,9 @@ pub(super) fn load(
     for dir in dirs {
         for p in config_files(&dir)? {
             let (at, wrap) = key_path(&p);
-            merged.add(&p, at, wrap, read_value(&p)?);
+            let (value, twice) = read_value(&p)?;
+            merged.note_twice(&p, twice);
+            merged.add(&p, at, wrap, value);
         }
     }
     merged.apply_env(
@@ -81,6 +89,12 @@ const ENV_BOOL_KEYS: [&str; 8] = [
 ];
 
 impl Merged {
+    /// Keeps the first key a file gives twice (`file`'s, when it gives one).
+    fn note_twice(&mut self, file: &Path, twice: Option<KeyTwice>) {
+        if self.twice.is_none() {
+            self.twice = twice.map(|t| (file.to_path_buf(), t));
+        }
+    }
     /// Merges one file's `value`, placed at `at` (and taken out of its repeated key `wrap`
     /// when it holds that key alone, as Hugo 0.162+ allows).
     fn add(&mut self, file: &Path, at: Vec<String>, wrap: Option<String>, value: Value) {
@@ -327,6 +341,7 @@ mod tests {
         let mut m = Merged {
             value: serde_json::json!({"builddrafts": true, "languages": {"en": {"weight": 2}}}),
             layers: Vec::new(),
+            twice: None,
         };
         let vars = [
             ("HUGO_BUILDDRAFTS", "false"),
@@ -411,7 +426,7 @@ mod tests {
         // Seen on a real site (Lruihao/hugo-blog): Hugo 0.168 makes no taxonomy `shallow`.
         let text = "_merge = \"deep\"\n[taxonomies]\n_merge = \"shallow\"\ntag = \"tags\"\n";
         let parsed = crate::siteconfig::parse_value(text, "toml", Path::new("hugo.toml"));
-        let v = lower_keys(parsed.unwrap());
+        let v = lower_keys(parsed.unwrap().0);
         assert_eq!(v, serde_json::json!({"taxonomies": {"tag": "tags"}}));
     }
 
@@ -424,7 +439,9 @@ mod tests {
             "uglyurls = false\nuglyURLs = true\n[params]\nX = 2\nx = 1\n",
         ] {
             let v = lower_keys(
-                crate::siteconfig::parse_value(text, "toml", Path::new("hugo.toml")).unwrap(),
+                crate::siteconfig::parse_value(text, "toml", Path::new("hugo.toml"))
+                    .unwrap()
+                    .0,
             );
             assert_eq!(
                 v,

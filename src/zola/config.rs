@@ -12,7 +12,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub(super) fn read_zola(path: &Path) -> Result<SiteConfig> {
-    let v = read_value(path)?;
+    // config.toml: TOML refuses a key given twice, so none comes back.
+    let (v, _) = read_value(path)?;
     let bad = |m: String| Error::config(path, None, m);
     let mut c = SiteConfig {
         style: Style::Zola,

@@ -1376,3 +1376,18 @@ fn a_cascade_path_glob_hugo_cannot_read_is_passed_over_then_refused() {
         "content/blog/_index.md:7: bad cascade target path glob",
     );
 }
+
+#[test]
+fn a_config_key_given_twice_takes_its_last_value_before_0_152_then_stops_hugo() {
+    // hugo.yaml gives `baseURL` twice: Hugo 0.111 (yaml.v2) takes the last; 0.168 (go-yaml)
+    // stops at the second, as we do, naming its line. Seen on a real site whose
+    // config/_default/params.yaml repeats `hours` (built with Hugo 0.148.2).
+    assert_same("config-key-twice", "0.111", "0.111.3");
+    assert!(hugo("config-key-twice", "0.111").contains("https://example.org/blog/a/"));
+    assert_refused(
+        "config-key-twice",
+        "0.168",
+        "0.168.0",
+        "hugo.yaml:3: String(\"baseURL\"): duplicated key in mapping: Hugo 0.168.0 stops",
+    );
+}
