@@ -1391,3 +1391,15 @@ fn a_config_key_given_twice_takes_its_last_value_before_0_152_then_stops_hugo() 
         "hugo.yaml:3: String(\"baseURL\"): duplicated key in mapping: Hugo 0.168.0 stops",
     );
 }
+
+#[test]
+fn a_section_below_a_withheld_one_makes_no_top_level_section_before_0_123() {
+    // `extra/soon/_index.md` is future and `other/draft/_index.md` a draft, each with a
+    // section or page below it and no `_index.md` at the top: Hugo 0.111 builds nothing
+    // below them, so neither `extra/` nor `other/` is a section; 0.168 lists both and what
+    // lies below (search seed 300463 under 0.111.3).
+    assert_same("hidden-nested-section", "0.111", "0.111.3");
+    assert_same("hidden-nested-section", "0.168", "0.168.0");
+    assert!(!hugo("hidden-nested-section", "0.111").contains("https://example.org/extra/"));
+    assert!(hugo("hidden-nested-section", "0.168").contains("https://example.org/extra/"));
+}

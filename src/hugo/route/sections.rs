@@ -47,24 +47,25 @@ pub(super) fn add_implicit_sections(
     let mut implicit: BTreeSet<(String, String)> = BTreeSet::new();
     // From Hugo 0.123 a folder of drafts (or future or expired pages) is a section too.
     // A page `disableKinds` turns off is no page at all, but its folder is still a section.
+    // Before, Hugo built none of them: a section below a withheld one, routed for its terms,
+    // makes no section either (seen in 0.111.3).
     let pages_off = site.kind_off("page");
-    let withheld: HashSet<usize> = match site.rules().sections_from_withheld_pages {
-        true => built
-            .out
-            .excluded
-            .iter()
-            .filter(|e| {
-                matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired)
-                    || (pages_off && e.reason == Reason::NotRendered)
-            })
-            .map(|e| e.page)
-            .collect(),
-        false => HashSet::new(),
-    };
+    let from_withheld = site.rules().sections_from_withheld_pages;
+    let withheld: HashSet<usize> = (built.out.excluded.iter())
+        .filter(|e| {
+            matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired)
+                || (from_withheld && pages_off && e.reason == Reason::NotRendered)
+        })
+        .map(|e| e.page)
+        .collect();
     // Whether the last (language, top folder) seen has a section of its own.
     let mut top_memo: Option<(&str, &str, bool)> = None;
     for (i, pl) in site.all().enumerate() {
-        let counts = built.route_of(i).is_some() || withheld.contains(&i);
+        let routed = built.route_of(i).is_some();
+        let counts = match from_withheld {
+            true => routed || withheld.contains(&i),
+            false => routed && !withheld.contains(&i),
+        };
         let (true, Some(top)) = (counts, pl.dirs.first()) else {
             continue;
         };
