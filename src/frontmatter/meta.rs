@@ -67,6 +67,8 @@ pub struct MetaMore {
     pub build: BuildOptions,
     /// Hugo `cascade`: values pushed down to every page below this section.
     pub cascade: Vec<Cascade>,
+    /// Hugo: the front matter has a `sitemap` table, which replaces a cascade's whole.
+    pub sitemap_table: bool,
     /// `lang` (when set in front matter rather than in the file name).
     pub lang: Option<String>,
     /// Zola section `transparent = true`.
@@ -114,6 +116,7 @@ static NO_MORE: MetaMore = MetaMore {
         given: false,
     },
     cascade: Vec::new(),
+    sitemap_table: false,
     lang: None,
     transparent: false,
     paginate_by: None,

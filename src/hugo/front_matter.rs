@@ -278,6 +278,7 @@ fn extract(root: &Node<'_>, cx: &Ctx<'_>, h: Hugo<'_>) -> Result<Parsed> {
             }
             "sitemap" => {
                 let sf = sitemap(n, &["sitemap"], cx, h)?;
+                more.sitemap_table = true;
                 out.meta.priority = sf.priority;
                 out.meta.set_priority_off(sf.priority_off);
                 out.meta.changefreq = sf.changefreq;

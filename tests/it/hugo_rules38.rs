@@ -1403,3 +1403,44 @@ fn a_section_below_a_withheld_one_makes_no_top_level_section_before_0_123() {
     assert!(!hugo("hidden-nested-section", "0.111").contains("https://example.org/extra/"));
     assert!(hugo("hidden-nested-section", "0.168").contains("https://example.org/extra/"));
 }
+
+/// Each URL's `changefreq` and `priority` in a sitemap.
+fn hints(xml: &str) -> BTreeSet<(String, String, String)> {
+    let field = |u: &str, tag: &str| {
+        let open = format!("<{tag}>");
+        u.split_once(open.as_str())
+            .and_then(|(_, rest)| rest.split_once('<'))
+            .map(|(v, _)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    xml.split("<url>")
+        .skip(1)
+        .map(|u| {
+            // Hugo writes `0.4`; so do we: compared as numbers all the same.
+            let p = field(u, "priority").parse::<f64>().map(|p| p.to_string());
+            let p = p.unwrap_or_default();
+            (field(u, "loc"), field(u, "changefreq"), p)
+        })
+        .collect()
+}
+
+#[test]
+fn a_page_own_sitemap_table_replaces_a_cascaded_one_whole() {
+    // `blog/_index.md` cascades `sitemap: {changefreq: weekly, priority: 0.4}` onto its pages;
+    // `a.md` sets only `sitemap: {changefreq: yearly}`, so Hugo gives it no priority (0.111.3
+    // and 0.168.0 alike); `b.md` takes both.
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        let (o, out) = run("own-sitemap-table", full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        let dir = case("own-sitemap-table").join(format!("expected-{short}"));
+        let theirs = std::fs::read_to_string(dir.join("sitemap.xml")).unwrap();
+        assert_eq!(hints(&ours), hints(&theirs), "under {full}");
+        let a = (
+            "https://example.org/blog/a/".to_string(),
+            "yearly".into(),
+            "".into(),
+        );
+        assert!(hints(&theirs).contains(&a));
+    }
+}

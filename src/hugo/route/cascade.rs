@@ -429,6 +429,9 @@ fn cascade_targets(c: &Cascade, t: &Target, from: SourceFile, rules: &HugoRules)
 
 /// Cascaded values fill only what the page itself leaves unset (its own front matter wins).
 fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
+    // A page's own `sitemap` table, whatever it sets, replaces a cascade's whole: no key of
+    // the cascade's is merged into it (Hugo 0.111.3 and 0.168.0 alike).
+    let own_sitemap = own.more().sitemap_table;
     if own.draft().is_none()
         && let Some(d) = c.draft.or(c.published.map(|p| !p))
     {
@@ -439,6 +442,7 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
     }
     if let Some(x) = c.sitemap_exclude
         && !own.sitemap_exclude()
+        && (c.noindex || !own_sitemap)
     {
         if x && !e.sitemap_exclude {
             e.noindex = c.noindex;
@@ -451,10 +455,10 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
         e.build.render = e.build.render.or(c.build.render);
         e.build.list = e.build.list.or(c.build.list);
     }
-    if !e.priority_off {
+    if !own_sitemap {
         e.priority = e.priority.or(c.priority);
+        e.changefreq = e.changefreq.or(c.changefreq);
     }
-    e.changefreq = e.changefreq.or(c.changefreq);
     if own.more().html_output.is_none() {
         e.html_output = e.html_output.or(c.html_output);
     }
