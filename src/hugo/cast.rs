@@ -246,8 +246,9 @@ fn toml_date(d: &toml::value::Datetime, tz: &SiteTz) -> Option<GoDate> {
                 Some(t) => chrono::NaiveTime::from_hms_nano_opt(
                     u32::from(t.hour),
                     u32::from(t.minute),
-                    u32::from(t.second),
-                    t.nanosecond,
+                    // TOML 1.1 lets a time leave out its seconds.
+                    u32::from(t.second.unwrap_or(0)),
+                    t.nanosecond.unwrap_or(0),
                 )?,
                 None => chrono::NaiveTime::MIN,
             };
