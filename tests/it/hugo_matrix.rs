@@ -228,15 +228,6 @@ const DELIBERATE: &[Deliberate] = &[
         why: "a site's `[outputs]` without html for a kind: no page a visitor opens; Hugo lists the kind's first output (a feed, JSON)",
     },
     Deliberate {
-        site: "frontmatter.expiryDate",
-        shapes: &[],
-        loc: Some("/"),
-        version: Some("0.168.0"),
-        what: &["lastmod"],
-        warned: true,
-        why: "Hugo 0.123+ dates its home from pages it does not publish (expired ones); we date lists by published pages only",
-    },
-    Deliberate {
         site: "cascade ",
         shapes: &[],
         loc: Some("/tags/"),

@@ -1444,3 +1444,36 @@ fn a_page_own_sitemap_table_replaces_a_cascaded_one_whole() {
         assert!(hints(&theirs).contains(&a));
     }
 }
+
+#[test]
+fn a_section_hugo_does_not_build_still_dates_the_lists_above_it() {
+    // `guide/old/_index.md` is a draft dated 2024-05-05 and `docs/sub/_index.md` expired,
+    // dated 2024-06-06. Hugo 0.111 builds nothing below either. Hugo 0.168 keeps both as
+    // sections it does not render: their pages are listed, and their own dates date the
+    // lists above them (`/guide/`, which has no date of its own, and the home).
+    let name = "withheld-section-dates";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+        let expected = case(name).join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        let (o, out) = run(name, full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        for url in hugo(name, short) {
+            assert_eq!(
+                lastmod_of(&ours, &url),
+                lastmod_of(&hugo_xml, &url),
+                "{url} under {full}"
+            );
+        }
+    }
+    let new = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
+    assert_eq!(
+        lastmod_of(&new, "https://example.org/").as_deref(),
+        Some("2024-06-06")
+    );
+    assert_eq!(
+        lastmod_of(&new, "https://example.org/guide/").as_deref(),
+        Some("2024-05-05")
+    );
+}

@@ -56,6 +56,13 @@ impl Effective {
         withheld(ctx, self.draft, publish, self.expiry_date)
     }
 
+    /// Turns its build options off as Hugo does for a home or section it does not build
+    /// (from 0.123): `render` and `list` never.
+    pub(super) fn disable_build(&mut self) {
+        self.build.render = Some(BuildRender::Never);
+        self.build.list = Some(BuildList::Never);
+    }
+
     /// Its build options keep it out of the sitemap: not rendered (`render: never`, or
     /// `link`: a URL but no file) or not listed (`list: never` or `local`).
     pub(super) fn built_unlisted(&self) -> bool {

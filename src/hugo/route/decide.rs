@@ -238,16 +238,25 @@ impl<'a> Decider<'_, 'a> {
                 branch_dates(site, page, &eff),
             ));
         }
-        if let Some(reason) = withheld {
-            return Ok(Decision::Skip(reason));
-        }
-        // Before Hugo 0.123 a withheld section hid everything below it.
-        let hidden_by = match site.rules().section_hides_children {
+        // Before Hugo 0.123 a withheld section hid everything below it. From 0.123 Hugo keeps
+        // a home or section it does not build for the structure, with its build options off
+        // (`render` and `list` never): the pages below are still its pages, and its dates
+        // count in the sections above it. A withheld regular page is no page at all.
+        let hides_children = site.rules().section_hides_children;
+        let kept_for_structure = match withheld {
+            Some(reason) if pl.is_branch && !hides_children => {
+                eff.disable_build();
+                Some(reason)
+            }
+            Some(reason) => return Ok(Decision::Skip(reason)),
+            None => None,
+        };
+        let hidden_by = match hides_children {
             true => match hidden_by(chain, i, site)? {
                 Some(reason) => Some(reason),
                 None => self.implicit_section_withheld(pl)?,
             },
-            false => None,
+            false => kept_for_structure,
         };
         if let Some(reason) = hidden_by.filter(|_| !pl.is_branch) {
             return Ok(Decision::Skip(reason));
