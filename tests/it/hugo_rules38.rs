@@ -1477,3 +1477,16 @@ fn a_section_hugo_does_not_build_still_dates_the_lists_above_it() {
         Some("2024-05-05")
     );
 }
+
+#[test]
+fn a_section_permalink_that_comes_to_nothing_keeps_the_section_path() {
+    // `[permalinks.section]`: `docs = ":sections[:last]"` names nothing for a top-level
+    // section (its sections above it are none), so Hugo takes no permalink and `docs/` keeps
+    // `/docs/`; `blog = "/:sections[:last]/x"` comes to `//x`, a path: `/x/`.
+    let name = "empty-permalink";
+    assert_same(name, "0.168", "0.168.0");
+    let hugo = hugo(name, "0.168");
+    assert!(hugo.contains("https://example.org/docs/"));
+    assert!(hugo.contains("https://example.org/x/"));
+    assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
+}

@@ -241,7 +241,9 @@ fn file_path(
         }
         let expanded = expand_page_permalink(pattern, &tokens)
             .map_err(|m| Error::input(page.file.path(), None, m))?;
-        return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
+        if let Some(expanded) = expanded {
+            return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
+        }
     }
     // A leaf bundle at the content root (`content/index.md`) has no folder to be named by:
     // Hugo puts it at the home's URL (0.111 lists that URL twice, once for each page).
@@ -581,11 +583,13 @@ impl ListTokens<'_> {
 pub(super) fn expand_list_permalink(
     pattern: &str,
     tokens: &ListTokens,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
-    Ok(finish_expansion(out, tokens.site)
-        .trim_matches('/')
-        .to_string())
+    Ok(out.map(|out| {
+        finish_expansion(out, tokens.site)
+            .trim_matches('/')
+            .to_string()
+    }))
 }
 
 /// The title Hugo gives a section without `_index` file: its folder's name made plural
@@ -727,16 +731,18 @@ fn slice_join(sections: &[String], cut: &str) -> String {
 fn expand_page_permalink(
     pattern: &str,
     tokens: &PageTokens,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
-    Ok(finish_expansion(out, tokens.site))
+    Ok(out.map(|out| finish_expansion(out, tokens.site)))
 }
 
 /// `pattern` with each token replaced by `value`'s answer; an unknown token is an error.
+/// None where it comes to nothing at all (`:sections[:last]` of a top-level section): Hugo
+/// then takes no permalink, and the page keeps the path it would have without one.
 fn expand_tokens(
     pattern: &str,
     value: impl Fn(&str) -> Option<String>,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<Option<String>, String> {
     let mut out = String::new();
     each_part(pattern, |part| {
         match part {
@@ -745,7 +751,7 @@ fn expand_tokens(
         }
         Ok(())
     })?;
-    Ok(out)
+    Ok(Some(out).filter(|o| !o.is_empty()))
 }
 
 /// An expanded pattern made a path as Hugo makes it: lower-cased unless `disablePathToLower`
@@ -787,9 +793,9 @@ pub(super) fn expand_term_permalink(
     pattern: &str,
     tokens: &TermTokens,
     ugly: bool,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
-    Ok(end_permalink(&finish_expansion(out, tokens.site), ugly))
+    Ok(out.map(|out| end_permalink(&finish_expansion(out, tokens.site), ugly)))
 }
 
 /// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
@@ -1020,8 +1026,8 @@ mod tests {
                 };
                 let got = expand_term_permalink(pattern, &tokens, ugly);
                 assert_eq!(
-                    got.as_deref(),
-                    Ok(want),
+                    got.as_ref().map(|g| g.as_deref()),
+                    Ok(Some(want)),
                     "{} {pattern} {written}",
                     r.version
                 );
@@ -1045,7 +1051,10 @@ mod tests {
             site,
         };
         let got = expand_term_permalink("/tags/:contentbasename/", &tokens, false);
-        assert_eq!(got.as_deref(), Ok("/tags/foo-bar/"));
+        assert_eq!(
+            got.as_ref().map(|g| g.as_deref()),
+            Ok(Some("/tags/foo-bar/"))
+        );
     }
 
     #[test]

@@ -274,7 +274,8 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
             site: paths,
         };
         match expand_list_permalink(pattern, &tokens) {
-            Ok(joined) => {
+            Ok(None) => {}
+            Ok(Some(joined)) => {
                 let ugly = site.config.ugly(raw.first().copied().unwrap_or(""));
                 let p = paths.list_path(&site.prefix(lang), &joined, ugly);
                 new_paths.insert(r, p);

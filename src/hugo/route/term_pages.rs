@@ -336,14 +336,14 @@ fn add_list(
     let path = match own_url(site, file, prefix) {
         Some(url) => url,
         None => match list_permalink(site, built, (lang, file, terms), tax) {
-            Some(Ok(joined)) => site.paths().list_path(prefix, &joined, ugly),
+            Some(Ok(Some(joined))) => site.paths().list_path(prefix, &joined, ugly),
             // Not met: the config's patterns are checked against the release's tokens.
             Some(Err(m)) => {
                 let m = format!("{m}: the {} list keeps its path", tax.name);
                 built.out.warnings.push(m);
                 site.paths().list_path(prefix, &tax_seg, ugly)
             }
-            None => site.paths().list_path(prefix, &tax_seg, ugly),
+            Some(Ok(None)) | None => site.paths().list_path(prefix, &tax_seg, ugly),
         },
     };
     let key = format!("taxonomy:{}", tax.name);
@@ -401,13 +401,13 @@ fn add_terms(
                 rules.pattern_for("term", &format!("/{}/{name}", tax.name), lang)
             }
         };
-        let path = match (own_url(site, file, prefix), pattern) {
-            (Some(url), _) => url,
+        let expanded = match (own_url(site, file, prefix), pattern) {
+            (Some(url), _) => Some(url),
             (None, Some(p)) => {
                 let tokens = (term.as_str(), written);
                 let tax = (tax, ugly, tax_slug.as_str());
                 match term_permalink(site, &*built, file, p, tokens, tax, &members) {
-                    Ok(path) => format!("{prefix}{path}"),
+                    Ok(path) => path.map(|path| format!("{prefix}{path}")),
                     // Not met: the config's patterns are checked against the release's tokens.
                     Err(m) => {
                         built
@@ -418,11 +418,12 @@ fn add_terms(
                     }
                 }
             }
-            (None, None) => {
-                let seg = own_slug(site, file).unwrap_or_else(|| term.clone());
-                dir_path(prefix, &format!("{tax_seg}/{seg}"), ugly)
-            }
+            (None, None) => None,
         };
+        let path = expanded.unwrap_or_else(|| {
+            let seg = own_slug(site, file).unwrap_or_else(|| term.clone());
+            dir_path(prefix, &format!("{tax_seg}/{seg}"), ugly)
+        });
         let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
         let page_key = (lang.to_string(), tax.name.clone(), term.clone());
@@ -450,7 +451,7 @@ fn term_permalink(
     (key, written): (&str, &str),
     (tax, ugly, tax_slug): (&Taxonomy, bool, &str),
     members: &RouteList,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<Option<String>, String> {
     let own = file.map(|i| site.pages.meta(i));
     let date = term_date(site, built, file, members);
     // A term that only its own folder names is written as that folder.
@@ -513,7 +514,7 @@ fn list_permalink(
     built: &Built,
     (lang, file, terms): (&str, Option<usize>, &BTreeMap<String, RouteList>),
     tax: &Taxonomy,
-) -> Option<std::result::Result<String, String>> {
+) -> Option<std::result::Result<Option<String>, String>> {
     let rules = &site.config.permalink_rules;
     let pattern = match rules.is_empty() {
         true => (site.config.taxonomy_permalinks.iter())
