@@ -1490,3 +1490,18 @@ fn a_section_permalink_that_comes_to_nothing_keeps_the_section_path() {
     assert!(hugo.contains("https://example.org/x/"));
     assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
 }
+
+#[test]
+fn the_first_cascade_with_build_options_gives_them_whole() {
+    // The home cascades `build: {render: always}` onto every page, then `build: {list:
+    // never}` onto sections: Hugo takes the first `build` table that reaches a page and
+    // merges no later one into it, so `s/` is listed (search seed 400366 under 0.168.0).
+    // `t/` cascades `list: never` itself: the nearest cascade comes first, and from 0.123 a
+    // section's own cascade reaches the section too (0.111 does not read `build`).
+    let name = "cascade-build-first";
+    assert_same(name, "0.111", "0.111.3");
+    assert_same(name, "0.168", "0.168.0");
+    let hugo = hugo(name, "0.168");
+    assert!(hugo.contains("https://example.org/s/"));
+    assert!(!hugo.contains("https://example.org/t/q/"));
+}

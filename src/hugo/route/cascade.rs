@@ -456,11 +456,11 @@ fn apply_cascade(e: &mut Effective, own: &PageMeta, c: &Cascade) {
         }
         e.sitemap_exclude = e.sitemap_exclude || x;
     }
-    // A page's own build options, an empty table too, replace every cascade's (Hugo
-    // 0.111.3 and 0.168.0 alike).
-    if !own.more().build.given {
-        e.build.render = e.build.render.or(c.build.render);
-        e.build.list = e.build.list.or(c.build.list);
+    // Build options are one table: the page's own (an empty one too), else the first
+    // cascade's that has one, nearest first, whole; a later cascade's `list` is not merged
+    // into an earlier one's `render` (Hugo 0.111.3 and 0.168.0 alike).
+    if !e.build.given && c.build.given {
+        e.build = c.build.clone();
     }
     if !own_sitemap {
         e.priority = e.priority.or(c.priority);
