@@ -1505,3 +1505,37 @@ fn the_first_cascade_with_build_options_gives_them_whole() {
     assert!(hugo.contains("https://example.org/s/"));
     assert!(!hugo.contains("https://example.org/t/q/"));
 }
+
+#[test]
+fn taxonomy_files_hugo_does_not_list_still_date_the_lists_above_them() {
+    // `categories/_index.md` is a draft dated 2025-05-05 and `tags/x/_index.md` has `build:
+    // {list: never}` with 2025-06-06. Hugo 0.168 keeps both in its tree: the categories list
+    // dates the home, and the term dates the tags list, though neither is listed (search
+    // seeds 400280, 400014 and 400008 under 0.168.0). Hugo 0.111 reads no `build` and takes
+    // the draft list's terms with it.
+    let name = "unlisted-taxonomy-dates";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+        let expected = case(name).join(format!("expected-{short}/sitemap.xml"));
+        let hugo_xml = std::fs::read_to_string(expected).unwrap();
+        let (o, out) = run(name, full);
+        assert!(o.status.success(), "{}", text(&o));
+        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+        for url in hugo(name, short) {
+            assert_eq!(
+                lastmod_of(&ours, &url),
+                lastmod_of(&hugo_xml, &url),
+                "{url} under {full}"
+            );
+        }
+    }
+    let new = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
+    assert_eq!(
+        lastmod_of(&new, "https://example.org/").as_deref(),
+        Some("2025-05-05")
+    );
+    assert_eq!(
+        lastmod_of(&new, "https://example.org/tags/").as_deref(),
+        Some("2025-06-06")
+    );
+}

@@ -45,6 +45,7 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
     let n = site.pages.len();
     let decider = Decider { site, bundles };
     let mut built = Built::new(n);
+    let keeps_structure = !site.rules().withheld_list_takes_terms;
     // Nearly every file is a route: reserved up front, the vector is never doubled.
     built.out.routes.reserve_exact(n);
     // Each file's fate is decided on every core (files of one folder come together, so each
@@ -60,7 +61,7 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
     };
     let mut assemble_from = |start: usize, decisions: Vec<Result<Decision>>| -> Result<()> {
         for (i, decision) in (start..).zip(decisions) {
-            assemble(&mut built, i, decision?);
+            assemble(&mut built, i, decision?, keeps_structure);
         }
         Ok(())
     };
@@ -88,8 +89,9 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
     Ok(built)
 }
 
-/// Records file `i`'s decision.
-fn assemble(built: &mut Built, i: usize, decision: Decision) {
+/// Records file `i`'s decision; `keeps_structure`: Hugo 0.123+ keeps the taxonomy and term
+/// files it does not list in its tree.
+fn assemble(built: &mut Built, i: usize, decision: Decision, keeps_structure: bool) {
     let out = &mut built.out;
     match decision {
         Decision::Skip(reason) => out.excluded.push(Excluded { page: i, reason }),
@@ -106,9 +108,23 @@ fn assemble(built: &mut Built, i: usize, decision: Decision) {
                 built.tax_dates.insert(i, dates);
             }
         }
-        Decision::TaxonomyFile(lang, tax, term, Some(reason), _) => {
+        Decision::TaxonomyFile(lang, tax, term, Some(reason), dates) => {
             out.excluded.push(Excluded { page: i, reason });
-            built.tax_withheld.insert((lang, tax, term), (i, reason));
+            // From 0.123 Hugo keeps a taxonomy list it does not build, and a list or term
+            // its build options leave out, for the structure: their dates still count.
+            // A withheld term it drops.
+            let dated_out = matches!(reason, Reason::Draft | Reason::Future | Reason::Expired);
+            let kept = keeps_structure && (term.is_empty() || !dated_out);
+            let key = (lang, tax, term);
+            if kept {
+                built.tax_files.insert(key.clone(), i);
+                if dates != BranchDates::default() {
+                    built.tax_dates.insert(i, dates);
+                }
+                built.tax_unlisted.insert(key);
+            } else {
+                built.tax_withheld.insert(key, (i, reason));
+            }
         }
         Decision::Route(r, unlisted, section, rendered) => {
             if !rendered {

@@ -247,6 +247,10 @@ struct Built {
     /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
     /// The file, whose `slug` still names a taxonomy's folder (0.167+), and why.
     tax_withheld: HashMap<(String, String, String), (usize, Reason)>,
+    /// Taxonomy and term files Hugo 0.123+ keeps in its tree but does not list (a term's or
+    /// list's build options; a list withheld as a draft, future or expired): their pages
+    /// are routed, not listed, and their dates count for the lists above them.
+    tax_unlisted: HashSet<(String, String, String)>,
     /// The dates of taxonomy and term files that cascades change or that have their own,
     /// by file.
     tax_dates: HashMap<usize, cascade::BranchDates>,
@@ -281,6 +285,7 @@ impl Built {
             section_route: HashMap::new(),
             tax_files: HashMap::new(),
             tax_withheld: HashMap::new(),
+            tax_unlisted: HashSet::new(),
             tax_dates: HashMap::new(),
             generated_dates: HashMap::new(),
             unrendered: HashSet::new(),

@@ -352,6 +352,7 @@ fn add_list(
     if let Some(dates) = built.tax_page_dates(&page_key) {
         dates.apply(&mut r);
     }
+    r.listed = !built.tax_unlisted.contains(&page_key);
     Some(built.out.push(r))
 }
 
@@ -430,6 +431,7 @@ fn add_terms(
         if let Some(dates) = built.tax_page_dates(&page_key) {
             dates.apply(&mut r);
         }
+        r.listed = !built.tax_unlisted.contains(&page_key);
         r.add_rollup_list(members);
         if let Some(lr) = list_route {
             let next = built.out.routes.len();
