@@ -1539,3 +1539,17 @@ fn taxonomy_files_hugo_does_not_list_still_date_the_lists_above_them() {
         Some("2025-06-06")
     );
 }
+
+#[test]
+fn a_whole_sections_token_is_the_section_path_from_0_123() {
+    // From 0.123 a whole `:sections` is the section's path, `/` first: `/x-:sections/:slug/`
+    // is `/x-/docs/sub/b/` (0.111: `/x-docs/sub/b/`), a term's `/y-/tags/t1/`, a section
+    // list's `/z-/docs/sub/` (its own path), a page at the top `/w-/c/` (search seeds
+    // 400117, 400197, 400585, 400655 under 0.168.0).
+    assert_same("sections-path-token", "0.111", "0.111.3");
+    assert_same("sections-path-token", "0.168", "0.168.0");
+    assert!(hugo("sections-path-token", "0.168").contains("https://example.org/x-/docs/sub/b/"));
+    assert_same("sections-token-lists", "0.168", "0.168.0");
+    assert!(hugo("sections-token-lists", "0.168").contains("https://example.org/z-/docs/sub/"));
+    assert_refused("sections-token-lists", "0.111", "0.111.3", "hugo.toml:");
+}

@@ -53,6 +53,18 @@ impl Paths<'_> {
         }
     }
 
+    /// What a whole `:sections` gives for these sections (their names, as
+    /// [`Paths::section_token`] gives them): joined by `/`, and from Hugo 0.123, which gives
+    /// the section's path, with a leading `/` (`x-:sections` is `x-/docs/sub`; the home's
+    /// pages `/`).
+    pub(super) fn sections_token(&self, sections: &[String]) -> String {
+        let joined = sections.join("/");
+        match self.rules.sections_from_path {
+            true => format!("/{joined}"),
+            false => joined,
+        }
+    }
+
     /// A home, section or taxonomy list's path: `{prefix}/{joined}/`; with `ugly` URLs
     /// `{prefix}/{joined}.html` before Hugo 0.148, `{prefix}/{joined}/index.html` from it.
     pub(super) fn list_path(&self, prefix: &str, joined: &str, ugly: bool) -> String {
@@ -342,7 +354,7 @@ impl<'a> PageTokens<'a> {
             "sectionslug" if site.rules.permalink_sectionslug => {
                 self.section_slugs.first().cloned().unwrap_or_default()
             }
-            "sections" => self.folders[..self.sections].join("/"),
+            "sections" => site.sections_token(&self.folders[..self.sections]),
             "sectionslugs" if site.rules.permalink_sectionslug => self.section_slugs.join("/"),
             t => {
                 let sections = &self.section_entries();
@@ -486,7 +498,7 @@ impl TermTokens<'_> {
             }
             "section" => self.tax.to_string(),
             "sectionslug" if rules.permalink_sectionslug => urlize(self.tax_slug, site),
-            "sections" => sections.join("/"),
+            "sections" => site.sections_token(&sections),
             "sectionslugs" if rules.permalink_sectionslug => section_slugs.join("/"),
             t => {
                 if let Some((name, _)) = t.split_once('[') {
@@ -549,7 +561,7 @@ impl ListTokens<'_> {
                 slug().unwrap_or_else(base_name)
             }
             "section" => dirs.first().cloned().unwrap_or_default(),
-            "sections" => dirs.join("/"),
+            "sections" => site.sections_token(&dirs),
             "sectionslug" if rules.permalink_sectionslug => {
                 slugs.first().cloned().unwrap_or_default()
             }
