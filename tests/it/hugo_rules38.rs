@@ -1553,3 +1553,14 @@ fn a_whole_sections_token_is_the_section_path_from_0_123() {
     assert!(hugo("sections-token-lists", "0.168").contains("https://example.org/z-/docs/sub/"));
     assert_refused("sections-token-lists", "0.111", "0.111.3", "hugo.toml:");
 }
+
+#[test]
+fn month_and_weekday_names_keep_their_case_with_disable_path_to_lower() {
+    // `:monthname` and `:weekdayname` are Go's names (`March`, `Tuesday`): only the whole
+    // path is lower-cased, and `disablePathToLower` keeps it as it is (search seeds 400139,
+    // 400534, 400536 under 0.168.0).
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert!(hugo("monthname-case", short).contains("https://example.org/March/Tuesday/a/"));
+        assert_same("monthname-case", short, full);
+    }
+}

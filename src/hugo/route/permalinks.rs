@@ -382,11 +382,13 @@ fn date_value(token: &str, date: &DateTime<FixedOffset>) -> Option<String> {
     Some(match token {
         "year" => date.year().to_string(),
         "month" => date.format("%m").to_string(),
-        "monthname" => go_lower(&date.format("%B").to_string()),
+        // Written as Go names them (`March`); the whole expansion is lower-cased after,
+        // unless `disablePathToLower`.
+        "monthname" => date.format("%B").to_string(),
         "day" => date.format("%d").to_string(),
         "yearday" => date.ordinal().to_string(),
         "weekday" => date.weekday().num_days_from_sunday().to_string(),
-        "weekdayname" => go_lower(&date.format("%A").to_string()),
+        "weekdayname" => date.format("%A").to_string(),
         _ => return None,
     })
 }
