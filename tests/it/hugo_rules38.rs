@@ -1564,3 +1564,21 @@ fn month_and_weekday_names_keep_their_case_with_disable_path_to_lower() {
         assert_same("monthname-case", short, full);
     }
 }
+
+#[test]
+fn a_term_its_build_options_leave_out_still_dates_its_list() {
+    // `tags/x/_index.md` has `_build: {render: never}`; its page is dated 2023-01-02. Hugo
+    // 0.111 keeps the term for its taxonomy: not listed, and `/tags/` takes its date.
+    // Hugo 0.168 stops at `_build`.
+    let name = "term-build-dates";
+    assert_same(name, "0.111", "0.111.3");
+    let (o, out) = run(name, "0.111.3");
+    assert!(o.status.success(), "{}", text(&o));
+    let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    let tags = "https://example.org/tags/";
+    assert_eq!(lastmod_of(&ours, tags).as_deref(), Some("2023-01-02"));
+    let expected = case(name).join("expected-0.111/sitemap.xml");
+    let hugo_xml = std::fs::read_to_string(expected).unwrap();
+    assert_eq!(lastmod_of(&hugo_xml, tags).as_deref(), Some("2023-01-02"));
+    assert_refused(name, "0.168", "0.168.0", "tags/x/_index.md:3");
+}

@@ -89,8 +89,8 @@ pub(super) fn decide_all(site: &Site, bundles: &Bundles) -> Result<Built> {
     Ok(built)
 }
 
-/// Records file `i`'s decision; `keeps_structure`: Hugo 0.123+ keeps the taxonomy and term
-/// files it does not list in its tree.
+/// Records file `i`'s decision; `keeps_structure`: Hugo 0.123+ keeps the taxonomy lists it
+/// does not build or list in its tree.
 fn assemble(built: &mut Built, i: usize, decision: Decision, keeps_structure: bool) {
     let out = &mut built.out;
     match decision {
@@ -110,11 +110,14 @@ fn assemble(built: &mut Built, i: usize, decision: Decision, keeps_structure: bo
         }
         Decision::TaxonomyFile(lang, tax, term, Some(reason), dates) => {
             out.excluded.push(Excluded { page: i, reason });
-            // From 0.123 Hugo keeps a taxonomy list it does not build, and a list or term
-            // its build options leave out, for the structure: their dates still count.
-            // A withheld term it drops.
+            // Hugo keeps a term its build options leave out (0.111.3 and 0.168.0), and from
+            // 0.123 a taxonomy list it does not build or list, for the structure: their
+            // dates still count. A withheld term it drops.
             let dated_out = matches!(reason, Reason::Draft | Reason::Future | Reason::Expired);
-            let kept = keeps_structure && (term.is_empty() || !dated_out);
+            let kept = match term.is_empty() {
+                true => keeps_structure,
+                false => !dated_out,
+            };
             let key = (lang, tax, term);
             if kept {
                 built.tax_files.insert(key.clone(), i);

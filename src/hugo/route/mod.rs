@@ -247,9 +247,9 @@ struct Built {
     /// Taxonomy and term pages whose `_index.md` is withheld (a draft): Hugo renders none.
     /// The file, whose `slug` still names a taxonomy's folder (0.167+), and why.
     tax_withheld: HashMap<(String, String, String), (usize, Reason)>,
-    /// Taxonomy and term files Hugo 0.123+ keeps in its tree but does not list (a term's or
-    /// list's build options; a list withheld as a draft, future or expired): their pages
-    /// are routed, not listed, and their dates count for the lists above them.
+    /// Taxonomy and term files Hugo keeps in its tree but does not list (a term's build
+    /// options; from 0.123 a list's, or a list withheld as a draft, future or expired):
+    /// their pages are routed, not listed, and their dates count for the lists above them.
     tax_unlisted: HashSet<(String, String, String)>,
     /// The dates of taxonomy and term files that cascades change or that have their own,
     /// by file.
