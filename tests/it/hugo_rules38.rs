@@ -1582,3 +1582,16 @@ fn a_term_its_build_options_leave_out_still_dates_its_list() {
     assert_eq!(lastmod_of(&hugo_xml, tags).as_deref(), Some("2023-01-02"));
     assert_refused(name, "0.168", "0.168.0", "tags/x/_index.md:3");
 }
+
+#[test]
+fn a_section_dated_only_by_its_expiry_takes_no_date_from_below_for_its_permalink() {
+    // `posts/_index.md` has only an `expiryDate`: from 0.123 that is a date of its own, so
+    // Hugo takes none from its pages and its `:monthname` and `:yearday` are Go's zero time
+    // (`/p-january/1/`); `blog/_index.md` has none and takes its page's (`/b-november/334/`;
+    // search seed 400807 under 0.168.0).
+    let name = "section-permalink-date";
+    assert_same(name, "0.168", "0.168.0");
+    assert!(hugo(name, "0.168").contains("https://example.org/p-january/1/"));
+    assert!(hugo(name, "0.168").contains("https://example.org/b-november/334/"));
+    assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
+}

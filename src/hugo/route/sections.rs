@@ -261,9 +261,14 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
             .collect();
         let paths = site.paths();
         let dirs: Vec<String> = raw.iter().map(|d| sanitize(d, paths)).collect();
-        let date = meta
-            .and_then(hugo_date)
-            .or_else(|| below.get(&(lang.clone(), dir.clone())).copied());
+        // Its own date, else the newest below it; but a section with dates of its own and
+        // no date (from 0.123 an `expiryDate` alone) takes none from below: Go's zero time.
+        let date = meta.and_then(hugo_date).or_else(|| {
+            let keeps_own = built.out.routes[r].keeps_own_dates();
+            (!keeps_own)
+                .then(|| below.get(&(lang.clone(), dir.clone())).copied())
+                .flatten()
+        });
         let tokens = ListTokens {
             date,
             title: &title,
