@@ -1595,3 +1595,14 @@ fn a_section_dated_only_by_its_expiry_takes_no_date_from_below_for_its_permalink
     assert!(hugo(name, "0.168").contains("https://example.org/b-november/334/"));
     assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
 }
+
+#[test]
+fn a_date_cascaded_onto_terms_names_their_permalinks() {
+    // The home cascades `date: 2030-06-15` onto every term: `/x-:year/:slug/` reads it, not
+    // the dates of the terms' pages (2019, 2022), in 0.111.3 and 0.168.0 alike (search seed
+    // 400614 under 0.168.0).
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert!(hugo("term-cascade-date", short).contains("https://example.org/x-2030/one/"));
+        assert_same("term-cascade-date", short, full);
+    }
+}

@@ -342,6 +342,8 @@ fn cascade_dates(
 pub(super) struct BranchDates {
     groups: Option<Vec<Option<W3cDate>>>,
     keeps_own: bool,
+    /// Its `.Date` with the cascades applied: what a permalink's date tokens read.
+    pub(super) date: Option<W3cDate>,
 }
 
 impl BranchDates {
@@ -356,6 +358,7 @@ impl BranchDates {
         BranchDates {
             groups: eff.lastmod_groups.clone(),
             keeps_own: eff.date.is_some() || eff.publish_date.is_some() || lastmod || expiry,
+            date: eff.date,
         }
     }
 

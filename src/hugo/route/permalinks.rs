@@ -683,7 +683,7 @@ pub(super) fn hugo_date(fm: &crate::frontmatter::PageMeta) -> Option<DateTime<Fi
 
 /// A date as a time for Go's layouts: a date without a time is midnight UTC (the date's
 /// fields are what permalinks use).
-fn page_time(d: &W3cDate) -> DateTime<FixedOffset> {
+pub(super) fn page_time(d: &W3cDate) -> DateTime<FixedOffset> {
     match d.kind() {
         crate::vocab::date::W3cKind::DateTime(t) => t,
         crate::vocab::date::W3cKind::Date(d) => go_time(d),

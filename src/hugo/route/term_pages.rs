@@ -4,7 +4,7 @@
 use super::cascade::{BranchDates, Effective, Target, TargetFile, generated_effective};
 use super::permalinks::{
     ListTokens, Paths, TermTokens, dir_path, expand_list_permalink, expand_term_permalink,
-    hugo_date, list_key_matches, sanitize, section_slug_segment, sections_cut_panic,
+    hugo_date, list_key_matches, page_time, sanitize, section_slug_segment, sections_cut_panic,
     taxonomy_title, url_path,
 };
 use super::placement::Bundles;
@@ -387,10 +387,8 @@ fn add_terms(
     }
     let tax_slug = taxonomy_slug(site, built, lang, tax);
     for (term, members) in terms {
-        let file = built
-            .tax_files
-            .get(&(lang.to_string(), tax.name.clone(), term.clone()))
-            .copied();
+        let page_key = (lang.to_string(), tax.name.clone(), term.clone());
+        let file = built.tax_files.get(&page_key).copied();
         let written = written.get(&term).map_or(term.as_str(), String::as_str);
         // A `[[permalinks]]` rule (0.161+) matches the term's logical path: its own
         // folder's, else the term as a page writes it (lower case, spaces `-`).
@@ -407,7 +405,8 @@ fn add_terms(
             (None, Some(p)) => {
                 let tokens = (term.as_str(), written);
                 let tax = (tax, ugly, tax_slug.as_str());
-                match term_permalink(site, &*built, file, p, tokens, tax, &members) {
+                let own = (&page_key, file);
+                match term_permalink(site, &*built, own, p, tokens, tax, &members) {
                     Ok(path) => path.map(|path| format!("{prefix}{path}")),
                     // Not met: the config's patterns are checked against the release's tokens.
                     Err(m) => {
@@ -427,7 +426,6 @@ fn add_terms(
         });
         let key = format!("term:{}/{term}", tax.name);
         let mut r = site.taxonomy_route(file, Kind::Term, path, lang, key);
-        let page_key = (lang.to_string(), tax.name.clone(), term.clone());
         if let Some(dates) = built.tax_page_dates(&page_key) {
             dates.apply(&mut r);
         }
@@ -444,18 +442,18 @@ fn add_terms(
 
 /// A term's path by its taxonomy's permalink `pattern`: `(key, written)` is the term's path
 /// segment and the term as a page writes it; `members` its pages' routes, whose newest
-/// date is the term's date (unless its own file has one).
+/// date is the term's date (unless a cascade or its own file gives one).
 fn term_permalink(
     site: &Site,
     built: &Built,
-    file: Option<usize>,
+    (page_key, file): (&(String, String, String), Option<usize>),
     pattern: &str,
     (key, written): (&str, &str),
     (tax, ugly, tax_slug): (&Taxonomy, bool, &str),
     members: &RouteList,
 ) -> std::result::Result<Option<String>, String> {
     let own = file.map(|i| site.pages.meta(i));
-    let date = term_date(site, built, file, members);
+    let date = term_date(site, built, (page_key, file), members);
     // A term that only its own folder names is written as that folder.
     let folder = file.and_then(|i| site.at(i).dirs.get(1));
     let tokens = TermTokens {
@@ -494,9 +492,14 @@ fn taxonomy_slug(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> Stri
 fn term_date(
     site: &Site,
     built: &Built,
-    file: Option<usize>,
+    (key, file): (&(String, String, String), Option<usize>),
     members: &RouteList,
 ) -> Option<DateTime<FixedOffset>> {
+    // A date a cascade gives the term (or its own, cascades applied) comes first.
+    let cascaded = built.tax_page_dates(key).and_then(|d| d.date.as_ref());
+    if let Some(d) = cascaded {
+        return Some(page_time(d));
+    }
     let own = file.map(|i| site.pages.meta(i));
     own.and_then(hugo_date).or_else(|| {
         members
@@ -532,7 +535,12 @@ fn list_permalink(
         (terms.iter())
             .filter_map(|(term, members)| {
                 let key = (lang.to_string(), tax.name.clone(), term.clone());
-                term_date(site, built, built.tax_files.get(&key).copied(), members)
+                term_date(
+                    site,
+                    built,
+                    (&key, built.tax_files.get(&key).copied()),
+                    members,
+                )
             })
             .max()
     });
