@@ -64,6 +64,23 @@ fn assert_same(name: &str, short: &str, full: &str) {
     );
 }
 
+/// Asserts we list exactly Hugo's URLs, each with Hugo's `<lastmod>` day.
+fn assert_same_dates(name: &str, short: &str, full: &str) {
+    assert_same(name, short, full);
+    let expected = case(name).join(format!("expected-{short}/sitemap.xml"));
+    let hugo_xml = std::fs::read_to_string(expected).unwrap();
+    let (o, out) = run(name, full);
+    assert!(o.status.success(), "{}", text(&o));
+    let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
+    for url in hugo(name, short) {
+        assert_eq!(
+            lastmod_of(&ours, &url),
+            lastmod_of(&hugo_xml, &url),
+            "{url} under {full}"
+        );
+    }
+}
+
 /// Asserts Hugo stopped on a case and so do we, naming `file:line`.
 fn assert_refused(name: &str, short: &str, full: &str, at: &str) {
     let err = case(name).join(format!("expected-{short}/hugo-error.txt"));
@@ -1453,19 +1470,7 @@ fn a_section_hugo_does_not_build_still_dates_the_lists_above_it() {
     // lists above them (`/guide/`, which has no date of its own, and the home).
     let name = "withheld-section-dates";
     for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
-        assert_same(name, short, full);
-        let expected = case(name).join(format!("expected-{short}/sitemap.xml"));
-        let hugo_xml = std::fs::read_to_string(expected).unwrap();
-        let (o, out) = run(name, full);
-        assert!(o.status.success(), "{}", text(&o));
-        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
-        for url in hugo(name, short) {
-            assert_eq!(
-                lastmod_of(&ours, &url),
-                lastmod_of(&hugo_xml, &url),
-                "{url} under {full}"
-            );
-        }
+        assert_same_dates(name, short, full);
     }
     let new = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
     assert_eq!(
@@ -1515,19 +1520,7 @@ fn taxonomy_files_hugo_does_not_list_still_date_the_lists_above_them() {
     // the draft list's terms with it.
     let name = "unlisted-taxonomy-dates";
     for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
-        assert_same(name, short, full);
-        let expected = case(name).join(format!("expected-{short}/sitemap.xml"));
-        let hugo_xml = std::fs::read_to_string(expected).unwrap();
-        let (o, out) = run(name, full);
-        assert!(o.status.success(), "{}", text(&o));
-        let ours = std::fs::read_to_string(out.path().join("sitemap.xml")).unwrap();
-        for url in hugo(name, short) {
-            assert_eq!(
-                lastmod_of(&ours, &url),
-                lastmod_of(&hugo_xml, &url),
-                "{url} under {full}"
-            );
-        }
+        assert_same_dates(name, short, full);
     }
     let new = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
     assert_eq!(
