@@ -420,7 +420,9 @@ class Runner:
             lines = [x for x in text.splitlines() if re.match(r"\s*(ERROR|Error:|panic:)", x)]
             text = "\n".join(lines) if lines else text.strip()[-2000:]
             return ("error", text.replace(d + "/", "").replace(d, "SITE"))
-        return ("ok", read_sitemaps(pub)[0])
+        urls, files = read_sitemaps(pub)
+        # Hugo renders its sitemap with the home: none where it renders no home page.
+        return ("ok", urls) if files else ("no-sitemap", None)
 
     def ours(self, version, d):
         out = os.path.join(d, "sg-out")
@@ -455,6 +457,12 @@ def judge(h, s):
         return "different", {"kind": "sitemapgen-crash", "sig": ("crash",), "text": s[1][:300]}
     if h[0] == "error" and s[0] == "error":
         return "both-refused", None
+    if h[0] == "no-sitemap" and s[0] == "ok" and s[1]:
+        return "different", {"kind": "hugo-no-sitemap", "sig": ("hugo-no-sitemap",),
+                             "text": "Hugo wrote no sitemap (it renders no home page); "
+                                     f"sitemapgen lists {len(s[1])} URLs"}
+    if h[0] == "no-sitemap":
+        h = ("ok", {})
     if h[0] == "error":
         return "one-refused", {"kind": "hugo-refuses", "sig": ("hugo-refuses", gist(h[1])),
                                "text": "Hugo refuses, sitemapgen builds: " + first_line(h[1])}
