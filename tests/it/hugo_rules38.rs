@@ -1599,3 +1599,14 @@ fn a_date_cascaded_onto_terms_names_their_permalinks() {
         assert_same("term-cascade-date", short, full);
     }
 }
+
+#[test]
+fn a_taxonomy_list_dated_by_its_own_cascade_names_its_permalink_by_it() {
+    // `tags/_index.md` cascades `date: 2021-03-04` (a table, so onto itself too): the list,
+    // which has no terms, has that date, and its `/t-:year/` reads it (search seed 400002
+    // under 0.168.0).
+    let name = "taxonomy-cascade-date";
+    assert!(hugo(name, "0.168").contains("https://example.org/t-2021/"));
+    assert_same(name, "0.168", "0.168.0");
+    assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
+}

@@ -530,20 +530,28 @@ fn list_permalink(
         false => rules.pattern_for("taxonomy", &format!("/{}", tax.name), lang)?,
     };
     let own = file.map(|i| site.pages.meta(i));
-    // Its date: its own, else its newest term's (a term's own date counts as its pages' do).
-    let date = own.and_then(hugo_date).or_else(|| {
-        (terms.iter())
-            .filter_map(|(term, members)| {
-                let key = (lang.to_string(), tax.name.clone(), term.clone());
-                term_date(
-                    site,
-                    built,
-                    (&key, built.tax_files.get(&key).copied()),
-                    members,
-                )
-            })
-            .max()
-    });
+    // Its date: one a cascade gives it (its own cascade reaches it too), else its own, else
+    // its newest term's (a term's own date counts as its pages' do).
+    let list_key = (lang.to_string(), tax.name.clone(), String::new());
+    let cascaded = built
+        .tax_page_dates(&list_key)
+        .and_then(|d| d.date.as_ref());
+    let date = cascaded
+        .map(page_time)
+        .or_else(|| own.and_then(hugo_date))
+        .or_else(|| {
+            (terms.iter())
+                .filter_map(|(term, members)| {
+                    let key = (lang.to_string(), tax.name.clone(), term.clone());
+                    term_date(
+                        site,
+                        built,
+                        (&key, built.tax_files.get(&key).copied()),
+                        members,
+                    )
+                })
+                .max()
+        });
     let title = match own {
         Some(m) => m.more().title.clone().unwrap_or_default(),
         None => taxonomy_title(&tax.name),
