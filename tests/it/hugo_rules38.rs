@@ -1610,3 +1610,13 @@ fn a_taxonomy_list_dated_by_its_own_cascade_names_its_permalink_by_it() {
     assert_same(name, "0.168", "0.168.0");
     assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
 }
+
+#[test]
+fn a_file_beside_a_leaf_bundle_of_its_name_is_checked_for_its_content_type() {
+    // `blog/post.html` beside `blog/post/index.md`: the bundle is the page, but from 0.123
+    // Hugo reads the file too, and 0.168 refuses HTML content by `security.allowContent`
+    // (search seed 401132). Hugo 0.111 does not read it.
+    let name = "html-beside-bundle";
+    assert_same(name, "0.111", "0.111.3");
+    assert_refused(name, "0.168", "0.168.0", "blog/post.html:1");
+}

@@ -179,8 +179,10 @@ impl<'a> Decider<'_, 'a> {
         }
         // Another file is this page (`_index.en.md` beside `_index.html`; from 0.123 `a.md`
         // beside `a.html`, the later name): Hugo reads only that one, and never checks this
-        // one's content type.
-        if self.bundles.shadows(pl) || self.bundles.superseded(i, pl) {
+        // one's content type. A page beside a leaf bundle of its name it reads from 0.123,
+        // and checks.
+        let beside_leaf = self.bundles.read_beside_leaf(i, pl);
+        if !beside_leaf && (self.bundles.shadows(pl) || self.bundles.superseded(i, pl)) {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
         // Hugo 0.162+ refuses a content file whose type its `security.allowContent` does not
@@ -198,6 +200,9 @@ impl<'a> Decider<'_, 'a> {
                     site.rules().version
                 ),
             ));
+        }
+        if beside_leaf {
+            return Ok(Decision::Skip(Reason::NotAPage));
         }
         let (own_dir_is_leaf, under_leaf) = memo.leaf(self.bundles, page.file.root_lang(), pl.dirs);
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {

@@ -354,6 +354,15 @@ impl<'a> Bundles<'a> {
         self.shadowed_by_name(pl) || self.shadowed_by_leaf(pl)
     }
 
+    /// `post.md` beside a leaf bundle `post/index.md`, which Hugo reads from 0.123 (its
+    /// front matter and content type are checked) though the bundle is the page.
+    pub(super) fn read_beside_leaf(&self, i: usize, pl: &Placed<'a>) -> bool {
+        self.shadowed_read
+            && self.shadowed_by_leaf(pl)
+            && !self.shadowed_by_name(pl)
+            && !self.superseded(i, pl)
+    }
+
     /// `about.md` beside `about.en.md` where `en` is the default language.
     fn shadowed_by_name(&self, pl: &Placed) -> bool {
         pl.defaulted && self.named.contains(&(pl.lang, pl.dirs.joined(), pl.stem))
