@@ -181,8 +181,9 @@ impl<'a> Decider<'_, 'a> {
         // beside `a.html`, the later name): Hugo reads only that one, and never checks this
         // one's content type. A page beside a leaf bundle of its name it reads from 0.123,
         // and checks.
-        let beside_leaf = self.bundles.read_beside_leaf(i, pl);
-        if !beside_leaf && (self.bundles.shadows(pl) || self.bundles.superseded(i, pl)) {
+        let shadowed = self.bundles.shadows(pl) || self.bundles.superseded(i, pl);
+        let beside_leaf = shadowed && self.bundles.read_beside_leaf(i, pl);
+        if shadowed && !beside_leaf {
             return Ok(Decision::Skip(Reason::NotAPage));
         }
         // Hugo 0.162+ refuses a content file whose type its `security.allowContent` does not
