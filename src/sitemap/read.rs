@@ -278,8 +278,11 @@ impl<R: Read> Counter<R> {
             Ok(_) => (bytes.len(), None),
             Err(e) => (e.valid_up_to(), Some(e.error_len())),
         };
+        // A bad character that began in bytes already served (the kept start of one cut by
+        // the buffer's end) stops reading where serving stands.
+        let at = |i: usize| (from + i).max(self.pos);
         if let Some((i, what)) = first_non_xml_char(&bytes[..valid]) {
-            self.bad = Some((from + i, what));
+            self.bad = Some((at(i), what));
             return;
         }
         match err {
@@ -287,7 +290,7 @@ impl<R: Read> Counter<R> {
             Some(None) => self.carry = bytes.len() - valid,
             Some(Some(_)) => {
                 let what = format!("invalid UTF-8 (byte 0x{:02X})", bytes[valid]);
-                self.bad = Some((from + valid, what));
+                self.bad = Some((at(valid), what));
             }
         }
     }
@@ -806,6 +809,37 @@ mod tests {
     use super::*;
 
     const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+
+    #[test]
+    fn a_bad_character_cut_by_the_buffer_end_stops_where_serving_stands() {
+        // U+FFFE (EF BF BE) and an invalid sequence (EF 41), each begun in the last byte of
+        // the first 64 KiB block, which is served before the next block completes it: the
+        // counter stops at the next byte with the character named (a fuzz case once sliced
+        // `buf[1..0]` here).
+        for (tail, what) in [(&b"\xEF\xBF\xBEb"[..], "U+FFFE"), (&b"\xEFAb"[..], "0xEF")] {
+            let mut input = vec![b'a'; 64 * 1024 - 1];
+            input.extend_from_slice(tail);
+            let mut c = Counter::strict(&input[..], u64::MAX);
+            let mut served = 0;
+            let err = loop {
+                match c.fill_buf() {
+                    Ok([]) => panic!("read to the end past {what}"),
+                    Ok(b) => {
+                        let n = b.len();
+                        served += n;
+                        c.consume(n);
+                    }
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(served, 64 * 1024, "{what}");
+            assert!(err.to_string().contains("reading stopped"), "{err}");
+            match c.stopped() {
+                Some(Stop::BadChar(w)) => assert!(w.contains(what), "{w}"),
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+    }
 
     fn entries(xml: &str) -> Vec<Result<Entry, String>> {
         Sitemap::from_bytes(xml.as_bytes())
