@@ -21,8 +21,9 @@ case "$target" in
     exe=.exe
     ;;
 esac
-# Every feature: the network commands (`net`, off in a plain `cargo install`) included.
-cargo build --locked --profile "$profile" --target "$target" --features net --bin sitemapgen
+# Every feature: the network commands (`net`) and bundled time-zone tables (`tzdata`), both
+# off in a plain `cargo install`.
+cargo build --locked --profile "$profile" --target "$target" --features net,tzdata --bin sitemapgen
 bin="target/$target/$profile/sitemapgen$exe"
 
 # A Linux binary must run on any distribution: nothing dynamic may be left in it.

@@ -78,7 +78,7 @@ impl Generator for Hugo {
     /// permalink is made from them.
     fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
         frontmatter::Options {
-            tz: settings.timezone,
+            tz: settings.timezone.clone(),
             lenient: true,
             keep_title: (settings.site.all_permalinks().map(|(_, p)| p.as_str()))
                 .chain(settings.site.permalink_rules.patterns())

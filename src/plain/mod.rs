@@ -35,7 +35,7 @@ impl Generator for Plain {
     /// The common reading, strict: a plain site has no generator to be lenient for.
     fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
         frontmatter::Options {
-            tz: settings.timezone,
+            tz: settings.timezone.clone(),
             hugo_lastmod: settings.hugo_lastmod,
             // No generator, no theme: only the keys sitemap.toml names, at the top level.
             images: settings

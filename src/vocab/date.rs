@@ -1,9 +1,9 @@
 //! Dates as the sitemap protocol wants them (W3C Datetime), parsed from the many forms that
 //! front matter, file names and git hand us.
 
+use super::zoneinfo::Zone;
 use chrono::{
-    DateTime, Datelike, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, Offset,
-    TimeZone, Utc,
+    DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Utc,
 };
 use std::cmp::Ordering;
 use std::fmt;
@@ -237,7 +237,7 @@ impl fmt::Display for W3cDate {
 }
 
 /// The zone that offset-less dates are read in: a fixed offset or an IANA name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum SiteTz {
     /// UTC, the default when the site names no zone.
     #[default]
@@ -245,7 +245,7 @@ pub enum SiteTz {
     /// A fixed offset such as `+02:00`.
     Fixed(FixedOffset),
     /// An IANA zone such as `Europe/Berlin` (offsets follow daylight saving).
-    Named(chrono_tz::Tz),
+    Named(Zone),
 }
 
 impl SiteTz {
@@ -254,12 +254,10 @@ impl SiteTz {
         match self {
             SiteTz::Utc => Some(naive.and_utc().fixed_offset()),
             SiteTz::Fixed(off) => off.from_local_datetime(&naive).single(),
-            SiteTz::Named(tz) => match tz.from_local_datetime(&naive) {
-                LocalResult::Single(dt) => Some(dt.fixed_offset()),
-                // Ambiguous (clocks went back): take the earlier reading, as Go does.
-                LocalResult::Ambiguous(a, _) => Some(a.fixed_offset()),
-                LocalResult::None => None,
-            },
+            // Ambiguous (clocks went back): the earlier reading, as Go takes.
+            SiteTz::Named(zone) => FixedOffset::east_opt(zone.offset_of_local(naive)?)?
+                .from_local_datetime(&naive)
+                .single(),
         }
     }
 }
@@ -285,8 +283,8 @@ impl FromStr for SiteTz {
             }
             return Ok(SiteTz::Fixed(off));
         }
-        s.parse::<chrono_tz::Tz>().map(SiteTz::Named).map_err(|_| {
-            format!("unknown time zone '{s}': use an IANA name like 'Europe/Berlin' or an offset like '+02:00'")
+        Zone::load(s).map(SiteTz::Named).map_err(|e| {
+            format!("{e}: use an IANA name like 'Europe/Berlin' or an offset like '+02:00'")
         })
     }
 }

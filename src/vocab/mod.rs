@@ -15,3 +15,4 @@ pub mod loc;
 pub mod prose;
 pub mod protocol;
 pub mod suggest;
+pub mod zoneinfo;

@@ -48,7 +48,7 @@ impl Reader for Zola {
 impl Generator for Zola {
     fn front_matter(&self, settings: &Settings) -> frontmatter::Options {
         frontmatter::Options {
-            tz: settings.timezone,
+            tz: settings.timezone.clone(),
             hugo_lastmod: settings.hugo_lastmod,
             zola: true,
             dialect: Some(&front_matter::ZolaFrontMatter),
