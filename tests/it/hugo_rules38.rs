@@ -1620,3 +1620,27 @@ fn a_file_beside_a_leaf_bundle_of_its_name_is_checked_for_its_content_type() {
     assert_same(name, "0.111", "0.111.3");
     assert_refused(name, "0.168", "0.168.0", "blog/post.html:1");
 }
+
+#[test]
+fn a_date_cascaded_onto_pages_names_their_permalinks() {
+    // The home cascades `date: 2022-11-30` onto `sec/p.md`, which has none: `/p-:year/:slug/`
+    // reads it (`/p-2022/p/`, not Go's zero time `/p-1/p/`), in 0.111.3 and 0.168.0 alike.
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert!(hugo("page-cascade-date", short).contains("https://example.org/p-2022/p/"));
+        assert_same_dates("page-cascade-date", short, full);
+    }
+}
+
+#[test]
+fn a_date_cascaded_onto_sections_names_their_permalinks() {
+    // The same cascade dates `sec/_index.md` (no date of its own) and the section `imp/`
+    // Hugo makes without a file: `/s-:year/` and `/i-:year/` read 2022, not the year of the
+    // page below (2021) or Go's zero time (search seeds 400969 and 400550 under 0.168.0).
+    // Hugo 0.111.3 has no permalinks by kind.
+    let name = "section-cascade-date";
+    let hugo_urls = hugo(name, "0.168");
+    assert!(hugo_urls.contains("https://example.org/s-2022/"));
+    assert!(hugo_urls.contains("https://example.org/i-2022/"));
+    assert_same_dates(name, "0.168", "0.168.0");
+    assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
+}

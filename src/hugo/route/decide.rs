@@ -34,9 +34,16 @@ enum Decision {
     /// dates as cascades leave them.
     TaxonomyFile(String, String, String, Option<Reason>, BranchDates),
     /// A URL, with the reason it is built but not listed, if it is not, for a section (or
-    /// home) its (language, folder), and whether Hugo renders it (its own values and the
-    /// cascades' say `render: never`, or headless where that applies).
-    Route(NewRoute, Option<Reason>, Option<(String, String)>, bool),
+    /// home) its (language, folder), whether Hugo renders it (its own values and the
+    /// cascades' say `render: never`, or headless where that applies), and its `.Date`
+    /// where cascades (or its file name) give it another than its front matter's `date`.
+    Route(
+        NewRoute,
+        Option<Reason>,
+        Option<(String, String)>,
+        bool,
+        Option<W3cDate>,
+    ),
 }
 
 /// Decides every file and assembles the results in page order: the routes of content files,
@@ -129,7 +136,10 @@ fn assemble(built: &mut Built, i: usize, decision: Decision, keeps_structure: bo
                 built.tax_withheld.insert(key, (i, reason));
             }
         }
-        Decision::Route(r, unlisted, section, rendered) => {
+        Decision::Route(r, unlisted, section, rendered, date) => {
+            if let Some(d) = date {
+                built.dates.insert(out.routes.len(), d);
+            }
             if !rendered {
                 built.unrendered.insert(i);
             }
@@ -298,7 +308,7 @@ impl<'a> Decider<'_, 'a> {
             section_indexed,
         };
         let mut decision = self.route(i, page, pl, &eff, hidden_by, folders)?;
-        if let Decision::Route(r, _, _, _) = &mut decision {
+        if let Decision::Route(r, ..) = &mut decision {
             r.set_file_date(name_date);
         }
         Ok(decision)
@@ -421,7 +431,7 @@ impl<'a> Decider<'_, 'a> {
         let kind = pl.kind();
         // A nested folder without `_index.md` is no section: its `_index` would not exist.
         let prefix = site.prefix(pl.lang);
-        let path = page_path(&page, pl, kind, site.paths(), &prefix, folders)?;
+        let path = page_path(&page, pl, kind, site.paths(), &prefix, folders, eff.date)?;
         // Only translations share keys: a site with one language needs none.
         let shared = site.config.translation_keys_share_paths;
         let key = match &page.fm.more().translation_key {
@@ -459,6 +469,7 @@ impl<'a> Decider<'_, 'a> {
             .is_branch
             .then(|| (pl.lang.to_string(), pl.dirs.joined().to_string()));
         let rendered = eff.rendered(pl.is_leaf, site.rules());
-        Ok(Decision::Route(r, unlisted, section, rendered))
+        let date = eff.date.filter(|&d| Some(d) != page.fm.date);
+        Ok(Decision::Route(r, unlisted, section, rendered, date))
     }
 }

@@ -20,6 +20,7 @@ use crate::route::{Excluded, Kind, NewRoute, Page, Pages, Reason, Route, RouteCo
 use crate::scan::{Files, SourceFile};
 use crate::settings::Settings;
 use crate::siteconfig::SiteConfig;
+use crate::vocab::date::W3cDate;
 use crate::vocab::error::Result;
 use placement::{Placed, place};
 use std::collections::{HashMap, HashSet};
@@ -257,6 +258,10 @@ struct Built {
     /// The dates cascades give taxonomy and term pages made without a file, by (language,
     /// taxonomy, term key).
     generated_dates: HashMap<(String, String, String), cascade::BranchDates>,
+    /// The `.Date` of routed pages and sections where cascades (or a file name) give it and
+    /// their front matter's `date` does not, by route: what permalinks and the sections above
+    /// them are dated by. Rare, so a map.
+    dates: HashMap<usize, W3cDate>,
     /// Routed pages Hugo does not render, by their own values or a cascade's (`render:
     /// never`, headless where the release makes it so): rare, so a set.
     unrendered: HashSet<usize>,
@@ -288,6 +293,7 @@ impl Built {
             tax_unlisted: HashSet::new(),
             tax_dates: HashMap::new(),
             generated_dates: HashMap::new(),
+            dates: HashMap::new(),
             unrendered: HashSet::new(),
             resources: HashSet::new(),
         }

@@ -113,7 +113,8 @@ pub(super) struct PageFolders {
     pub section_indexed: bool,
 }
 
-/// The path of a content file's page of `kind`, below its language's `prefix`.
+/// The path of a content file's page of `kind`, below its language's `prefix`; `date` is
+/// its `.Date` once cascades applied (what a pattern's date tokens read).
 pub(super) fn page_path(
     page: &Page,
     pl: &Placed,
@@ -121,6 +122,7 @@ pub(super) fn page_path(
     site: Paths,
     prefix: &str,
     folders: PageFolders,
+    date: Option<W3cDate>,
 ) -> Result<String> {
     let PageFolders {
         slugged: dirs,
@@ -148,6 +150,7 @@ pub(super) fn page_path(
         site,
         prefix,
         (sections, section_indexed),
+        date,
     )
 }
 
@@ -189,6 +192,7 @@ fn file_path(
     site: Paths,
     prefix: &str,
     (sections, section_indexed): (usize, bool),
+    date: Option<W3cDate>,
 ) -> Result<String> {
     // A leaf bundle is named by its folder.
     let (parent_segs, file_name) = if pl.is_leaf {
@@ -248,7 +252,8 @@ fn file_path(
             .filter(|s| !s.is_empty())
             .map(|s| urlize(s, site))
             .collect();
-        if let Some((d, _)) = name_date {
+        // A date a cascade gave it names it too (Hugo 0.111.3 and 0.168.0).
+        if let Some(d) = name_date.map(|(d, _)| d).or(date) {
             tokens.date = page_time(&d);
         }
         let expanded = expand_page_permalink(pattern, &tokens)

@@ -4,7 +4,7 @@
 use super::cascade::{BranchDates, Target, TargetFile, generated_effective};
 use super::permalinks::{
     ListTokens, content_path_segment, expand_list_permalink, hugo_date, implicit_section_title,
-    list_key_matches, sanitize,
+    list_key_matches, page_time, sanitize,
 };
 use super::placement::{Bundles, Dirs, node_key};
 use super::{Built, Site};
@@ -128,7 +128,11 @@ pub(super) fn add_implicit_sections(
             if eff.left_out(site).is_some() {
                 r.listed = false;
             }
-            BranchDates::of(site, &eff, false).apply(&mut r);
+            let dates = BranchDates::of(site, &eff, false);
+            dates.apply(&mut r);
+            if let Some(d) = dates.date {
+                built.dates.insert(built.out.routes.len(), d);
+            }
         }
         built.out.push(r);
     }
@@ -263,7 +267,8 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
         let dirs: Vec<String> = raw.iter().map(|d| sanitize(d, paths)).collect();
         // Its own date, else the newest below it; but a section with dates of its own and
         // no date (from 0.123 an `expiryDate` alone) takes none from below: Go's zero time.
-        let date = meta.and_then(hugo_date).or_else(|| {
+        let own = built.dates.get(&r).map(page_time);
+        let date = own.or_else(|| meta.and_then(hugo_date)).or_else(|| {
             let keeps_own = built.out.routes[r].keeps_own_dates();
             (!keeps_own)
                 .then(|| below.get(&(lang.clone(), dir.clone())).copied())
@@ -305,10 +310,11 @@ fn home_title(site: &Site, lang: &str) -> Option<String> {
 fn dates_below(site: &Site, built: &Built) -> HashMap<(String, String), DateTime<FixedOffset>> {
     let mut newest: HashMap<(String, String), DateTime<FixedOffset>> = HashMap::new();
     for (i, pl) in site.all().enumerate() {
-        if built.route_of(i).is_none() {
+        let Some(r) = built.route_of(i) else {
             continue;
-        }
-        let Some(date) = hugo_date(site.pages.meta(i)) else {
+        };
+        let own = built.dates.get(&r).map(page_time);
+        let Some(date) = own.or_else(|| hugo_date(site.pages.meta(i))) else {
             continue;
         };
         // A section or bundle's own folder is not above it.
