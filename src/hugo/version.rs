@@ -138,6 +138,11 @@ pub struct HugoRules {
     /// 0.123.0: a top-level folder whose pages are all drafts (or future or expired) is still
     /// a section, listed (before, only built pages made one).
     pub sections_from_withheld_pages: bool,
+    /// 0.123.0: a page `sec.md` and the section `sec/` are one node of the content tree: a
+    /// draft, future or expired `sec.md` takes the section's page with it, and a `sec.md` in
+    /// any language leaves no section for Hugo to make where `sec/` has no `_index` (the
+    /// pages in it stay; seen in 0.168.0, not in 0.111.3).
+    pub page_takes_section_node: bool,
     /// Before 0.123.0 the terms of a page Hugo does not render (`build.render: never`, a
     /// headless bundle) make term pages; later they do not (seen in 0.166 and 0.168; 0.123
     /// rebuilt the content tree, and no release between 0.111.3 and 0.166.0 could be run).
@@ -317,6 +322,7 @@ impl HugoRules {
             section_hides_children: !at(v(0, 123, 0)),
             implicit_section_keeps_case: at(v(0, 123, 0)),
             sections_from_withheld_pages: at(v(0, 123, 0)),
+            page_takes_section_node: at(v(0, 123, 0)),
             translation_keys_share_paths: !at(v(0, 123, 0)),
             unrendered_terms_count: !at(v(0, 123, 0)),
             build_key: at(v(0, 123, 0)),
@@ -484,11 +490,12 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 44] = [
+        let flips: [(&str, &str, Rule); 45] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
             ("0.122.0", "0.123.0", |r| r.sections_from_withheld_pages),
+            ("0.122.0", "0.123.0", |r| r.page_takes_section_node),
             ("0.122.0", "0.123.0", |r| !r.translation_keys_share_paths),
             ("0.122.0", "0.123.0", |r| !r.unrendered_terms_count),
             ("0.122.0", "0.123.0", |r| r.build_key),

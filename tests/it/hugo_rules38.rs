@@ -1644,3 +1644,52 @@ fn a_date_cascaded_onto_sections_names_their_permalinks() {
     assert_same_dates(name, "0.168", "0.168.0");
     assert_refused(name, "0.111", "0.111.3", "hugo.toml:");
 }
+
+#[test]
+fn a_withheld_page_takes_the_section_of_its_name_from_0_123() {
+    // `sec.md` (a draft) beside `sec/_index.md`, `imp.md` (future) beside the folder `imp/`
+    // with no `_index`, and `a/Sec.md` (expired) beside `a/sec/_index.md`: from 0.123 each
+    // page and its section are one node of Hugo's tree, and the withheld page takes the
+    // section's page with it. The pages in the sections stay, and date the lists above
+    // (the home 2021-03-04, not `sec/`'s 2023; `a/` 2019, not `a/sec/`'s 2024). Hugo 0.111.3
+    // lists every section (search seeds 400057, 401189, 401249 and 401527 under 0.168.0).
+    let name = "withheld-page-section";
+    let (old, new) = (hugo(name, "0.111"), hugo(name, "0.168"));
+    for section in ["/sec/", "/imp/", "/a/sec/"] {
+        let url = format!("https://example.org{section}");
+        assert!(old.contains(&url) && !new.contains(&url), "{url}");
+    }
+    assert_same_dates(name, "0.111", "0.111.3");
+    assert_same_dates(name, "0.168", "0.168.0");
+}
+
+#[test]
+fn a_page_in_any_language_leaves_no_section_made_without_a_file_from_0_123() {
+    // `sec.fr.md` (built) and `dr.fr.md` (a draft) hold the nodes the English sections `sec/`
+    // and `dr/` would take (neither has an `_index`): from 0.123 Hugo makes neither, though
+    // it builds their pages. `imp.en.md` beside `imp/` is the page at `/imp/` itself. Hugo
+    // 0.111.3 makes every section (search seed 401527 under 0.168.0).
+    let name = "page-section-languages";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        let (o, out) = run(name, full);
+        assert!(o.status.success(), "{}", text(&o));
+        for lang in ["en", "fr"] {
+            let file = format!("{lang}/sitemap.xml");
+            let hugo_xml =
+                std::fs::read_to_string(case(name).join(format!("expected-{short}")).join(&file))
+                    .unwrap();
+            let ours_xml = std::fs::read_to_string(out.path().join(&file)).unwrap();
+            let hugo_urls = url_locs(&hugo_xml);
+            assert_eq!(url_locs(&ours_xml), hugo_urls, "{file} under {full}");
+            // Hugo 0.111.3 lists `/imp/` twice, the page and the section, each with its date.
+            let twice = |u: &str| hugo_xml.matches(&format!("<loc>{u}</loc>")).count() > 1;
+            for url in hugo_urls.iter().filter(|u| !twice(u)) {
+                let (a, b) = (lastmod_of(&ours_xml, url), lastmod_of(&hugo_xml, url));
+                assert_eq!(a, b, "{url} under {full}");
+            }
+        }
+    }
+    let en = std::fs::read_to_string(case(name).join("expected-0.168/en/sitemap.xml")).unwrap();
+    assert!(!url_locs(&en).contains("https://example.org/sec/"));
+    assert!(!url_locs(&en).contains("https://example.org/dr/"));
+}

@@ -8,7 +8,7 @@ use super::permalinks::{
 };
 use super::placement::{Bundles, Dirs, node_key};
 use super::{Built, Site};
-use crate::route::{Kind, Reason, Route};
+use crate::route::{Excluded, Kind, Reason, Route};
 use crate::vocab::error::Result;
 use chrono::{DateTime, FixedOffset};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -58,10 +58,20 @@ pub(super) fn add_implicit_sections(
         })
         .map(|e| e.page)
         .collect();
+    // From 0.123 a top-level page `sec.md`, in any language, built or withheld, holds the
+    // node a section `sec/` made without a file would take: Hugo makes none.
+    let mut page_nodes: HashSet<String> = HashSet::new();
     // Whether the last (language, top folder) seen has a section of its own.
     let mut top_memo: Option<(&str, &str, bool)> = None;
     for (i, pl) in site.all().enumerate() {
         let routed = built.route_of(i).is_some();
+        if site.rules().page_takes_section_node
+            && pl.dirs.is_empty()
+            && !(pl.is_leaf || pl.is_branch)
+            && (routed || withheld.contains(&i))
+        {
+            page_nodes.insert(content_path_segment(pl.stem));
+        }
         let counts = match from_withheld {
             true => routed || withheld.contains(&i),
             false => routed && !withheld.contains(&i),
@@ -93,6 +103,9 @@ pub(super) fn add_implicit_sections(
         }
     }
     for (lang, top) in implicit {
+        if page_nodes.contains(&content_path_segment(&top)) {
+            continue;
+        }
         // Before 0.123 Hugo named a section without `_index.md` by its lower-cased key, even
         // with `disablePathToLower` (one with `_index.md` kept its folder's case).
         let seg = sanitize(&top, site.paths());
@@ -137,6 +150,54 @@ pub(super) fn add_implicit_sections(
         built.out.push(r);
     }
     Ok(())
+}
+
+/// From Hugo 0.123 a regular page `sec.md` and the section `sec/` (with an `_index` file or
+/// without) share one node of the content tree, by their paths as Hugo writes them. When
+/// the page is a draft, future or expired, Hugo removes the node, and the section's page is
+/// gone with it: not built, not listed, not dated into the lists above. The pages in the
+/// section stay, and date the home.
+pub(super) fn drop_sections_of_withheld_pages(site: &Site, built: &mut Built) {
+    if !site.rules().page_takes_section_node {
+        return;
+    }
+    let mut taken: HashMap<(String, String), Reason> = HashMap::new();
+    for e in &built.out.excluded {
+        if !matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired) {
+            continue;
+        }
+        let pl = site.at(e.page);
+        if pl.is_leaf || pl.is_branch {
+            continue;
+        }
+        let path = (pl.dirs.iter().chain([pl.stem]))
+            .map(content_path_segment)
+            .collect::<Vec<_>>()
+            .join("/");
+        taken.insert((pl.lang.to_string(), path), e.reason);
+    }
+    if taken.is_empty() {
+        return;
+    }
+    let sections: Vec<((String, String), usize)> = (built.section_route.iter())
+        .filter(|((_, dir), _)| !dir.is_empty())
+        .map(|(k, &r)| (k.clone(), r))
+        .collect();
+    for ((lang, dir), r) in sections {
+        let path = (dir.split('/').map(content_path_segment))
+            .collect::<Vec<_>>()
+            .join("/");
+        let Some(&reason) = taken.get(&(lang.clone(), path)) else {
+            continue;
+        };
+        built.section_route.remove(&(lang, dir));
+        let route = &mut built.out.routes[r];
+        route.listed = false;
+        if let Some(i) = route.page() {
+            built.page_route[i] = Built::NONE;
+            built.out.excluded.push(Excluded { page: i, reason });
+        }
+    }
 }
 
 /// Rolls each page's dates up into its nearest section (home for top-level files), and each
