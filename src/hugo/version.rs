@@ -138,8 +138,9 @@ pub struct HugoRules {
     /// 0.123.0: a top-level folder whose pages are all drafts (or future or expired) is still
     /// a section, listed (before, only built pages made one).
     pub sections_from_withheld_pages: bool,
-    /// 0.123.0: a page `sec.md` and the section `sec/` are one node of the content tree: a
-    /// draft, future or expired `sec.md` takes the section's page with it, and a `sec.md` in
+    /// 0.123.0: a page `sec.md` and the section `sec/` (or the bundle `sec/index.md`) are one
+    /// node of the content tree: a draft, future or expired `sec.md` takes the section's (or
+    /// bundle's) page with it, and a `sec.md` in
     /// any language leaves no section for Hugo to make where `sec/` has no `_index` (the
     /// pages in it stay; seen in 0.168.0, not in 0.111.3).
     pub page_takes_section_node: bool,

@@ -1646,16 +1646,18 @@ fn a_date_cascaded_onto_sections_names_their_permalinks() {
 }
 
 #[test]
-fn a_withheld_page_takes_the_section_of_its_name_from_0_123() {
+fn a_withheld_page_takes_the_section_or_bundle_of_its_name_from_0_123() {
     // `sec.md` (a draft) beside `sec/_index.md`, `imp.md` (future) beside the folder `imp/`
     // with no `_index`, and `a/Sec.md` (expired) beside `a/sec/_index.md`: from 0.123 each
     // page and its section are one node of Hugo's tree, and the withheld page takes the
-    // section's page with it. The pages in the sections stay, and date the lists above
-    // (the home 2021-03-04, not `sec/`'s 2023; `a/` 2019, not `a/sec/`'s 2024). Hugo 0.111.3
-    // lists every section (search seeds 400057, 401189, 401249 and 401527 under 0.168.0).
+    // section's page with it; `imp/bun.md` (a draft) so takes the leaf bundle `imp/bun/`.
+    // The pages in the sections stay, and date the lists above (the home 2021-03-04, not
+    // `sec/`'s 2023 or the bundle's 2024; `a/` 2019, not `a/sec/`'s 2024). Hugo 0.111.3 lists
+    // every section and the bundle (search seeds 400057, 401189, 401527 and 401742 under
+    // 0.168.0).
     let name = "withheld-page-section";
     let (old, new) = (hugo(name, "0.111"), hugo(name, "0.168"));
-    for section in ["/sec/", "/imp/", "/a/sec/"] {
+    for section in ["/sec/", "/imp/", "/a/sec/", "/imp/bun/"] {
         let url = format!("https://example.org{section}");
         assert!(old.contains(&url) && !new.contains(&url), "{url}");
     }
@@ -1692,4 +1694,20 @@ fn a_page_in_any_language_leaves_no_section_made_without_a_file_from_0_123() {
     let en = std::fs::read_to_string(case(name).join("expected-0.168/en/sitemap.xml")).unwrap();
     assert!(!url_locs(&en).contains("https://example.org/sec/"));
     assert!(!url_locs(&en).contains("https://example.org/dr/"));
+}
+
+#[test]
+fn the_terms_of_a_bundle_a_withheld_page_takes_still_make_term_pages() {
+    // `s/post.md` (a draft) takes the leaf bundle `s/post/` out in 0.168.0, but the bundle's
+    // term `x` still has its page, holding no page and so undated; nothing else is dated
+    // either. Hugo 0.111.3 lists the bundle (search seeds 401742 and 400406 under 0.168.0).
+    let name = "withheld-page-bundle-terms";
+    let new = hugo(name, "0.168");
+    assert!(new.contains("https://example.org/tags/x/"));
+    assert!(!new.contains("https://example.org/s/post/"));
+    assert!(hugo(name, "0.111").contains("https://example.org/s/post/"));
+    assert_same_dates(name, "0.111", "0.111.3");
+    assert_same_dates(name, "0.168", "0.168.0");
+    let xml = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
+    assert!(!xml.contains("<lastmod>"), "{xml}");
 }

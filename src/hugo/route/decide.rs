@@ -212,9 +212,6 @@ impl<'a> Decider<'_, 'a> {
                 ),
             ));
         }
-        if beside_leaf {
-            return Ok(Decision::Skip(Reason::NotAPage));
-        }
         let (own_dir_is_leaf, under_leaf) = memo.leaf(self.bundles, page.file.root_lang(), pl.dirs);
         if under_leaf || (own_dir_is_leaf && !pl.is_leaf) {
             let makes_terms = site.rules().resource_terms_made && published_alone(site, page);
@@ -259,6 +256,11 @@ impl<'a> Decider<'_, 'a> {
             eff.date_from_file_name(d);
         }
         let withheld = eff.withheld(&site.ctx);
+        // The bundle is the page; a withheld file beside it takes the bundle out with it
+        // (`drop_nodes_of_withheld_pages`).
+        if beside_leaf {
+            return Ok(Decision::Skip(withheld.unwrap_or(Reason::NotAPage)));
+        }
         if let Some((lang, tax, term)) = tax {
             // A taxonomy's or term's own build options leave its page out, as a section's do
             // (Hugo 0.111.3 and 0.168.0 alike), and so does `headless` from 0.124.

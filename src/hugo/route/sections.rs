@@ -153,11 +153,11 @@ pub(super) fn add_implicit_sections(
 }
 
 /// From Hugo 0.123 a regular page `sec.md` and the section `sec/` (with an `_index` file or
-/// without) share one node of the content tree, by their paths as Hugo writes them. When
-/// the page is a draft, future or expired, Hugo removes the node, and the section's page is
-/// gone with it: not built, not listed, not dated into the lists above. The pages in the
-/// section stay, and date the home.
-pub(super) fn drop_sections_of_withheld_pages(site: &Site, built: &mut Built) {
+/// without), or the leaf bundle `sec/index.md`, share one node of the content tree, by their
+/// paths as Hugo writes them. When the page is a draft, future or expired, Hugo removes the
+/// node, and the section's or bundle's page is gone with it: not built, not listed, not
+/// dated into the lists above. The pages in the section stay, and date the home.
+pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
     if !site.rules().page_takes_section_node {
         return;
     }
@@ -191,12 +191,35 @@ pub(super) fn drop_sections_of_withheld_pages(site: &Site, built: &mut Built) {
             continue;
         };
         built.section_route.remove(&(lang, dir));
-        let route = &mut built.out.routes[r];
-        route.listed = false;
-        if let Some(i) = route.page() {
-            built.page_route[i] = Built::NONE;
-            built.out.excluded.push(Excluded { page: i, reason });
+        drop_route(built, r, reason);
+    }
+    let bundles: Vec<(usize, Reason)> = (site.all().enumerate())
+        .filter(|(_, pl)| pl.is_leaf)
+        .filter_map(|(i, pl)| {
+            let r = built.route_of(i)?;
+            let path = (pl.dirs.iter().map(content_path_segment))
+                .collect::<Vec<_>>()
+                .join("/");
+            Some((r, *taken.get(&(pl.lang.to_string(), path))?))
+        })
+        .collect();
+    for (r, reason) in bundles {
+        drop_route(built, r, reason);
+        // Its terms still make term pages, which hold no page (seen in 0.168.0).
+        if let Some(i) = built.out.routes[r].page() {
+            built.resources.insert(i);
         }
+    }
+}
+
+/// Takes route `r` out: not listed, and its file (if any) left out for `reason`, with no
+/// route to date the lists above it.
+fn drop_route(built: &mut Built, r: usize, reason: Reason) {
+    let route = &mut built.out.routes[r];
+    route.listed = false;
+    if let Some(i) = route.page() {
+        built.page_route[i] = Built::NONE;
+        built.out.excluded.push(Excluded { page: i, reason });
     }
 }
 
