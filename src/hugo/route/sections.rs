@@ -170,10 +170,7 @@ pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
         if pl.is_leaf || pl.is_branch {
             continue;
         }
-        let path = (pl.dirs.iter().chain([pl.stem]))
-            .map(content_path_segment)
-            .collect::<Vec<_>>()
-            .join("/");
+        let path = node_path(pl.dirs.iter().chain([pl.stem]));
         taken.insert((pl.lang.to_string(), path), e.reason);
     }
     if taken.is_empty() {
@@ -184,9 +181,7 @@ pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
         .map(|(k, &r)| (k.clone(), r))
         .collect();
     for ((lang, dir), r) in sections {
-        let path = (dir.split('/').map(content_path_segment))
-            .collect::<Vec<_>>()
-            .join("/");
+        let path = node_path(dir.split('/'));
         let Some(&reason) = taken.get(&(lang.clone(), path)) else {
             continue;
         };
@@ -197,9 +192,7 @@ pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
         .filter(|(_, pl)| pl.is_leaf)
         .filter_map(|(i, pl)| {
             let r = built.route_of(i)?;
-            let path = (pl.dirs.iter().map(content_path_segment))
-                .collect::<Vec<_>>()
-                .join("/");
+            let path = node_path(pl.dirs.iter());
             Some((r, *taken.get(&(pl.lang.to_string(), path))?))
         })
         .collect();
@@ -210,6 +203,14 @@ pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
             built.resources.insert(i);
         }
     }
+}
+
+/// A content path as Hugo's tree keys it: its folders (and name) as Hugo writes them.
+fn node_path<'s>(segments: impl Iterator<Item = &'s str>) -> String {
+    segments
+        .map(content_path_segment)
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Takes route `r` out: not listed, and its file (if any) left out for `reason`, with no
