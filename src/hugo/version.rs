@@ -140,9 +140,9 @@ pub struct HugoRules {
     pub sections_from_withheld_pages: bool,
     /// 0.123.0: a page `sec.md` and the section `sec/` (or the bundle `sec/index.md`) are one
     /// node of the content tree: a draft, future or expired `sec.md` takes the section's (or
-    /// bundle's) page with it, and a `sec.md` in
-    /// any language leaves no section for Hugo to make where `sec/` has no `_index` (the
-    /// pages in it stay; seen in 0.168.0, not in 0.111.3).
+    /// bundle's) page with it, a built one beside `sec/_index.md` is no page (the section
+    /// is), and a `sec.md` in any language leaves no section for Hugo to make where `sec/`
+    /// has no `_index` (the pages in it stay; seen in 0.168.0, not in 0.111.3).
     pub page_takes_section_node: bool,
     /// Before 0.123.0 the terms of a page Hugo does not render (`build.render: never`, a
     /// headless bundle) make term pages; later they do not (seen in 0.166 and 0.168; 0.123

@@ -1711,3 +1711,23 @@ fn the_terms_of_a_bundle_a_withheld_page_takes_still_make_term_pages() {
     let xml = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
     assert!(!xml.contains("<lastmod>"), "{xml}");
 }
+
+#[test]
+fn a_section_with_an_index_is_the_page_of_its_node_from_0_123() {
+    // `sec.md` and `a/sub.md`, both built, beside `sec/_index.md` and `a/sub/_index.md`: from
+    // 0.123 each pair is one node and the section is its page. The page is not built: its
+    // date (2024) dates nothing, and its term `z` makes no term page. Hugo 0.111.3 lists
+    // `/sec/` twice, the page and the section (search seed 401558 under 0.168.0, which has
+    // `uglyURLs` and so is not followed).
+    let name = "built-page-section";
+    let new = hugo(name, "0.168");
+    assert!(!new.contains("https://example.org/tags/z/"));
+    assert_same_dates(name, "0.168", "0.168.0");
+    let xml = std::fs::read_to_string(case(name).join("expected-0.168/sitemap.xml")).unwrap();
+    assert_eq!(
+        lastmod_of(&xml, "https://example.org/sec/").as_deref(),
+        Some("2021-01-01")
+    );
+    assert!(hugo(name, "0.111").contains("https://example.org/tags/z/"));
+    assert_same(name, "0.111", "0.111.3");
+}

@@ -257,7 +257,7 @@ impl<'a> Decider<'_, 'a> {
         }
         let withheld = eff.withheld(&site.ctx);
         // The bundle is the page; a withheld file beside it takes the bundle out with it
-        // (`drop_nodes_of_withheld_pages`).
+        // (`settle_shared_nodes`).
         if beside_leaf {
             return Ok(Decision::Skip(withheld.unwrap_or(Reason::NotAPage)));
         }

@@ -49,7 +49,7 @@ pub(crate) fn route(pages: &mut Pages, ctx: &RouteContext) -> Result<Routing> {
     let mut built = decide::decide_all(&site, &bundles)?;
     sections::add_homes(&site, &bundles, &mut built);
     sections::add_implicit_sections(&site, &bundles, &mut built)?;
-    sections::drop_nodes_of_withheld_pages(&site, &mut built);
+    sections::settle_shared_nodes(&site, &mut built);
     sections::roll_up(&site, &mut built);
     sections::apply_section_permalinks(&site, &mut built);
     term_pages::add_taxonomies(&site, &bundles, &mut built, &index)?;

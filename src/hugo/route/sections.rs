@@ -154,13 +154,18 @@ pub(super) fn add_implicit_sections(
 
 /// From Hugo 0.123 a regular page `sec.md` and the section `sec/` (with an `_index` file or
 /// without), or the leaf bundle `sec/index.md`, share one node of the content tree, by their
-/// paths as Hugo writes them. When the page is a draft, future or expired, Hugo removes the
-/// node, and the section's or bundle's page is gone with it: not built, not listed, not
-/// dated into the lists above. The pages in the section stay, and date the home.
-pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
+/// paths as Hugo writes them, and one page comes of it:
+/// - when the page is a draft, future or expired, Hugo removes the node, and the section's
+///   or bundle's page is gone with it: not built, not listed, not dated into the lists
+///   above (the pages in the section stay, and date the home);
+/// - when the page is built and the section has an `_index`, the section is the page, and
+///   `sec.md` is not built at all (seen in 0.168.0 without `uglyURLs`; with them, Hugo lists
+///   a top-level `sec.html` and no section, which is not followed here).
+pub(super) fn settle_shared_nodes(site: &Site, built: &mut Built) {
     if !site.rules().page_takes_section_node {
         return;
     }
+    drop_pages_beside_sections(site, built);
     let mut taken: HashMap<(String, String), Reason> = HashMap::new();
     for e in &built.out.excluded {
         if !matches!(e.reason, Reason::Draft | Reason::Future | Reason::Expired) {
@@ -202,6 +207,30 @@ pub(super) fn drop_nodes_of_withheld_pages(site: &Site, built: &mut Built) {
         if let Some(i) = built.out.routes[r].page() {
             built.resources.insert(i);
         }
+    }
+}
+
+/// Built pages `sec.md` beside a section `sec/_index.md` of their language: the section is
+/// the node's page.
+fn drop_pages_beside_sections(site: &Site, built: &mut Built) {
+    let indexed: HashSet<(String, String)> = (built.section_route.iter())
+        .filter(|((_, dir), r)| !dir.is_empty() && built.out.routes[**r].page().is_some())
+        .filter(|((_, dir), _)| !site.config.ugly(dir.split('/').next().unwrap_or("")))
+        .map(|((lang, dir), _)| (lang.clone(), node_path(dir.split('/'))))
+        .collect();
+    if indexed.is_empty() {
+        return;
+    }
+    let beside: Vec<usize> = (site.all().enumerate())
+        .filter(|(_, pl)| !(pl.is_leaf || pl.is_branch))
+        .filter_map(|(i, pl)| {
+            let r = built.route_of(i)?;
+            let path = node_path(pl.dirs.iter().chain([pl.stem]));
+            indexed.contains(&(pl.lang.to_string(), path)).then_some(r)
+        })
+        .collect();
+    for r in beside {
+        drop_route(built, r, Reason::Duplicate);
     }
 }
 
