@@ -263,6 +263,8 @@ impl<'a> Bundles<'a> {
     ) -> Bundles<'a> {
         // One look at each file (placing a file means finding its folder, a search).
         let mut branch_dirs: HashMap<(String, String), usize> = HashMap::new();
+        // Branch files, with the key under which a file naming its language shadows them.
+        let mut branches = Vec::new();
         let mut leaves: Vec<(Option<&'a str>, Placed<'a>)> = Vec::new();
         let mut named = HashSet::new();
         let mut chosen = HashMap::new();
@@ -284,13 +286,22 @@ impl<'a> Bundles<'a> {
             }
             if bundle && !is_static(i) {
                 if pl.is_branch {
-                    let key = (pl.lang.to_string(), pl.dirs.joined().to_string());
-                    if last_wins || !branch_dirs.contains_key(&key) {
-                        branch_dirs.insert(key, i);
-                    }
+                    let shadow = pl.defaulted.then_some((pl.lang, pl.dirs.joined(), pl.stem));
+                    branches.push((pl.lang, pl.dirs.joined(), i, shadow));
                 } else {
                     leaves.push((file.root_lang(), pl));
                 }
+            }
+        }
+        // `_index.md` beside `_index.en.md` (`en` the default language) is never read: the
+        // branch is the other file, whose cascades reach the pages below.
+        for (lang, dirs, i, shadow) in branches {
+            if shadow.is_some_and(|k| named.contains(&k)) {
+                continue;
+            }
+            let key = (lang.to_string(), dirs.to_string());
+            if last_wins || !branch_dirs.contains_key(&key) {
+                branch_dirs.insert(key, i);
             }
         }
         // Before Hugo 0.123 an `_index` beside an `index` makes the folder a branch.
