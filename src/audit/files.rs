@@ -33,8 +33,8 @@ pub enum Lookup {
 }
 
 /// The file below `root` that serves the URL whose part below the site's base URL is `below`
-/// (percent-encoded, no leading `/`): `path/index.html`, the ugly `path.html` for a URL
-/// without a trailing slash, or the file itself for a URL with an extension. `folder` is
+/// (percent-encoded, no leading `/`): `path/index.html`; for a URL without a trailing slash
+/// also the file itself and the ugly `path.html`. `folder` is
 /// `root` with its links resolved: nothing outside it is read.
 pub fn served(root: &Path, folder: &Folder, below: &str) -> Lookup {
     // A query or fragment names no file.
@@ -54,9 +54,11 @@ pub fn served(root: &Path, folder: &Folder, below: &str) -> Lookup {
         // The file itself, else a folder of that name with an index.
         vec![file.clone(), file.join("index.html")]
     } else {
+        // A file of that very name first (Hugo writes a page whose `url` is `/v1.2/x` to
+        // `v1.2/x`), then the forms a host serves for a pretty or an ugly URL.
         let mut ugly = file.clone().into_os_string();
         ugly.push(".html");
-        vec![file.join("index.html"), PathBuf::from(ugly)]
+        vec![file.clone(), file.join("index.html"), PathBuf::from(ugly)]
     };
     for path in candidates {
         match open(path, folder) {
@@ -149,6 +151,7 @@ mod tests {
             "blog/post/index.html",
             "about.html",
             "feed.xml",
+            "v1.2/x",
         ]);
         let b = "https://e.org/";
         assert_eq!(
@@ -174,6 +177,11 @@ mod tests {
         assert_eq!(
             found(d.path(), b, "https://e.org/feed.xml"),
             Some("feed.xml".into())
+        );
+        // A file without an extension, as Hugo writes for `url: /v1.2/x`.
+        assert_eq!(
+            found(d.path(), b, "https://e.org/v1.2/x"),
+            Some("v1.2/x".into())
         );
         // A trailing slash is served by index.html only; a folder is no file.
         assert_eq!(found(d.path(), b, "https://e.org/about/"), None);

@@ -1751,3 +1751,19 @@ fn an_index_file_a_language_named_one_shadows_gives_no_cascade() {
     assert!(url_locs(&en).contains("https://example.org/2022/q/"));
     assert!(!url_locs(&en).contains("https://example.org/tags/"));
 }
+
+#[test]
+fn a_url_with_a_dot_names_a_file_unless_it_ends_in_a_slash() {
+    // Hugo writes a front matter `url` holding a dot anywhere and no trailing slash as the
+    // file it names (`/v1.2/x`, `/a.b/c` for a section), and one ending in a slash as a
+    // folder (`/custom/v1.2/`, which Hugo 0.111.3 too keeps for a section). We listed
+    // `/v1.2/x/` and `/custom/v1.2` (search seed 7 under 0.111.3).
+    let name = "url-dots";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+        let urls = hugo(name, short);
+        for url in ["/v1.2/x", "/a.b/c", "/custom/v1.2/"] {
+            assert!(urls.contains(&format!("https://example.org{url}")), "{url}");
+        }
+    }
+}

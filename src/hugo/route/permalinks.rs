@@ -164,10 +164,9 @@ pub(super) fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> Stri
             .map(|s| segment(s, site))
             .collect();
         // Like a page's, an absolute section `url` takes no language prefix; and like a
-        // page's, one ending in a file name (`/a/b.html`) gets no slash after it.
+        // page's, one naming a file gets no slash after it.
         let prefix = if url.starts_with('/') { "" } else { prefix };
-        let file = segs.last().is_some_and(|s| s.contains('.'));
-        let slash = if file { "" } else { "/" };
+        let slash = if names_file(url) { "" } else { "/" };
         return format!("{prefix}/{}{slash}", segs.join("/"));
     }
     // A page's `url` is taken as written; without a leading slash it is language-relative.
@@ -176,11 +175,17 @@ pub(super) fn url_path(url: &str, kind: Kind, prefix: &str, site: Paths) -> Stri
     } else {
         format!("{prefix}/{url}")
     };
-    let last = p.rsplit('/').next().unwrap_or("");
-    if !p.ends_with('/') && !last.contains('.') {
+    if !names_file(url) && !p.ends_with('/') {
         p.push('/');
     }
     p
+}
+
+/// Whether Hugo publishes a front matter `url` as the file it names rather than as a folder
+/// with an `index.html`: when it holds a dot anywhere (`/v1.2/x`, `/a/b.html`) and does not
+/// end in a slash (`/custom/v1.2/` is a folder). Hugo 0.111.3 and 0.168.0 alike.
+fn names_file(url: &str) -> bool {
+    url.contains('.') && !url.ends_with('/')
 }
 
 /// A regular page's path from its folders (`dir_segs`, sanitized; `section_names`, as
