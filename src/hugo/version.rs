@@ -196,6 +196,11 @@ pub struct HugoRules {
     /// count; from 0.123 a taxonomy list counts by its own file's date alone, not by its
     /// terms'; seen in 0.111.3 and 0.168.0).
     pub home_rolls_up_pages: bool,
+    /// 0.123.0: every section's dates roll up into its parent section. Before, a section
+    /// whose folder's parent is no section (`a/b/c/_index.md` under `a/_index.md`, `b`
+    /// without one) was passed over: neither its own date nor its pages' reached `a`, and
+    /// it took no date from its pages (seen in 0.111.3; Hugo 0.122's section walk).
+    pub deep_sections_roll_up: bool,
     /// 0.123.0: a date order reads a key the page leaves out from the dates set before it
     /// (`date` in the publishDate order is the page's `.Date`, which may come from
     /// `lastmod`), so `lastmod: 2099-01-01` alone makes a future page.
@@ -357,6 +362,7 @@ impl HugoRules {
             cast_bool_numbers: at(v(0, 112, 0)),
             headless_any_page: at(v(0, 124, 0)),
             home_rolls_up_pages: at(v(0, 123, 0)),
+            deep_sections_roll_up: at(v(0, 123, 0)),
             date_reentry: at(v(0, 123, 0)),
             cascade_strict: at(v(0, 112, 0)),
             raw_html_is_static: !at(v(0, 123, 0)),
@@ -491,7 +497,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 45] = [
+        let flips: [(&str, &str, Rule); 46] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -511,6 +517,7 @@ mod tests {
             ("0.111.3", "0.112.0", |r| r.cast_bool_numbers),
             ("0.123.1", "0.124.0", |r| r.headless_any_page),
             ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
+            ("0.122.0", "0.123.0", |r| r.deep_sections_roll_up),
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),
             ("0.152.0", "0.153.0", |r| r.mount_sites),

@@ -1767,3 +1767,21 @@ fn a_url_with_a_dot_names_a_file_unless_it_ends_in_a_slash() {
         }
     }
 }
+
+#[test]
+fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
+    // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
+    // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`
+    // (`/a/` is 2020). From 0.123 every section rolls up (search seeds 12 and 21 under
+    // 0.111.3).
+    let name = "deep-section-dates";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same_dates(name, short, full);
+    }
+    let old = std::fs::read_to_string(case(name).join("expected-0.111/sitemap.xml")).unwrap();
+    assert_eq!(lastmod_of(&old, "https://example.org/a/b/c/"), None);
+    assert_eq!(
+        lastmod_of(&old, "https://example.org/a/").as_deref(),
+        Some("2020-02-02")
+    );
+}

@@ -256,7 +256,10 @@ fn drop_route(built: &mut Built, r: usize, reason: Reason) {
 /// Rolls each page's dates up into its nearest section (home for top-level files), and each
 /// section made without a file into its language's home.
 pub(super) fn roll_up(site: &Site, built: &mut Built) {
-    let mut parent_memo: Option<(&str, Dirs, Option<usize>)> = None;
+    // The last (language, folders) looked up, and its nearest section: (depth, route).
+    type Nearest = Option<(usize, usize)>;
+    let mut parent_memo: Option<(&str, Dirs, Nearest)> = None;
+    let mut walked_memo = HashMap::new();
     for (i, pl) in site.all().enumerate() {
         let Some(r) = built.route_of(i) else {
             continue;
@@ -273,20 +276,29 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
             Some((l, d, p)) if l == pl.lang && d == own_dirs => p,
             _ => {
                 let p = (0..=own_dirs.len()).rev().find_map(|d| {
-                    built
-                        .section_route
-                        .get(&(pl.lang.to_string(), own_dirs.prefix(d).joined().to_string()))
-                        .copied()
+                    let key = (pl.lang.to_string(), own_dirs.prefix(d).joined().to_string());
+                    built.section_route.get(&key).map(|&p| (d, p))
                 });
                 parent_memo = Some((pl.lang, own_dirs, p));
                 p
             }
         };
+        let Some((depth, p)) = parent.filter(|&(_, p)| p != r) else {
+            continue;
+        };
         // Before Hugo 0.123 the home took its date from its sections only.
-        let home_skips = !site.rules().home_rolls_up_pages && !pl.is_branch && own_dirs.is_empty();
-        if let Some(p) = parent.filter(|&p| p != r && !home_skips) {
-            built.out.routes[p].add_rollup([r]);
+        if !site.rules().home_rolls_up_pages && !pl.is_branch && own_dirs.is_empty() {
+            continue;
         }
+        // Before 0.123 a section rolled up only into the section of its folder's parent, and
+        // a page only into a section the walk from the home reached that way.
+        if !site.rules().deep_sections_roll_up
+            && ((pl.is_branch && depth != own_dirs.len())
+                || !walked(built, pl.lang, own_dirs.prefix(depth), &mut walked_memo))
+        {
+            continue;
+        }
+        built.out.routes[p].add_rollup([r]);
     }
     let implicit_sections: Vec<(String, usize)> = built
         .section_route
@@ -299,6 +311,31 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
             built.out.routes[home].add_rollup([r]);
         }
     }
+}
+
+/// Before Hugo 0.123, whether its walk of sections from the home reaches the section at `dirs`
+/// in `lang`: the home and the top-level sections, and each section whose folder's parent
+/// is a section it reaches.
+fn walked(
+    built: &Built,
+    lang: &str,
+    dirs: Dirs,
+    memo: &mut HashMap<(String, String), bool>,
+) -> bool {
+    if dirs.len() <= 1 {
+        return true;
+    }
+    let key = (lang.to_string(), dirs.joined().to_string());
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let up = dirs.prefix(dirs.len() - 1);
+    let w = built
+        .section_route
+        .contains_key(&(lang.to_string(), up.joined().to_string()))
+        && walked(built, lang, up, memo);
+    memo.insert(key, w);
+    w
 }
 
 /// Hugo 0.112+ `[permalinks.section]` (or a 0.161+ `[[permalinks]]` rule for sections or
