@@ -310,6 +310,13 @@ pub struct HugoRules {
     /// 0.111.3 and 0.168.0; the change found in Hugo's source (`pageTree.SectionsEntries`,
     /// `pageMeta.Section`).
     pub sections_from_path: bool,
+    /// 0.123.0: a term's own `_index` is the term's page whenever its folder names the term
+    /// (`categories/Tom's/` for the term `Tom's`). Before, only when the folder is written
+    /// as Hugo keys the term, in lower case (`toms/`, `c++/`): `Tom's/`, `[brack]/`, `eq=x/`
+    /// or `Mixed Case/` make a node of their own at the term's URL (Hugo lists that URL
+    /// twice), so their being a draft, future, expired or not rendered leaves the term page
+    /// as it is (seen in 0.111.3 and 0.168.0).
+    pub term_folder_any_form: bool,
     /// Before 0.115.0: `:sections[n]` past the end of the page's sections stops Hugo with a
     /// panic (an index out of range, seen in 0.111.3); from 0.115 it gives nothing.
     pub sections_cut_panics: bool,
@@ -362,6 +369,7 @@ impl HugoRules {
             cast_bool_numbers: at(v(0, 112, 0)),
             headless_any_page: at(v(0, 124, 0)),
             home_rolls_up_pages: at(v(0, 123, 0)),
+            term_folder_any_form: at(v(0, 123, 0)),
             deep_sections_roll_up: at(v(0, 123, 0)),
             date_reentry: at(v(0, 123, 0)),
             cascade_strict: at(v(0, 112, 0)),
@@ -497,7 +505,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 46] = [
+        let flips: [(&str, &str, Rule); 47] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -517,6 +525,7 @@ mod tests {
             ("0.111.3", "0.112.0", |r| r.cast_bool_numbers),
             ("0.123.1", "0.124.0", |r| r.headless_any_page),
             ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
+            ("0.122.0", "0.123.0", |r| r.term_folder_any_form),
             ("0.122.0", "0.123.0", |r| r.deep_sections_roll_up),
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),

@@ -1785,3 +1785,22 @@ fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
         Some("2020-02-02")
     );
 }
+
+#[test]
+fn before_0_123_a_term_folder_not_written_as_its_key_leaves_the_term_alone() {
+    // Term `_index` files that are future (`[brack]/`, `Tom's/`, `c++/`, `Upper/`), a draft
+    // (`Mixed Case/`) or not rendered (`eq=x/`). Hugo 0.111.3 takes a file for the term's
+    // page only where its folder is written as the term's key (`c++`, `upper`): the others
+    // are nodes of their own, so the term pages stay. 0.168.0 takes every one (search seeds
+    // 402198, 403229, 403569 and 403581 under 0.111.3).
+    let name = "term-folder-forms";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+    }
+    let old = hugo(name, "0.111");
+    for term in ["brack", "toms", "mixed-case", "eqx"] {
+        assert!(old.contains(&format!("https://example.org/categories/{term}/")));
+    }
+    assert!(!old.contains("https://example.org/categories/upper/"));
+    assert!(!hugo(name, "0.168").contains("https://example.org/categories/toms/"));
+}

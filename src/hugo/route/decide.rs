@@ -267,6 +267,13 @@ impl<'a> Decider<'_, 'a> {
             let unlisted = eff
                 .not_rendered(site.rules())
                 .then_some(Reason::NotRendered);
+            // Before 0.123 a term folder not written as the term's key is a node of its own:
+            // left out, it leaves the term page as it is.
+            let own_node = !site.rules().term_folder_any_form
+                && (pl.dirs.get(1)).is_some_and(|f| f.to_lowercase() != term.to_lowercase());
+            if let (true, Some(reason)) = (own_node, withheld.or(unlisted)) {
+                return Ok(Decision::Skip(reason));
+            }
             return Ok(Decision::TaxonomyFile(
                 lang,
                 tax,
