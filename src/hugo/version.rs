@@ -317,6 +317,10 @@ pub struct HugoRules {
     /// twice), so their being a draft, future, expired or not rendered leaves the term page
     /// as it is (seen in 0.111.3 and 0.168.0).
     pub term_folder_any_form: bool,
+    /// 0.166.0: the permalink token `:title` (and `:slug` where it falls back on the title)
+    /// of a page or section makes each `/` of the title a `-` (`x/y` -> `/x-y/`; a term's
+    /// keeps it). Seen in 0.165.0, 0.166.0 and 0.168.0.
+    pub title_token_hyphens_slash: bool,
     /// Before 0.115.0: `:sections[n]` past the end of the page's sections stops Hugo with a
     /// panic (an index out of range, seen in 0.111.3); from 0.115 it gives nothing.
     pub sections_cut_panics: bool,
@@ -370,6 +374,7 @@ impl HugoRules {
             headless_any_page: at(v(0, 124, 0)),
             home_rolls_up_pages: at(v(0, 123, 0)),
             term_folder_any_form: at(v(0, 123, 0)),
+            title_token_hyphens_slash: at(v(0, 166, 0)),
             deep_sections_roll_up: at(v(0, 123, 0)),
             date_reentry: at(v(0, 123, 0)),
             cascade_strict: at(v(0, 112, 0)),
@@ -505,7 +510,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 47] = [
+        let flips: [(&str, &str, Rule); 48] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -526,6 +531,7 @@ mod tests {
             ("0.123.1", "0.124.0", |r| r.headless_any_page),
             ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
             ("0.122.0", "0.123.0", |r| r.term_folder_any_form),
+            ("0.165.0", "0.166.0", |r| r.title_token_hyphens_slash),
             ("0.122.0", "0.123.0", |r| r.deep_sections_roll_up),
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),

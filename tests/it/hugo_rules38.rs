@@ -1804,3 +1804,27 @@ fn before_0_123_a_term_folder_not_written_as_its_key_leaves_the_term_alone() {
     assert!(!old.contains("https://example.org/categories/upper/"));
     assert!(!hugo(name, "0.168").contains("https://example.org/categories/toms/"));
 }
+
+#[test]
+fn from_0_166_a_title_token_makes_each_slash_a_hyphen() {
+    // `:title` of pages and sections, and `:slug` falling back on the title: `x/y` is
+    // `/x-y/` from Hugo 0.166 (`/x/y/` in 0.165.0); a slug's own `/` and a term's title
+    // keep theirs (search seeds 402329, 403295 and 403672 under 0.168.0). Hugo 0.111.3
+    // does not build the site (it has `[permalinks.term]`).
+    let name = "title-token-slash";
+    for (short, full) in [("0.165", "0.165.0"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+    }
+    for (short, x, five) in [
+        ("0.165", "/x/y/", "/five/m/n/"),
+        ("0.168", "/x-y/", "/five/m-n/"),
+    ] {
+        let urls = hugo(name, short);
+        for path in [x, five, "/a/b/", "/t/a/b/"] {
+            assert!(
+                urls.contains(&format!("https://example.org{path}")),
+                "{short} {path}"
+            );
+        }
+    }
+}

@@ -318,7 +318,7 @@ impl<'a> PageTokens<'a> {
             .more()
             .title
             .as_deref()
-            .map(|t| urlize(t, site))
+            .map(|t| title_segment(t, site))
             .unwrap_or_default();
         PageTokens {
             date,
@@ -556,7 +556,7 @@ impl ListTokens<'_> {
             return Some(v);
         }
         let slug = || self.slug.filter(|s| !s.is_empty()).map(|s| urlize(s, site));
-        let title = || urlize(self.title, site);
+        let title = || title_segment(self.title, site);
         let base_name = || urlize(self.base_name, site);
         let slugs: Vec<String> = (self.section_slugs.iter())
             .map(|s| urlize(s, site))
@@ -839,6 +839,16 @@ fn end_permalink(path: &str, ugly: bool) -> String {
 /// path keeps the runs from 0.123, see [`sanitize`]).
 pub(super) fn urlize(s: &str, site: Paths) -> String {
     sanitize_with(s, site.config, false)
+}
+
+/// A page's or section's title as its `:title` token gives it: urlized, and from Hugo 0.166
+/// with each `/` made a `-`.
+fn title_segment(title: &str, site: Paths) -> String {
+    let s = urlize(title, site);
+    match site.rules.title_token_hyphens_slash {
+        true => s.replace('/', "-"),
+        false => s,
+    }
 }
 
 /// Hugo's path sanitizing, then lower-casing unless `disablePathToLower`.
