@@ -1828,3 +1828,20 @@ fn from_0_166_a_title_token_makes_each_slash_a_hyphen() {
         }
     }
 }
+
+#[test]
+fn a_date_cascaded_onto_a_page_dates_its_terms_permalinks() {
+    // `blog/p.md` has no `date` of its own (a `publishDate` of 2020) and takes 2022 from a
+    // cascade: its term `x` and the tags list are dated 2022 in their `:year` tokens, in
+    // Hugo 0.168.0 (search seeds 402801 and 403034). Hugo 0.111.3 does not build the site
+    // (it has `[permalinks.term]`).
+    let name = "cascaded-page-term-date";
+    assert_same(name, "0.168", "0.168.0");
+    let urls = hugo(name, "0.168");
+    for path in ["/2022/alltags/", "/tags/2022/x/", "/tags/2019/y/"] {
+        assert!(
+            urls.contains(&format!("https://example.org{path}")),
+            "{path}"
+        );
+    }
+}

@@ -22,6 +22,7 @@ use crate::settings::Settings;
 use crate::siteconfig::SiteConfig;
 use crate::vocab::date::W3cDate;
 use crate::vocab::error::Result;
+use chrono::{DateTime, FixedOffset};
 use placement::{Placed, place};
 use std::collections::{HashMap, HashSet};
 
@@ -281,6 +282,13 @@ impl Built {
             Some(i) => self.tax_dates.get(i),
             None => self.generated_dates.get(key),
         }
+    }
+
+    /// The `.Date` of route `r` (file `i`): the one a cascade or file name gave it, else
+    /// its own front matter's.
+    fn page_date(&self, site: &Site, r: usize, i: usize) -> Option<DateTime<FixedOffset>> {
+        (self.dates.get(&r).map(permalinks::page_time))
+            .or_else(|| permalinks::hugo_date(site.pages.meta(i)))
     }
 
     /// Nothing built yet for `pages` pages.

@@ -464,8 +464,7 @@ fn dates_below(site: &Site, built: &Built) -> HashMap<(String, String), DateTime
         let Some(r) = built.route_of(i) else {
             continue;
         };
-        let own = built.dates.get(&r).map(page_time);
-        let Some(date) = own.or_else(|| hugo_date(site.pages.meta(i))) else {
+        let Some(date) = built.page_date(site, r, i) else {
             continue;
         };
         // A section or bundle's own folder is not above it.

@@ -502,10 +502,11 @@ fn term_date(
     }
     let own = file.map(|i| site.pages.meta(i));
     own.and_then(hugo_date).or_else(|| {
-        members
-            .iter()
-            .filter_map(|r| built.out.routes[r as usize].page())
-            .filter_map(|i| hugo_date(site.pages.meta(i)))
+        (members.iter())
+            .filter_map(|r| {
+                let i = built.out.routes[r as usize].page()?;
+                built.page_date(site, r as usize, i)
+            })
             .max()
     })
 }
