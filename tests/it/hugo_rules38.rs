@@ -1845,3 +1845,13 @@ fn a_date_cascaded_onto_a_page_dates_its_terms_permalinks() {
         );
     }
 }
+
+#[test]
+fn with_term_pages_off_a_taxonomy_list_has_no_date_from_its_terms() {
+    // As `cascaded-page-term-date`, with `disableKinds = ["term"]`: the tags list has no
+    // term pages to be dated by, so its `/:year/alltags/` is Go's zero year, `/1/alltags/`
+    // (Hugo 0.168.0; search seed 402766).
+    let name = "terms-off-list-date";
+    assert_same(name, "0.168", "0.168.0");
+    assert!(hugo(name, "0.168").contains("https://example.org/1/alltags/"));
+}

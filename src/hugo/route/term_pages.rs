@@ -532,7 +532,12 @@ fn list_permalink(
     };
     let own = file.map(|i| site.pages.meta(i));
     // Its date: one a cascade gives it (its own cascade reaches it too), else its own, else
-    // its newest term's (a term's own date counts as its pages' do).
+    // its newest term's (a term's own date counts as its pages' do); with term pages off
+    // it has none (Go's zero time: `/1/tags/` for `/:year/tags/`, seen in 0.168.0).
+    let terms = match site.kind_off("term") {
+        true => &BTreeMap::new(),
+        false => terms,
+    };
     let list_key = (lang.to_string(), tax.name.clone(), String::new());
     let cascaded = built
         .tax_page_dates(&list_key)
