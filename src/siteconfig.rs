@@ -48,6 +48,27 @@ impl std::str::FromStr for Style {
     }
 }
 
+/// How Hugo titles a section, taxonomy or term page made without a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListTitles {
+    /// `titleCaseStyle`: `ap` (the default), `chicago`, `go`, `firstupper` or `none`.
+    pub style: String,
+    /// `capitalizeListTitles` (Hugo 0.124+, default true).
+    pub capitalize: bool,
+    /// `pluralizeListTitles` (default true): a section's folder name made plural.
+    pub pluralize: bool,
+}
+
+impl Default for ListTitles {
+    fn default() -> ListTitles {
+        ListTitles {
+            style: String::new(),
+            capitalize: true,
+            pluralize: true,
+        }
+    }
+}
+
 /// What the site's own config says, in generator-neutral terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SiteConfig {
@@ -95,6 +116,9 @@ pub struct SiteConfig {
     pub title: Option<String>,
     /// Hugo `disablePathToLower`.
     pub disable_path_to_lower: bool,
+    /// Hugo `titleCaseStyle` (empty: AP, Hugo's default), `capitalizeListTitles` and
+    /// `pluralizeListTitles`: how a list page made without a file is titled.
+    pub list_titles: ListTitles,
     /// Hugo `removePathAccents`.
     pub remove_path_accents: bool,
     /// Hugo `disableKinds`, lower-cased.
@@ -254,6 +278,7 @@ impl Default for SiteConfig {
             environment: String::new(),
             title: None,
             disable_path_to_lower: false,
+            list_titles: ListTitles::default(),
             remove_path_accents: false,
             disable_kinds: Vec::new(),
             timezone: None,

@@ -329,6 +329,11 @@ pub(super) fn read_hugo(
             .to_ascii_lowercase(),
         default_language_in_subdir: get_bool(&v, "defaultContentLanguageInSubdir").unwrap_or(false),
         disable_path_to_lower: get_bool(&v, "disablePathToLower").unwrap_or(false),
+        list_titles: crate::siteconfig::ListTitles {
+            style: get_str(&v, "titleCaseStyle").unwrap_or_default(),
+            capitalize: get_bool(&v, "capitalizeListTitles").unwrap_or(true),
+            pluralize: get_bool(&v, "pluralizeListTitles").unwrap_or(true),
+        },
         remove_path_accents: get_bool(&v, "removePathAccents").unwrap_or(false),
         disable_kinds: strings(get(&v, "disableKinds"))
             .into_iter()

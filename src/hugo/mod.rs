@@ -18,6 +18,7 @@ mod mounts;
 pub mod permalink_rules;
 pub mod permalink_tokens;
 pub mod route;
+mod title_case;
 pub mod version;
 
 use crate::frontmatter;

@@ -321,6 +321,11 @@ pub struct HugoRules {
     /// of a page or section makes each `/` of the title a `-` (`x/y` -> `/x-y/`; a term's
     /// keeps it). Seen in 0.165.0, 0.166.0 and 0.168.0.
     pub title_token_hyphens_slash: bool,
+    /// 0.123.0: a section, taxonomy or term page made without a file is titled in the
+    /// site's `titleCaseStyle` (AP by default: the term `the end of a tale` is `The End of a
+    /// Tale`; 0.124 adds `capitalizeListTitles = false` to keep it as written). Before, a
+    /// term's title is the term as written (seen in 0.111.3; 0.168.0 titles it).
+    pub list_titles_cased: bool,
     /// Before 0.115.0: `:sections[n]` past the end of the page's sections stops Hugo with a
     /// panic (an index out of range, seen in 0.111.3); from 0.115 it gives nothing.
     pub sections_cut_panics: bool,
@@ -375,6 +380,7 @@ impl HugoRules {
             home_rolls_up_pages: at(v(0, 123, 0)),
             term_folder_any_form: at(v(0, 123, 0)),
             title_token_hyphens_slash: at(v(0, 166, 0)),
+            list_titles_cased: at(v(0, 123, 0)),
             deep_sections_roll_up: at(v(0, 123, 0)),
             date_reentry: at(v(0, 123, 0)),
             cascade_strict: at(v(0, 112, 0)),
@@ -510,7 +516,7 @@ mod tests {
         let r = |s: &str| HugoRules::of(HugoVersion::parse(s).unwrap());
         // (before, at) pairs for every boolean rule.
         type Rule = fn(&HugoRules) -> bool;
-        let flips: [(&str, &str, Rule); 48] = [
+        let flips: [(&str, &str, Rule); 49] = [
             ("0.122.0", "0.123.0", |r| r.keep_hyphen_runs),
             ("0.122.0", "0.123.0", |r| !r.section_hides_children),
             ("0.122.0", "0.123.0", |r| r.implicit_section_keeps_case),
@@ -532,6 +538,7 @@ mod tests {
             ("0.122.0", "0.123.0", |r| r.home_rolls_up_pages),
             ("0.122.0", "0.123.0", |r| r.term_folder_any_form),
             ("0.165.0", "0.166.0", |r| r.title_token_hyphens_slash),
+            ("0.122.0", "0.123.0", |r| r.list_titles_cased),
             ("0.122.0", "0.123.0", |r| r.deep_sections_roll_up),
             ("0.122.0", "0.123.0", |r| r.date_reentry),
             ("0.111.3", "0.112.0", |r| r.cascade_strict),

@@ -1855,3 +1855,23 @@ fn with_term_pages_off_a_taxonomy_list_has_no_date_from_its_terms() {
     assert_same(name, "0.168", "0.168.0");
     assert!(hugo(name, "0.168").contains("https://example.org/1/alltags/"));
 }
+
+#[test]
+fn from_0_123_a_term_without_a_file_is_titled_in_the_site_s_title_case() {
+    // With `disablePathToLower`, `/t/:title/` shows the term's title: as written in Hugo
+    // 0.111.3 (`/t/the-end-of-a-tale/`), in AP title case from 0.123 (`/t/The-End-of-a-Tale/`,
+    // `/t/In-the-Mood-For/`, `/t/IPhone-Case/`), or in the site's `titleCaseStyle` (`go`:
+    // `/t/The-End-Of-A-Tale/`). Search seeds 401053, 401388 and 403882 under 0.168.0.
+    for name in ["list-titles", "list-titles-go"] {
+        for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+            assert_same(name, short, full);
+        }
+    }
+    let has = |name: &str, short: &str, path: &str| {
+        hugo(name, short).contains(&format!("https://example.org{path}"))
+    };
+    assert!(has("list-titles", "0.111", "/t/the-end-of-a-tale/"));
+    assert!(has("list-titles", "0.168", "/t/The-End-of-a-Tale/"));
+    assert!(has("list-titles", "0.168", "/t/In-the-Mood-For/"));
+    assert!(has("list-titles-go", "0.168", "/t/The-End-Of-A-Tale/"));
+}

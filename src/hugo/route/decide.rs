@@ -393,7 +393,9 @@ impl<'a> Decider<'_, 'a> {
                             str::to_string,
                         ))
                     }
-                    None if depth == 1 => pl.dirs.first().map(implicit_section_title),
+                    None if depth == 1 => {
+                        (pl.dirs.first()).map(|d| implicit_section_title(d, site.paths()))
+                    }
                     None => None,
                 }
             })

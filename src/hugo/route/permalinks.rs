@@ -479,10 +479,10 @@ impl TermTokens<'_> {
         // `.Title`: the own file's ("" where it sets none), else the term as written (seen in
         // 0.111.3 and 0.168.0); `.Slug`: the own file's.
         let title = match self.has_file {
-            true => self.title.unwrap_or(""),
-            false => self.written,
+            true => self.title.unwrap_or("").to_string(),
+            false => term_title(self.written, site),
         };
-        let title = || urlize(title, site);
+        let title = || urlize(&title, site);
         let slug = || self.slug.filter(|s| !s.is_empty()).map(|s| urlize(s, site));
         // Before 0.123 a term's own `_index` file is its `:filename`.
         let file_name = match self.has_file && !rules.term_sections_hold_term {
@@ -617,15 +617,46 @@ pub(super) fn expand_list_permalink(
 }
 
 /// The title Hugo gives a section without `_index` file: its folder's name made plural
-/// (Hugo's `pluralizeListTitles`, on by default) and title-cased.
-pub(super) fn implicit_section_title(folder: &str) -> String {
-    title_case(&pluralize(folder))
+/// (Hugo's `pluralizeListTitles`, on by default) and title-cased (from 0.123 in the site's
+/// `titleCaseStyle`, unless `capitalizeListTitles` is off).
+pub(super) fn implicit_section_title(folder: &str, site: Paths) -> String {
+    let titles = &site.config.list_titles;
+    let name = match titles.pluralize {
+        true => pluralize(folder),
+        false => folder.to_string(),
+    };
+    match site.rules.list_titles_cased {
+        true => cased_title(&name, site),
+        false => title_case(&name),
+    }
 }
 
 /// The title Hugo gives a taxonomy without `_index` file: its name title-cased, `-` made
 /// spaces.
-pub(super) fn taxonomy_title(name: &str) -> String {
-    title_case(name).replace('-', " ")
+pub(super) fn taxonomy_title(name: &str, site: Paths) -> String {
+    match site.rules.list_titles_cased {
+        true => cased_title(name, site),
+        false => title_case(name),
+    }
+    .replace('-', " ")
+}
+
+/// The title Hugo gives a term without `_index` file: from 0.123 the term title-cased in
+/// the site's style, before as written.
+pub(super) fn term_title(written: &str, site: Paths) -> String {
+    match site.rules.list_titles_cased {
+        true => cased_title(written, site),
+        false => written.to_string(),
+    }
+}
+
+/// `s` in the site's `titleCaseStyle`, or as it is with `capitalizeListTitles = false`.
+fn cased_title(s: &str, site: Paths) -> String {
+    let titles = &site.config.list_titles;
+    match titles.capitalize {
+        true => crate::hugo::title_case::title(s, &titles.style),
+        false => s.to_string(),
+    }
 }
 
 /// Each word's first letter upper-cased (what Hugo's title case changes in a path: the
@@ -1093,6 +1124,15 @@ mod tests {
 
     #[test]
     fn implicit_section_titles_are_plural_as_hugo_makes_them() {
+        use crate::hugo::version::HugoVersion;
+        let config = SiteConfig::default();
+        let tz = SiteTz::default();
+        let rules = HugoRules::of(HugoVersion::parse("0.168.0").unwrap());
+        let site = Paths {
+            config: &config,
+            rules: &rules,
+            tz: &tz,
+        };
         // Seen in Hugo 0.168.0's titles of sections without `_index.md`.
         for (folder, title) in [
             ("posts", "Posts"),
@@ -1108,8 +1148,9 @@ mod tests {
             ("church", "Churches"),
             ("person", "People"),
             ("v1.2", "V1.2s"),
+            ("war and peace", "War and Peaces"),
         ] {
-            assert_eq!(implicit_section_title(folder), title, "{folder}");
+            assert_eq!(implicit_section_title(folder, site), title, "{folder}");
         }
     }
 

@@ -400,7 +400,7 @@ pub(super) fn apply_section_permalinks(site: &Site, built: &mut Built) {
                 ),
                 (Some(m), false) => (title.unwrap_or_default(), m.slug().map(str::to_string)),
                 (None, false) => (
-                    implicit_section_title(d.rsplit('/').next().unwrap_or(d)),
+                    implicit_section_title(d.rsplit('/').next().unwrap_or(d), site.paths()),
                     None,
                 ),
             })

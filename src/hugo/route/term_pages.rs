@@ -484,7 +484,7 @@ fn taxonomy_slug(site: &Site, built: &Built, lang: &str, tax: &Taxonomy) -> Stri
             .map(str::to_string)
             .or_else(|| m.more().title.clone())
             .unwrap_or_default(),
-        None => taxonomy_title(&tax.name),
+        None => taxonomy_title(&tax.name, site.paths()),
     }
 }
 
@@ -560,7 +560,7 @@ fn list_permalink(
         });
     let title = match own {
         Some(m) => m.more().title.clone().unwrap_or_default(),
-        None => taxonomy_title(&tax.name),
+        None => taxonomy_title(&tax.name, site.paths()),
     };
     let slug = own.and_then(|m| m.slug());
     let section_slugs = [slug.filter(|s| !s.is_empty()).unwrap_or(&title).to_string()];
