@@ -390,14 +390,21 @@ def parse_sitemap(text):
 
 
 def read_sitemaps(folder):
-    out, files = {}, []
+    """Every <loc> of the sitemaps below folder (URL -> lastmod), the files, and each
+    URL set's URLs by the folder it is in ("en", "" at the top)."""
+    out, files, sets = {}, [], {}
     for root, dirs, names in os.walk(folder):
         dirs.sort()
         for n in sorted(names):
             if n == "sitemap.xml":
                 files.append(os.path.join(root, n))
-                out.update(parse_sitemap(open(files[-1], encoding="utf-8").read()))
-    return out, files
+                text = open(files[-1], encoding="utf-8").read()
+                urls = parse_sitemap(text)
+                out.update(urls)
+                if "<sitemapindex" not in text:
+                    rel = os.path.relpath(root, folder)
+                    sets.setdefault("" if rel == "." else rel, set()).update(urls)
+    return out, files, sets
 
 
 class Runner:
@@ -420,9 +427,9 @@ class Runner:
             lines = [x for x in text.splitlines() if re.match(r"\s*(ERROR|Error:|panic:)", x)]
             text = "\n".join(lines) if lines else text.strip()[-2000:]
             return ("error", text.replace(d + "/", "").replace(d, "SITE"))
-        urls, files = read_sitemaps(pub)
+        urls, files, sets = read_sitemaps(pub)
         # Hugo renders its sitemap with the home: none where it renders no home page.
-        return ("ok", urls) if files else ("no-sitemap", None)
+        return ("ok", urls, sets) if files else ("no-sitemap", None)
 
     def ours(self, version, d):
         out = os.path.join(d, "sg-out")
@@ -437,7 +444,8 @@ class Runner:
             return ("error", err)
         if s.returncode != 0:
             return ("crash", f"exit {s.returncode}: " + err)
-        return ("ok", read_sitemaps(out)[0])
+        urls, _, sets = read_sitemaps(out)
+        return ("ok", urls, sets)
 
     def compare(self, site, version, binary, keep=None):
         """(verdict, detail): verdict same | both-refused | different; detail for a difference:
@@ -470,7 +478,15 @@ def judge(h, s):
         return "one-refused", {"kind": "we-refuse", "sig": ("we-refuse", gist(s[1])),
                                "text": "sitemapgen refuses, Hugo builds: " + first_line(s[1])}
     a, b = h[1], s[1]
+    # A language whose home Hugo does not render gets no sitemap from Hugo (its index may
+    # still name one): what we list there is the deliberate hugo-no-sitemap difference.
+    unwritten = sorted(f for f, urls in (s[2] if len(s) > 2 else {}).items()
+                       if urls and len(h) > 2 and f not in h[2])
+    if unwritten:
+        dropped = set().union(*(s[2][f] for f in unwritten)) - set(a)
+        b = {u: t for u, t in b.items() if u not in dropped}
     only_h, only_s = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+
     if only_h or only_s:
         text = "URLs: Hugo only " + short(only_h) + "; sitemapgen only " + short(only_s)
         return "different", {"kind": "urls", "sig": ("urls", bool(only_h), bool(only_s)),
@@ -485,6 +501,11 @@ def judge(h, s):
         return "different", {"kind": "lastmod", "sig": ("lastmod",),
                              "text": "lastmod: " + "; ".join(bad[:2])
                              + (f" (+{len(bad) - 2})" if len(bad) > 2 else "")}
+    if unwritten:
+        folders = ", ".join((f or "the top") + "/" for f in unwritten)
+        return "different", {"kind": "hugo-no-sitemap", "sig": ("hugo-no-sitemap",),
+                             "text": f"Hugo wrote no sitemap for {folders} (it renders no "
+                                     f"home page there); sitemapgen lists {len(dropped)} URLs"}
     return "same", None
 
 
