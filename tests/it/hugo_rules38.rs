@@ -1875,3 +1875,20 @@ fn from_0_123_a_term_without_a_file_is_titled_in_the_site_s_title_case() {
     assert!(has("list-titles", "0.168", "/t/In-the-Mood-For/"));
     assert!(has("list-titles-go", "0.168", "/t/The-End-Of-A-Tale/"));
 }
+
+#[test]
+fn a_taxonomy_list_with_its_kind_off_still_dates_the_home_by_its_own_file() {
+    // `disableKinds = ["taxonomy"]` and `categories/_index.md` dated 2024: Hugo renders no
+    // list, but the file stays in its tree and dates the home (2024, the only page being
+    // 2020), in 0.111.3 and 0.168.0 alike (search seeds 402082 and others under 0.168.0).
+    let name = "taxonomy-off-file-date";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same_dates(name, short, full);
+        let xml = std::fs::read_to_string(case(name).join(format!("expected-{short}/sitemap.xml")))
+            .unwrap();
+        assert_eq!(
+            lastmod_of(&xml, "https://example.org/").as_deref(),
+            Some("2024-04-04")
+        );
+    }
+}

@@ -324,13 +324,16 @@ fn add_list(
     (lang, prefix, terms): (&str, &str, &BTreeMap<String, RouteList>),
     tax: &Taxonomy,
 ) -> Option<usize> {
-    if site.kind_off("taxonomy") {
-        return None;
-    }
     let file = built
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
         .copied();
+    // With the kind off Hugo renders no list, but the list's own file stays in its tree: its
+    // dates still date the home (seen in 0.111.3 and 0.168.0).
+    let kind_off = site.kind_off("taxonomy");
+    if kind_off && file.is_none() {
+        return None;
+    }
     let tax_seg = taxonomy_segment(site, built, lang, tax);
     let ugly = site.config.ugly(&tax.name);
     let path = match own_url(site, file, prefix) {
@@ -352,7 +355,7 @@ fn add_list(
     if let Some(dates) = built.tax_page_dates(&page_key) {
         dates.apply(&mut r);
     }
-    r.listed = !built.tax_unlisted.contains(&page_key);
+    r.listed = !kind_off && !built.tax_unlisted.contains(&page_key);
     Some(built.out.push(r))
 }
 
