@@ -1892,3 +1892,21 @@ fn a_taxonomy_list_with_its_kind_off_still_dates_the_home_by_its_own_file() {
         );
     }
 }
+
+#[test]
+fn before_0_123_a_taxonomy_list_with_its_kind_off_dates_the_home_by_its_terms() {
+    // No `_index` for either taxonomy, `disableKinds = ["taxonomy"]`: Hugo 0.111.3 still
+    // dates the home by the lists' terms (`q.md`'s term, 2023; the one section is 2019 and
+    // a top-level page does not count there); 0.168.0 by the top-level page itself (search
+    // seed 402604 under 0.111.3, with the old name `taxonomyTerm`).
+    let name = "taxonomy-off-term-dates";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same_dates(name, short, full);
+        let xml = std::fs::read_to_string(case(name).join(format!("expected-{short}/sitemap.xml")))
+            .unwrap();
+        assert_eq!(
+            lastmod_of(&xml, "https://example.org/").as_deref(),
+            Some("2023-01-02")
+        );
+    }
+}

@@ -328,10 +328,11 @@ fn add_list(
         .tax_files
         .get(&(lang.to_string(), tax.name.clone(), String::new()))
         .copied();
-    // With the kind off Hugo renders no list, but the list's own file stays in its tree: its
-    // dates still date the home (seen in 0.111.3 and 0.168.0).
+    // With the kind off Hugo renders no list, but the list stays in its tree: its own file's
+    // dates still date the home (seen in 0.111.3 and 0.168.0), and before 0.123 so do its
+    // terms' without a file (0.111.3).
     let kind_off = site.kind_off("taxonomy");
-    if kind_off && file.is_none() {
+    if kind_off && file.is_none() && site.rules().home_rolls_up_pages {
         return None;
     }
     let tax_seg = taxonomy_segment(site, built, lang, tax);
