@@ -56,6 +56,23 @@ pub fn title(s: &str, style: &str) -> String {
     }
 }
 
+/// Each word's first letter upper-cased, words split at spaces: how a list page without a
+/// file is titled before Hugo 0.123 where this code follows it (what the title changes in
+/// a path is the case, which only `disablePathToLower` keeps).
+pub fn each_word_upper(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut start = true;
+    for c in s.chars() {
+        if start {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+        start = c == ' ';
+    }
+    out
+}
+
 /// The first character in upper case (Hugo's `helpers.FirstUpper`).
 pub fn first_upper(s: &str) -> String {
     let mut chars = s.chars();

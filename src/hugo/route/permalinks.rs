@@ -6,6 +6,7 @@ use super::placement::{Placed, SectionNames};
 use crate::hugo::glob::go_lower;
 use crate::hugo::golayout;
 use crate::hugo::permalink_tokens::{Part, each_part, unknown_token};
+use crate::hugo::title_case;
 use crate::hugo::version::HugoRules;
 use crate::route::{Kind, Page, normalize};
 use crate::siteconfig::SiteConfig;
@@ -627,7 +628,7 @@ pub(super) fn implicit_section_title(folder: &str, site: Paths) -> String {
     };
     match site.rules.list_titles_cased {
         true => cased_title(&name, site),
-        false => title_case(&name),
+        false => title_case::each_word_upper(&name),
     }
 }
 
@@ -636,7 +637,7 @@ pub(super) fn implicit_section_title(folder: &str, site: Paths) -> String {
 pub(super) fn taxonomy_title(name: &str, site: Paths) -> String {
     match site.rules.list_titles_cased {
         true => cased_title(name, site),
-        false => title_case(name),
+        false => title_case::each_word_upper(name),
     }
     .replace('-', " ")
 }
@@ -654,25 +655,9 @@ pub(super) fn term_title(written: &str, site: Paths) -> String {
 fn cased_title(s: &str, site: Paths) -> String {
     let titles = &site.config.list_titles;
     match titles.capitalize {
-        true => crate::hugo::title_case::title(s, &titles.style),
+        true => title_case::title(s, &titles.style),
         false => s.to_string(),
     }
-}
-
-/// Each word's first letter upper-cased (what Hugo's title case changes in a path: the
-/// case, which only `disablePathToLower` keeps).
-fn title_case(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut start = true;
-    for c in s.chars() {
-        if start {
-            out.extend(c.to_uppercase());
-        } else {
-            out.push(c);
-        }
-        start = c == ' ';
-    }
-    out
 }
 
 /// The common cases of the pluralizer Hugo uses (`flect`): a word ending in `s` stays,
