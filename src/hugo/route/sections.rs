@@ -256,10 +256,12 @@ fn drop_route(built: &mut Built, r: usize, reason: Reason) {
 /// Rolls each page's dates up into its nearest section (home for top-level files), and each
 /// section made without a file into its language's home.
 pub(super) fn roll_up(site: &Site, built: &mut Built) {
-    // The last (language, folders) looked up, and its nearest section: (depth, route).
-    type Nearest = Option<(usize, usize)>;
+    // The last (language, folders) looked up, and its nearest section: (depth, route, and
+    // whether Hugo's walk before 0.123 reaches that section).
+    type Nearest = Option<(usize, usize, bool)>;
     let mut parent_memo: Option<(&str, Dirs, Nearest)> = None;
     let mut walked_memo = HashMap::new();
+    let deep_roll_up = site.rules().deep_sections_roll_up;
     for (i, pl) in site.all().enumerate() {
         let Some(r) = built.route_of(i) else {
             continue;
@@ -277,13 +279,16 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
             _ => {
                 let p = (0..=own_dirs.len()).rev().find_map(|d| {
                     let key = (pl.lang.to_string(), own_dirs.prefix(d).joined().to_string());
-                    built.section_route.get(&key).map(|&p| (d, p))
+                    let &p = built.section_route.get(&key)?;
+                    let reached = deep_roll_up
+                        || walked(built, pl.lang, own_dirs.prefix(d), &mut walked_memo);
+                    Some((d, p, reached))
                 });
                 parent_memo = Some((pl.lang, own_dirs, p));
                 p
             }
         };
-        let Some((depth, p)) = parent.filter(|&(_, p)| p != r) else {
+        let Some((depth, p, reached)) = parent.filter(|&(_, p, _)| p != r) else {
             continue;
         };
         // Before Hugo 0.123 the home took its date from its sections only.
@@ -292,10 +297,7 @@ pub(super) fn roll_up(site: &Site, built: &mut Built) {
         }
         // Before 0.123 a section rolled up only into the section of its folder's parent, and
         // a page only into a section the walk from the home reached that way.
-        if !site.rules().deep_sections_roll_up
-            && ((pl.is_branch && depth != own_dirs.len())
-                || !walked(built, pl.lang, own_dirs.prefix(depth), &mut walked_memo))
-        {
+        if !deep_roll_up && (!reached || (pl.is_branch && depth != own_dirs.len())) {
             continue;
         }
         built.out.routes[p].add_rollup([r]);
