@@ -1784,6 +1784,29 @@ fn a_url_with_a_dot_names_a_file_unless_it_ends_in_a_slash() {
 }
 
 #[test]
+fn title_tokens_drop_a_final_hash_and_ugly_urls_keep_a_final_plus_as_a_hyphen() {
+    // Hugo's urlize parses its result as a URL, so a `#` with nothing after it is an empty
+    // fragment and goes (`C#` -> `/t/c.html`, `go#` -> `/n/go.html`). With `uglyURLs`, a
+    // final `+` is unescaped to a space before `.html`, so it stays a hyphen from 0.153 too
+    // (`C++` -> `/t/c-.html`, `x++ y+` -> `/n/x-y-.html`). We listed `/t/c%23.html`, and
+    // `/t/c.html` for `C++` under 0.168.0 (search seed 403916).
+    let name = "ugly-plus-hash";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same(name, short, full);
+        let urls = hugo(name, short);
+        for url in [
+            "/t/c.html",
+            "/t/c-.html",
+            "/t/q.html",
+            "/n/go.html",
+            "/n/x-y-.html",
+        ] {
+            assert!(urls.contains(&format!("https://example.org{url}")), "{url}");
+        }
+    }
+}
+
+#[test]
 fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
     // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
     // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`

@@ -262,7 +262,7 @@ fn file_path(
         if let Some(d) = name_date.map(|(d, _)| d).or(date) {
             tokens.date = page_time(&d);
         }
-        let expanded = expand_page_permalink(pattern, &tokens)
+        let expanded = expand_page_permalink(pattern, &tokens, ugly)
             .map_err(|m| Error::input(page.file.path(), None, m))?;
         if let Some(expanded) = expanded {
             return Ok(format!("{prefix}{}", end_permalink(&expanded, ugly)));
@@ -611,7 +611,7 @@ pub(super) fn expand_list_permalink(
 ) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
     Ok(out.map(|out| {
-        finish_expansion(out, tokens.site)
+        finish_expansion(out, tokens.site, false)
             .trim_matches('/')
             .to_string()
     }))
@@ -771,9 +771,10 @@ fn slice_join(sections: &[String], cut: &str) -> String {
 fn expand_page_permalink(
     pattern: &str,
     tokens: &PageTokens,
+    ugly: bool,
 ) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
-    Ok(out.map(|out| finish_expansion(out, tokens.site)))
+    Ok(out.map(|out| finish_expansion(out, tokens.site, ugly)))
 }
 
 /// `pattern` with each token replaced by `value`'s answer; an unknown token is an error.
@@ -795,13 +796,15 @@ fn expand_tokens(
 }
 
 /// An expanded pattern made a path as Hugo makes it: lower-cased unless `disablePathToLower`
-/// (the pattern's own text and a date's `Jan` too), then unescaped.
-fn finish_expansion(mut out: String, site: Paths) -> String {
+/// (the pattern's own text and a date's `Jan` too), then unescaped. `ugly` for a page or
+/// term that `uglyURLs` writes as `NAME.html`.
+fn finish_expansion(mut out: String, site: Paths, ugly: bool) -> String {
     if !site.disable_path_to_lower {
         out = go_lower(&out);
     }
     // Before 0.153 Hugo ends the path with `/` before it unescapes it, so a final `+`
-    // becomes `-` there too; from 0.153 it is cleaned first, and a final `+` is dropped.
+    // becomes `-` there too; from 0.153 it is cleaned first, and a final `+` is dropped,
+    // unless `uglyURLs` puts `.html` after it (`C++` -> `c-.html`, seen in 0.168.0).
     let clean_first = site.rules.permalink_clean_first;
     if clean_first {
         let bare = out.trim_end_matches('/').len();
@@ -810,7 +813,13 @@ fn finish_expansion(mut out: String, site: Paths) -> String {
     if !out.ends_with('/') && !clean_first {
         out.push('/');
     }
-    let mut p = permalink_unescape(&out);
+    let mut p = match clean_first && ugly {
+        true => {
+            let p = permalink_unescape(&format!("{out}.html"));
+            p.strip_suffix(".html").map_or(p.clone(), str::to_string)
+        }
+        false => permalink_unescape(&out),
+    };
     if !p.ends_with('/') {
         p.push('/');
     }
@@ -835,7 +844,7 @@ pub(super) fn expand_term_permalink(
     ugly: bool,
 ) -> std::result::Result<Option<String>, String> {
     let out = expand_tokens(pattern, |t| tokens.value(t))?;
-    Ok(out.map(|out| end_permalink(&finish_expansion(out, tokens.site), ugly)))
+    Ok(out.map(|out| end_permalink(&finish_expansion(out, tokens.site, ugly), ugly)))
 }
 
 /// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
@@ -853,8 +862,16 @@ fn end_permalink(path: &str, ugly: bool) -> String {
 /// `:contentbasename` give: in every release a run of spaces (with what is dropped between)
 /// is one hyphen, `Rock & Roll` -> `rock-roll`, `a - b` -> `a-b` (a folder or file name's
 /// path keeps the runs from 0.123, see [`sanitize`]).
+///
+/// Hugo's urlize ends by parsing its result as a URL (Go's `net/url`), where a `#` starts a
+/// fragment: an empty one is dropped with its `#` (`C#` -> `c`, `F#` -> `f`, in 0.111.3 and
+/// 0.168.0); one with text after it stays as written.
 pub(super) fn urlize(s: &str, site: Paths) -> String {
-    sanitize_with(s, site.config, false)
+    let mut out = sanitize_with(s, site.config, false);
+    if let Some(i) = out.find('#').filter(|&i| i + 1 == out.len()) {
+        out.truncate(i);
+    }
+    out
 }
 
 /// A page's or section's title as its `:title` token gives it: urlized, and from Hugo 0.166
@@ -970,12 +987,32 @@ mod tests {
             Option<&'a str>,
             Option<&'a str>,
         );
-        let cases: [(Case, bool, &str, &str); 9] = [
+        let cases: [(Case, bool, &str, &str); 12] = [
             (
                 ("/t/:slug/", ["c", "c"], "C++", None, None),
                 false,
                 "/t/c-/",
                 "/t/c/",
+            ),
+            // `.html` after a final `+` keeps it a hyphen in every release.
+            (
+                ("/t/:slug/", ["c", "c"], "C++", None, None),
+                true,
+                "/t/c-.html",
+                "/t/c-.html",
+            ),
+            // A final `#` is an empty URL fragment: gone; one with text after it stays.
+            (
+                ("/t/:title/", ["c", "c"], "C#", None, None),
+                true,
+                "/t/c.html",
+                "/t/c.html",
+            ),
+            (
+                ("/t/:title/", ["a#b", "a#b"], "a#b", None, None),
+                false,
+                "/t/a#b/",
+                "/t/a#b/",
             ),
             (
                 (
