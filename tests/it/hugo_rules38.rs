@@ -1807,6 +1807,20 @@ fn title_tokens_drop_a_final_hash_and_ugly_urls_keep_a_final_plus_as_a_hyphen() 
 }
 
 #[test]
+fn an_ugly_permalink_that_comes_to_nothing_is_the_file_dot_html() {
+    // `categories = "/:filename/"`: a term without a file of its own has no file name, so
+    // the pattern comes to `/`, which uglyURLs writes as `.html` in the language's folder:
+    // `/.html` (0.111.3 keeps a lone language at the top), `/en/.html` (0.168.0). We listed
+    // nothing under 0.111.3 and `/en/` under 0.168.0 (search seed 403261).
+    let name = "ugly-empty-permalink";
+    assert_same(name, "0.111", "0.111.3");
+    assert!(hugo(name, "0.111").contains("https://example.org/.html"));
+    assert_same_by_language(name, "0.168", "0.168.0", &["en"]);
+    let en = std::fs::read_to_string(case(name).join("expected-0.168/en/sitemap.xml")).unwrap();
+    assert!(url_locs(&en).contains("https://example.org/en/.html"));
+}
+
+#[test]
 fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
     // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
     // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`

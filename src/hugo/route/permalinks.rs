@@ -848,13 +848,14 @@ pub(super) fn expand_term_permalink(
 }
 
 /// An expanded permalink's end: a pattern with or without a final `/` ends alike, in `/` or,
-/// with `uglyURLs`, in `.html`.
+/// with `uglyURLs`, in `.html`; one that comes to nothing (`/:filename/` of a term without
+/// a file) is then `/.html`, a file Hugo writes (0.111.3 and 0.168.0).
 fn end_permalink(path: &str, ugly: bool) -> String {
     let bare = path.trim_end_matches('/');
-    match (bare.is_empty(), ugly) {
-        (true, _) => "/".to_string(),
-        (false, true) => format!("{bare}.html"),
-        (false, false) => format!("{bare}/"),
+    match (ugly, bare.is_empty()) {
+        (true, true) => "/.html".to_string(),
+        (true, false) => format!("{bare}.html"),
+        (false, _) => format!("{bare}/"),
     }
 }
 
@@ -987,7 +988,7 @@ mod tests {
             Option<&'a str>,
             Option<&'a str>,
         );
-        let cases: [(Case, bool, &str, &str); 12] = [
+        let cases: [(Case, bool, &str, &str); 13] = [
             (
                 ("/t/:slug/", ["c", "c"], "C++", None, None),
                 false,
@@ -1091,6 +1092,13 @@ mod tests {
                 true,
                 "/s/x.html",
                 "/s/x.html",
+            ),
+            // No file, no file name: the pattern comes to `/`, written as `/.html`.
+            (
+                ("/:filename/", ["x", "x"], "x", None, None),
+                true,
+                "/.html",
+                "/.html",
             ),
         ];
         for ((pattern, keys, written, title, slug), ugly, want_old, want_new) in cases {
