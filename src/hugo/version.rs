@@ -194,7 +194,8 @@ pub struct HugoRules {
     /// 0.123.0: the home's lastmod is the newest of every page's (before, of its sections'
     /// and taxonomy lists' only: a page at the top level, a top-level bundle, did not
     /// count; from 0.123 a taxonomy list counts by its own file's date alone, not by its
-    /// terms'; seen in 0.111.3 and 0.168.0).
+    /// terms', which before counted even with term pages off, by their own files; seen in
+    /// 0.111.3 and 0.168.0).
     pub home_rolls_up_pages: bool,
     /// 0.123.0: every section's dates roll up into its parent section. Before, a section
     /// whose folder's parent is no section (`a/b/c/_index.md` under `a/_index.md`, `b`

@@ -1821,6 +1821,24 @@ fn an_ugly_permalink_that_comes_to_nothing_is_the_file_dot_html() {
 }
 
 #[test]
+fn before_0_123_a_term_file_dates_its_list_with_term_pages_off() {
+    // `disableKinds = ["term"]`, `tags/foo/_index.md` lastmod 2024-06-15, its one page 2021:
+    // Hugo 0.111.3 dates `/tags/` and the home by the term's own file (not by its page);
+    // 0.168.0 by neither (search seed 402322 under 0.111.3).
+    let name = "term-off-file-dates";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same_dates(name, short, full);
+    }
+    let (old, new) = (hugo_xml(name, "0.111"), hugo_xml(name, "0.168"));
+    let tags = "https://example.org/tags/";
+    assert_eq!(lastmod_of(&old, tags).as_deref(), Some("2024-06-15"));
+    assert_eq!(lastmod_of(&new, tags), None);
+    let home = "https://example.org/";
+    assert_eq!(lastmod_of(&old, home).as_deref(), Some("2024-06-15"));
+    assert_eq!(lastmod_of(&new, home).as_deref(), Some("2021-01-01"));
+}
+
+#[test]
 fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
     // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
     // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`

@@ -222,6 +222,8 @@ pub(super) fn add_taxonomies(
                     written,
                     list_route,
                 )?;
+            } else if let Some(lr) = list_route.filter(|_| !site.rules().home_rolls_up_pages) {
+                add_off_term_files(site, built, lang, tax, lr);
             }
         }
     }
@@ -358,6 +360,28 @@ fn add_list(
     }
     r.listed = !kind_off && !built.tax_unlisted.contains(&page_key);
     Some(built.out.push(r))
+}
+
+/// With term pages off, Hugo before 0.123 still keeps each term's own `_index` file in its
+/// tree, and its dates (not its pages') date the taxonomy list, and so the home (seen in
+/// 0.111.3; 0.168.0 counts none of it). Each such file becomes an unlisted term page.
+fn add_off_term_files(site: &Site, built: &mut Built, lang: &str, tax: &Taxonomy, list: usize) {
+    let mut files: Vec<(String, usize)> = (built.tax_files.iter())
+        .filter(|((l, t, term), _)| l == lang && *t == tax.name && !term.is_empty())
+        .map(|((_, _, term), &i)| (term.clone(), i))
+        .collect();
+    files.sort_unstable();
+    for (term, i) in files {
+        let key = format!("term:{}/{term}", tax.name);
+        let mut r = site.taxonomy_route(Some(i), Kind::Term, String::new(), lang, key);
+        let page_key = (lang.to_string(), tax.name.clone(), term);
+        if let Some(dates) = built.tax_page_dates(&page_key) {
+            dates.apply(&mut r);
+        }
+        r.listed = false;
+        let next = built.out.push(r);
+        built.out.routes[list].add_rollup([next]);
+    }
 }
 
 /// Adds a page for each term, rolling up its pages; each term page rolls up into the list.
