@@ -1839,6 +1839,22 @@ fn before_0_123_a_term_file_dates_its_list_with_term_pages_off() {
 }
 
 #[test]
+fn from_0_123_the_home_takes_a_dated_taxonomy_list_without_its_terms() {
+    // `categories/_index.md` lastmod 2022-11-30, its term `rock-roll/_index.md` 2023-01-02:
+    // the list keeps its own date in both releases; Hugo 0.111.3 dates the home by the term
+    // too (2023-01-02), 0.168.0 by the list's own date alone (2022-11-30). We gave 0.168.0's
+    // home the term's date (search seed 402165).
+    let name = "taxonomy-own-date-terms";
+    for (short, full) in [("0.111", "0.111.3"), ("0.168", "0.168.0")] {
+        assert_same_dates(name, short, full);
+    }
+    let home = "https://example.org/";
+    let day = |v| lastmod_of(&hugo_xml(name, v), home);
+    assert_eq!(day("0.111").as_deref(), Some("2023-01-02"));
+    assert_eq!(day("0.168").as_deref(), Some("2022-11-30"));
+}
+
+#[test]
 fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
     // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
     // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`

@@ -211,6 +211,9 @@ pub(super) fn add_taxonomies(
             {
                 built.out.routes[home].add_rollup([lr]);
             }
+            // A list its own file dates keeps that date, so its terms only matter to what
+            // it passes up: from 0.123 the home, which takes the list's own date alone.
+            let terms_date_list = !(site.rules().home_rolls_up_pages && own_dated);
             if !site.kind_off("term") {
                 let written = &index.written[t];
                 add_terms(
@@ -220,7 +223,7 @@ pub(super) fn add_taxonomies(
                     tax,
                     terms,
                     written,
-                    list_route,
+                    list_route.filter(|_| terms_date_list),
                 )?;
             } else if let Some(lr) = list_route.filter(|_| !site.rules().home_rolls_up_pages) {
                 add_off_term_files(site, built, lang, tax, lr);
