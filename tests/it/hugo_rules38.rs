@@ -1855,6 +1855,18 @@ fn from_0_123_the_home_takes_a_dated_taxonomy_list_without_its_terms() {
 }
 
 #[test]
+fn before_0_123_an_unrendered_taxonomy_list_passes_its_terms_dates_up() {
+    // `tags/_index.md` with `_build.render = never`, its term 2023-01-02, the one page 2021:
+    // Hugo 0.111.3 keeps the list in its tree and dates the home by the term (we dated it
+    // by the page, search seed 403341). `_build` is gone from 0.168: a case for 0.111 alone.
+    let name = "unrendered-list-terms";
+    assert_same_dates(name, "0.111", "0.111.3");
+    let home = lastmod_of(&hugo_xml(name, "0.111"), "https://example.org/");
+    assert_eq!(home.as_deref(), Some("2023-01-02"));
+    assert!(!hugo(name, "0.111").contains("https://example.org/tags/"));
+}
+
+#[test]
 fn before_0_123_a_section_below_a_folder_without_one_dates_nothing_above_it() {
     // `a/b/c/_index.md` below `a/_index.md`, `b` no section: Hugo 0.111.3's section walk
     // passes `c` over, so `c` takes no date from its page (2023) and `/a/` none from `c`

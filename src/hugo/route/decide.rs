@@ -117,12 +117,13 @@ fn assemble(built: &mut Built, i: usize, decision: Decision, keeps_structure: bo
         }
         Decision::TaxonomyFile(lang, tax, term, Some(reason), dates) => {
             out.excluded.push(Excluded { page: i, reason });
-            // Hugo keeps a term its build options leave out (0.111.3 and 0.168.0), and from
-            // 0.123 a taxonomy list it does not build or list, for the structure: their
-            // dates still count. A withheld term it drops.
+            // Hugo keeps a term or taxonomy list its build options leave out (0.111.3 and
+            // 0.168.0), and from 0.123 a taxonomy list it does not build for its dates or as
+            // a draft too, for the structure: their dates still count. A withheld term it
+            // drops.
             let dated_out = matches!(reason, Reason::Draft | Reason::Future | Reason::Expired);
             let kept = match term.is_empty() {
-                true => keeps_structure,
+                true => keeps_structure || !dated_out,
                 false => !dated_out,
             };
             let key = (lang, tax, term);
