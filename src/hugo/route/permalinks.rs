@@ -815,8 +815,11 @@ fn finish_expansion(mut out: String, site: Paths, ugly: bool) -> String {
     }
     let mut p = match clean_first && ugly {
         true => {
-            let p = permalink_unescape(&format!("{out}.html"));
-            p.strip_suffix(".html").map_or(p.clone(), str::to_string)
+            let mut p = permalink_unescape(&format!("{out}.html"));
+            if p.ends_with(".html") {
+                p.truncate(p.len() - ".html".len());
+            }
+            p
         }
         false => permalink_unescape(&out),
     };
