@@ -158,7 +158,8 @@ pub struct Passed {
     pub unseen: usize,
     /// ... listed in the ignore-revs file.
     pub ignored: usize,
-    /// ... that were mass edits changing only the sites its links lead to, or a few words.
+    /// ... that were mass edits changing a few words, or sweeps changing only the sites its
+    /// links lead to.
     pub mass: usize,
 }
 

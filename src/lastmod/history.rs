@@ -273,14 +273,15 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
     let mut why = Vec::new();
     if p.unseen > 0 {
         why.push(format!(
-            "changes no reader sees (whitespace, front matter layout, keys other than title and description): {}",
+            "changes no reader sees (whitespace, front matter layout, short values such as tags and dates): {}",
             p.unseen
         ));
     }
     if p.mass > 0 {
+        let mass = opts.mass_edit.unwrap_or_default();
         why.push(format!(
-            "commits changing {} pages or more that changed only the sites its links lead to or up to three words: {}",
-            opts.mass_edit.unwrap_or_default(),
+            "commits changing {mass} pages or more that changed up to three words, or {} or more that changed only the sites its links lead to: {}",
+            mass.max(crate::lastmod::visible::SWEEP),
             p.mass
         ));
     }

@@ -20,9 +20,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The first line of every file: the format and the release that wrote it (a release may
-/// judge edits differently, so another's outcomes are never recalled).
-const MAGIC: &str = concat!("sitemapgen lastmod ", env!("CARGO_PKG_VERSION"), " 1\n");
+/// The first line of every file: the release that wrote it and the edition of the rules that
+/// judged its edits (a release may judge edits differently, so another's outcomes are never
+/// recalled; the edition is raised whenever the rules change between releases).
+const MAGIC: &str = concat!("sitemapgen lastmod ", env!("CARGO_PKG_VERSION"), " 2\n");
 
 /// The most commits read through the recalled outcomes; further back a whole walk is as good.
 pub const MAX_RANGE: usize = 100_000;

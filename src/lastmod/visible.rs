@@ -1,10 +1,10 @@
-//! What a reader sees of a page, boiled down to two numbers: its words (the title, the
-//! description and the rendered text, in the order they read, an embed counting as one word)
-//! and the sites its links lead to. Two versions of a file with the same [`Fingerprint`]
-//! differ only in ways no reader notices:
+//! What a reader sees of a page, boiled down to a few numbers: its words (the text its front
+//! matter shows, then the rendered text, in the order they read, an embed counting as one
+//! word) and the sites its links lead to. Two versions of a file with the same
+//! [`Fingerprint`] differ only in ways no reader notices:
 //! whitespace and reflowed lines, Markdown markup (emphasis, list markers, table layout), a
 //! code fence's language tag, image sources, HTML tags and their attributes, shortcode
-//! arguments, the front matter's format, and its keys other than the title and description.
+//! arguments, the front matter's format, and its short values (tags, dates, paths).
 
 use crate::frontmatter::reader_view;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -28,24 +28,54 @@ pub struct Fingerprint {
     sketched: bool,
 }
 
+/// How large the commit that made an edit is, as far as judging the edit goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Fewer pages than `mass_edit`: every change a reader sees counts.
+    One,
+    /// A mass edit (`mass_edit` pages or more): a few words changed do not count.
+    Mass,
+    /// A mass edit of [`SWEEP`] pages or more: nor do links moved to another site.
+    Sweep,
+}
+
+/// A mass edit of this many pages (or `mass_edit`, when higher) is a sweep: a CDN or domain
+/// moved, links pointed at a new home. A smaller one that moves links to another site dates
+/// its pages: on the lastmod oracle (docs/lastmod.md) 3 pages more within a day, whose
+/// author dated a 7-page commit that pointed their links at the site's own docs; 8 to 12
+/// pages alike, 13 and up lose 2 pages.
+pub const SWEEP: usize = 10;
+
+impl Scale {
+    /// The scale of a commit that changed `pages` pages, mass edits starting at `mass_edit`.
+    pub fn of(pages: usize, mass_edit: Option<usize>) -> Scale {
+        match mass_edit {
+            Some(m) if pages >= m.max(SWEEP) => Scale::Sweep,
+            Some(m) if pages >= m => Scale::Mass,
+            _ => Scale::One,
+        }
+    }
+}
+
 /// In a mass edit, a page whose words change this little (words added plus words removed, a
 /// replaced word counting both ways: three words replaced) is taken for a sweep (a spelling
 /// or capitalisation fix, an em dash added to every caption), not a revision of the page.
 pub const SMALL_EDIT: u32 = 6;
 
 impl Fingerprint {
-    /// Whether a reader sees the same in `self` and `other`. `mass`: the edit is part of a
-    /// mass edit, which counts only where it changed the title or description, or more than
-    /// a few words of the body ([`SMALL_EDIT`]); a changed link address there is a site-wide
-    /// rewrite, not a revision of this page.
-    pub fn reads_as(self, other: Fingerprint, mass: bool) -> bool {
+    /// Whether a reader sees the same in `self` and `other`, for an edit of this `scale`. A
+    /// mass edit counts only where it changed the title or description, or more than a few
+    /// words of the body ([`SMALL_EDIT`]); a sweep also not where it moved links to another
+    /// site (a site-wide rewrite, not a revision of this page).
+    pub fn reads_as(self, other: Fingerprint, scale: Scale) -> bool {
         if self.head != other.head {
             return false;
         }
+        let links = scale == Scale::Sweep || self.links == other.links;
         if self.words == other.words {
-            return mass || self.links == other.links;
+            return links;
         }
-        mass && self.words_changed(&other) <= SMALL_EDIT
+        scale != Scale::One && links && self.words_changed(&other) <= SMALL_EDIT
     }
 
     /// Words added plus words removed from `self` to `other`, as the sketches tell.
@@ -516,6 +546,34 @@ mod tests {
     }
 
     #[test]
+    fn longer_front_matter_texts_and_nested_titles_are_read_but_not_tags_or_dates() {
+        let page = "---\ntitle: A review\ndate: 2020-01-01\ntags: [books]\n---\nText.\n";
+        // An audience note, a change log entry or a retraction notice the page shows.
+        let noted = page.replace(
+            "tags:",
+            "qualifiers:\n  audience: People who like long books about short things.\ntags:",
+        );
+        assert!(!same(page, &noted));
+        let logged = page.replace(
+            "tags:",
+            "updates:\n  - at: 2021-01-01\n    changes: Added a retraction of the whole review.\ntags:",
+        );
+        assert!(!same(page, &logged));
+        // A book's title, however short.
+        let book = page.replace("tags:", "book:\n  title: Dune\ntags:");
+        assert!(!same(&book, &book.replace("Dune", "Dune Messiah")));
+        // Tags, short values and dates are not text a reader is shown; nor is a date written
+        // out in words (six words, but only two hold a letter).
+        assert!(same(
+            page,
+            &page.replace("[books]", "[books, book reviews, sci-fi]")
+        ));
+        assert!(same(page, &page.replace("tags:", "image: /a/b.png\ntags:")));
+        let dated = page.replace("date: 2020-01-01", "date: Sat, 22 Aug 2020 21:00:55 -0600");
+        assert!(same(&dated, &dated.replace("22 Aug", "23 Aug")));
+    }
+
+    #[test]
     fn whitespace_is_one_space_and_words_still_count() {
         let a = "+++\n+++\nOne two\nthree.\n";
         assert!(same(a, "+++\n+++\r\n\r\n  One   two three.  \r\n\n"));
@@ -525,12 +583,29 @@ mod tests {
         assert!(!same("+++\ntitle = \"a\"\n+++\n", "+++\n+++\na\n"));
     }
 
-    fn words_alike(a: &str, b: &str) -> bool {
+    fn reads_as(a: &str, b: &str, scale: Scale) -> bool {
         let (x, y) = (
             fingerprint(a.as_bytes(), Compare::Reader),
             fingerprint(b.as_bytes(), Compare::Reader),
         );
-        x.reads_as(y, true)
+        x.reads_as(y, scale)
+    }
+
+    /// The same to a reader, in a sweep.
+    fn words_alike(a: &str, b: &str) -> bool {
+        reads_as(a, b, Scale::Sweep)
+    }
+
+    #[test]
+    fn a_commit_is_a_mass_edit_from_mass_edit_pages_and_a_sweep_from_ten() {
+        assert_eq!(Scale::of(6, Some(7)), Scale::One);
+        assert_eq!(Scale::of(7, Some(7)), Scale::Mass);
+        assert_eq!(Scale::of(9, Some(7)), Scale::Mass);
+        assert_eq!(Scale::of(10, Some(7)), Scale::Sweep);
+        assert_eq!(Scale::of(12, Some(20)), Scale::One);
+        assert_eq!(Scale::of(20, Some(20)), Scale::Sweep);
+        assert_eq!(Scale::of(3, Some(3)), Scale::Mass);
+        assert_eq!(Scale::of(1000, None), Scale::One);
     }
 
     #[test]
@@ -572,10 +647,15 @@ mod tests {
             a,
             &a.replace("https://example.com", "HTTPS://Example.COM")
         ));
-        // Another site does not, but a mass edit may move every link to one.
+        // Another site does not, but a sweep may move every link to one; a smaller mass edit
+        // that does dates the page.
         let elsewhere = a.replace("example.com", "example.org");
         assert!(!same(a, &elsewhere));
         assert!(words_alike(a, &elsewhere));
+        assert!(!reads_as(a, &elsewhere, Scale::Mass));
+        assert!(!reads_as(a, &elsewhere.replace("Read", "See"), Scale::Mass));
+        assert!(reads_as(a, &a.replace("Read", "See"), Scale::Mass));
+        assert!(!reads_as(a, &a.replace("Read", "See"), Scale::One));
         let html = "+++\n+++\n<p>Read <a class=\"x\" href=\"/a\">this</a>.</p>\n";
         assert!(same(html, &html.replace("/a", "/b#top")));
         assert!(same(html, &html.replace("class=\"x\"", "class=\"y\"")));

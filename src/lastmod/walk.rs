@@ -17,7 +17,7 @@
 use super::FileHistory;
 use super::blobs::{Blobs, Oid, Version};
 use super::recall::Recall;
-use super::visible::Compare;
+use super::visible::{Compare, Scale};
 use crate::vocab::date::W3cDate;
 use chrono::DateTime;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -37,7 +37,8 @@ pub mod passed {
     pub const UNSEEN: u8 = 2;
     /// A commit listed in the ignore-revs file.
     pub const IGNORED: u8 = 4;
-    /// A mass edit that changed only the sites its links lead to, or a few words.
+    /// A mass edit that changed only a few words, or a sweep that changed only the sites its
+    /// links lead to.
     pub const MASS: u8 = 8;
 }
 
@@ -55,13 +56,13 @@ pub struct Stamp {
 enum Step {
     /// Dates the file.
     Dates(Stamp),
-    /// Dates the file unless a reader sees the same before and after (`words_only`: the
-    /// same words, in a mass edit).
+    /// Dates the file unless a reader sees the same before and after (for an edit of this
+    /// `scale`).
     Compare {
         stamp: Stamp,
         old: Oid,
         new: Oid,
-        words_only: bool,
+        scale: Scale,
     },
     /// Passed over, for this reason ([`passed`]).
     Pass(u8),
@@ -126,7 +127,7 @@ enum Next {
     Recalled(Option<Stamp>, u8),
     Unreached,
     Pass(u8),
-    Compare(Stamp, Oid, Oid, bool),
+    Compare(Stamp, Oid, Oid, Scale),
 }
 
 /// What the walk is told.
@@ -482,7 +483,7 @@ impl<'r> Walk<'r> {
     /// Judges the commit's records, now that its size is known, then applies its renames:
     /// from here back, those files go by their old names.
     fn end_commit(&mut self, mut blobs: Option<&mut Blobs>) -> Result<(), WalkError> {
-        let mass = self.rules.mass_edit.is_some_and(|m| self.commit.pages >= m);
+        let scale = Scale::of(self.commit.pages, self.rules.mass_edit);
         for h in std::mem::take(&mut self.commit.held) {
             let change = Change {
                 status: &h.status,
@@ -491,7 +492,7 @@ impl<'r> Walk<'r> {
                 from: h.from.as_deref().unwrap_or(&h.path),
                 path: &h.path,
             };
-            self.change(&change, mass, blobs.as_deref_mut())?;
+            self.change(&change, scale, blobs.as_deref_mut())?;
         }
         for (old, i) in std::mem::take(&mut self.moved) {
             if self.phase[i as usize] != Phase::Wanting {
@@ -533,7 +534,7 @@ impl<'r> Walk<'r> {
     fn change(
         &mut self,
         c: &Change<'_>,
-        mass: bool,
+        scale: Scale,
         blobs: Option<&mut Blobs>,
     ) -> Result<(), WalkError> {
         let kind = c.status.first().copied().unwrap_or(b'?');
@@ -568,7 +569,7 @@ impl<'r> Walk<'r> {
                 stamp: self.stamp()?,
                 old: c.old_oid.into(),
                 new: c.new_oid.into(),
-                words_only: mass,
+                scale,
             }
         } else {
             Step::Dates(self.stamp()?)
@@ -616,11 +617,11 @@ impl<'r> Walk<'r> {
                         stamp,
                         old,
                         new,
-                        words_only,
-                    }) => Next::Compare(*stamp, old.clone(), new.clone(), *words_only),
+                        scale,
+                    }) => Next::Compare(*stamp, old.clone(), new.clone(), *scale),
                 },
             };
-            let (stamp, old, new, words_only) = match next {
+            let (stamp, old, new, scale) = match next {
                 Next::Finish(s) => {
                     self.finish(i, s);
                     return Ok(());
@@ -643,7 +644,7 @@ impl<'r> Walk<'r> {
                     self.pop(i, None);
                     continue;
                 }
-                Next::Compare(stamp, old, new, words_only) => (stamp, old, new, words_only),
+                Next::Compare(stamp, old, new, scale) => (stamp, old, new, scale),
             };
             let Some(b) = blobs.as_deref_mut() else {
                 self.finish(i, Some(stamp));
@@ -652,7 +653,7 @@ impl<'r> Walk<'r> {
             let before = b.get(&old).map_err(WalkError::Blobs)?;
             let after = b.get(&new).map_err(WalkError::Blobs)?;
             match (before, after) {
-                (Version::Read(x), Version::Read(y)) if x.reads_as(y, words_only) => {
+                (Version::Read(x), Version::Read(y)) if x.reads_as(y, scale) => {
                     self.passed[i as usize] |= if x == y { passed::UNSEEN } else { passed::MASS };
                     self.pop(i, Some(stamp));
                     if let Some(t) = self.tracks.get_mut(&i) {

@@ -190,7 +190,7 @@ fn only_changes_a_reader_sees_date_a_page() {
     assert!(
         err.contains(
             "git: 10 files dated past commits that did not count (changes no reader sees \
-             (whitespace, front matter layout, keys other than title and description): 8; \
+             (whitespace, front matter layout, short values such as tags and dates): 8; \
              moves: 1; commits listed in .git-blame-ignore-revs: 1)"
         ),
         "{err}"
@@ -360,15 +360,17 @@ fn rendered_words_and_links_date_a_page_and_mass_link_rewrites_do_not() {
     let o = run_at(&r, &["build", "--site", ".", "--verbose"], C3);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("commits changing 7 pages or more that changed only the sites its links lead to or up to three words: 9"),
+        err.contains("commits changing 7 pages or more that changed up to three words, or 10 or more that changed only the sites its links lead to: 9"),
         "{err}"
     );
 
-    // Fewer pages than the threshold make no mass edit; 0 turns the rule off.
+    // Fewer pages than the threshold make no mass edit; 0 turns the rule off; a sweep starts
+    // at 10 pages, or at mass_edit when higher.
     for (setting, dated) in [
         ("mass_edit = 11\n", true),
         ("mass_edit = 0\n", true),
         ("mass_edit = 10\n", false),
+        ("mass_edit = 9\n", false),
     ] {
         set_config(&r, setting);
         let got = lastmods(&r);
@@ -377,4 +379,46 @@ fn rendered_words_and_links_date_a_page_and_mass_link_rewrites_do_not() {
             assert_eq!(got[&format!("/p{n}/")], want, "{setting} p{n}");
         }
     }
+}
+
+/// Issue 39: a mass edit of fewer than 10 pages that points their links at another site (the
+/// site's own docs instead of an old home) dates them; a few words changed over as many pages
+/// do not.
+#[test]
+fn a_small_mass_edit_moving_links_to_another_site_dates_its_pages() {
+    let r = Repo::new();
+    r.write("config.toml", "base_url = \"https://example.com\"\n");
+    r.write("content/_index.md", "+++\n+++\n");
+    let page = |n: usize, host: &str, word: &str| {
+        let body = format!("Page {n}: see the {word} [report](https://{host}/report/).\n");
+        toml_page(&format!("Page {n}"), "", &body)
+    };
+    for n in 0..8 {
+        r.write(&format!("content/p{n}.md"), &page(n, "old.example", "full"));
+    }
+    r.commit(C1);
+    for n in 0..8 {
+        r.write(
+            &format!("content/p{n}.md"),
+            &page(n, "docs.example", "full"),
+        );
+    }
+    r.commit(C2);
+    for n in 0..8 {
+        r.write(
+            &format!("content/p{n}.md"),
+            &page(n, "docs.example", "whole"),
+        );
+    }
+    r.commit(C3);
+
+    let mut want = expect(&[("/", "2024-02-02")]);
+    for n in 0..8 {
+        want.insert(format!("/p{n}/"), "2024-02-02".into());
+    }
+    assert_eq!(lastmods(&r), want);
+
+    // With mass edits from 9 pages, neither commit is one: the word dates every page.
+    set_config(&r, "mass_edit = 9\n");
+    assert!(lastmods(&r).values().all(|d| d == "2024-03-03"));
 }
