@@ -234,7 +234,7 @@ pub struct ReaderView<'t> {
     /// `description`, as text.
     pub description: Option<String>,
     /// Other text the page shows from its front matter: `summary`, `subtitle`, the titles of
-    /// things it names (a book's) and longer texts anywhere in it (see [`PROSE_WORDS`]).
+    /// things it names (a book's) and every other text of six words or more in it.
     pub shown: Vec<String>,
     /// Everything after the front matter.
     pub body: &'t str,
