@@ -233,9 +233,12 @@ pub struct ReaderView<'t> {
     pub title: Option<String>,
     /// `description`, as text.
     pub description: Option<String>,
-    /// Other text the page shows from its front matter: `summary`, `subtitle`, the titles of
-    /// things it names (a book's) and every other text of six words or more in it.
+    /// Other text the page shows from its front matter: `summary`, `subtitle` and the titles
+    /// of things it names (a book's), as written.
     pub shown: Vec<String>,
+    /// Every other text of six words or more in the front matter (an audience note, a change
+    /// log entry), which a template shows as Markdown or HTML.
+    pub prose: Vec<String>,
     /// Everything after the front matter.
     pub body: &'t str,
 }
@@ -252,6 +255,7 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
             title: None,
             description: None,
             shown: Vec::new(),
+            prose: Vec::new(),
             body,
         });
     };
@@ -271,16 +275,18 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
         .iter()
         .filter_map(|k| text_of(k))
         .collect();
+    let mut prose = Vec::new();
     for (key, node) in root.entries() {
         let read = ["title", "description", "summary", "subtitle"];
         if !read.iter().any(|k| key.eq_ignore_ascii_case(k)) {
-            prose_in(node, &mut shown);
+            prose_in(node, &mut shown, &mut prose);
         }
     }
     Some(ReaderView {
         title: text_of("title"),
         description: text_of("description"),
         shown,
+        prose,
         body,
     })
 }
@@ -289,12 +295,13 @@ pub fn reader_view(text: &str) -> Option<ReaderView<'_>> {
 /// the page shows, wherever it stands: an audience note, an entry of a change log, a
 /// retraction notice. Shorter values (tags, names, paths, dates) are not. Measured on the
 /// lastmod oracle (docs/lastmod.md): from 5 to 12 words alike (2 pages more within a day
-/// than without); 3 words lose 6 pages to tag renames.
+/// than without); 3 words lose 4 pages to tag renames.
 const PROSE_WORDS: usize = 6;
 
-/// Collects the text a top-level value of the front matter shows a reader into `out`: every
-/// text of [`PROSE_WORDS`] words, and every `title` within it (a book's, a series').
-fn prose_in(node: &formats::Node<'_>, out: &mut Vec<String>) {
+/// Collects the text a top-level value of the front matter shows a reader: every `title`
+/// within it (a book's, a series') into `titles`, every text of [`PROSE_WORDS`] words into
+/// `prose`.
+fn prose_in(node: &formats::Node<'_>, titles: &mut Vec<String>, prose: &mut Vec<String>) {
     match &node.v {
         formats::NodeValue::Str(s) => {
             let words = s
@@ -302,19 +309,19 @@ fn prose_in(node: &formats::Node<'_>, out: &mut Vec<String>) {
                 .filter(|w| w.chars().any(char::is_alphabetic))
                 .count();
             if words >= PROSE_WORDS {
-                out.push(s.to_string());
+                prose.push(s.to_string());
             }
         }
         formats::NodeValue::List(items) => {
             for item in items {
-                prose_in(item, out);
+                prose_in(item, titles, prose);
             }
         }
         formats::NodeValue::Map(entries) => {
             for (key, value) in entries {
                 match (&value.v, key.eq_ignore_ascii_case("title")) {
-                    (formats::NodeValue::Str(s), true) => out.push(s.to_string()),
-                    _ => prose_in(value, out),
+                    (formats::NodeValue::Str(s), true) => titles.push(s.to_string()),
+                    _ => prose_in(value, titles, prose),
                 }
             }
         }
