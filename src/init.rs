@@ -249,8 +249,9 @@ pub fn render(d: &Detected, site_dir: Option<&Path>) -> String {
 # git_date = "author"
 # Which commits date a page: "content" (changes a reader sees) or "any-commit".
 # lastmod_significance = "content"
-# A commit that changes this many pages or more dates a page only if it changed the page's
-# words, not just the sites its links lead to (a site-wide link rewrite); 0 turns that off.
+# A commit that changes this many pages or more dates a page only if it changed more than
+# three of its words; from 10 pages, not if it only moved its links to another site (a
+# site-wide link rewrite); 0 turns that off.
 # mass_edit = 7
 # Commits that never date a page: a file of commit names (default: the repository's
 # .git-blame-ignore-revs, when there is one); "" for none.
