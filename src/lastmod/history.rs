@@ -281,7 +281,7 @@ fn passed_note(p: &git::Passed, opts: &git::GitOptions) -> Option<String> {
         let mass = opts.mass_edit.unwrap_or_default();
         why.push(format!(
             "commits changing {mass} pages or more that changed up to three words, or {} or more that changed only the sites its links lead to: {}",
-            mass.max(crate::lastmod::visible::SWEEP),
+            crate::lastmod::visible::Scale::sweep_from(mass),
             p.mass
         ));
     }

@@ -50,10 +50,15 @@ impl Scale {
     /// The scale of a commit that changed `pages` pages, mass edits starting at `mass_edit`.
     pub fn of(pages: usize, mass_edit: Option<usize>) -> Scale {
         match mass_edit {
-            Some(m) if pages >= m.max(SWEEP) => Scale::Sweep,
+            Some(m) if pages >= Scale::sweep_from(m) => Scale::Sweep,
             Some(m) if pages >= m => Scale::Mass,
             _ => Scale::One,
         }
+    }
+
+    /// How many pages make a sweep, when mass edits start at `mass_edit` pages.
+    pub fn sweep_from(mass_edit: usize) -> usize {
+        mass_edit.max(SWEEP)
     }
 }
 
